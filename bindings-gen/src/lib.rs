@@ -1,0 +1,1 @@
+//! WebIDL to Rust bindings for SpiderMonkey. Built by the bindings-gen issue.

@@ -1,0 +1,54 @@
+//! The `jsprof` binary as a user runs it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn jsprof(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jsprof"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn no_argument_runs_the_bundled_demo() {
+    let out = jsprof(&[], "");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "primes below 1e6: 78498; fib(25): 75025; JSON rows: 20000\n"
+    );
+}
+
+#[test]
+fn eval_reads_a_script_from_stdin() {
+    let out = jsprof(&["eval", "-"], "'a' + [1, 2].length");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "a2\n");
+}
+
+#[test]
+fn an_uncaught_exception_fails_with_its_position() {
+    let out = jsprof(&["eval", "-"], "\nundefinedFunction()");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("-:2:1: ReferenceError: undefinedFunction is not defined"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_arguments_and_missing_files_are_clear_errors() {
+    let out = jsprof(&["frobnicate"], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unexpected arguments: frobnicate"));
+    let out = jsprof(&["eval", "/nonexistent/x.js"], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/x.js"));
+}
