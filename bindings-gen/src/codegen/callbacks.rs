@@ -1,0 +1,217 @@
+//! Callback functions and callback interfaces: Rust wrappers around the JS
+//! object with a typed `call`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::types::{config_expr, rust_type};
+use super::{camel_case, ident, snake_case};
+use crate::ir::*;
+
+/// Parameters and the statements pushing each converted argument to `argv`.
+fn arguments(args: &[Argument]) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut params = Vec::new();
+    let mut pushes = Vec::new();
+    for a in args {
+        let n = format_ident!("{}", snake_case(&a.name));
+        match &a.ty {
+            Type::Interface(i) => {
+                let module = ident(&i.to_lowercase());
+                let t = ident(i);
+                params.push(quote!(#n: &crate::dom::#module::#t));
+                pushes.push(quote! {{
+                    rooted!(&in(cx) let mut value = UndefinedValue());
+                    dom_object_to_js(#n, value.handle_mut());
+                    argv.push(value.get());
+                }});
+            }
+            Type::Nullable(inner) if matches!(**inner, Type::Interface(_)) => {
+                let Type::Interface(i) = &**inner else {
+                    unreachable!()
+                };
+                let module = ident(&i.to_lowercase());
+                let t = ident(i);
+                params.push(quote!(#n: Option<&crate::dom::#module::#t>));
+                pushes.push(quote! {{
+                    rooted!(&in(cx) let mut value = NullValue());
+                    if let Some(object) = #n {
+                        dom_object_to_js(object, value.handle_mut());
+                    }
+                    argv.push(value.get());
+                }});
+            }
+            ty => {
+                let t = rust_type(ty);
+                params.push(quote!(#n: #t));
+                pushes.push(quote! {{
+                    rooted!(&in(cx) let mut value = UndefinedValue());
+                    #n.to_js(cx, value.handle_mut());
+                    argv.push(value.get());
+                }});
+            }
+        }
+    }
+    (params, pushes)
+}
+
+/// Converts the callback's completion value (`rval`) to the return type.
+fn return_conversion(ty: &Type) -> (TokenStream, TokenStream) {
+    match ty {
+        Type::Undefined => (quote!(()), quote!(Ok(()))),
+        ty => {
+            let t = rust_type(ty);
+            let config = config_expr(ty);
+            (
+                t.clone(),
+                quote! {
+                    <#t as FromJsValue>::from_js(cx, rval.handle(), #config)
+                        .map_err(|()| callback_conversion_failed(cx, handling))
+                },
+            )
+        }
+    }
+}
+
+pub(crate) fn callback_function(_defs: &Definitions, c: &CallbackFunction) -> TokenStream {
+    let name = ident(&c.name);
+    let (params, pushes) = arguments(&c.arguments);
+    let (ret, convert) = return_conversion(&c.return_type);
+    let doc = format!(" The WebIDL callback function `{}`.", c.name);
+    let idl_name = &c.name;
+    quote! {
+        #[doc = #doc]
+        pub struct #name {
+            callback: CallbackFunction,
+        }
+
+        impl #name {
+            /// Wraps a JS object (callable unless the type is
+            /// `[LegacyTreatNonObjectAsNull]`).
+            pub unsafe fn new(cx: &mut JSContext, object: *mut JSObject) -> Rc<#name> {
+                Rc::new(#name { callback: CallbackFunction::new(cx, object) })
+            }
+
+            /// The JS object.
+            pub fn callback(&self) -> *mut JSObject {
+                self.callback.object()
+            }
+
+            /// <https://webidl.spec.whatwg.org/#invoke-a-callback-function>
+            #[allow(clippy::too_many_arguments)]
+            pub fn Call_(&self, cx: &mut JSContext, this_arg: HandleValue, #(#params,)* handling: ExceptionHandling) -> Fallible<#ret> {
+                unsafe {
+                    rooted_vec!(let mut argv);
+                    #(#pushes)*
+                    rooted!(&in(cx) let mut rval = UndefinedValue());
+                    self.callback.call(cx, this_arg, &argv, rval.handle_mut(), handling)?;
+                    #convert
+                }
+            }
+        }
+
+        unsafe impl Traceable for #name {
+            unsafe fn trace(&self, trc: *mut JSTracer) {
+                unsafe { self.callback.trace(trc) }
+            }
+        }
+
+        impl PartialEq for #name {
+            fn eq(&self, other: &Self) -> bool {
+                self.callback() == other.callback()
+            }
+        }
+
+        impl FromJsValue for Rc<#name> {
+            type Config = ();
+            /// <https://webidl.spec.whatwg.org/#js-callback-function>
+            unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _config: ()) -> Result<Self, ()> {
+                if !is_callable(value) {
+                    throw_type_error(cx, &format!("Value is not callable (expected a {}).", #idl_name));
+                    return Err(());
+                }
+                Ok(#name::new(cx, value.to_object()))
+            }
+        }
+
+        impl ToJsValue for #name {
+            unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+                self.callback.to_js(cx, rval)
+            }
+        }
+    }
+}
+
+pub(crate) fn callback_interface(_defs: &Definitions, c: &CallbackInterface) -> TokenStream {
+    let name = ident(&c.name);
+    let op = &c.operation;
+    let op_name = op
+        .name
+        .as_deref()
+        .expect("callback interface operations have names");
+    let method = ident(&camel_case(op_name));
+    let key = super::c_str(op_name);
+    let (params, pushes) = arguments(&op.arguments);
+    let (ret, convert) = return_conversion(&op.return_type);
+    let doc = format!(" The WebIDL callback interface `{}`.", c.name);
+    let idl_name = &c.name;
+    quote! {
+        #[doc = #doc]
+        pub struct #name {
+            callback: CallbackInterface,
+        }
+
+        impl #name {
+            /// Wraps a JS object (a function, or an object with the operation).
+            pub unsafe fn new(cx: &mut JSContext, object: *mut JSObject) -> Rc<#name> {
+                Rc::new(#name { callback: CallbackInterface::new(cx, object) })
+            }
+
+            /// The JS object.
+            pub fn callback(&self) -> *mut JSObject {
+                self.callback.object()
+            }
+
+            /// <https://webidl.spec.whatwg.org/#call-a-user-objects-operation>
+            #[allow(clippy::too_many_arguments)]
+            pub fn #method(&self, cx: &mut JSContext, this_arg: HandleValue, #(#params,)* handling: ExceptionHandling) -> Fallible<#ret> {
+                unsafe {
+                    rooted_vec!(let mut argv);
+                    #(#pushes)*
+                    rooted!(&in(cx) let mut rval = UndefinedValue());
+                    self.callback.call_operation(cx, #key, this_arg, &argv, rval.handle_mut(), handling)?;
+                    #convert
+                }
+            }
+        }
+
+        unsafe impl Traceable for #name {
+            unsafe fn trace(&self, trc: *mut JSTracer) {
+                unsafe { self.callback.trace(trc) }
+            }
+        }
+
+        impl PartialEq for #name {
+            fn eq(&self, other: &Self) -> bool {
+                self.callback() == other.callback()
+            }
+        }
+
+        impl FromJsValue for Rc<#name> {
+            type Config = ();
+            /// <https://webidl.spec.whatwg.org/#js-callback-interface>
+            unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _config: ()) -> Result<Self, ()> {
+                if !value.is_object() {
+                    throw_type_error(cx, &format!("Value is not an object (expected a {}).", #idl_name));
+                    return Err(());
+                }
+                Ok(#name::new(cx, value.to_object()))
+            }
+        }
+
+        impl ToJsValue for #name {
+            unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+                self.callback.to_js(cx, rval)
+            }
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! Interfaces: the `*Methods` trait, the JSNative glue, and the static
+//! specs the runtime builds interface and prototype objects from.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::types::{default_expr, from_js_expr, rust_type};
+use super::{c_str, camel_case, ident, snake_case};
+use crate::ir::*;
+
+/// The prototype IDs and the table of all interfaces, indexed by ID.
+pub(crate) fn prototype_list(defs: &Definitions) -> TokenStream {
+    let ordered = defs.interfaces_in_dependency_order();
+    let names: Vec<_> = ordered.iter().map(|i| ident(&i.name)).collect();
+    let ids = 0..ordered.len() as u16;
+    let count = ordered.len();
+    let specs = ordered.iter().map(|i| {
+        let m = format_ident!("{}Binding", i.name);
+        quote!(&#m::INTERFACE)
+    });
+    quote! {
+        /// One ID per interface, parents before children.
+        #[allow(non_upper_case_globals)]
+        pub mod PrototypeList {
+            use crate::dom::bindings::codegen_prelude::PrototypeId;
+            #( pub const #names: PrototypeId = PrototypeId(#ids); )*
+            /// The number of interfaces.
+            pub const COUNT: usize = #count;
+        }
+
+        /// Every interface's spec, indexed by its prototype ID.
+        pub static INTERFACES: [&InterfaceSpec; PrototypeList::COUNT] = [#(#specs),*];
+    }
+}
+
+fn dom_struct_path(name: &str) -> TokenStream {
+    let module = ident(&name.to_lowercase());
+    let n = ident(name);
+    quote!(crate::dom::#module::#n)
+}
+
+/// The glue converting the arguments of `op`: `let name = ...;` per
+/// argument, rooting callbacks for the duration of the call.
+fn argument_conversions(
+    defs: &Definitions,
+    op: &Operation,
+    what: &str,
+) -> (Vec<TokenStream>, Vec<proc_macro2::Ident>) {
+    let mut stmts = Vec::new();
+    let mut names = Vec::new();
+    let required = op.required_argument_count();
+    if required > 0 {
+        stmts.push(quote!(check_argument_count(cx, &args, #required, #what)?;));
+    }
+    for (i, arg) in op.arguments.iter().enumerate() {
+        let name = format_ident!("arg_{}", snake_case(&arg.name).trim_end_matches('_'));
+        let index = i as u32;
+        let value = quote!(args.get(#index));
+        let convert = from_js_expr(defs, &arg.ty, value.clone());
+        let t = rust_type(&arg.ty);
+        let stmt = if !arg.optional {
+            quote!(let #name: #t = #convert?;)
+        } else if let Some(default) = &arg.default {
+            let d = default_expr(defs, &arg.ty, default);
+            quote!(let #name: #t = if #value.is_undefined() { #d? } else { #convert? };)
+        } else if matches!(arg.ty, Type::Any) {
+            quote!(let #name: #t = #convert?;)
+        } else {
+            quote!(let #name: Option<#t> = if #value.is_undefined() { None } else { Some(#convert?) };)
+        };
+        stmts.push(stmt);
+        if contains_callback(&arg.ty) {
+            let root = format_ident!("_root_{}", name);
+            stmts.push(quote!(let #root = RootedTraceableBox::new(#name.clone());));
+        }
+        names.push(name);
+    }
+    (stmts, names)
+}
+
+fn contains_callback(ty: &Type) -> bool {
+    matches!(
+        ty.inner(),
+        Type::CallbackFunction(_) | Type::CallbackInterface(_)
+    )
+}
+
+/// The Rust type of an argument as the DOM trait receives it.
+fn argument_type(arg: &Argument) -> TokenStream {
+    let t = rust_type(&arg.ty);
+    if arg.optional && arg.default.is_none() && !matches!(arg.ty, Type::Any) {
+        quote!(Option<#t>)
+    } else {
+        t
+    }
+}
+
+pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
+    let name = &iface.name;
+    let module = format_ident!("{}Binding", name);
+    let methods_trait = format_ident!("{}Methods", name);
+    let self_ty = ident(name);
+    let self_path = dom_struct_path(name);
+    let ancestors = defs.ancestors(name);
+    let depth = ancestors.len();
+
+    let mut trait_items = Vec::new();
+    let mut natives = Vec::new();
+    let mut attribute_specs = Vec::new();
+    let mut method_specs = Vec::new();
+
+    // Attributes: https://webidl.spec.whatwg.org/#es-attributes
+    for attr in &iface.attributes {
+        let getter_name = ident(&camel_case(&attr.name));
+        let t = rust_type(&attr.ty);
+        let doc = format!(
+            " `{}attribute {}`",
+            if attr.readonly { "readonly " } else { "" },
+            attr.name
+        );
+        trait_items.push(quote! {
+            #[doc = #doc]
+            fn #getter_name(&self, cx: &mut JSContext) -> #t;
+        });
+        let getter = format_ident!("get_{}", attr.name);
+        let what = format!("get {}.{}", name, attr.name);
+        natives.push(quote! {
+            /// The attribute getter
+            /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+            pub(crate) unsafe extern "C" fn #getter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                    let this = unwrap_this::<#self_ty>(cx, &args, #what)?;
+                    let result: #t = <#self_ty as #methods_trait>::#getter_name(this, cx);
+                    result.to_js(cx, args.rval());
+                    Ok(())
+                })
+            }
+        });
+        let setter = if attr.readonly {
+            quote!(None)
+        } else {
+            let setter_name = format_ident!("Set{}", camel_case(&attr.name));
+            let setter = format_ident!("set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            trait_items.push(quote! {
+                #[doc = #doc]
+                fn #setter_name(&self, cx: &mut JSContext, value: #t) -> Fallible<()>;
+            });
+            let convert = from_js_expr(defs, &attr.ty, quote!(args.get(0)));
+            let root = if contains_callback(&attr.ty) {
+                quote!(let _root_value = RootedTraceableBox::new(value.clone());)
+            } else {
+                quote!()
+            };
+            natives.push(quote! {
+                /// The attribute setter
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                        let this = unwrap_this::<#self_ty>(cx, &args, #what)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        let value: #t = #convert?;
+                        #root
+                        <#self_ty as #methods_trait>::#setter_name(this, cx, value)
+                            .map_err(|error| throw_dom_error(cx, error))?;
+                        args.rval().set(UndefinedValue());
+                        Ok(())
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        };
+        if !attr.unforgeable {
+            let key = c_str(&attr.name);
+            attribute_specs
+                .push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
+        }
+    }
+
+    // Operations: https://webidl.spec.whatwg.org/#es-operations
+    for op in &iface.operations {
+        let op_name = op.name.as_deref().expect("regular operations have names");
+        let method = ident(&camel_case(op_name));
+        let native = format_ident!("op_{}", op_name);
+        let what = format!("{}.{}", name, op_name);
+        let (stmts, arg_names) = argument_conversions(defs, op, &what);
+        let params = op.arguments.iter().zip(&arg_names).map(|(a, n)| {
+            let t = argument_type(a);
+            quote!(#n: #t)
+        });
+        let ret = rust_type(&op.return_type);
+        let doc = format!(" `{}()`", op_name);
+        trait_items.push(quote! {
+            #[doc = #doc]
+            fn #method(&self, cx: &mut JSContext, #(#params),*) -> Fallible<#ret>;
+        });
+        let kind = if op.returns_promise() {
+            quote!(ReturnKind::Promise)
+        } else {
+            quote!(ReturnKind::Value)
+        };
+        natives.push(quote! {
+            /// The operation's function
+            /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+            pub(crate) unsafe extern "C" fn #native(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                call_native(cx, argc, vp, #what, #kind, |cx, args| unsafe {
+                    let this = unwrap_this::<#self_ty>(cx, &args, #what)?;
+                    #(#stmts)*
+                    let result: #ret = <#self_ty as #methods_trait>::#method(this, cx, #(#arg_names),*)
+                        .map_err(|error| throw_dom_error(cx, error))?;
+                    result.to_js(cx, args.rval());
+                    Ok(())
+                })
+            }
+        });
+        let key = c_str(op_name);
+        let length = op.required_argument_count() as u16;
+        method_specs.push(quote!(function_spec(#key, Some(#native), #length, JSPROP_ENUMERATE)));
+    }
+
+    // The constructor: https://webidl.spec.whatwg.org/#js-constructor
+    let (constructor, constructor_length) = match &iface.constructor {
+        Some(op) => {
+            let what = format!("{} constructor", name);
+            let (stmts, arg_names) = argument_conversions(defs, op, &what);
+            let params = op.arguments.iter().zip(&arg_names).map(|(a, n)| {
+                let t = argument_type(a);
+                quote!(#n: #t)
+            });
+            trait_items.push(quote! {
+                /// `constructor(...)`: create the object with
+                /// `reflect_dom_object` and `proto`
+                /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>).
+                fn Constructor(cx: &mut JSContext, global: &GlobalScope, proto: Option<HandleObject>, #(#params),*) -> Fallible<DomRoot<#self_ty>>;
+            });
+            let id = ident(name);
+            natives.push(quote! {
+                /// The interface object's [[Call]] and [[Construct]]
+                /// (<https://webidl.spec.whatwg.org/#js-constructor>).
+                pub(crate) unsafe extern "C" fn construct(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                        let (global, proto) = constructor_prologue(cx, &args, PrototypeList::#id, #name)?;
+                        #(#stmts)*
+                        let result = <#self_ty as #methods_trait>::Constructor(cx, global, Some(proto.handle()), #(#arg_names),*)
+                            .map_err(|error| throw_dom_error(cx, error))?;
+                        result.to_js(cx, args.rval());
+                        Ok(())
+                    })
+                }
+            });
+            (quote!(Some(construct)), op.required_argument_count() as u32)
+        }
+        None => (quote!(None), 0),
+    };
+
+    // [LegacyUnforgeable] attributes of this interface and its ancestors
+    // are own properties of every instance.
+    let mut unforgeable = Vec::new();
+    for i in std::iter::once(iface).chain(ancestors.iter().copied()) {
+        let m = format_ident!("{}Binding", i.name);
+        for a in i.attributes.iter().filter(|a| a.unforgeable) {
+            let key = c_str(&a.name);
+            let getter = format_ident!("get_{}", a.name);
+            unforgeable.push(quote!(accessor_spec(#key, Some(super::#m::#getter), None, JSPROP_ENUMERATE | JSPROP_PERMANENT)));
+        }
+    }
+
+    let constants = iface.constants.iter().map(|c| {
+        let key = c_str(&c.name);
+        let value = match &c.value {
+            ConstValue::Boolean(b) => quote!(ConstantValue::Bool(#b)),
+            ConstValue::Integer(v) => {
+                let lit = proc_macro2::Literal::f64_suffixed(*v as f64);
+                quote!(ConstantValue::Number(#lit))
+            }
+            ConstValue::Float(f) => {
+                let lit = proc_macro2::Literal::f64_suffixed(*f);
+                quote!(ConstantValue::Number(#lit))
+            }
+        };
+        quote!(ConstantSpec { name: #key, value: #value })
+    });
+
+    let n_attrs = attribute_specs.len() + 1;
+    let n_methods = method_specs.len() + 1;
+    let n_unforgeable = unforgeable.len() + 1;
+    let key = c_str(name);
+    let parent = match &iface.parent {
+        Some(p) => {
+            let p = ident(p);
+            quote!(Some(PrototypeList::#p))
+        }
+        None => quote!(None),
+    };
+    // https://webidl.spec.whatwg.org/#interface-prototype-object: the
+    // prototype of DOMException's prototype object is %Error.prototype%.
+    let proto_parent = match (&iface.parent, name.as_str()) {
+        (Some(_), _) => quote!(ProtoParent::Parent),
+        (None, "DOMException") => quote!(ProtoParent::ErrorPrototype),
+        (None, _) => quote!(ProtoParent::ObjectPrototype),
+    };
+    let window = iface.exposure.window;
+    let worker = iface.exposure.dedicated_worker;
+    let pref = match &iface.pref {
+        Some(p) => quote!(Some(#p)),
+        None => quote!(None),
+    };
+
+    // The interface chain, root first, with a cast from this struct to each.
+    let mut chain: Vec<&Interface> = ancestors.iter().rev().copied().collect();
+    chain.push(iface);
+    let chain_ids = chain.iter().map(|i| {
+        let id = ident(&i.name);
+        quote!(PrototypeList::#id)
+    });
+    let mut upcast_fns = Vec::new();
+    let mut upcast_names = Vec::new();
+    for (level, target) in chain.iter().enumerate() {
+        let f = format_ident!("upcast_to_{}", target.name);
+        let target_path = dom_struct_path(&target.name);
+        // Walk down from this struct: AsRef::<Parent> one level at a time.
+        let mut expr = quote!(this);
+        for step in chain[level..chain.len() - 1].iter().rev() {
+            let step_path = dom_struct_path(&step.name);
+            expr = quote!(AsRef::<#step_path>::as_ref(#expr));
+        }
+        upcast_fns.push(quote! {
+            unsafe fn #f(object: *const c_void) -> *const c_void {
+                let this: &#self_path = unsafe { &*(object as *const #self_path) };
+                let target: &#target_path = #expr;
+                target as *const #target_path as *const c_void
+            }
+        });
+        upcast_names.push(f);
+    }
+    let chain_len = chain.len();
+
+    let reflector_impl = match &iface.parent {
+        None => quote!(&self.reflector),
+        Some(p) => {
+            let p = dom_struct_path(p);
+            quote!(AsRef::<#p>::as_ref(self).reflector())
+        }
+    };
+    let derived_from = chain.iter().map(|i| {
+        let p = dom_struct_path(&i.name);
+        quote!(impl DerivedFrom<#p> for #self_path {})
+    });
+    let doc = format!(" The bindings of the WebIDL interface `{name}`.");
+    let trait_doc = format!(
+        " What the DOM struct `{name}` implements for the interface's members (as Servo's `*Methods` traits)."
+    );
+    let id = ident(name);
+
+    quote! {
+        #[doc = #doc]
+        #[allow(non_snake_case)]
+        pub mod #module {
+            use super::*;
+            #[allow(unused_imports)]
+            use #self_path;
+
+            #[doc = #trait_doc]
+            pub trait #methods_trait {
+                #(#trait_items)*
+            }
+
+            #(#natives)*
+
+            static ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_attrs]> =
+                StaticSpecs([#(#attribute_specs,)* JSPropertySpec::ZERO]);
+            static METHODS: StaticSpecs<[JSFunctionSpec; #n_methods]> =
+                StaticSpecs([#(#method_specs,)* JSFunctionSpec::ZERO]);
+            static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_unforgeable]> =
+                StaticSpecs([#(#unforgeable,)* JSPropertySpec::ZERO]);
+            static CONSTANTS: &[ConstantSpec] = &[#(#constants),*];
+
+            /// What the runtime creates the interface and prototype objects
+            /// from.
+            pub static INTERFACE: InterfaceSpec = InterfaceSpec {
+                id: PrototypeList::#id,
+                name: #key,
+                parent: #parent,
+                proto_parent: #proto_parent,
+                constructor: #constructor,
+                constructor_length: #constructor_length,
+                attributes: &ATTRIBUTES.0,
+                methods: &METHODS.0,
+                constants: CONSTANTS,
+                exposure: Exposure { window: #window, dedicated_worker: #worker },
+                pref: #pref,
+            };
+
+            #(#upcast_fns)*
+
+            static CLASS_OPS: JSClassOps = dom_class_ops::<#self_path>();
+
+            /// The class of the interface's platform objects.
+            pub static CLASS: DOMJSClass = DOMJSClass {
+                base: dom_jsclass(#key, &CLASS_OPS),
+                dom_class: DOMClass {
+                    interface_chain: &[#(#chain_ids),*],
+                    upcasts: &[#(#upcast_names),*],
+                    unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+                },
+            };
+
+            const _: () = assert!(#chain_len <= MAX_PROTO_CHAIN_LENGTH);
+        }
+
+        impl DomObject for #self_path {
+            fn reflector(&self) -> &Reflector {
+                #reflector_impl
+            }
+        }
+
+        impl DomObjectIface for #self_path {
+            const PROTO_ID: PrototypeId = PrototypeList::#id;
+            const DEPTH: usize = #depth;
+            const NAME: &'static str = #name;
+            fn dom_class() -> &'static DOMJSClass {
+                &#module::CLASS
+            }
+        }
+
+        #(#derived_from)*
+    }
+}

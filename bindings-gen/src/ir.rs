@@ -1,0 +1,370 @@
+//! The resolved WebIDL model the code generator works from.
+//!
+//! Typedefs are expanded, every type name is resolved to the kind of
+//! definition it names, and everything the generator cannot handle has been
+//! rejected with a positioned error (see [`crate::parse`]).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Where a definition or member was declared (1-origin line and column).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub file: PathBuf,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// A WebIDL integer type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntegerType {
+    Byte,
+    Octet,
+    Short,
+    UnsignedShort,
+    Long,
+    UnsignedLong,
+    LongLong,
+    UnsignedLongLong,
+}
+
+impl IntegerType {
+    /// The IDL spelling.
+    pub fn idl_name(self) -> &'static str {
+        match self {
+            IntegerType::Byte => "byte",
+            IntegerType::Octet => "octet",
+            IntegerType::Short => "short",
+            IntegerType::UnsignedShort => "unsigned short",
+            IntegerType::Long => "long",
+            IntegerType::UnsignedLong => "unsigned long",
+            IntegerType::LongLong => "long long",
+            IntegerType::UnsignedLongLong => "unsigned long long",
+        }
+    }
+
+    /// The Rust type the value converts to.
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            IntegerType::Byte => "i8",
+            IntegerType::Octet => "u8",
+            IntegerType::Short => "i16",
+            IntegerType::UnsignedShort => "u16",
+            IntegerType::Long => "i32",
+            IntegerType::UnsignedLong => "u32",
+            IntegerType::LongLong => "i64",
+            IntegerType::UnsignedLongLong => "u64",
+        }
+    }
+}
+
+/// How a value converts to an integer type
+/// (<https://webidl.spec.whatwg.org/#abstract-opdef-converttoint>).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IntegerConversion {
+    /// Modulo conversion.
+    #[default]
+    Default,
+    /// `[EnforceRange]`.
+    EnforceRange,
+    /// `[Clamp]`.
+    Clamp,
+}
+
+/// A resolved WebIDL type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Type {
+    Undefined,
+    Any,
+    Boolean,
+    Integer(IntegerType, IntegerConversion),
+    /// `float` or `double`; `restricted` unless declared `unrestricted`.
+    Float {
+        double: bool,
+        restricted: bool,
+    },
+    DOMString,
+    USVString,
+    Object,
+    Sequence(Box<Type>),
+    Nullable(Box<Type>),
+    Promise(Box<Type>),
+    Enum(String),
+    Dictionary(String),
+    Interface(String),
+    CallbackFunction(String),
+    CallbackInterface(String),
+    /// The flattened member types of a union (no nullable members: a
+    /// nullable union is `Nullable(Union(..))`).
+    Union(Vec<Type>),
+}
+
+impl Type {
+    /// The name used for this type in generated union names
+    /// (`BooleanOrAddEventListenerOptions`).
+    pub fn union_member_name(&self) -> String {
+        match self {
+            Type::Undefined => "Undefined".into(),
+            Type::Any => "Any".into(),
+            Type::Boolean => "Boolean".into(),
+            Type::Integer(i, _) => {
+                let mut s = String::new();
+                for word in i.idl_name().split(' ') {
+                    let mut c = word.chars();
+                    if let Some(f) = c.next() {
+                        s.push(f.to_ascii_uppercase());
+                        s.push_str(c.as_str());
+                    }
+                }
+                s
+            }
+            Type::Float { double, restricted } => {
+                let base = if *double { "Double" } else { "Float" };
+                if *restricted {
+                    base.into()
+                } else {
+                    format!("Unrestricted{base}")
+                }
+            }
+            Type::DOMString => "String".into(),
+            Type::USVString => "USVString".into(),
+            Type::Object => "Object".into(),
+            Type::Sequence(t) => format!("{}Sequence", t.union_member_name()),
+            Type::Nullable(t) => format!("Nullable{}", t.union_member_name()),
+            Type::Promise(t) => format!("{}Promise", t.union_member_name()),
+            Type::Enum(n)
+            | Type::Dictionary(n)
+            | Type::Interface(n)
+            | Type::CallbackFunction(n)
+            | Type::CallbackInterface(n) => n.clone(),
+            Type::Union(members) => union_name(members),
+        }
+    }
+
+    /// Whether `undefined`/`null` converts to this type without an error,
+    /// which decides whether a dictionary argument may be required.
+    pub fn is_nullable(&self) -> bool {
+        matches!(self, Type::Nullable(_))
+    }
+
+    /// The type without a nullable wrapper.
+    pub fn inner(&self) -> &Type {
+        match self {
+            Type::Nullable(t) => t,
+            t => t,
+        }
+    }
+}
+
+/// The Rust name of the enum generated for a union.
+pub fn union_name(members: &[Type]) -> String {
+    members
+        .iter()
+        .map(Type::union_member_name)
+        .collect::<Vec<_>>()
+        .join("Or")
+}
+
+/// A default value (`= ...`) of an optional argument or dictionary member.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DefaultValue {
+    Boolean(bool),
+    /// An integer literal, kept as written (decimal, hex or octal).
+    Integer(i128),
+    Float(f64),
+    String(String),
+    Null,
+    /// `{}`.
+    EmptyDictionary,
+    /// `[]`.
+    EmptySequence,
+    Undefined,
+}
+
+/// A constant's value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConstValue {
+    Boolean(bool),
+    Integer(i128),
+    Float(f64),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Argument {
+    pub name: String,
+    pub ty: Type,
+    pub optional: bool,
+    pub default: Option<DefaultValue>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    /// `None` for constructors.
+    pub name: Option<String>,
+    pub arguments: Vec<Argument>,
+    pub return_type: Type,
+    pub location: Location,
+}
+
+impl Operation {
+    /// The `length` of the function object: the number of arguments before
+    /// the first optional one
+    /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+    pub fn required_argument_count(&self) -> usize {
+        self.arguments.iter().take_while(|a| !a.optional).count()
+    }
+
+    pub fn returns_promise(&self) -> bool {
+        matches!(self.return_type, Type::Promise(_))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attribute {
+    pub name: String,
+    pub ty: Type,
+    pub readonly: bool,
+    /// `[LegacyUnforgeable]`: defined on each instance, non-configurable.
+    pub unforgeable: bool,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Constant {
+    pub name: String,
+    pub ty: Type,
+    pub value: ConstValue,
+}
+
+/// The globals an interface is exposed on
+/// (<https://webidl.spec.whatwg.org/#Exposed>).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Exposure {
+    pub window: bool,
+    pub dedicated_worker: bool,
+}
+
+impl Exposure {
+    pub fn all() -> Exposure {
+        Exposure {
+            window: true,
+            dedicated_worker: true,
+        }
+    }
+
+    /// Whether every global in `self` is also in `other`.
+    pub fn is_subset_of(self, other: Exposure) -> bool {
+        (!self.window || other.window) && (!self.dedicated_worker || other.dedicated_worker)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Interface {
+    pub name: String,
+    pub parent: Option<String>,
+    pub exposure: Exposure,
+    /// `[Pref="name"]`: installed only where that preference is enabled.
+    pub pref: Option<String>,
+    pub constructor: Option<Operation>,
+    pub attributes: Vec<Attribute>,
+    pub operations: Vec<Operation>,
+    pub constants: Vec<Constant>,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DictionaryMember {
+    pub name: String,
+    pub ty: Type,
+    pub required: bool,
+    pub default: Option<DefaultValue>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dictionary {
+    pub name: String,
+    pub parent: Option<String>,
+    /// Sorted lexicographically by name, the order the WebIDL conversions
+    /// visit them in.
+    pub members: Vec<DictionaryMember>,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Enumeration {
+    pub name: String,
+    pub values: Vec<String>,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallbackFunction {
+    pub name: String,
+    pub arguments: Vec<Argument>,
+    pub return_type: Type,
+    /// `[LegacyTreatNonObjectAsNull]`.
+    pub treat_non_object_as_null: bool,
+    pub location: Location,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallbackInterface {
+    pub name: String,
+    /// The single regular operation of the callback interface.
+    pub operation: Operation,
+    pub location: Location,
+}
+
+/// All definitions of a set of WebIDL files, resolved.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Definitions {
+    pub interfaces: BTreeMap<String, Interface>,
+    pub dictionaries: BTreeMap<String, Dictionary>,
+    pub enums: BTreeMap<String, Enumeration>,
+    pub callbacks: BTreeMap<String, CallbackFunction>,
+    pub callback_interfaces: BTreeMap<String, CallbackInterface>,
+}
+
+impl Definitions {
+    /// The interface's ancestors, nearest first.
+    pub fn ancestors(&self, name: &str) -> Vec<&Interface> {
+        let mut out = Vec::new();
+        let mut current = self.interfaces.get(name).and_then(|i| i.parent.as_deref());
+        while let Some(parent) = current {
+            match self.interfaces.get(parent) {
+                Some(iface) => {
+                    out.push(iface);
+                    current = iface.parent.as_deref();
+                }
+                None => break,
+            }
+        }
+        out
+    }
+
+    /// Interfaces ordered so that every parent comes before its children
+    /// (ties broken by name), which is also the order of prototype IDs.
+    pub fn interfaces_in_dependency_order(&self) -> Vec<&Interface> {
+        let mut ordered: Vec<&Interface> = Vec::new();
+        let mut depth: Vec<(usize, &Interface)> = self
+            .interfaces
+            .values()
+            .map(|i| (self.ancestors(&i.name).len(), i))
+            .collect();
+        depth.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        ordered.extend(depth.into_iter().map(|(_, i)| i));
+        ordered
+    }
+
+    /// The dictionaries, most-derived last, each with its inherited ones.
+    pub fn dictionary_chain(&self, name: &str) -> Vec<&Dictionary> {
+        let mut chain = Vec::new();
+        let mut current = self.dictionaries.get(name);
+        while let Some(d) = current {
+            chain.push(d);
+            current = d.parent.as_deref().and_then(|p| self.dictionaries.get(p));
+        }
+        chain.reverse();
+        chain
+    }
+}

@@ -1,0 +1,1511 @@
+//! WebIDL text to the resolved model ([`crate::ir`]), with the `weedle2`
+//! parser. Every construct the generator does not support is rejected here
+//! with the file, line and column it appears at.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use weedle::argument::Argument as WArgument;
+use weedle::attribute::{ExtendedAttribute, ExtendedAttributeList, IdentifierOrString};
+use weedle::interface::{InterfaceMember, StringifierOrInheritOrStatic};
+use weedle::literal::{ConstValue as WConstValue, DefaultValue as WDefault, FloatLit, IntegerLit};
+use weedle::types::{
+    AttributedType, FloatingPointType, IntegerType as WIntegerType, NonAnyType, ReturnType,
+    SingleType, Type as WType, UnionMemberType,
+};
+use weedle::{Definition, Parse};
+
+use crate::error::{offset_of, GenError};
+use crate::ir::*;
+
+/// One `.webidl` file.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// Parses and resolves a set of files that may refer to each other.
+pub fn parse_files(files: &[SourceFile]) -> Result<Definitions, GenError> {
+    // weedle2 has no grammar for `[Exposed=*]`; the wildcard is replaced by
+    // a one-letter identifier, which keeps every position the same.
+    let files: Vec<SourceFile> = files
+        .iter()
+        .map(|f| SourceFile {
+            path: f.path.clone(),
+            text: replace_exposed_wildcard(&f.text),
+        })
+        .collect();
+    let files = &files[..];
+    let mut parsed = Vec::new();
+    for file in files {
+        parsed.push((file, parse_syntax(file)?));
+    }
+    let mut resolver = Resolver::default();
+    for (file, defs) in &parsed {
+        for def in defs {
+            resolver.declare(file, def)?;
+        }
+    }
+    let mut out = Definitions::default();
+    for (file, defs) in &parsed {
+        for def in defs {
+            resolver.resolve(file, def, &mut out)?;
+        }
+    }
+    validate(&out)?;
+    Ok(out)
+}
+
+fn replace_exposed_wildcard(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("Exposed") {
+        let (before, after) = rest.split_at(i + "Exposed".len());
+        out.push_str(before);
+        let trimmed = after.trim_start();
+        if let Some(star) = trimmed
+            .strip_prefix('=')
+            .map(str::trim_start)
+            .filter(|t| t.starts_with('*'))
+        {
+            let star_at = after.len() - star.len();
+            out.push_str(&after[..star_at]);
+            // A one-byte identifier for the one-byte `*` (no global is
+            // called `Z`; `exposure` reads it as the wildcard).
+            out.push('Z');
+            rest = &after[star_at + 1..];
+        } else {
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The definitions of one file, or the position of its first syntax error.
+fn parse_syntax(file: &SourceFile) -> Result<Vec<Definition<'_>>, GenError> {
+    let text = file.text.as_str();
+    match weedle::Definitions::parse(text) {
+        Ok((rest, defs)) if rest.trim().is_empty() => Ok(defs),
+        Ok((rest, _)) => Err(syntax_error(file, rest)),
+        Err(_) => Err(syntax_error(file, text)),
+    }
+}
+
+/// Finds how far the parser got into the definition starting at `rest`, by
+/// trying every kind of definition and keeping the one that got furthest.
+fn syntax_error(file: &SourceFile, rest: &str) -> GenError {
+    fn furthest<'a, T: Parse<'a>>(input: &'a str, best: &mut &'a str) {
+        if let Err(weedle::Err::Error(e) | weedle::Err::Failure(e)) = T::parse(input) {
+            if e.input.len() < best.len() {
+                *best = e.input;
+            }
+        }
+    }
+    let start = rest.trim_start();
+    let mut best = start;
+    furthest::<weedle::InterfaceDefinition>(start, &mut best);
+    furthest::<weedle::CallbackInterfaceDefinition>(start, &mut best);
+    furthest::<weedle::CallbackDefinition>(start, &mut best);
+    furthest::<weedle::DictionaryDefinition>(start, &mut best);
+    furthest::<weedle::EnumDefinition>(start, &mut best);
+    furthest::<weedle::TypedefDefinition>(start, &mut best);
+    furthest::<weedle::InterfaceMixinDefinition>(start, &mut best);
+    furthest::<weedle::NamespaceDefinition>(start, &mut best);
+    furthest::<weedle::PartialInterfaceDefinition>(start, &mut best);
+    // Skip the whitespace and comments the failing parser stopped before.
+    let at = skip_trivia(best);
+    let offset = offset_of(&file.text, at).unwrap_or(file.text.len());
+    let snippet: String = at.lines().next().unwrap_or("").chars().take(40).collect();
+    let message = if snippet.is_empty() {
+        "syntax error: unexpected end of file (missing `}` or `;`?)".to_owned()
+    } else {
+        format!("syntax error: unexpected `{}`", snippet.trim_end())
+    };
+    GenError::at_offset(&file.path, &file.text, offset, message)
+}
+
+fn skip_trivia(mut s: &str) -> &str {
+    loop {
+        let trimmed = s.trim_start();
+        if let Some(after) = trimmed.strip_prefix("//") {
+            s = after.find('\n').map_or("", |i| &after[i..]);
+        } else if let Some(after) = trimmed.strip_prefix("/*") {
+            s = after.find("*/").map_or("", |i| &after[i + 2..]);
+        } else {
+            return trimmed;
+        }
+    }
+}
+
+/// What a name declared at top level stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Interface,
+    Dictionary,
+    Enum,
+    Callback,
+    CallbackInterface,
+    Typedef,
+}
+
+#[derive(Default)]
+struct Resolver<'a> {
+    kinds: BTreeMap<&'a str, (Kind, Location)>,
+    typedefs: BTreeMap<&'a str, (&'a SourceFile, &'a AttributedType<'a>)>,
+    callback_flags: BTreeMap<&'a str, bool>,
+}
+
+/// The position of the first character of `ident` in `file`.
+fn loc(file: &SourceFile, ident: &str) -> Location {
+    let offset = offset_of(&file.text, ident).unwrap_or(0);
+    let (line, column) = crate::error::line_column(&file.text, offset);
+    Location {
+        file: file.path.clone(),
+        line,
+        column,
+    }
+}
+
+fn err(location: &Location, message: impl Into<String>) -> GenError {
+    GenError {
+        file: location.file.clone(),
+        line: location.line,
+        column: location.column,
+        message: message.into(),
+    }
+}
+
+/// WebIDL identifiers drop one leading underscore
+/// (<https://webidl.spec.whatwg.org/#idl-names>).
+fn ident_name(s: &str) -> String {
+    s.strip_prefix('_').unwrap_or(s).to_owned()
+}
+
+/// The extended attributes of a construct, checked against the ones that
+/// construct supports.
+struct ExtAttrs<'a> {
+    list: Vec<&'a ExtendedAttribute<'a>>,
+}
+
+impl<'a> ExtAttrs<'a> {
+    fn new(attrs: &'a Option<ExtendedAttributeList<'a>>) -> Self {
+        ExtAttrs {
+            list: attrs.iter().flat_map(|l| l.body.list.iter()).collect(),
+        }
+    }
+
+    fn name(attr: &ExtendedAttribute<'a>) -> &'a str {
+        match attr {
+            ExtendedAttribute::ArgList(a) => a.identifier.0,
+            ExtendedAttribute::NamedArgList(a) => a.lhs_identifier.0,
+            ExtendedAttribute::IdentList(a) => a.identifier.0,
+            ExtendedAttribute::Ident(a) => a.lhs_identifier.0,
+            ExtendedAttribute::NoArgs(a) => (a.0).0,
+        }
+    }
+
+    /// Rejects any attribute not in `allowed`.
+    fn check(&self, file: &SourceFile, on: &str, allowed: &[&str]) -> Result<(), GenError> {
+        for attr in &self.list {
+            let name = Self::name(attr);
+            if !allowed.contains(&name) {
+                let what = if allowed.is_empty() {
+                    "no extended attributes are supported".to_owned()
+                } else {
+                    format!("supported: {}", allowed.join(", "))
+                };
+                return Err(err(
+                    &loc(file, name),
+                    format!("unsupported extended attribute [{name}] on {on} ({what})"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.list.iter().any(|a| Self::name(a) == name)
+    }
+
+    fn find(&self, name: &str) -> Option<&'a ExtendedAttribute<'a>> {
+        self.list.iter().copied().find(|a| Self::name(a) == name)
+    }
+}
+
+impl<'a> Resolver<'a> {
+    fn declare_name(
+        &mut self,
+        file: &'a SourceFile,
+        name: &'a str,
+        kind: Kind,
+    ) -> Result<(), GenError> {
+        let location = loc(file, name);
+        if let Some((_, previous)) = self.kinds.get(name) {
+            return Err(err(
+                &location,
+                format!(
+                    "`{name}` is already defined at {}:{}:{}",
+                    previous.file.display(),
+                    previous.line,
+                    previous.column
+                ),
+            ));
+        }
+        self.kinds.insert(name, (kind, location));
+        Ok(())
+    }
+
+    fn declare(&mut self, file: &'a SourceFile, def: &'a Definition<'a>) -> Result<(), GenError> {
+        match def {
+            Definition::Interface(d) => self.declare_name(file, d.identifier.0, Kind::Interface),
+            Definition::Dictionary(d) => self.declare_name(file, d.identifier.0, Kind::Dictionary),
+            Definition::Enum(d) => self.declare_name(file, d.identifier.0, Kind::Enum),
+            Definition::Callback(d) => {
+                let treat = ExtAttrs::new(&d.attributes).has("LegacyTreatNonObjectAsNull");
+                self.callback_flags.insert(d.identifier.0, treat);
+                self.declare_name(file, d.identifier.0, Kind::Callback)
+            }
+            Definition::CallbackInterface(d) => {
+                self.declare_name(file, d.identifier.0, Kind::CallbackInterface)
+            }
+            Definition::Typedef(d) => {
+                self.typedefs.insert(d.identifier.0, (file, &d.type_));
+                self.declare_name(file, d.identifier.0, Kind::Typedef)
+            }
+            other => {
+                let (what, name) = unsupported_definition(other);
+                let location = name.map_or_else(
+                    || Location {
+                        file: file.path.clone(),
+                        line: 1,
+                        column: 1,
+                    },
+                    |n| loc(file, n),
+                );
+                Err(err(&location, format!("{what} are not supported")))
+            }
+        }
+    }
+
+    fn resolve(
+        &self,
+        file: &'a SourceFile,
+        def: &'a Definition<'a>,
+        out: &mut Definitions,
+    ) -> Result<(), GenError> {
+        match def {
+            Definition::Interface(d) => {
+                let iface = self.interface(file, d)?;
+                out.interfaces.insert(iface.name.clone(), iface);
+            }
+            Definition::Dictionary(d) => {
+                let dict = self.dictionary(file, d)?;
+                out.dictionaries.insert(dict.name.clone(), dict);
+            }
+            Definition::Enum(d) => {
+                ExtAttrs::new(&d.attributes).check(file, "an enum", &[])?;
+                let location = loc(file, d.identifier.0);
+                let mut values = Vec::new();
+                for v in &d.values.body.list {
+                    let value = v.value.0.to_owned();
+                    if values.contains(&value) {
+                        return Err(err(
+                            &loc(file, v.value.0),
+                            format!("duplicate value \"{value}\" in enum {}", d.identifier.0),
+                        ));
+                    }
+                    values.push(value);
+                }
+                out.enums.insert(
+                    d.identifier.0.to_owned(),
+                    Enumeration {
+                        name: d.identifier.0.to_owned(),
+                        values,
+                        location,
+                    },
+                );
+            }
+            Definition::Callback(d) => {
+                ExtAttrs::new(&d.attributes).check(
+                    file,
+                    "a callback function",
+                    &["LegacyTreatNonObjectAsNull"],
+                )?;
+                let location = loc(file, d.identifier.0);
+                let arguments = self.arguments(file, &d.arguments.body.list, &location)?;
+                let return_type = self.return_type(file, &d.return_type, &location)?;
+                check_callback_types(&arguments, &return_type, &location)?;
+                out.callbacks.insert(
+                    d.identifier.0.to_owned(),
+                    CallbackFunction {
+                        name: d.identifier.0.to_owned(),
+                        arguments,
+                        return_type,
+                        treat_non_object_as_null: self.callback_flags[d.identifier.0],
+                        location,
+                    },
+                );
+            }
+            Definition::CallbackInterface(d) => {
+                ExtAttrs::new(&d.attributes).check(file, "a callback interface", &[])?;
+                let location = loc(file, d.identifier.0);
+                if d.inheritance.is_some() {
+                    return Err(err(&location, "callback interfaces cannot inherit"));
+                }
+                let mut operation = None;
+                for member in &d.members.body {
+                    match member {
+                        InterfaceMember::Operation(op) if op.modifier.is_none() && op.special.is_none() => {
+                            let Some(id) = &op.identifier else {
+                                return Err(err(&location, "callback interface operations need a name"));
+                            };
+                            ExtAttrs::new(&op.attributes).check(file, "an operation", &[])?;
+                            let op_location = loc(file, id.0);
+                            if operation.is_some() {
+                                return Err(err(
+                                    &op_location,
+                                    "callback interfaces with more than one operation are not supported",
+                                ));
+                            }
+                            let arguments = self.arguments(file, &op.args.body.list, &op_location)?;
+                            let return_type = self.return_type(file, &op.return_type, &op_location)?;
+                            check_callback_types(&arguments, &return_type, &op_location)?;
+                            operation = Some(Operation {
+                                name: Some(ident_name(id.0)),
+                                arguments,
+                                return_type,
+                                location: op_location,
+                            });
+                        }
+                        _ => {
+                            return Err(err(
+                                &location,
+                                "callback interfaces may only have one regular operation here (constants and attributes are not supported)",
+                            ))
+                        }
+                    }
+                }
+                let Some(operation) = operation else {
+                    return Err(err(&location, "a callback interface needs an operation"));
+                };
+                out.callback_interfaces.insert(
+                    d.identifier.0.to_owned(),
+                    CallbackInterface {
+                        name: d.identifier.0.to_owned(),
+                        operation,
+                        location,
+                    },
+                );
+            }
+            Definition::Typedef(d) => {
+                ExtAttrs::new(&d.attributes).check(file, "a typedef", &[])?;
+                // Resolve once so that a bad typedef is reported even if unused.
+                self.attributed_type(file, &d.type_, &loc(file, d.identifier.0))?;
+            }
+            _ => unreachable!("rejected by declare"),
+        }
+        Ok(())
+    }
+
+    fn interface(
+        &self,
+        file: &'a SourceFile,
+        d: &'a weedle::InterfaceDefinition<'a>,
+    ) -> Result<Interface, GenError> {
+        let name = d.identifier.0;
+        let location = loc(file, name);
+        let attrs = ExtAttrs::new(&d.attributes);
+        attrs.check(file, "an interface", &["Exposed", "Pref"])?;
+        let exposure = match attrs.find("Exposed") {
+            None => {
+                return Err(err(
+                    &location,
+                    format!("interface {name} needs an [Exposed] extended attribute"),
+                ))
+            }
+            Some(a) => exposure(file, a)?,
+        };
+        let pref = match attrs.find("Pref") {
+            None => None,
+            Some(ExtendedAttribute::Ident(a)) => Some(match a.rhs {
+                IdentifierOrString::String(s) => s.0.to_owned(),
+                IdentifierOrString::Identifier(i) => i.0.to_owned(),
+            }),
+            Some(_) => return Err(err(&location, "[Pref] takes a string: [Pref=\"name\"]")),
+        };
+        let parent =
+            match &d.inheritance {
+                None => None,
+                Some(inh) => {
+                    let p = inh.identifier.0;
+                    match self.kinds.get(p) {
+                        Some((Kind::Interface, _)) => Some(p.to_owned()),
+                        _ => return Err(err(
+                            &loc(file, p),
+                            format!(
+                                "interface {name} inherits from `{p}`, which is not an interface"
+                            ),
+                        )),
+                    }
+                }
+            };
+        let mut iface = Interface {
+            name: name.to_owned(),
+            parent,
+            exposure,
+            pref,
+            constructor: None,
+            attributes: Vec::new(),
+            operations: Vec::new(),
+            constants: Vec::new(),
+            location: location.clone(),
+        };
+        let mut member_names = BTreeSet::new();
+        for member in &d.members.body {
+            match member {
+                InterfaceMember::Constructor(c) => {
+                    ExtAttrs::new(&c.attributes).check(file, "a constructor", &[])?;
+                    if iface.constructor.is_some() {
+                        return Err(err(&location, "overloaded constructors are not supported"));
+                    }
+                    let arguments = self.arguments(file, &c.args.body.list, &location)?;
+                    iface.constructor = Some(Operation {
+                        name: None,
+                        arguments,
+                        return_type: Type::Interface(name.to_owned()),
+                        location: location.clone(),
+                    });
+                }
+                InterfaceMember::Attribute(a) => {
+                    let a_loc = loc(file, a.identifier.0);
+                    let a_attrs = ExtAttrs::new(&a.attributes);
+                    a_attrs.check(file, "an attribute", &["LegacyUnforgeable"])?;
+                    match a.modifier {
+                        None => {}
+                        Some(StringifierOrInheritOrStatic::Static(_)) => {
+                            return Err(err(&a_loc, "static attributes are not supported"))
+                        }
+                        Some(StringifierOrInheritOrStatic::Stringifier(_)) => {
+                            return Err(err(&a_loc, "stringifier attributes are not supported"))
+                        }
+                        Some(StringifierOrInheritOrStatic::Inherit(_)) => {
+                            return Err(err(&a_loc, "inherit attributes are not supported"))
+                        }
+                    }
+                    let member_name = ident_name(a.identifier.0);
+                    if !member_names.insert(member_name.clone()) {
+                        return Err(err(
+                            &a_loc,
+                            format!("duplicate member `{member_name}` in {name}"),
+                        ));
+                    }
+                    let ty = self.attributed_type(file, &a.type_, &a_loc)?;
+                    check_attribute_type(&ty, &a_loc)?;
+                    let unforgeable = a_attrs.has("LegacyUnforgeable");
+                    if unforgeable && a.readonly.is_none() {
+                        return Err(err(
+                            &a_loc,
+                            "[LegacyUnforgeable] is only supported on readonly attributes",
+                        ));
+                    }
+                    iface.attributes.push(Attribute {
+                        name: member_name,
+                        ty,
+                        readonly: a.readonly.is_some(),
+                        unforgeable,
+                        location: a_loc,
+                    });
+                }
+                InterfaceMember::Operation(op) => {
+                    let Some(id) = &op.identifier else {
+                        return Err(err(
+                            &location,
+                            format!("special operations (getter, setter, deleter, legacycaller) are not supported in {name}"),
+                        ));
+                    };
+                    let op_loc = loc(file, id.0);
+                    if op.modifier.is_some() {
+                        return Err(err(
+                            &op_loc,
+                            "static and stringifier operations are not supported",
+                        ));
+                    }
+                    if op.special.is_some() {
+                        return Err(err(&op_loc, "special operations (getter, setter, deleter, legacycaller) are not supported"));
+                    }
+                    ExtAttrs::new(&op.attributes).check(file, "an operation", &[])?;
+                    let op_name = ident_name(id.0);
+                    if !member_names.insert(op_name.clone()) {
+                        return Err(err(
+                            &op_loc,
+                            format!("duplicate member `{op_name}` in {name} (overloading is not supported)"),
+                        ));
+                    }
+                    let arguments = self.arguments(file, &op.args.body.list, &op_loc)?;
+                    let return_type = self.return_type(file, &op.return_type, &op_loc)?;
+                    iface.operations.push(Operation {
+                        name: Some(op_name),
+                        arguments,
+                        return_type,
+                        location: op_loc,
+                    });
+                }
+                InterfaceMember::Const(c) => {
+                    let c_loc = loc(file, c.identifier.0);
+                    ExtAttrs::new(&c.attributes).check(file, "a constant", &[])?;
+                    let c_name = ident_name(c.identifier.0);
+                    if !member_names.insert(c_name.clone()) {
+                        return Err(err(
+                            &c_loc,
+                            format!("duplicate member `{c_name}` in {name}"),
+                        ));
+                    }
+                    let ty = match &c.const_type {
+                        weedle::types::ConstType::Integer(t) if t.q_mark.is_none() => {
+                            Type::Integer(integer_type(&t.type_), IntegerConversion::Default)
+                        }
+                        weedle::types::ConstType::Boolean(t) if t.q_mark.is_none() => Type::Boolean,
+                        weedle::types::ConstType::FloatingPoint(t) if t.q_mark.is_none() => {
+                            float_type(&t.type_)
+                        }
+                        _ => {
+                            return Err(err(
+                                &c_loc,
+                                "only integer, boolean and floating point constants are supported",
+                            ))
+                        }
+                    };
+                    let value = match &c.const_value {
+                        WConstValue::Boolean(b) => ConstValue::Boolean(b.0),
+                        WConstValue::Integer(i) => ConstValue::Integer(integer_literal(i, &c_loc)?),
+                        WConstValue::Float(f) => ConstValue::Float(float_literal(f, &c_loc)?),
+                        WConstValue::Null(_) => {
+                            return Err(err(&c_loc, "constants cannot be null"))
+                        }
+                    };
+                    check_const_value(&ty, &value, &c_loc)?;
+                    iface.constants.push(Constant {
+                        name: c_name,
+                        ty,
+                        value,
+                    });
+                }
+                InterfaceMember::Iterable(_) | InterfaceMember::AsyncIterable(_) => {
+                    return Err(err(
+                        &location,
+                        format!("iterable declarations are not supported (in {name})"),
+                    ))
+                }
+                InterfaceMember::Maplike(_) => {
+                    return Err(err(
+                        &location,
+                        format!("maplike declarations are not supported (in {name})"),
+                    ))
+                }
+                InterfaceMember::Setlike(_) => {
+                    return Err(err(
+                        &location,
+                        format!("setlike declarations are not supported (in {name})"),
+                    ))
+                }
+                InterfaceMember::Stringifier(_) => {
+                    return Err(err(
+                        &location,
+                        format!("stringifiers are not supported (in {name})"),
+                    ))
+                }
+            }
+        }
+        Ok(iface)
+    }
+
+    fn dictionary(
+        &self,
+        file: &'a SourceFile,
+        d: &'a weedle::DictionaryDefinition<'a>,
+    ) -> Result<Dictionary, GenError> {
+        let name = d.identifier.0;
+        let location = loc(file, name);
+        ExtAttrs::new(&d.attributes).check(file, "a dictionary", &[])?;
+        let parent =
+            match &d.inheritance {
+                None => None,
+                Some(inh) => {
+                    let p = inh.identifier.0;
+                    match self.kinds.get(p) {
+                        Some((Kind::Dictionary, _)) => Some(p.to_owned()),
+                        _ => return Err(err(
+                            &loc(file, p),
+                            format!(
+                                "dictionary {name} inherits from `{p}`, which is not a dictionary"
+                            ),
+                        )),
+                    }
+                }
+            };
+        let mut members: Vec<DictionaryMember> = Vec::new();
+        for m in &d.members.body {
+            let m_loc = loc(file, m.identifier.0);
+            ExtAttrs::new(&m.attributes).check(file, "a dictionary member", &[])?;
+            let member_name = ident_name(m.identifier.0);
+            if members.iter().any(|x| x.name == member_name) {
+                return Err(err(
+                    &m_loc,
+                    format!("duplicate member `{member_name}` in dictionary {name}"),
+                ));
+            }
+            let ty = self.plain_type(file, &m.type_, None, &m_loc)?;
+            if matches!(ty.inner(), Type::Promise(_)) {
+                return Err(err(&m_loc, "Promise dictionary members are not supported"));
+            }
+            check_no_nested_callbacks(&ty, &m_loc, "a dictionary member")?;
+            if matches!(ty, Type::Nullable(ref t) if matches!(**t, Type::Dictionary(_))) {
+                return Err(err(
+                    &m_loc,
+                    "dictionary members cannot be nullable dictionaries",
+                ));
+            }
+            let default = match &m.default {
+                None => None,
+                Some(def) => Some(default_value(&def.value, &ty, &m_loc, self)?),
+            };
+            if m.required.is_some() && default.is_some() {
+                return Err(err(
+                    &m_loc,
+                    "a required dictionary member cannot have a default value",
+                ));
+            }
+            // An optional dictionary-typed member defaults to `{}`.
+            let default = match (&default, &ty, m.required.is_some()) {
+                (None, Type::Dictionary(_), false) => Some(DefaultValue::EmptyDictionary),
+                _ => default,
+            };
+            members.push(DictionaryMember {
+                name: member_name,
+                ty,
+                required: m.required.is_some(),
+                default,
+            });
+        }
+        members.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(Dictionary {
+            name: name.to_owned(),
+            parent,
+            members,
+            location,
+        })
+    }
+
+    fn arguments(
+        &self,
+        file: &'a SourceFile,
+        list: &'a [WArgument<'a>],
+        location: &Location,
+    ) -> Result<Vec<Argument>, GenError> {
+        let mut out: Vec<Argument> = Vec::new();
+        for arg in list {
+            match arg {
+                WArgument::Variadic(v) => {
+                    return Err(err(
+                        &loc(file, v.identifier.0),
+                        "variadic arguments are not supported",
+                    ))
+                }
+                WArgument::Single(a) => {
+                    let a_loc = loc(file, a.identifier.0);
+                    ExtAttrs::new(&a.attributes).check(file, "an argument", &[])?;
+                    let ty = self.attributed_type(file, &a.type_, &a_loc)?;
+                    let optional = a.optional.is_some();
+                    if let Some(prev) = out.last() {
+                        if prev.optional && !optional {
+                            return Err(err(
+                                &a_loc,
+                                "a required argument cannot follow an optional one",
+                            ));
+                        }
+                    }
+                    let default = match &a.default {
+                        None => None,
+                        Some(d) => Some(default_value(&d.value, &ty, &a_loc, self)?),
+                    };
+                    if optional && default.is_none() && self.is_dictionary_like(&ty) {
+                        return Err(err(
+                            &a_loc,
+                            "an optional dictionary argument needs a default value (`= {}`)",
+                        ));
+                    }
+                    if matches!(ty, Type::Nullable(ref t) if matches!(**t, Type::Dictionary(_))) {
+                        return Err(err(&a_loc, "arguments cannot be nullable dictionaries"));
+                    }
+                    if matches!(ty.inner(), Type::Promise(_)) {
+                        return Err(err(&a_loc, "Promise arguments are not supported"));
+                    }
+                    check_no_nested_callbacks_in(&ty, &a_loc)?;
+                    out.push(Argument {
+                        name: ident_name(a.identifier.0),
+                        ty,
+                        optional,
+                        default,
+                    });
+                }
+            }
+        }
+        let _ = location;
+        Ok(out)
+    }
+
+    fn is_dictionary_like(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Dictionary(_) => true,
+            Type::Union(members) => members.iter().any(|m| matches!(m, Type::Dictionary(_))),
+            _ => false,
+        }
+    }
+
+    fn return_type(
+        &self,
+        file: &'a SourceFile,
+        ty: &'a ReturnType<'a>,
+        location: &Location,
+    ) -> Result<Type, GenError> {
+        match ty {
+            ReturnType::Undefined(_) => Ok(Type::Undefined),
+            ReturnType::Type(t) => {
+                let ty = self.plain_type(file, t, None, location)?;
+                check_no_nested_callbacks(&ty, location, "a return type")?;
+                Ok(ty)
+            }
+        }
+    }
+
+    fn attributed_type(
+        &self,
+        file: &'a SourceFile,
+        ty: &'a AttributedType<'a>,
+        location: &Location,
+    ) -> Result<Type, GenError> {
+        let attrs = ExtAttrs::new(&ty.attributes);
+        attrs.check(file, "a type", &["EnforceRange", "Clamp"])?;
+        let conversion = match (attrs.has("EnforceRange"), attrs.has("Clamp")) {
+            (true, true) => {
+                return Err(err(
+                    location,
+                    "[EnforceRange] and [Clamp] cannot be combined",
+                ))
+            }
+            (true, false) => Some(IntegerConversion::EnforceRange),
+            (false, true) => Some(IntegerConversion::Clamp),
+            (false, false) => None,
+        };
+        self.plain_type(file, &ty.type_, conversion, location)
+    }
+
+    fn plain_type(
+        &self,
+        file: &'a SourceFile,
+        ty: &'a WType<'a>,
+        conversion: Option<IntegerConversion>,
+        location: &Location,
+    ) -> Result<Type, GenError> {
+        match ty {
+            WType::Single(SingleType::Any(_)) => {
+                no_conversion_attr(conversion, location)?;
+                Ok(Type::Any)
+            }
+            WType::Single(SingleType::NonAny(t)) => self.non_any(file, t, conversion, location),
+            WType::Union(u) => {
+                no_conversion_attr(conversion, location)?;
+                let mut members = Vec::new();
+                let mut nullable = u.q_mark.is_some();
+                for m in &u.type_.body.list {
+                    self.union_member(file, m, location, &mut members, &mut nullable)?;
+                }
+                check_union(&members, location)?;
+                let union = Type::Union(members);
+                Ok(if nullable {
+                    Type::Nullable(Box::new(union))
+                } else {
+                    union
+                })
+            }
+        }
+    }
+
+    fn union_member(
+        &self,
+        file: &'a SourceFile,
+        m: &'a UnionMemberType<'a>,
+        location: &Location,
+        out: &mut Vec<Type>,
+        nullable: &mut bool,
+    ) -> Result<(), GenError> {
+        match m {
+            UnionMemberType::Single(t) => {
+                ExtAttrs::new(&t.attributes).check(file, "a union member type", &[])?;
+                let ty = self.non_any(file, &t.type_, None, location)?;
+                match ty {
+                    Type::Nullable(inner) => {
+                        *nullable = true;
+                        out.push(*inner);
+                    }
+                    Type::Union(inner) => out.extend(inner),
+                    other => out.push(other),
+                }
+            }
+            UnionMemberType::Union(u) => {
+                if u.q_mark.is_some() {
+                    *nullable = true;
+                }
+                for inner in &u.type_.body.list {
+                    self.union_member(file, inner, location, out, nullable)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn non_any(
+        &self,
+        file: &'a SourceFile,
+        ty: &'a NonAnyType<'a>,
+        conversion: Option<IntegerConversion>,
+        location: &Location,
+    ) -> Result<Type, GenError> {
+        macro_rules! nullable {
+            ($q:expr, $t:expr) => {{
+                let t = $t;
+                if $q.is_some() {
+                    nullable(t, location)?
+                } else {
+                    t
+                }
+            }};
+        }
+        if conversion.is_some() && !matches!(ty, NonAnyType::Integer(_) | NonAnyType::Identifier(_))
+        {
+            return Err(err(
+                location,
+                "[EnforceRange] and [Clamp] only apply to integer types",
+            ));
+        }
+        Ok(match ty {
+            NonAnyType::Integer(t) => nullable!(
+                t.q_mark,
+                Type::Integer(integer_type(&t.type_), conversion.unwrap_or_default())
+            ),
+            NonAnyType::FloatingPoint(t) => nullable!(t.q_mark, float_type(&t.type_)),
+            NonAnyType::Boolean(t) => nullable!(t.q_mark, Type::Boolean),
+            NonAnyType::Byte(t) => nullable!(
+                t.q_mark,
+                Type::Integer(IntegerType::Byte, conversion.unwrap_or_default())
+            ),
+            NonAnyType::Octet(t) => nullable!(
+                t.q_mark,
+                Type::Integer(IntegerType::Octet, conversion.unwrap_or_default())
+            ),
+            NonAnyType::DOMString(t) => nullable!(t.q_mark, Type::DOMString),
+            NonAnyType::USVString(t) => nullable!(t.q_mark, Type::USVString),
+            NonAnyType::Object(t) => nullable!(t.q_mark, Type::Object),
+            NonAnyType::Sequence(t) => {
+                let inner = self.plain_type(file, &t.type_.generics.body, None, location)?;
+                if matches!(inner.inner(), Type::Promise(_)) {
+                    return Err(err(location, "sequences of promises are not supported"));
+                }
+                nullable!(t.q_mark, Type::Sequence(Box::new(inner)))
+            }
+            NonAnyType::Promise(p) => {
+                let inner = self.return_type(file, &p.generics.body, location)?;
+                Type::Promise(Box::new(inner))
+            }
+            NonAnyType::Identifier(t) => {
+                let name = t.type_.0;
+                let resolved = self.named_type(name, conversion, location)?;
+                nullable!(t.q_mark, resolved)
+            }
+            NonAnyType::ByteString(_) => return Err(err(location, "ByteString is not supported")),
+            NonAnyType::Symbol(_) => return Err(err(location, "symbol is not supported")),
+            NonAnyType::Error(_) => return Err(err(location, "Error is not supported")),
+            NonAnyType::FrozenArrayType(_) => {
+                return Err(err(location, "FrozenArray is not supported"))
+            }
+            NonAnyType::RecordType(_) => {
+                return Err(err(location, "record types are not supported"))
+            }
+            NonAnyType::ArrayBuffer(_)
+            | NonAnyType::DataView(_)
+            | NonAnyType::Int8Array(_)
+            | NonAnyType::Int16Array(_)
+            | NonAnyType::Int32Array(_)
+            | NonAnyType::Uint8Array(_)
+            | NonAnyType::Uint16Array(_)
+            | NonAnyType::Uint32Array(_)
+            | NonAnyType::Uint8ClampedArray(_)
+            | NonAnyType::Float32Array(_)
+            | NonAnyType::Float64Array(_)
+            | NonAnyType::ArrayBufferView(_)
+            | NonAnyType::BufferSource(_) => {
+                return Err(err(location, "buffer source types are not supported"))
+            }
+        })
+    }
+
+    fn named_type(
+        &self,
+        name: &str,
+        conversion: Option<IntegerConversion>,
+        location: &Location,
+    ) -> Result<Type, GenError> {
+        let Some((kind, _)) = self.kinds.get(name) else {
+            let hint = match name {
+                "bool" => " (did you mean `boolean`?)",
+                "string" | "String" => " (did you mean `DOMString`?)",
+                "int" | "integer" => " (did you mean `long`?)",
+                "void" => " (`void` is now spelled `undefined`)",
+                "bigint" => " (bigint is not supported)",
+                _ => "",
+            };
+            return Err(err(location, format!("unknown type `{name}`{hint}")));
+        };
+        if conversion.is_some() && *kind != Kind::Typedef {
+            return Err(err(
+                location,
+                "[EnforceRange] and [Clamp] only apply to integer types",
+            ));
+        }
+        Ok(match kind {
+            Kind::Interface => Type::Interface(name.to_owned()),
+            Kind::Dictionary => Type::Dictionary(name.to_owned()),
+            Kind::Enum => Type::Enum(name.to_owned()),
+            Kind::Callback => Type::CallbackFunction(name.to_owned()),
+            Kind::CallbackInterface => Type::CallbackInterface(name.to_owned()),
+            Kind::Typedef => {
+                let (file, ty) = self.typedefs[name];
+                let resolved = self.attributed_type(file, ty, location)?;
+                match (conversion, resolved) {
+                    (None, t) => t,
+                    (Some(c), Type::Integer(i, IntegerConversion::Default)) => Type::Integer(i, c),
+                    (Some(_), _) => {
+                        return Err(err(
+                            location,
+                            "[EnforceRange] and [Clamp] only apply to integer types",
+                        ))
+                    }
+                }
+            }
+        })
+    }
+}
+
+fn unsupported_definition<'a>(def: &'a Definition<'a>) -> (&'static str, Option<&'a str>) {
+    match def {
+        Definition::InterfaceMixin(d) => ("interface mixins", Some(d.identifier.0)),
+        Definition::PartialInterfaceMixin(d) => ("partial interface mixins", Some(d.identifier.0)),
+        Definition::Namespace(d) => ("namespaces", Some(d.identifier.0)),
+        Definition::PartialNamespace(d) => ("partial namespaces", Some(d.identifier.0)),
+        Definition::PartialInterface(d) => ("partial interfaces", Some(d.identifier.0)),
+        Definition::PartialDictionary(d) => ("partial dictionaries", Some(d.identifier.0)),
+        Definition::IncludesStatement(d) => ("includes statements", Some(d.lhs_identifier.0)),
+        Definition::Implements(d) => ("implements statements", Some(d.lhs_identifier.0)),
+        _ => ("these definitions", None),
+    }
+}
+
+fn nullable(t: Type, location: &Location) -> Result<Type, GenError> {
+    match t {
+        Type::Nullable(_) => Err(err(location, "a nullable type cannot be nullable again")),
+        Type::Any => Err(err(location, "`any` cannot be nullable")),
+        Type::Promise(_) => Err(err(location, "Promise types cannot be nullable")),
+        Type::Union(ref m) if m.iter().any(|t| matches!(t, Type::Dictionary(_))) => Err(err(
+            location,
+            "a nullable union cannot contain a dictionary",
+        )),
+        t => Ok(Type::Nullable(Box::new(t))),
+    }
+}
+
+fn no_conversion_attr(c: Option<IntegerConversion>, location: &Location) -> Result<(), GenError> {
+    match c {
+        Some(_) => Err(err(
+            location,
+            "[EnforceRange] and [Clamp] only apply to integer types",
+        )),
+        None => Ok(()),
+    }
+}
+
+fn integer_type(t: &WIntegerType) -> IntegerType {
+    match t {
+        WIntegerType::LongLong(t) if t.unsigned.is_some() => IntegerType::UnsignedLongLong,
+        WIntegerType::LongLong(_) => IntegerType::LongLong,
+        WIntegerType::Long(t) if t.unsigned.is_some() => IntegerType::UnsignedLong,
+        WIntegerType::Long(_) => IntegerType::Long,
+        WIntegerType::Short(t) if t.unsigned.is_some() => IntegerType::UnsignedShort,
+        WIntegerType::Short(_) => IntegerType::Short,
+    }
+}
+
+fn float_type(t: &FloatingPointType) -> Type {
+    match t {
+        FloatingPointType::Float(f) => Type::Float {
+            double: false,
+            restricted: f.unrestricted.is_none(),
+        },
+        FloatingPointType::Double(d) => Type::Float {
+            double: true,
+            restricted: d.unrestricted.is_none(),
+        },
+    }
+}
+
+fn integer_literal(lit: &IntegerLit, location: &Location) -> Result<i128, GenError> {
+    let (text, radix) = match lit {
+        IntegerLit::Dec(d) => (d.0, 10),
+        IntegerLit::Hex(h) => (h.0, 16),
+        IntegerLit::Oct(o) => (o.0, 8),
+    };
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let digits = match radix {
+        16 => &digits[2..],
+        8 if digits.len() > 1 => &digits[1..],
+        _ => digits,
+    };
+    let value = i128::from_str_radix(if digits.is_empty() { "0" } else { digits }, radix)
+        .map_err(|_| err(location, format!("invalid integer literal `{text}`")))?;
+    Ok(if negative { -value } else { value })
+}
+
+fn float_literal(lit: &FloatLit, location: &Location) -> Result<f64, GenError> {
+    match lit {
+        FloatLit::Value(v) => {
+            v.0.parse::<f64>()
+                .map_err(|_| err(location, format!("invalid number `{}`", v.0)))
+        }
+        FloatLit::Infinity(_) => Ok(f64::INFINITY),
+        FloatLit::NegInfinity(_) => Ok(f64::NEG_INFINITY),
+        FloatLit::NaN(_) => Ok(f64::NAN),
+    }
+}
+
+fn integer_range(t: IntegerType) -> (i128, i128) {
+    match t {
+        IntegerType::Byte => (i8::MIN.into(), i8::MAX.into()),
+        IntegerType::Octet => (0, u8::MAX.into()),
+        IntegerType::Short => (i16::MIN.into(), i16::MAX.into()),
+        IntegerType::UnsignedShort => (0, u16::MAX.into()),
+        IntegerType::Long => (i32::MIN.into(), i32::MAX.into()),
+        IntegerType::UnsignedLong => (0, u32::MAX.into()),
+        IntegerType::LongLong => (i64::MIN.into(), i64::MAX.into()),
+        IntegerType::UnsignedLongLong => (0, u64::MAX.into()),
+    }
+}
+
+fn check_const_value(ty: &Type, value: &ConstValue, location: &Location) -> Result<(), GenError> {
+    match (ty, value) {
+        (Type::Integer(t, _), ConstValue::Integer(v)) => {
+            let (lo, hi) = integer_range(*t);
+            if *v < lo || *v > hi {
+                return Err(err(
+                    location,
+                    format!("{v} is out of range for {}", t.idl_name()),
+                ));
+            }
+            Ok(())
+        }
+        (Type::Boolean, ConstValue::Boolean(_)) => Ok(()),
+        (Type::Float { restricted, .. }, ConstValue::Float(f)) => {
+            if *restricted && !f.is_finite() {
+                return Err(err(
+                    location,
+                    "restricted floating point values must be finite",
+                ));
+            }
+            Ok(())
+        }
+        (Type::Float { .. }, ConstValue::Integer(_)) => Ok(()),
+        _ => Err(err(location, "the value does not match the type")),
+    }
+}
+
+fn default_value(
+    value: &WDefault,
+    ty: &Type,
+    location: &Location,
+    resolver: &Resolver,
+) -> Result<DefaultValue, GenError> {
+    let mismatch = || err(location, "the default value does not match the type");
+    let target = ty.inner();
+    let result = match value {
+        WDefault::Boolean(b) => match target {
+            Type::Boolean => DefaultValue::Boolean(b.0),
+            Type::Union(m) if m.contains(&Type::Boolean) => DefaultValue::Boolean(b.0),
+            _ => return Err(mismatch()),
+        },
+        WDefault::Integer(i) => {
+            let v = integer_literal(i, location)?;
+            match target {
+                Type::Integer(t, _) => {
+                    let (lo, hi) = integer_range(*t);
+                    if v < lo || v > hi {
+                        return Err(err(
+                            location,
+                            format!("{v} is out of range for {}", t.idl_name()),
+                        ));
+                    }
+                    DefaultValue::Integer(v)
+                }
+                Type::Float { .. } => DefaultValue::Float(v as f64),
+                _ => return Err(mismatch()),
+            }
+        }
+        WDefault::Float(f) => {
+            let v = float_literal(f, location)?;
+            match target {
+                Type::Float { restricted, .. } => {
+                    if *restricted && !v.is_finite() {
+                        return Err(err(
+                            location,
+                            "restricted floating point values must be finite",
+                        ));
+                    }
+                    DefaultValue::Float(v)
+                }
+                _ => return Err(mismatch()),
+            }
+        }
+        WDefault::String(s) => match target {
+            Type::DOMString | Type::USVString => DefaultValue::String(s.0.to_owned()),
+            Type::Enum(name) => {
+                let valid = resolver.kinds.contains_key(name.as_str());
+                if !valid {
+                    return Err(mismatch());
+                }
+                DefaultValue::String(s.0.to_owned())
+            }
+            _ => return Err(mismatch()),
+        },
+        WDefault::Null(_) => {
+            if ty.is_nullable() || matches!(ty, Type::Any) {
+                DefaultValue::Null
+            } else {
+                return Err(err(
+                    location,
+                    "`null` is only a valid default for nullable types",
+                ));
+            }
+        }
+        WDefault::EmptyDictionary(_) => match target {
+            Type::Dictionary(_) => DefaultValue::EmptyDictionary,
+            Type::Union(m) if m.iter().any(|t| matches!(t, Type::Dictionary(_))) => {
+                DefaultValue::EmptyDictionary
+            }
+            _ => return Err(mismatch()),
+        },
+        WDefault::EmptyArray(_) => match target {
+            Type::Sequence(_) => DefaultValue::EmptySequence,
+            _ => return Err(mismatch()),
+        },
+    };
+    Ok(result)
+}
+
+/// Union members the conversion supports
+/// (<https://webidl.spec.whatwg.org/#js-union>), with at most one member of
+/// each distinguishable category.
+fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
+    let mut categories: Vec<&str> = Vec::new();
+    for m in members {
+        let category = match m {
+            Type::Boolean => "boolean",
+            Type::Integer(..) | Type::Float { .. } => "numeric",
+            Type::DOMString | Type::USVString | Type::Enum(_) => "string",
+            Type::Dictionary(_) => "dictionary",
+            Type::Interface(_) => {
+                continue;
+            }
+            Type::Sequence(_) => "sequence",
+            Type::Object => "object",
+            Type::CallbackFunction(_) => "callback function",
+            other => {
+                return Err(err(
+                    location,
+                    format!(
+                        "union member type `{}` is not supported",
+                        other.union_member_name()
+                    ),
+                ))
+            }
+        };
+        if categories.contains(&category) {
+            return Err(err(
+                location,
+                format!("a union may have only one {category} member type"),
+            ));
+        }
+        categories.push(category);
+    }
+    if categories.contains(&"object")
+        && (categories.contains(&"dictionary")
+            || categories.contains(&"sequence")
+            || categories.contains(&"callback function")
+            || members.iter().any(|m| matches!(m, Type::Interface(_))))
+    {
+        return Err(err(
+            location,
+            "`object` in a union is not distinguishable from the other object types",
+        ));
+    }
+    if members.len() < 2 {
+        return Err(err(location, "a union needs at least two member types"));
+    }
+    Ok(())
+}
+
+fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> {
+    match ty.inner() {
+        Type::Dictionary(_) => Err(err(location, "attributes cannot be dictionaries")),
+        Type::Sequence(_) => Err(err(location, "attributes cannot be sequences")),
+        Type::Union(m)
+            if m.iter()
+                .any(|t| matches!(t, Type::Dictionary(_) | Type::Sequence(_))) =>
+        {
+            Err(err(
+                location,
+                "attributes cannot be unions containing dictionaries or sequences",
+            ))
+        }
+        Type::Promise(_) => Err(err(location, "Promise attributes are not supported")),
+        _ => Ok(()),
+    }
+}
+
+/// Callback values must be held where the GC can trace them; the generated
+/// glue roots them only as direct arguments and attribute values.
+fn check_no_nested_callbacks_in(ty: &Type, location: &Location) -> Result<(), GenError> {
+    match ty.inner() {
+        Type::Sequence(t) => check_no_nested_callbacks(t, location, "a sequence"),
+        Type::Union(m) => {
+            for t in m {
+                if matches!(t, Type::CallbackFunction(_) | Type::CallbackInterface(_)) {
+                    return Err(err(location, "callbacks in unions are not supported"));
+                }
+                check_no_nested_callbacks_in(t, location)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_no_nested_callbacks(ty: &Type, location: &Location, place: &str) -> Result<(), GenError> {
+    match ty.inner() {
+        Type::CallbackFunction(_) | Type::CallbackInterface(_) => Err(err(
+            location,
+            format!("callbacks in {place} are not supported (only as arguments and attributes)"),
+        )),
+        Type::Sequence(t) => check_no_nested_callbacks(t, location, place),
+        Type::Promise(t) => check_no_nested_callbacks(t, location, place),
+        Type::Union(m) => {
+            for t in m {
+                check_no_nested_callbacks(t, location, place)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_callback_types(
+    args: &[Argument],
+    ret: &Type,
+    location: &Location,
+) -> Result<(), GenError> {
+    for a in args {
+        if a.optional {
+            return Err(err(
+                location,
+                "optional callback arguments are not supported",
+            ));
+        }
+        if matches!(
+            a.ty.inner(),
+            Type::Dictionary(_)
+                | Type::Union(_)
+                | Type::CallbackFunction(_)
+                | Type::CallbackInterface(_)
+        ) {
+            return Err(err(
+                location,
+                "callback arguments of dictionary, union or callback type are not supported",
+            ));
+        }
+    }
+    if matches!(
+        ret.inner(),
+        Type::Dictionary(_)
+            | Type::Union(_)
+            | Type::Promise(_)
+            | Type::CallbackFunction(_)
+            | Type::CallbackInterface(_)
+    ) {
+        return Err(err(
+            location,
+            "callback return values of dictionary, union, promise or callback type are not supported",
+        ));
+    }
+    Ok(())
+}
+
+fn exposure(file: &SourceFile, attr: &ExtendedAttribute) -> Result<Exposure, GenError> {
+    let names: Vec<&str> = match attr {
+        ExtendedAttribute::Ident(a) => match a.rhs {
+            IdentifierOrString::Identifier(i) => vec![i.0],
+            IdentifierOrString::String(s) => vec![s.0],
+        },
+        ExtendedAttribute::IdentList(a) => a.list.body.list.iter().map(|i| i.0).collect(),
+        _ => {
+            let name = ExtAttrs::name(attr);
+            return Err(err(
+                &loc(file, name),
+                "[Exposed] takes a global name, a list of them, or *",
+            ));
+        }
+    };
+    let mut exposure = Exposure::default();
+    for name in names {
+        match name {
+            "*" | "Z" => exposure = Exposure::all(),
+            "Window" => exposure.window = true,
+            "Worker" | "DedicatedWorker" => exposure.dedicated_worker = true,
+            other => {
+                return Err(err(
+                    &loc(file, other),
+                    format!("unknown global `{other}` in [Exposed] (known: Window, Worker, DedicatedWorker, *)"),
+                ))
+            }
+        }
+    }
+    Ok(exposure)
+}
+
+/// Checks that need every definition resolved.
+fn validate(defs: &Definitions) -> Result<(), GenError> {
+    for iface in defs.interfaces.values() {
+        // Inheritance cycles.
+        let mut seen = vec![iface.name.as_str()];
+        let mut current = iface.parent.as_deref();
+        while let Some(p) = current {
+            if seen.contains(&p) {
+                return Err(err(
+                    &iface.location,
+                    format!("interface {} inherits from itself", iface.name),
+                ));
+            }
+            seen.push(p);
+            current = defs.interfaces.get(p).and_then(|i| i.parent.as_deref());
+        }
+        if let Some(parent) = iface.parent.as_deref().and_then(|p| defs.interfaces.get(p)) {
+            if !iface.exposure.is_subset_of(parent.exposure) {
+                return Err(err(
+                    &iface.location,
+                    format!(
+                        "interface {} is exposed on a global its parent {} is not exposed on",
+                        iface.name, parent.name
+                    ),
+                ));
+            }
+        }
+        if iface.name == "DOMException" && iface.parent.is_some() {
+            return Err(err(&iface.location, "DOMException cannot inherit"));
+        }
+        let ops = iface.constructor.iter().chain(iface.operations.iter());
+        for op in ops {
+            check_final_dictionary_argument(defs, op)?;
+        }
+    }
+    for dict in defs.dictionaries.values() {
+        let mut seen = vec![dict.name.as_str()];
+        let mut current = dict.parent.as_deref();
+        while let Some(p) = current {
+            if seen.contains(&p) {
+                return Err(err(
+                    &dict.location,
+                    format!("dictionary {} inherits from itself", dict.name),
+                ));
+            }
+            seen.push(p);
+            current = defs.dictionaries.get(p).and_then(|d| d.parent.as_deref());
+        }
+        for m in &dict.members {
+            if let Type::Dictionary(inner) = m.ty.inner() {
+                if dictionary_contains(defs, inner, &dict.name, &mut Vec::new()) {
+                    return Err(err(
+                        &dict.location,
+                        format!(
+                            "dictionary {} contains itself through member `{}`",
+                            dict.name, m.name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn dictionary_contains(
+    defs: &Definitions,
+    name: &str,
+    target: &str,
+    seen: &mut Vec<String>,
+) -> bool {
+    if name == target {
+        return true;
+    }
+    if seen.iter().any(|s| s == name) {
+        return false;
+    }
+    seen.push(name.to_owned());
+    defs.dictionary_chain(name).iter().any(|d| {
+        d.members.iter().any(|m| match m.ty.inner() {
+            Type::Dictionary(inner) => dictionary_contains(defs, inner, target, seen),
+            _ => false,
+        })
+    })
+}
+
+/// <https://webidl.spec.whatwg.org/#idl-operations>: a dictionary argument
+/// with no required members must be optional if it is the last one.
+fn check_final_dictionary_argument(defs: &Definitions, op: &Operation) -> Result<(), GenError> {
+    let Some(last) = op.arguments.last() else {
+        return Ok(());
+    };
+    if last.optional {
+        return Ok(());
+    }
+    if let Type::Dictionary(name) = &last.ty {
+        let has_required = defs
+            .dictionary_chain(name)
+            .iter()
+            .any(|d| d.members.iter().any(|m| m.required));
+        if !has_required {
+            return Err(err(
+                &op.location,
+                format!(
+                    "argument `{}` must be optional: dictionary {name} has no required members",
+                    last.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The path used in error messages for a file given on the command line.
+pub fn display_path(path: &Path) -> String {
+    path.display().to_string()
+}

@@ -1,0 +1,47 @@
+// JS Self-Profiling API
+// https://wicg.github.io/js-self-profiling/#the-profiler-interface
+
+[Exposed=Window]
+interface Profiler : EventTarget {
+  readonly attribute DOMHighResTimeStamp sampleInterval;
+  readonly attribute boolean stopped;
+
+  constructor(ProfilerInitOptions options);
+  Promise<ProfilerTrace> stop();
+};
+
+// https://wicg.github.io/js-self-profiling/#the-profilertrace-dictionary
+typedef DOMString ProfilerResource;
+
+dictionary ProfilerTrace {
+  required sequence<ProfilerResource> resources;
+  required sequence<ProfilerFrame> frames;
+  required sequence<ProfilerStack> stacks;
+  required sequence<ProfilerSample> samples;
+};
+
+// https://wicg.github.io/js-self-profiling/#the-profilersample-dictionary
+dictionary ProfilerSample {
+  required DOMHighResTimeStamp timestamp;
+  unsigned long long stackId;
+};
+
+// https://wicg.github.io/js-self-profiling/#the-profilerstack-dictionary
+dictionary ProfilerStack {
+  unsigned long long parentId;
+  required unsigned long long frameId;
+};
+
+// https://wicg.github.io/js-self-profiling/#the-profilerframe-dictionary
+dictionary ProfilerFrame {
+  required DOMString name;
+  unsigned long long resourceId;
+  unsigned long long line;
+  unsigned long long column;
+};
+
+// https://wicg.github.io/js-self-profiling/#the-profilerinitoptions-dictionary
+dictionary ProfilerInitOptions {
+  required DOMHighResTimeStamp sampleInterval;
+  required unsigned long maxBufferSize;
+};
