@@ -86,7 +86,7 @@ impl HeaderList {
     }
 
     /// The single value of a header whose ABNF allows one value only (such
-    /// as `Location`): `None` if absent, `Err(())` if present more than once.
+    /// as `Location`): `None` if absent, an error if present more than once.
     /// Step 2 of <https://fetch.spec.whatwg.org/#extract-header-list-values>.
     pub(crate) fn get_single<'a>(
         &'a self,

@@ -368,6 +368,41 @@ mod tests {
     }
 
     #[test]
+    fn malformed_and_huge_headers_are_the_default() {
+        let huge_token = format!("same-origin{}", "x".repeat(1 << 20));
+        let huge_params = format!("same-origin{}", ";a=1".repeat(100_000));
+        let long_list = "same-origin, ".repeat(50_000) + "same-origin";
+        for bad in [
+            "",
+            " ",
+            ";",
+            "same-origin;",
+            "same origin",
+            "(same-origin)",
+            "same-origin=?1",
+            "\u{e9}",
+            huge_token.as_str(),
+            long_list.as_str(),
+        ] {
+            let h = headers(&[(COOP_HEADER, bad), (COEP_HEADER, "require-corp")]);
+            let isolation = CrossOriginIsolation::from_response(&h, true);
+            assert_eq!(
+                isolation.opener_policy.value,
+                OpenerPolicyValue::UnsafeNone,
+                "{:.40}",
+                bad
+            );
+            assert!(!isolation.is_cross_origin_isolated());
+        }
+        // Many parameters are fine: the token still counts.
+        let h = headers(&[
+            (COOP_HEADER, huge_params.as_str()),
+            (COEP_HEADER, "require-corp"),
+        ]);
+        assert!(CrossOriginIsolation::from_response(&h, true).is_cross_origin_isolated());
+    }
+
+    #[test]
     fn dedicated_workers_follow_their_owner() {
         use EmbedderPolicyValue::*;
         assert!(CrossOriginIsolation::dedicated_worker_is_cross_origin_isolated(true, RequireCorp));

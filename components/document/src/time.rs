@@ -3,8 +3,11 @@
 //! Resolution: 5 µs for a cross-origin isolated global, 100 µs otherwise.
 //! Timestamps are floored to a multiple of the resolution; no jitter is
 //! added (the spec allows it; the floor alone already bounds the precision).
-//! Flooring is done in integer nanoseconds, so a timestamp that is exactly on
-//! the grid stays there despite binary floating point.
+//! Flooring is done in integer nanoseconds: a millisecond timestamp is first
+//! rounded to the nearest nanosecond (below an f64's precision at these
+//! magnitudes anyway), so a timestamp that is on the grid stays there despite
+//! binary floating point; the result is therefore at most half a nanosecond
+//! later than the input, never a full step earlier, and monotonic.
 
 use std::time::Duration;
 
@@ -136,6 +139,10 @@ mod tests {
     fn negative_and_special_values() {
         assert_eq!(coarsen_time(-0.000_1, true), -0.005);
         assert_eq!(coarsen_time(-1.0, false), -1.0);
+        // Within half a nanosecond of the grid counts as on it.
+        assert_eq!(coarsen_time(-0.000_000_4, true), 0.0);
+        assert_eq!(coarsen_time(-0.000_000_6, true), -0.005);
+        assert_eq!(coarsen_time(0.099_999_999_6, false), 0.1);
         assert!(coarsen_time(f64::NAN, true).is_nan());
         assert_eq!(coarsen_time(f64::INFINITY, true), f64::INFINITY);
         assert_eq!(coarsen_time(f64::NEG_INFINITY, false), f64::NEG_INFINITY);
