@@ -233,7 +233,7 @@ impl Request {
         if !self.coep_allows_credentials() {
             include_credentials = false;
         }
-        // Step 8.13: Append a request `Origin` header for httpRequest.
+        // Step 8.12: Append a request `Origin` header for httpRequest.
         // <https://fetch.spec.whatwg.org/#append-a-request-origin-header>
         // Step 1: Let serializedOrigin be the result of byte-serializing a
         // request origin with request.
