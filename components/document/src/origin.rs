@@ -8,8 +8,6 @@
 //! origins are potentially trustworthy (step 6 of the Secure Contexts
 //! algorithm, unreachable for opaque origins).
 
-use std::net::IpAddr;
-
 use url::{Host, Url};
 
 /// An origin. <https://html.spec.whatwg.org/multipage/browsers.html#concept-origin>
@@ -125,9 +123,8 @@ impl Origin {
         // 127.0.0.0/8 or ::1/128, return "Potentially Trustworthy".
         match host {
             Host::Ipv4(ip) if ip.is_loopback() => return true,
-            Host::Ipv6(ip) if IpAddr::from(*ip) == IpAddr::from(std::net::Ipv6Addr::LOCALHOST) => {
-                return true
-            }
+            // (`Ipv6Addr::is_loopback` is exactly ::1/128.)
+            Host::Ipv6(ip) if ip.is_loopback() => return true,
             // Step 5: If the user agent conforms to the name resolution rules
             // in [let-localhost-be-localhost] (ours resolves these names to
             // loopback only) and origin's host is "localhost" or
