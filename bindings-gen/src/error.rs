@@ -74,7 +74,7 @@ mod tests {
         assert_eq!(line_column(src, 3), (2, 1));
         assert_eq!(line_column(src, src.find('x').unwrap()), (3, 1));
         assert_eq!(line_column(src, 7), (2, 4));
-        assert_eq!(offset_of(src, &src[4..6]), Some(4));
+        assert_eq!(offset_of(src, &src[3..5]), Some(3));
         assert_eq!(offset_of(src, "elsewhere"), None);
     }
 }

@@ -435,22 +435,23 @@ impl<'a> Resolver<'a> {
             }),
             Some(_) => return Err(err(&location, "[Pref] takes a string: [Pref=\"name\"]")),
         };
-        let parent =
-            match &d.inheritance {
-                None => None,
-                Some(inh) => {
-                    let p = inh.identifier.0;
-                    match self.kinds.get(p) {
-                        Some((Kind::Interface, _)) => Some(p.to_owned()),
-                        _ => return Err(err(
+        let parent = match &d.inheritance {
+            None => None,
+            Some(inh) => {
+                let p = inh.identifier.0;
+                match self.kinds.get(p) {
+                    Some((Kind::Interface, _)) => Some(p.to_owned()),
+                    _ => {
+                        return Err(err(
                             &loc(file, p),
                             format!(
                                 "interface {name} inherits from `{p}`, which is not an interface"
                             ),
-                        )),
+                        ))
                     }
                 }
-            };
+            }
+        };
         let mut iface = Interface {
             name: name.to_owned(),
             parent,
@@ -566,6 +567,12 @@ impl<'a> Resolver<'a> {
                         weedle::types::ConstType::Integer(t) if t.q_mark.is_none() => {
                             Type::Integer(integer_type(&t.type_), IntegerConversion::Default)
                         }
+                        weedle::types::ConstType::Byte(t) if t.q_mark.is_none() => {
+                            Type::Integer(IntegerType::Byte, IntegerConversion::Default)
+                        }
+                        weedle::types::ConstType::Octet(t) if t.q_mark.is_none() => {
+                            Type::Integer(IntegerType::Octet, IntegerConversion::Default)
+                        }
                         weedle::types::ConstType::Boolean(t) if t.q_mark.is_none() => Type::Boolean,
                         weedle::types::ConstType::FloatingPoint(t) if t.q_mark.is_none() => {
                             float_type(&t.type_)
@@ -629,22 +636,23 @@ impl<'a> Resolver<'a> {
         let name = d.identifier.0;
         let location = loc(file, name);
         ExtAttrs::new(&d.attributes).check(file, "a dictionary", &[])?;
-        let parent =
-            match &d.inheritance {
-                None => None,
-                Some(inh) => {
-                    let p = inh.identifier.0;
-                    match self.kinds.get(p) {
-                        Some((Kind::Dictionary, _)) => Some(p.to_owned()),
-                        _ => return Err(err(
+        let parent = match &d.inheritance {
+            None => None,
+            Some(inh) => {
+                let p = inh.identifier.0;
+                match self.kinds.get(p) {
+                    Some((Kind::Dictionary, _)) => Some(p.to_owned()),
+                    _ => {
+                        return Err(err(
                             &loc(file, p),
                             format!(
                                 "dictionary {name} inherits from `{p}`, which is not a dictionary"
                             ),
-                        )),
+                        ))
                     }
                 }
-            };
+            }
+        };
         let mut members: Vec<DictionaryMember> = Vec::new();
         for m in &d.members.body {
             let m_loc = loc(file, m.identifier.0);
@@ -715,8 +723,40 @@ impl<'a> Resolver<'a> {
                 }
                 WArgument::Single(a) => {
                     let a_loc = loc(file, a.identifier.0);
-                    ExtAttrs::new(&a.attributes).check(file, "an argument", &[])?;
-                    let ty = self.attributed_type(file, &a.type_, &a_loc)?;
+                    // `[EnforceRange] long x` attaches the attribute to the
+                    // argument; it applies to the type.
+                    let arg_attrs = ExtAttrs::new(&a.attributes);
+                    arg_attrs.check(file, "an argument", &["EnforceRange", "Clamp"])?;
+                    let mut ty = self.attributed_type(file, &a.type_, &a_loc)?;
+                    let arg_conversion = if arg_attrs.has("EnforceRange") {
+                        Some(IntegerConversion::EnforceRange)
+                    } else if arg_attrs.has("Clamp") {
+                        Some(IntegerConversion::Clamp)
+                    } else {
+                        None
+                    };
+                    if let Some(c) = arg_conversion {
+                        ty = match ty {
+                            Type::Integer(i, IntegerConversion::Default) => Type::Integer(i, c),
+                            Type::Nullable(inner)
+                                if matches!(
+                                    *inner,
+                                    Type::Integer(_, IntegerConversion::Default)
+                                ) =>
+                            {
+                                let Type::Integer(i, _) = *inner else {
+                                    unreachable!()
+                                };
+                                Type::Nullable(Box::new(Type::Integer(i, c)))
+                            }
+                            _ => {
+                                return Err(err(
+                                    &a_loc,
+                                    "[EnforceRange] and [Clamp] only apply to integer types",
+                                ))
+                            }
+                        };
+                    }
                     let optional = a.optional.is_some();
                     if let Some(prev) = out.last() {
                         if prev.optional && !optional {
@@ -883,7 +923,14 @@ impl<'a> Resolver<'a> {
                 }
             }};
         }
-        if conversion.is_some() && !matches!(ty, NonAnyType::Integer(_) | NonAnyType::Identifier(_))
+        if conversion.is_some()
+            && !matches!(
+                ty,
+                NonAnyType::Integer(_)
+                    | NonAnyType::Byte(_)
+                    | NonAnyType::Octet(_)
+                    | NonAnyType::Identifier(_)
+            )
         {
             return Err(err(
                 location,

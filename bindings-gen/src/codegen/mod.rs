@@ -124,6 +124,10 @@ pub(crate) fn camel_case(name: &str) -> String {
             out.push(c);
         }
     }
+    // `Self` is a keyword.
+    if out == "Self" {
+        out.push('_');
+    }
     out
 }
 

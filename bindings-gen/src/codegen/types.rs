@@ -236,6 +236,7 @@ pub(crate) fn enumeration(e: &Enumeration) -> TokenStream {
     let name = ident(&e.name);
     let variants: Vec<_> = enum_variants(&e.values).iter().map(|v| ident(v)).collect();
     let values = &e.values;
+    let value_docs: Vec<String> = values.iter().map(|v| format!(" `\"{v}\"`")).collect();
     let doc = format!(" The WebIDL enum `{}`.", e.name);
     let indices = 0..variants.len();
     let idl_name = &e.name;
@@ -243,7 +244,7 @@ pub(crate) fn enumeration(e: &Enumeration) -> TokenStream {
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum #name {
-            #( #[doc = #values] #variants, )*
+            #( #[doc = #value_docs] #variants, )*
         }
 
         impl #name {

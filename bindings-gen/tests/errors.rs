@@ -1,0 +1,297 @@
+//! Malformed or unsupported WebIDL is an error with file, line, column and
+//! a clear message; never a panic.
+
+use std::path::Path;
+
+use jsprof_bindings_gen::{check, GenError, SourceFile};
+
+fn error_of(text: &str) -> GenError {
+    let files = [SourceFile {
+        path: "bad.webidl".into(),
+        text: text.to_owned(),
+    }];
+    match check(&files) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+fn assert_error(text: &str, line: usize, column: usize, message: &str) {
+    let e = error_of(text);
+    assert_eq!(e.file, Path::new("bad.webidl"));
+    assert!(
+        e.message.contains(message),
+        "{e}\nexpected a message containing {message:?}"
+    );
+    assert_eq!((e.line, e.column), (line, column), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with(&format!("bad.webidl:{line}:{column}: ")),
+        "{e}"
+    );
+}
+
+#[test]
+fn syntax_errors_point_at_the_failing_member() {
+    assert_error(
+        "[Exposed=Window]\ninterface A {\n  readonly attribute long x\n};\n",
+        3,
+        3,
+        "syntax error",
+    );
+    assert_error(
+        "dictionary D {\n  long x;\n",
+        3,
+        1,
+        "unexpected end of file",
+    );
+    assert_error("interface ;", 1, 11, "syntax error: unexpected `;`");
+    assert_error(
+        "// comment\n\n   garbage here",
+        3,
+        4,
+        "syntax error: unexpected `garbage here`",
+    );
+}
+
+#[test]
+fn unknown_types_are_rejected_with_hints() {
+    assert_error(
+        "[Exposed=Window]\ninterface A {\n  attribute bool flag;\n};",
+        3,
+        18,
+        "unknown type `bool` (did you mean `boolean`?)",
+    );
+    assert_error(
+        "dictionary D { Missing m; };",
+        1,
+        24,
+        "unknown type `Missing`",
+    );
+}
+
+#[test]
+fn unsupported_constructs_are_rejected() {
+    assert_error(
+        "[Exposed=Window] interface A { getter long (unsigned long i); };",
+        1,
+        28,
+        "special operations",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f(); undefined f(long x); };",
+        1,
+        57,
+        "overloading is not supported",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { static undefined f(); };",
+        1,
+        49,
+        "static",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { iterable<long>; };",
+        1,
+        28,
+        "iterable",
+    );
+    assert_error(
+        "interface mixin M { };",
+        1,
+        17,
+        "interface mixins are not supported",
+    );
+    assert_error(
+        "partial interface A { };",
+        1,
+        19,
+        "partial interfaces are not supported",
+    );
+    assert_error("namespace N { };", 1, 11, "namespaces are not supported");
+    assert_error(
+        "dictionary D { record<DOMString, long> r; };",
+        1,
+        40,
+        "record types are not supported",
+    );
+    assert_error(
+        "dictionary D { ArrayBuffer b; };",
+        1,
+        28,
+        "buffer source types",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f(long... rest); };",
+        1,
+        52,
+        "variadic",
+    );
+}
+
+#[test]
+fn extended_attributes_are_checked() {
+    assert_error(
+        "interface A { };",
+        1,
+        11,
+        "needs an [Exposed] extended attribute",
+    );
+    assert_error(
+        "[Exposed=Mars] interface A { };",
+        1,
+        10,
+        "unknown global `Mars`",
+    );
+    assert_error(
+        "[Exposed=Window, Serializable] interface A { };",
+        1,
+        18,
+        "unsupported extended attribute [Serializable]",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { attribute [EnforceRange] DOMString s; };",
+        1,
+        67,
+        "[EnforceRange] and [Clamp] only apply to integer types",
+    );
+}
+
+#[test]
+fn semantic_errors_are_rejected() {
+    assert_error(
+        "dictionary D { required long x = 1; };",
+        1,
+        30,
+        "required dictionary member cannot have a default",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f(optional long a, long b); };",
+        1,
+        66,
+        "a required argument cannot follow an optional one",
+    );
+    assert_error("enum E { \"a\", \"a\" };", 1, 16, "duplicate value");
+    assert_error(
+        "dictionary D { long x; };\ndictionary D { };",
+        2,
+        12,
+        "already defined at bad.webidl:1:12",
+    );
+    assert_error(
+        "[Exposed=Window] interface A : Nope { };",
+        1,
+        32,
+        "inherits from `Nope`, which is not an interface",
+    );
+    assert_error(
+        "[Exposed=Window] interface P { };\n[Exposed=*] interface C : P { };",
+        2,
+        23,
+        "exposed on a global its parent P is not exposed on",
+    );
+    assert_error(
+        "dictionary D { long x; };\n[Exposed=Window] interface A { undefined f(D d); };",
+        2,
+        42,
+        "must be optional",
+    );
+    assert_error(
+        "dictionary D { long x; };\n[Exposed=Window] interface A { undefined f(optional D d); };",
+        2,
+        55,
+        "needs a default value",
+    );
+    assert_error(
+        "dictionary D { long? x = \"s\"; };",
+        1,
+        22,
+        "default value does not match",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { const octet C = 300; };",
+        1,
+        44,
+        "out of range",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { attribute (long or short) u; };",
+        1,
+        58,
+        "only one numeric member type",
+    );
+    assert_error(
+        "callback C = undefined (long x);\ndictionary D { C c; };",
+        2,
+        18,
+        "callbacks in a dictionary member are not supported",
+    );
+}
+
+#[test]
+fn the_cli_reports_errors_without_panicking() {
+    let dir = std::env::temp_dir().join(format!("jsprof-bindings-gen-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("Bad.webidl");
+    std::fs::write(
+        &bad,
+        "[Exposed=Window]\ninterface Bad {\n  attribute bool b;\n};\n",
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_jsprof-bindings-gen"))
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with(&format!("{}:3:18: unknown type `bool`", bad.display())),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let good = dir.join("Good.webidl");
+    std::fs::write(
+        &good,
+        "[Exposed=Window]\ninterface Good {\n  readonly attribute boolean b;\n};\n",
+    )
+    .unwrap();
+    std::fs::remove_file(&bad).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_jsprof-bindings-gen"))
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("pub trait GoodMethods"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_project_webidl_files_are_accepted() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../webidl");
+    let files = jsprof_bindings_gen::read_dir(&dir).unwrap();
+    assert!(files.iter().any(|f| f.path.ends_with("Profiler.webidl")));
+    let defs = check(&files).unwrap_or_else(|e| panic!("{e}"));
+    let profiler = &defs.interfaces["Profiler"];
+    assert_eq!(profiler.parent.as_deref(), Some("EventTarget"));
+    assert!(profiler.exposure.window && !profiler.exposure.dedicated_worker);
+    assert_eq!(
+        profiler
+            .constructor
+            .as_ref()
+            .unwrap()
+            .required_argument_count(),
+        1
+    );
+    let names: Vec<_> = defs.dictionaries["ProfilerFrame"]
+        .members
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(names, ["column", "line", "name", "resourceId"]);
+    jsprof_bindings_gen::generate(&files).unwrap_or_else(|e| panic!("{e}"));
+}

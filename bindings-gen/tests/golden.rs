@@ -1,0 +1,101 @@
+//! Golden tests: the code generated for each `tests/golden/*.webidl` must
+//! equal the `.rs` file next to it. `UPDATE_GOLDEN=1 cargo test` rewrites
+//! the expectations (review the diff).
+
+use std::path::{Path, PathBuf};
+
+use jsprof_bindings_gen::{generate_for_file, SourceFile};
+
+fn check(name: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let input = PathBuf::from(format!("golden/{name}.webidl"));
+    let text = std::fs::read_to_string(dir.join(format!("{name}.webidl"))).unwrap();
+    let files = [SourceFile {
+        path: input.clone(),
+        text,
+    }];
+    let generated = generate_for_file(&files, &input).unwrap_or_else(|e| panic!("{e}"));
+    // The generated code must be valid Rust.
+    syn::parse_file(&generated).expect("generated code parses");
+    let expected_path = dir.join(format!("{name}.rs"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&expected_path, &generated).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
+        panic!(
+            "missing {}; run with UPDATE_GOLDEN=1",
+            expected_path.display()
+        )
+    });
+    if generated != expected {
+        let first_diff = generated
+            .lines()
+            .zip(expected.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(generated.lines().count().min(expected.lines().count()));
+        panic!(
+            "{name}: generated code differs from {} at line {} (UPDATE_GOLDEN=1 to accept)\n  generated: {:?}\n  expected:  {:?}",
+            expected_path.display(),
+            first_diff + 1,
+            generated.lines().nth(first_diff),
+            expected.lines().nth(first_diff)
+        );
+    }
+}
+
+#[test]
+fn dictionary() {
+    check("dictionary");
+}
+
+#[test]
+fn enumeration() {
+    check("enum");
+}
+
+#[test]
+fn interface() {
+    check("interface");
+}
+
+#[test]
+fn callback() {
+    check("callback");
+}
+
+#[test]
+fn union() {
+    check("union");
+}
+
+/// Spot checks that do not depend on formatting.
+#[test]
+fn dictionary_members_are_read_in_lexicographic_order_parent_first() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/dictionary.webidl"),
+    )
+    .unwrap();
+    let files = [SourceFile {
+        path: "d.webidl".into(),
+        text,
+    }];
+    let code = generate_for_file(&files, Path::new("d.webidl")).unwrap();
+    let options = &code[code.find("impl FromJsValue for Options").unwrap()..];
+    let order: Vec<usize> = [
+        "<Base as FromJsValue>",
+        "c\"count\"",
+        "c\"names\"",
+        "c\"ratio\"",
+    ]
+    .iter()
+    .map(|needle| {
+        options
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} missing"))
+    })
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+    let base = &code[code.find("impl FromJsValue for Base").unwrap()..];
+    assert!(base.find("c\"alpha\"").unwrap() < base.find("c\"zeta\"").unwrap());
+}

@@ -1,0 +1,116 @@
+// Test-only interfaces (as Servo's TestBinding.webidl): they exercise every
+// conversion the generator supports. Installed only on runtimes made for
+// tests (JsRuntime::new_for_tests), never on normal globals.
+
+enum TestEnum { "", "foo", "bar-baz" };
+
+callback TestCallback = DOMString (DOMString value);
+
+callback interface TestCallbackInterface {
+  long compute(long value);
+};
+
+dictionary TestDictionaryParent {
+  DOMString parentMember = "parent";
+};
+
+dictionary TestInnerDictionary {
+  boolean flag = false;
+};
+
+dictionary TestDictionary : TestDictionaryParent {
+  required boolean requiredBoolean;
+  long longWithDefault = 42;
+  DOMString? nullableString;
+  double restrictedDouble;
+  unrestricted double unrestrictedDouble;
+  sequence<DOMString> strings;
+  TestEnum enumValue = "foo";
+  any anyValue;
+  object objectValue;
+  unsigned long long bigNumber;
+  TestInnerDictionary inner;
+  (DOMString or boolean) stringOrBoolean;
+};
+
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestBinding : EventTarget {
+  constructor(optional long initialLong = 0);
+
+  attribute boolean booleanAttribute;
+  attribute byte byteAttribute;
+  attribute octet octetAttribute;
+  attribute short shortAttribute;
+  attribute unsigned short unsignedShortAttribute;
+  attribute long longAttribute;
+  attribute unsigned long unsignedLongAttribute;
+  attribute long long longLongAttribute;
+  attribute unsigned long long unsignedLongLongAttribute;
+  attribute [EnforceRange] unsigned long enforcedUnsignedLongAttribute;
+  attribute [Clamp] octet clampedOctetAttribute;
+  attribute float floatAttribute;
+  attribute unrestricted float unrestrictedFloatAttribute;
+  attribute double doubleAttribute;
+  attribute unrestricted double unrestrictedDoubleAttribute;
+  attribute DOMHighResTimeStamp timeStampAttribute;
+  attribute DOMString stringAttribute;
+  attribute USVString usvStringAttribute;
+  attribute DOMString? nullableStringAttribute;
+  attribute TestEnum enumAttribute;
+  attribute any anyAttribute;
+  attribute object objectAttribute;
+  attribute object? nullableObjectAttribute;
+  attribute Event? eventAttribute;
+  attribute (DOMString or long) unionAttribute;
+  attribute EventHandler onping;
+  readonly attribute long readonlyLong;
+  [LegacyUnforgeable] readonly attribute DOMString unforgeableAttribute;
+
+  const long CONSTANT_LONG = 7;
+  const boolean CONSTANT_BOOLEAN = true;
+
+  boolean echoBoolean(boolean value);
+  unsigned long echoUnsignedLong(unsigned long value);
+  unsigned long long echoUnsignedLongLong(unsigned long long value);
+  long long echoLongLong(long long value);
+  double echoDouble(double value);
+  unrestricted double echoUnrestrictedDouble(unrestricted double value);
+  DOMHighResTimeStamp echoTimeStamp(DOMHighResTimeStamp value);
+  DOMString echoString(DOMString value);
+  sequence<long> echoSequence(sequence<long> values);
+  sequence<DOMString>? echoNullableSequence(sequence<DOMString>? values);
+  TestEnum echoEnum(TestEnum value);
+  any echoAny(any value);
+  object echoObject(object value);
+  TestBinding? echoTestBinding(TestBinding? value);
+  TestDictionary echoDictionary(TestDictionary dict);
+  TestInnerDictionary echoInnerDictionary(optional TestInnerDictionary dict = {});
+  (DOMString or long) echoUnion((DOMString or long) value);
+  DOMString describeDictionaryOrBoolean(optional (TestInnerDictionary or boolean) value = {});
+  DOMString? echoOptionalString(optional DOMString value);
+  DOMString withDefaults(optional long a = 5, optional boolean b = true, optional DOMString c = "x", optional TestEnum d = "bar-baz");
+  long sum(long a, long b, optional long c);
+
+  Promise<DOMString> promiseEcho(DOMString value);
+  Promise<undefined> promiseRejectWith(DOMString name);
+  Promise<long> promiseEnforcedLong([EnforceRange] long value);
+  Promise<TestDictionary> promiseDictionary(TestDictionary dict);
+
+  undefined throwDOMException(DOMString name, DOMString message);
+  undefined throwTypeError(DOMString message);
+  undefined throwRangeError(DOMString message);
+
+  DOMString invokeCallback(TestCallback callback, DOMString value);
+  long invokeCallbackInterface(TestCallbackInterface callback, long value);
+  undefined storeCallback(TestCallback? callback);
+  DOMString? invokeStoredCallback(DOMString value);
+
+  Event createEvent(DOMString type, optional boolean cancelable = false);
+  boolean fireEvent(DOMString type);
+  undefined collectGarbage();
+  readonly attribute unsigned long droppedInstances;
+};
+
+[Exposed=DedicatedWorker, Pref="dom.testbinding.enabled"]
+interface TestWorkerOnly {
+};
