@@ -23,7 +23,12 @@ fn main() -> ExitCode {
             Ok(source) => (source, path.to_string()),
             Err(message) => return fail(&message),
         },
-        _ => return fail(&format!("unexpected arguments: {}\n{USAGE}", args.join(" "))),
+        _ => {
+            return fail(&format!(
+                "unexpected arguments: {}\n{USAGE}",
+                args.join(" ")
+            ))
+        }
     };
     match jsprof_shell::evaluate(&source, &filename) {
         Ok(result) => {

@@ -13,9 +13,13 @@
 //!    (`<target>/<profile>/build/<crate>-<hash>/out`) leads to the profile's
 //!    `build/` directory, which holds every build script output of that profile,
 //!    `mozjs_sys`'s among them. The objdir is the `mozjs_sys-*/out/build` that
-//!    contains `js/src/js-confdefs.h`; if several do (a feature change left an
-//!    old build behind), the most recently configured one wins and a warning
-//!    names it.
+//!    contains `js/src/js-confdefs.h`. Several can exist (cargo keeps one per
+//!    distinct build-dependency graph); any of them serves when they were
+//!    configured identically (same `js-confdefs.h` and `js-config.h`, so the
+//!    headers the glue sees match the library it links), and the newest is
+//!    used. If their configurations differ (say a `debugmozjs` build beside a
+//!    normal one), the build stops and asks for `MOZJS_OBJDIR`, since the
+//!    glue must not guess which one is linked.
 //!
 //! Use it from the `build.rs` of a crate that has a *normal* dependency on
 //! `mozjs_sys` (so cargo finishes SpiderMonkey's build before that build script
@@ -55,6 +59,9 @@ pub enum LocateError {
     NoOutDir,
     /// The headers are of another SpiderMonkey version.
     WrongVersion { path: PathBuf, found: Option<u32> },
+    /// Several objdirs with different configurations: which is linked is
+    /// unknown.
+    Ambiguous { candidates: Vec<PathBuf> },
 }
 
 impl fmt::Display for LocateError {
@@ -75,7 +82,10 @@ impl fmt::Display for LocateError {
                 searched.display()
             ),
             LocateError::NoOutDir => {
-                write!(f, "OUT_DIR is unset or unusual: run this from a build script")
+                write!(
+                    f,
+                    "OUT_DIR is unset or unusual: run this from a build script"
+                )
             }
             LocateError::WrongVersion { path, found } => write!(
                 f,
@@ -84,6 +94,17 @@ impl fmt::Display for LocateError {
                 found.map_or_else(|| "unknown".to_owned(), |v| v.to_string()),
                 EXPECTED_MOZJS_MAJOR_VERSION
             ),
+            LocateError::Ambiguous { candidates } => {
+                write!(
+                    f,
+                    "several SpiderMonkey builds with different configurations; set \
+                     {OBJDIR_ENV} to the one mozjs_sys links, or remove the stale ones:"
+                )?;
+                for candidate in candidates {
+                    write!(f, " {}", candidate.display())?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -109,15 +130,7 @@ impl Objdir {
             None => {
                 let out_dir = env::var_os("OUT_DIR").ok_or(LocateError::NoOutDir)?;
                 let build_dir = profile_build_dir(Path::new(&out_dir))?;
-                let (objdir, others) = Objdir::discover(&build_dir)?;
-                for other in others {
-                    println!(
-                        "cargo:warning=several SpiderMonkey builds found; using {} (newest), not {}",
-                        objdir.root.display(),
-                        other.display()
-                    );
-                }
-                objdir
+                Objdir::discover(&build_dir)?
             }
         };
         objdir.check_version()?;
@@ -139,15 +152,20 @@ impl Objdir {
     }
 
     /// Scans `build_dir` (a profile's `build/` directory) for SpiderMonkey
-    /// objdirs; returns the newest and the paths of the others.
-    pub fn discover(build_dir: &Path) -> Result<(Objdir, Vec<PathBuf>), LocateError> {
+    /// objdirs and returns the newest, provided all were configured alike.
+    pub fn discover(build_dir: &Path) -> Result<Objdir, LocateError> {
         let not_found = || LocateError::NotFound {
             searched: build_dir.to_owned(),
         };
         let mut found: Vec<(SystemTime, PathBuf)> = std::fs::read_dir(build_dir)
             .map_err(|_| not_found())?
             .filter_map(Result::ok)
-            .filter(|entry| entry.file_name().to_string_lossy().starts_with("mozjs_sys-"))
+            .filter(|entry| {
+                entry
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with("mozjs_sys-")
+            })
             .map(|entry| entry.path().join("out").join("build"))
             .filter_map(|root| {
                 let modified = std::fs::metadata(root.join("js/src/js-confdefs.h"))
@@ -158,8 +176,29 @@ impl Objdir {
             .collect();
         found.sort();
         let (_, newest) = found.pop().ok_or_else(not_found)?;
-        let others = found.into_iter().map(|(_, path)| path).collect();
-        Ok((Objdir { root: newest }, others))
+        let newest = Objdir { root: newest };
+        let configuration = newest.configuration();
+        if found.iter().any(|(_, other)| {
+            Objdir {
+                root: other.clone(),
+            }
+            .configuration()
+                != configuration
+        }) {
+            let mut candidates: Vec<PathBuf> = found.into_iter().map(|(_, path)| path).collect();
+            candidates.push(newest.root);
+            return Err(LocateError::Ambiguous { candidates });
+        }
+        Ok(newest)
+    }
+
+    /// What decides the headers' meaning: the configure defines and
+    /// `js-config.h`.
+    fn configuration(&self) -> (Option<String>, Option<String>) {
+        (
+            std::fs::read_to_string(self.confdefs()).ok(),
+            std::fs::read_to_string(self.include_dir().join("js-config.h")).ok(),
+        )
     }
 
     /// The objdir itself.
@@ -255,10 +294,14 @@ mod tests {
     use std::fs;
 
     fn fake_objdir(build_dir: &Path, hash: &str, major: u32) -> PathBuf {
+        fake_objdir_with(build_dir, hash, major, "#define JS_DEBUG 1\n")
+    }
+
+    fn fake_objdir_with(build_dir: &Path, hash: &str, major: u32, confdefs: &str) -> PathBuf {
         let root = build_dir.join(format!("mozjs_sys-{hash}/out/build"));
         fs::create_dir_all(root.join("js/src")).unwrap();
         fs::create_dir_all(root.join("dist/include")).unwrap();
-        fs::write(root.join("js/src/js-confdefs.h"), "#define JS_DEBUG 1\n").unwrap();
+        fs::write(root.join("js/src/js-confdefs.h"), confdefs).unwrap();
         fs::write(
             root.join("dist/include/js-config.h"),
             format!("#define MOZJS_MAJOR_VERSION {major}\n"),
@@ -289,19 +332,32 @@ mod tests {
     }
 
     #[test]
-    fn discovers_the_newest_build_and_reports_the_others() {
+    fn discovers_the_newest_of_identically_configured_builds() {
         let dir = temp_dir("discover");
         // A directory of another crate, and a mozjs_sys dir without a build, are skipped.
         fs::create_dir_all(dir.join("mozjs-aaaa/out")).unwrap();
         fs::create_dir_all(dir.join("mozjs_sys-bbbb/out")).unwrap();
-        let old = fake_objdir(&dir, "cccc", 153);
+        fake_objdir(&dir, "cccc", 153);
         std::thread::sleep(std::time::Duration::from_millis(20));
         let new = fake_objdir(&dir, "dddd", 153);
-        let (objdir, others) = Objdir::discover(&dir).unwrap();
+        let objdir = Objdir::discover(&dir).unwrap();
         assert_eq!(objdir.root(), new);
-        assert_eq!(others, vec![old]);
         assert!(objdir.is_debug_build());
         assert_eq!(objdir.major_version(), Some(153));
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn differently_configured_builds_are_ambiguous() {
+        let dir = temp_dir("ambiguous");
+        let debug = fake_objdir(&dir, "cccc", 153);
+        let plain = fake_objdir_with(&dir, "dddd", 153, "#define JS_JITSPEW 1\n");
+        match Objdir::discover(&dir) {
+            Err(LocateError::Ambiguous { candidates }) => {
+                assert!(candidates.contains(&debug) && candidates.contains(&plain));
+            }
+            other => panic!("expected an ambiguity error, got {other:?}"),
+        }
         fs::remove_dir_all(dir).unwrap();
     }
 
