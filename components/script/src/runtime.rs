@@ -11,8 +11,8 @@ use mozjs::jsval::UndefinedValue;
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{JS_ClearPendingException, JS_IsExceptionPending, JS_NewGlobalObject};
 use mozjs::rust::{
-    error_info_from_exception_stack, evaluate_script, CompileOptionsWrapper, RealmOptions,
-    Runtime, ToString, SIMPLE_GLOBAL_CLASS,
+    error_info_from_exception_stack, evaluate_script, CompileOptionsWrapper, RealmOptions, Runtime,
+    ToString, SIMPLE_GLOBAL_CLASS,
 };
 
 /// A script that threw, or could not be compiled.
@@ -76,9 +76,14 @@ impl JsRuntime {
     /// Evaluates a classic script in the global and returns its completion
     /// value converted with ECMAScript `ToString`. `filename` and `line` are
     /// the position of the script's first line (for errors, and later traces).
-    pub fn evaluate(&mut self, source: &str, filename: &str, line: u32) -> Result<String, ScriptError> {
-        let filename_c = CString::new(filename.replace('\0', "\u{FFFD}"))
-            .expect("NULs were replaced");
+    pub fn evaluate(
+        &mut self,
+        source: &str,
+        filename: &str,
+        line: u32,
+    ) -> Result<String, ScriptError> {
+        let filename_c =
+            CString::new(filename.replace('\0', "\u{FFFD}")).expect("NULs were replaced");
         let cx = self.runtime.cx();
         let options = CompileOptionsWrapper::new(cx, filename_c, line);
         rooted!(&in(cx) let mut rval = UndefinedValue());

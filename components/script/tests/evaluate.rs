@@ -8,17 +8,25 @@ fn evaluates_and_converts_the_completion_value() {
     let mut rt = JsRuntime::new().unwrap();
     assert_eq!(rt.evaluate("6 * 7", "test.js", 1).unwrap(), "42");
     assert_eq!(
-        rt.evaluate("[1, 2, 3].map(x => x * x).join()", "test.js", 1).unwrap(),
+        rt.evaluate("[1, 2, 3].map(x => x * x).join()", "test.js", 1)
+            .unwrap(),
         "1,4,9"
     );
-    assert_eq!(rt.evaluate("({})", "test.js", 1).unwrap(), "[object Object]");
+    assert_eq!(
+        rt.evaluate("({})", "test.js", 1).unwrap(),
+        "[object Object]"
+    );
 }
 
 #[test]
 fn state_persists_across_evaluations_in_one_global() {
     let mut rt = JsRuntime::new().unwrap();
-    rt.evaluate("var counter = 1; function bump() { return ++counter; }", "a.js", 1)
-        .unwrap();
+    rt.evaluate(
+        "var counter = 1; function bump() { return ++counter; }",
+        "a.js",
+        1,
+    )
+    .unwrap();
     assert_eq!(rt.evaluate("bump(); bump()", "b.js", 1).unwrap(), "3");
 }
 
@@ -26,7 +34,11 @@ fn state_persists_across_evaluations_in_one_global() {
 fn a_thrown_error_carries_message_file_and_position() {
     let mut rt = JsRuntime::new().unwrap();
     let err = rt
-        .evaluate("var ok = 1;\n  null.x;", "https://example.test/page.html", 10)
+        .evaluate(
+            "var ok = 1;\n  null.x;",
+            "https://example.test/page.html",
+            10,
+        )
         .unwrap_err();
     assert!(err.message.starts_with("TypeError"), "{err}");
     assert_eq!(err.filename, "https://example.test/page.html");
@@ -54,7 +66,8 @@ fn runtimes_on_several_threads_are_independent() {
         .map(|i| {
             std::thread::spawn(move || {
                 let mut rt = JsRuntime::new().unwrap();
-                rt.evaluate(&format!("var who = {i}; who * 10"), "t.js", 1).unwrap()
+                rt.evaluate(&format!("var who = {i}; who * 10"), "t.js", 1)
+                    .unwrap()
             })
         })
         .collect();
