@@ -20,9 +20,9 @@ fn arguments(args: &[Argument]) -> (Vec<TokenStream>, Vec<TokenStream>) {
                 let t = ident(i);
                 params.push(quote!(#n: &crate::dom::#module::#t));
                 pushes.push(quote! {{
-                    rooted!(&in(cx) let mut value = UndefinedValue());
-                    dom_object_to_js(#n, value.handle_mut());
-                    argv.push(value.get());
+                    rooted!(&in(cx) let mut js_arg = UndefinedValue());
+                    dom_object_to_js(#n, js_arg.handle_mut());
+                    argv.push(js_arg.get());
                 }});
             }
             Type::Nullable(inner) if matches!(**inner, Type::Interface(_)) => {
@@ -33,20 +33,20 @@ fn arguments(args: &[Argument]) -> (Vec<TokenStream>, Vec<TokenStream>) {
                 let t = ident(i);
                 params.push(quote!(#n: Option<&crate::dom::#module::#t>));
                 pushes.push(quote! {{
-                    rooted!(&in(cx) let mut value = NullValue());
+                    rooted!(&in(cx) let mut js_arg = NullValue());
                     if let Some(object) = #n {
-                        dom_object_to_js(object, value.handle_mut());
+                        dom_object_to_js(object, js_arg.handle_mut());
                     }
-                    argv.push(value.get());
+                    argv.push(js_arg.get());
                 }});
             }
             ty => {
                 let t = rust_type(ty);
                 params.push(quote!(#n: #t));
                 pushes.push(quote! {{
-                    rooted!(&in(cx) let mut value = UndefinedValue());
-                    #n.to_js(cx, value.handle_mut());
-                    argv.push(value.get());
+                    rooted!(&in(cx) let mut js_arg = UndefinedValue());
+                    #n.to_js(cx, js_arg.handle_mut());
+                    argv.push(js_arg.get());
                 }});
             }
         }

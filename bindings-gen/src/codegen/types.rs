@@ -83,7 +83,7 @@ pub(crate) fn from_js_expr(defs: &Definitions, ty: &Type, value: TokenStream) ->
                 .is_some_and(|c| c.treat_non_object_as_null)
             {
                 let n = ident(name);
-                return quote!(Ok(if #value.is_object() {
+                return quote!(Ok::<_, ()>(if #value.is_object() {
                     Some(#n::new(cx, #value.to_object()))
                 } else {
                     None
@@ -198,8 +198,10 @@ fn float_value(ty: &Type, v: f64) -> TokenStream {
         quote!(#l)
     };
     let value = if double { lit } else { quote!((#lit) as f32) };
-    if restricted {
-        quote!(Finite::wrap(#value))
+    if restricted && double {
+        quote!(Finite::<f64>::wrap(#value))
+    } else if restricted {
+        quote!(Finite::<f32>::wrap(#value))
     } else {
         value
     }

@@ -30,9 +30,9 @@ impl Handler {
         unsafe {
             rooted_vec!(let mut argv);
             {
-                rooted!(& in (cx) let mut value = UndefinedValue());
-                dom_object_to_js(payload, value.handle_mut());
-                argv.push(value.get());
+                rooted!(& in (cx) let mut js_arg = UndefinedValue());
+                dom_object_to_js(payload, js_arg.handle_mut());
+                argv.push(js_arg.get());
             }
             rooted!(& in (cx) let mut rval = UndefinedValue());
             self.callback.call(cx, this_arg, &argv, rval.handle_mut(), handling)?;
@@ -103,14 +103,14 @@ impl Transform {
         unsafe {
             rooted_vec!(let mut argv);
             {
-                rooted!(& in (cx) let mut value = UndefinedValue());
-                input.to_js(cx, value.handle_mut());
-                argv.push(value.get());
+                rooted!(& in (cx) let mut js_arg = UndefinedValue());
+                input.to_js(cx, js_arg.handle_mut());
+                argv.push(js_arg.get());
             }
             {
-                rooted!(& in (cx) let mut value = UndefinedValue());
-                dom_object_to_js(payload, value.handle_mut());
-                argv.push(value.get());
+                rooted!(& in (cx) let mut js_arg = UndefinedValue());
+                dom_object_to_js(payload, js_arg.handle_mut());
+                argv.push(js_arg.get());
             }
             rooted!(& in (cx) let mut rval = UndefinedValue());
             self.callback.call(cx, this_arg, &argv, rval.handle_mut(), handling)?;
@@ -179,9 +179,9 @@ impl Observer {
         unsafe {
             rooted_vec!(let mut argv);
             {
-                rooted!(& in (cx) let mut value = UndefinedValue());
-                count.to_js(cx, value.handle_mut());
-                argv.push(value.get());
+                rooted!(& in (cx) let mut js_arg = UndefinedValue());
+                count.to_js(cx, js_arg.handle_mut());
+                argv.push(js_arg.get());
             }
             rooted!(& in (cx) let mut rval = UndefinedValue());
             self.callback

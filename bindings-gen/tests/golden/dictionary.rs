@@ -116,7 +116,7 @@ impl FromJsValue for Options {
             if !member.is_undefined() {
                 <Finite<f64> as FromJsValue>::from_js(cx, member.handle(), ())?
             } else {
-                Ok(Finite::wrap(0.5f64))?
+                Ok(Finite::<f64>::wrap(0.5f64))?
             }
         };
         Ok(Options {

@@ -1,10 +1,13 @@
 //! Script runtime and DOM of the jsprof shell.
 //!
-//! Today: one SpiderMonkey engine per process ([`engine`]) and one
-//! [`JsRuntime`] per JS thread (agent) with a global to evaluate classic
-//! scripts in. The bindings-gen and shell issues add the generated DOM here.
+//! One SpiderMonkey engine per process ([`engine`]) and one [`JsRuntime`]
+//! per JS thread (agent) with a global to evaluate classic scripts in
+//! ([`runtime`]). The DOM ([`dom`]) is exposed through bindings generated
+//! from `webidl/` by `bindings-gen` (see `dom::bindings`).
 
+pub mod dom;
 pub mod engine;
 pub mod runtime;
 
-pub use runtime::{JsRuntime, ScriptError};
+pub use dom::globalscope::{GlobalKind, Prefs, PROFILER_PREF, TESTBINDING_PREF};
+pub use runtime::{JsRuntime, RuntimeOptions, ScriptError};

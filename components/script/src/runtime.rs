@@ -1,21 +1,37 @@
-//! One SpiderMonkey context (an agent's JS thread) with one global.
+//! One SpiderMonkey context (an agent's JS thread) with one global, a job
+//! queue for promise reactions, and the errors "report the exception"
+//! recorded.
 
+use std::cell::{Cell, RefCell};
 use std::ffi::CString;
 use std::fmt;
 use std::ptr::{self, NonNull};
+use std::rc::Rc;
 
+use mozjs::context::{JSContext, RawJSContext};
 use mozjs::conversions::jsstr_to_string;
-use mozjs::gc::{Heap, RootedTraceableBox};
-use mozjs::jsapi::{JSObject, OnNewGlobalHookOption};
+use mozjs::gc::RootedTraceableBox;
+use mozjs::glue::{CreateJobQueue, DeleteJobQueue, JobQueueTraps, RustJobQueue};
+use mozjs::jsapi::Heap;
+use mozjs::jsapi::{
+    GetExecutionGlobalFromJSMicroTask, JSObject, JSTracer,
+    MutableHandleObject as RawMutableHandleObject, ToMaybeWrappedJSMicroTask, Value,
+};
 use mozjs::jsval::UndefinedValue;
+use mozjs::realm::AutoRealm;
 use mozjs::rooted;
-use mozjs::rust::wrappers2::{JS_ClearPendingException, JS_IsExceptionPending, JS_NewGlobalObject};
-use mozjs::rust::{
-    error_info_from_exception_stack, evaluate_script, CompileOptionsWrapper, RealmOptions, Runtime,
-    ToString, SIMPLE_GLOBAL_CLASS,
+use mozjs::rust::wrappers2::{
+    ClearKeptObjects, CurrentGlobalOrNull, HasAnyMicroTasks, JS_ClearPendingException,
+    JS_DequeueNextMicroTask, JS_IsExceptionPending, JobQueueIsEmpty, RunJSMicroTask, SetJobQueue,
+};
+use mozjs::rust::{evaluate_script, CompileOptionsWrapper, HandleObject, Runtime, ToString};
+
+use crate::dom::globalscope::{
+    report_pending_exception, take_pending_exception, GlobalKind, GlobalScope, Prefs,
 };
 
-/// A script that threw, or could not be compiled.
+/// A script that threw, or could not be compiled; also an error reported
+/// by "report the exception".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScriptError {
     /// The exception's message (`TypeError: x is not a function`).
@@ -40,54 +56,118 @@ impl fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
+/// How to make a [`JsRuntime`].
+#[derive(Clone, Debug, Default)]
+pub struct RuntimeOptions {
+    /// The kind of the global, which decides the interfaces installed
+    /// (`[Exposed]`).
+    pub global: GlobalKind,
+    pub prefs: Prefs,
+}
+
+/// Owns the job queue; deleted after the context.
+struct JobQueue(*mut RustJobQueue);
+
+impl Drop for JobQueue {
+    fn drop(&mut self) {
+        // SAFETY: created by CreateJobQueue; the context using it is gone.
+        unsafe { DeleteJobQueue(self.0) }
+    }
+}
+
 /// A SpiderMonkey context on the current thread with one global object.
 ///
 /// Not `Send`: a context belongs to the thread that created it.
 pub struct JsRuntime {
-    // Dropped before `runtime`: the root must go before its context.
+    // Field order is drop order: the root goes before its context, the job
+    // queue after it.
     global: RootedTraceableBox<Heap<*mut JSObject>>,
+    reported_errors: Rc<RefCell<Vec<ScriptError>>>,
     runtime: Runtime,
+    _job_queue: JobQueue,
 }
 
 impl JsRuntime {
-    /// Creates a context and a plain global on the current thread.
+    /// Creates a context and a `Window`-kind global on the current thread.
     pub fn new() -> Result<JsRuntime, String> {
-        let mut runtime = Runtime::new(crate::engine::handle()?);
-        let options = RealmOptions::default();
-        let global = RootedTraceableBox::new(Heap::default());
-        // SAFETY: the class and options outlive the call; the result is
-        // rooted immediately below before anything can GC.
-        let object = unsafe {
-            JS_NewGlobalObject(
-                runtime.cx(),
-                &SIMPLE_GLOBAL_CLASS,
-                ptr::null_mut(),
-                OnNewGlobalHookOption::FireOnNewGlobalHook,
-                &*options,
-            )
-        };
-        if object.is_null() {
-            return Err("SpiderMonkey could not create a global object".to_owned());
+        JsRuntime::with_options(RuntimeOptions::default())
+    }
+
+    /// Like [`JsRuntime::new`], with the test-only interfaces
+    /// (`TestBinding`, ...) installed too.
+    pub fn new_for_tests() -> Result<JsRuntime, String> {
+        JsRuntime::with_options(RuntimeOptions {
+            global: GlobalKind::Window,
+            prefs: Prefs::for_tests(),
+        })
+    }
+
+    pub fn with_options(options: RuntimeOptions) -> Result<JsRuntime, String> {
+        if Runtime::get().is_some() {
+            return Err("this thread already has a JsRuntime (one context per thread)".to_owned());
         }
+        let mut runtime = Runtime::new(crate::engine::handle()?);
+        let traps = JobQueueTraps {
+            getHostDefinedData: Some(get_host_defined_data),
+            getHostDefinedGlobal: Some(get_host_defined_global),
+            runJobs: Some(run_jobs),
+            traceNonGCThingMicroTask: Some(trace_non_gc_thing_micro_task),
+        };
+        // SAFETY: the traps are plain functions; the queue is deleted after
+        // the context (field order).
+        let queue = unsafe { CreateJobQueue(&traps) };
+        if queue.is_null() {
+            return Err("could not create a job queue".to_owned());
+        }
+        let job_queue = JobQueue(queue);
+        unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
+        let reported_errors = Rc::new(RefCell::new(Vec::new()));
+        let object = GlobalScope::create_global(
+            runtime.cx(),
+            options.global,
+            options.prefs,
+            reported_errors.clone(),
+        )?;
+        let global = RootedTraceableBox::new(Heap::default());
         global.set(object);
-        Ok(JsRuntime { global, runtime })
+        Ok(JsRuntime {
+            global,
+            reported_errors,
+            runtime,
+            _job_queue: job_queue,
+        })
     }
 
     /// Evaluates a classic script in the global and returns its completion
     /// value converted with ECMAScript `ToString`. `filename` and `line` are
     /// the position of the script's first line (for errors, and later traces).
+    /// Afterwards, as HTML's "clean up after running script", performs a
+    /// microtask checkpoint (promise reactions run).
     pub fn evaluate(
         &mut self,
         source: &str,
         filename: &str,
         line: u32,
     ) -> Result<String, ScriptError> {
-        let filename_c =
-            CString::new(filename.replace('\0', "\u{FFFD}")).expect("NULs were replaced");
+        let result = self.evaluate_without_checkpoint(source, filename, line);
+        self.perform_microtask_checkpoint();
+        result
+    }
+
+    fn evaluate_without_checkpoint(
+        &mut self,
+        source: &str,
+        filename: &str,
+        line: u32,
+    ) -> Result<String, ScriptError> {
+        let filename_c = CString::new(filename.replace('\0', "\u{FFFD}")).unwrap_or_default();
+        let global = self.global.handle();
         let cx = self.runtime.cx();
+        let mut realm = AutoRealm::new_from_handle(cx, global);
+        let cx = &mut *realm;
         let options = CompileOptionsWrapper::new(cx, filename_c, line);
         rooted!(&in(cx) let mut rval = UndefinedValue());
-        if evaluate_script(cx, self.global.handle(), source, rval.handle_mut(), options).is_err() {
+        if evaluate_script(cx, global, source, rval.handle_mut(), options).is_err() {
             return Err(take_pending_error(cx, filename));
         }
         // SAFETY: `rval` is rooted; ToString may run user code (toString
@@ -99,18 +179,121 @@ impl JsRuntime {
             None => Err(take_pending_error(cx, filename)),
         }
     }
+
+    /// <https://html.spec.whatwg.org/#perform-a-microtask-checkpoint>
+    pub fn perform_microtask_checkpoint(&mut self) {
+        let global = self.global.handle();
+        let cx = self.runtime.cx();
+        let mut realm = AutoRealm::new_from_handle(cx, global);
+        perform_microtask_checkpoint(&mut realm);
+    }
+
+    /// The errors reported by "report the exception" so far (exceptions in
+    /// event listeners, callbacks and microtasks).
+    pub fn reported_errors(&self) -> Vec<ScriptError> {
+        self.reported_errors.borrow().clone()
+    }
+
+    /// Takes the reported errors.
+    pub fn take_reported_errors(&mut self) -> Vec<ScriptError> {
+        std::mem::take(&mut self.reported_errors.borrow_mut())
+    }
+
+    /// The context, for embedders.
+    pub fn cx(&mut self) -> &mut JSContext {
+        self.runtime.cx()
+    }
+
+    /// The global object.
+    pub fn global(&self) -> HandleObject<'_> {
+        self.global.handle()
+    }
 }
 
+thread_local! {
+    static PERFORMING_MICROTASK_CHECKPOINT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// <https://html.spec.whatwg.org/#perform-a-microtask-checkpoint>
+pub fn perform_microtask_checkpoint(cx: &mut JSContext) {
+    // Step 1: If the event loop's performing a microtask checkpoint is
+    // true, then return.
+    if PERFORMING_MICROTASK_CHECKPOINT.with(Cell::get) {
+        return;
+    }
+    // Step 2: Set the event loop's performing a microtask checkpoint to true.
+    PERFORMING_MICROTASK_CHECKPOINT.with(|p| p.set(true));
+    // Step 3: While the event loop's microtask queue is not empty:
+    while unsafe { HasAnyMicroTasks(cx) } {
+        // Step 3.1-3.2: dequeue the oldest microtask.
+        rooted!(&in(cx) let mut task = UndefinedValue());
+        unsafe { JS_DequeueNextMicroTask(cx, task.handle_mut()) };
+        let job = unsafe { ToMaybeWrappedJSMicroTask(&*task) };
+        if job.is_null() {
+            continue;
+        }
+        rooted!(&in(cx) let job = job);
+        let Some(global) = NonNull::new(unsafe { GetExecutionGlobalFromJSMicroTask(job.get()) })
+        else {
+            continue;
+        };
+        // Step 3.4: Run oldestMicrotask (in its realm); exceptions are
+        // reported.
+        let mut realm = AutoRealm::new(cx, global);
+        if !unsafe { RunJSMicroTask(&mut realm, job.handle()) } {
+            report_pending_exception(&mut realm);
+        }
+    }
+    unsafe { JobQueueIsEmpty(cx) };
+    // Step 4: rejected promises notification (not implemented yet).
+    // Step 6: Cleanup Indexed Database transactions (none).
+    // Step 7: Perform ClearKeptObjects().
+    unsafe { ClearKeptObjects(cx) };
+    // Step 8: Set the event loop's performing a microtask checkpoint to false.
+    PERFORMING_MICROTASK_CHECKPOINT.with(|p| p.set(false));
+}
+
+unsafe extern "C" fn get_host_defined_data(
+    cx: *mut RawJSContext,
+    incumbent_global: RawMutableHandleObject,
+    data: RawMutableHandleObject,
+) -> bool {
+    let Some(raw) = NonNull::new(cx) else {
+        return false;
+    };
+    let cx = unsafe { JSContext::from_ptr(raw) };
+    unsafe {
+        incumbent_global.set(CurrentGlobalOrNull(&cx));
+        data.set(ptr::null_mut());
+    }
+    true
+}
+
+unsafe extern "C" fn get_host_defined_global(
+    cx: *mut RawJSContext,
+    data: RawMutableHandleObject,
+) -> bool {
+    let Some(raw) = NonNull::new(cx) else {
+        return false;
+    };
+    let cx = unsafe { JSContext::from_ptr(raw) };
+    unsafe { data.set(CurrentGlobalOrNull(&cx)) };
+    true
+}
+
+unsafe extern "C" fn run_jobs(cx: *mut RawJSContext) {
+    if let Some(raw) = NonNull::new(cx) {
+        let mut cx = unsafe { JSContext::from_ptr(raw) };
+        perform_microtask_checkpoint(&mut cx);
+    }
+}
+
+unsafe extern "C" fn trace_non_gc_thing_micro_task(_trc: *mut JSTracer, _value: *mut Value) {}
+
 /// Clears the pending exception and describes it.
-fn take_pending_error(cx: &mut mozjs::context::JSContext, filename: &str) -> ScriptError {
-    rooted!(&in(cx) let mut exception = UndefinedValue());
-    match error_info_from_exception_stack(cx, exception.handle_mut()) {
-        Some(info) => ScriptError {
-            message: info.message,
-            filename: info.filename,
-            line: info.line,
-            column: info.col,
-        },
+fn take_pending_error(cx: &mut JSContext, filename: &str) -> ScriptError {
+    match take_pending_exception(cx) {
+        Some(error) => error,
         None => {
             // SAFETY: plain queries on the live context.
             unsafe {

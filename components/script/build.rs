@@ -1,0 +1,42 @@
+//! Generates the DOM bindings from `webidl/*.webidl` into
+//! `$OUT_DIR/Bindings.rs` (included by `src/dom/bindings/codegen.rs`).
+//!
+//! A malformed or unsupported file fails the build with
+//! `file:line:column: message`, never a panic.
+
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let webidl = manifest.join("../../webidl");
+    let webidl = webidl.canonicalize().unwrap_or(webidl);
+    println!("cargo::rerun-if-changed={}", webidl.display());
+    let files = match jsprof_bindings_gen::read_dir(&webidl) {
+        Ok(files) => files,
+        Err(e) => fail(&format!("{}: {e}", webidl.display())),
+    };
+    for file in &files {
+        println!("cargo::rerun-if-changed={}", file.path.display());
+    }
+    let code = match jsprof_bindings_gen::generate(&files) {
+        Ok(code) => code,
+        Err(e) => fail(&e.to_string()),
+    };
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("Bindings.rs");
+    if let Err(e) = write_if_changed(&out, &code) {
+        fail(&format!("{}: {e}", out.display()));
+    }
+}
+
+fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<()> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
+        return Ok(());
+    }
+    std::fs::write(path, contents)
+}
+
+fn fail(message: &str) -> ! {
+    println!("cargo::error={message}");
+    eprintln!("error: {message}");
+    std::process::exit(1);
+}

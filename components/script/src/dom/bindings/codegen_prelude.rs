@@ -1,0 +1,42 @@
+//! Everything the generated code refers to.
+
+pub use std::ffi::c_void;
+pub use std::rc::Rc;
+
+pub use mozjs::context::{JSContext, RawJSContext};
+pub use mozjs::gc::{RootedTraceableBox, Traceable};
+pub use mozjs::jsapi::Heap;
+pub use mozjs::jsapi::{
+    JSClass, JSClassOps, JSFunctionSpec, JSObject, JSPropertySpec, JSTracer, JSPROP_ENUMERATE,
+    JSPROP_PERMANENT,
+};
+pub use mozjs::jsval::{JSVal, NullValue, ObjectValue, UndefinedValue};
+pub use mozjs::rust::{HandleObject, HandleValue, MutableHandleValue};
+pub use mozjs::{rooted, rooted_vec};
+
+pub use crate::dom::bindings::callback::{
+    callback_conversion_failed, CallbackFunction, CallbackInterface, ExceptionHandling,
+};
+pub use crate::dom::bindings::codegen::{PrototypeList, INTERFACES};
+pub use crate::dom::bindings::conversions::{
+    convert_to_enum_index, define_dictionary_member, dictionary_object, dom_object_to_js,
+    get_dictionary_member, has_iterator_method, is_callable, new_plain_object, DOMString, Finite,
+    FromJsValue, IntegerConversion, RootedJsObject, RootedJsValue, ToJsValue, USVString,
+};
+pub use crate::dom::bindings::error::{
+    throw_dom_error, throw_type_error, DomExceptionName, Error, ErrorResult, Fallible,
+};
+pub use crate::dom::bindings::interface::{
+    accessor_spec, function_spec, ConstantSpec, ConstantValue, Exposure, InterfaceSpec,
+    ProtoParent, PrototypeId, StaticSpecs,
+};
+pub use crate::dom::bindings::native::{
+    call_native, check_argument_count, constructor_prologue, unwrap_this, ReturnKind,
+};
+pub use crate::dom::bindings::promise::Promise;
+pub use crate::dom::bindings::reflector::{
+    dom_class_ops, dom_jsclass, DOMClass, DOMJSClass, DerivedFrom, DomObject, DomObjectIface,
+    Reflector, MAX_PROTO_CHAIN_LENGTH,
+};
+pub use crate::dom::bindings::root::DomRoot;
+pub use crate::dom::globalscope::GlobalScope;

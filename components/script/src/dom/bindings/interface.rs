@@ -1,0 +1,366 @@
+//! Interface objects and interface prototype objects
+//! (<https://webidl.spec.whatwg.org/#es-interfaces>), created once per
+//! global from the generated [`InterfaceSpec`]s and cached in the global's
+//! [`GlobalScope`].
+
+use std::ffi::CStr;
+use std::ptr;
+
+use mozjs::context::{JSContext, RawJSContext};
+use mozjs::jsapi::{
+    JSClass, JSFunctionSpec, JSNativeWrapper, JSObject, JSPropertySpec, JSPropertySpec_Accessor,
+    JSPropertySpec_AccessorsOrValue, JSPropertySpec_AccessorsOrValue_Accessors,
+    JSPropertySpec_Kind, JSPropertySpec_Name, JS_GetFunctionObject, SymbolCode, JSFUN_CONSTRUCTOR,
+    JSPROP_PERMANENT, JSPROP_READONLY,
+};
+use mozjs::jsid::SymbolId;
+use mozjs::jsval::{BooleanValue, DoubleValue, JSVal, ObjectValue};
+use mozjs::rooted;
+use mozjs::rust::wrappers2::{
+    GetRealmErrorPrototype, GetRealmFunctionPrototype, GetRealmObjectPrototype, GetWellKnownSymbol,
+    JS_DefineFunctions, JS_DefineProperties, JS_DefineProperty, JS_DefinePropertyById2,
+    JS_NewFunction, JS_NewObjectWithGivenProto, JS_SetPrototype,
+};
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::INTERFACES;
+use crate::dom::bindings::conversions::ToJsValue;
+use crate::dom::bindings::error::throw_type_error;
+use crate::dom::bindings::native::{call_native, ReturnKind};
+use crate::dom::globalscope::{GlobalKind, GlobalScope};
+
+/// Identifies an interface: its index in [`INTERFACES`] and in the
+/// per-global caches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PrototypeId(pub u16);
+
+/// What the interface prototype object's `[[Prototype]]` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProtoParent {
+    /// `%Object.prototype%`.
+    ObjectPrototype,
+    /// `%Error.prototype%` (DOMException only).
+    ErrorPrototype,
+    /// The parent interface's prototype object.
+    Parent,
+}
+
+/// The globals an interface is exposed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exposure {
+    pub window: bool,
+    pub dedicated_worker: bool,
+}
+
+impl Exposure {
+    /// <https://webidl.spec.whatwg.org/#dfn-exposed>
+    pub fn includes(self, kind: GlobalKind) -> bool {
+        match kind {
+            GlobalKind::Window => self.window,
+            GlobalKind::DedicatedWorker => self.dedicated_worker,
+        }
+    }
+}
+
+pub enum ConstantValue {
+    Bool(bool),
+    Number(f64),
+}
+
+/// A `const` member.
+pub struct ConstantSpec {
+    pub name: &'static CStr,
+    pub value: ConstantValue,
+}
+
+type Native = unsafe extern "C" fn(*mut RawJSContext, u32, *mut JSVal) -> bool;
+
+/// Everything needed to create an interface's objects.
+pub struct InterfaceSpec {
+    pub id: PrototypeId,
+    pub name: &'static CStr,
+    pub parent: Option<PrototypeId>,
+    pub proto_parent: ProtoParent,
+    /// `None`: the interface has no constructor operation.
+    pub constructor: Option<Native>,
+    /// The `length` of the interface object.
+    pub constructor_length: u32,
+    pub attributes: &'static [JSPropertySpec],
+    pub methods: &'static [JSFunctionSpec],
+    pub constants: &'static [ConstantSpec],
+    pub exposure: Exposure,
+    /// `[Pref="name"]`: installed only on globals with that pref enabled.
+    pub pref: Option<&'static str>,
+}
+
+// SAFETY: immutable statics pointing at other statics.
+unsafe impl Sync for InterfaceSpec {}
+
+/// Makes arrays of specs (which hold raw pointers) usable in statics.
+pub struct StaticSpecs<T>(pub T);
+
+// SAFETY: only used for immutable statics pointing at 'static data.
+unsafe impl<T> Sync for StaticSpecs<T> {}
+
+/// An accessor property spec (<https://webidl.spec.whatwg.org/#es-attributes>).
+pub const fn accessor_spec(
+    name: &'static CStr,
+    getter: Option<Native>,
+    setter: Option<Native>,
+    attributes: u8,
+) -> JSPropertySpec {
+    JSPropertySpec {
+        name: JSPropertySpec_Name {
+            string_: name.as_ptr(),
+        },
+        attributes_: attributes,
+        kind_: JSPropertySpec_Kind::NativeAccessor,
+        u: JSPropertySpec_AccessorsOrValue {
+            accessors: JSPropertySpec_AccessorsOrValue_Accessors {
+                getter: JSPropertySpec_Accessor {
+                    native: JSNativeWrapper {
+                        op: getter,
+                        info: ptr::null(),
+                    },
+                },
+                setter: JSPropertySpec_Accessor {
+                    native: JSNativeWrapper {
+                        op: setter,
+                        info: ptr::null(),
+                    },
+                },
+            },
+        },
+    }
+}
+
+/// A method spec (<https://webidl.spec.whatwg.org/#es-operations>).
+pub const fn function_spec(
+    name: &'static CStr,
+    call: Option<Native>,
+    length: u16,
+    flags: u8,
+) -> JSFunctionSpec {
+    JSFunctionSpec {
+        name: JSPropertySpec_Name {
+            string_: name.as_ptr(),
+        },
+        call: JSNativeWrapper {
+            op: call,
+            info: ptr::null(),
+        },
+        nargs: length,
+        flags: flags as u16,
+        selfHostedName: ptr::null(),
+    }
+}
+
+/// The class of interface prototype objects: ordinary objects.
+static PROTOTYPE_CLASS: JSClass = JSClass {
+    name: c"Object".as_ptr(),
+    flags: 0,
+    cOps: ptr::null(),
+    spec: ptr::null(),
+    ext: ptr::null(),
+    oOps: ptr::null(),
+};
+
+/// The [[Call]]/[[Construct]] of an interface object without a constructor
+/// operation: <https://webidl.spec.whatwg.org/#js-interface-object>, step 1
+/// of the steps: "throw a TypeError".
+unsafe extern "C" fn illegal_constructor(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+    unsafe {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "constructor",
+            ReturnKind::Value,
+            |cx, _args| {
+                throw_type_error(cx, "Illegal constructor.");
+                Err(())
+            },
+        )
+    }
+}
+
+/// Creates `id`'s interface object and interface prototype object in
+/// `global` unless they exist (and those of its ancestors first).
+pub fn get_or_create_interface_objects(
+    cx: &mut JSContext,
+    global: HandleObject,
+    id: PrototypeId,
+) -> Result<(), ()> {
+    let scope = unsafe { GlobalScope::from_global(global.get()) };
+    if !scope.cached_prototype(id).is_null() {
+        return Ok(());
+    }
+    let spec = INTERFACES[id.0 as usize];
+    if let Some(parent) = spec.parent {
+        get_or_create_interface_objects(cx, global, parent)?;
+    }
+
+    // https://webidl.spec.whatwg.org/#interface-prototype-object
+    // Step 1-5: the [[Prototype]] of the interface prototype object.
+    rooted!(&in(cx) let mut proto_proto = ptr::null_mut::<JSObject>());
+    match (spec.proto_parent, spec.parent) {
+        (ProtoParent::Parent, Some(parent)) => proto_proto.set(scope.cached_prototype(parent)),
+        (ProtoParent::ErrorPrototype, _) => proto_proto.set(unsafe { GetRealmErrorPrototype(cx) }),
+        _ => proto_proto.set(unsafe { GetRealmObjectPrototype(cx) }),
+    }
+    if proto_proto.get().is_null() {
+        return Err(());
+    }
+    // Step 6: the interface prototype object (an ordinary object).
+    rooted!(&in(cx) let proto = unsafe {
+        JS_NewObjectWithGivenProto(cx, &PROTOTYPE_CLASS, proto_proto.handle())
+    });
+    if proto.get().is_null() {
+        return Err(());
+    }
+    // Regular attributes and operations
+    // (https://webidl.spec.whatwg.org/#define-the-attributes,
+    // https://webidl.spec.whatwg.org/#define-the-operations).
+    unsafe {
+        if spec.attributes.len() > 1
+            && !JS_DefineProperties(cx, proto.handle(), spec.attributes.as_ptr())
+        {
+            return Err(());
+        }
+        if spec.methods.len() > 1 && !JS_DefineFunctions(cx, proto.handle(), spec.methods.as_ptr())
+        {
+            return Err(());
+        }
+    }
+    define_constants(cx, proto.handle(), spec.constants)?;
+    // https://webidl.spec.whatwg.org/#interface-prototype-object: the
+    // @@toStringTag property ({[[Writable]]: false, [[Enumerable]]: false,
+    // [[Configurable]]: true}) whose value is the identifier.
+    let name = spec.name.to_str().map_err(|_| ())?;
+    rooted!(&in(cx) let mut tag = mozjs::jsval::UndefinedValue());
+    unsafe { name.to_js(cx, tag.handle_mut()) };
+    rooted!(&in(cx) let tag_id = SymbolId(unsafe { GetWellKnownSymbol(cx, SymbolCode::toStringTag) }));
+    if !unsafe {
+        JS_DefinePropertyById2(
+            cx,
+            proto.handle(),
+            tag_id.handle(),
+            tag.handle(),
+            JSPROP_READONLY as u32,
+        )
+    } {
+        return Err(());
+    }
+
+    // https://webidl.spec.whatwg.org/#interface-object
+    // Step 1-3 (CreateBuiltinFunction with `length` and `name` set): a
+    // constructor function whose [[Call]] throws without NewTarget.
+    let native = spec.constructor.unwrap_or(illegal_constructor);
+    let function = unsafe {
+        JS_NewFunction(
+            cx,
+            Some(native),
+            spec.constructor_length,
+            JSFUN_CONSTRUCTOR,
+            spec.name.as_ptr(),
+        )
+    };
+    if function.is_null() {
+        return Err(());
+    }
+    rooted!(&in(cx) let interface = unsafe { JS_GetFunctionObject(function) });
+    // Its [[Prototype]]: the parent's interface object, else
+    // %Function.prototype%.
+    rooted!(&in(cx) let mut interface_proto = ptr::null_mut::<JSObject>());
+    match spec.parent {
+        Some(parent) => interface_proto.set(scope.cached_interface_object(parent)),
+        None => interface_proto.set(unsafe { GetRealmFunctionPrototype(cx) }),
+    }
+    if !unsafe { JS_SetPrototype(cx, interface.handle(), interface_proto.handle()) } {
+        return Err(());
+    }
+    // Step 8 ("prototype": {[[Writable]]: false, [[Enumerable]]: false,
+    // [[Configurable]]: false}).
+    rooted!(&in(cx) let proto_value = ObjectValue(proto.get()));
+    if !unsafe {
+        JS_DefineProperty(
+            cx,
+            interface.handle(),
+            c"prototype".as_ptr(),
+            proto_value.handle(),
+            (JSPROP_READONLY | JSPROP_PERMANENT) as u32,
+        )
+    } {
+        return Err(());
+    }
+    // Constants are also properties of the interface object.
+    define_constants(cx, interface.handle(), spec.constants)?;
+    // The prototype's "constructor" ({[[Writable]]: true, [[Enumerable]]:
+    // false, [[Configurable]]: true}).
+    rooted!(&in(cx) let interface_value = ObjectValue(interface.get()));
+    if !unsafe {
+        JS_DefineProperty(
+            cx,
+            proto.handle(),
+            c"constructor".as_ptr(),
+            interface_value.handle(),
+            0,
+        )
+    } {
+        return Err(());
+    }
+    scope.cache_interface_objects(id, proto.get(), interface.get());
+    Ok(())
+}
+
+/// <https://webidl.spec.whatwg.org/#define-the-constants>: {[[Writable]]:
+/// false, [[Enumerable]]: true, [[Configurable]]: false}.
+fn define_constants(
+    cx: &mut JSContext,
+    object: HandleObject,
+    constants: &[ConstantSpec],
+) -> Result<(), ()> {
+    for constant in constants {
+        let value = match constant.value {
+            ConstantValue::Bool(b) => BooleanValue(b),
+            ConstantValue::Number(n) => DoubleValue(n),
+        };
+        rooted!(&in(cx) let value = value);
+        let attributes =
+            (mozjs::jsapi::JSPROP_ENUMERATE | JSPROP_READONLY | JSPROP_PERMANENT) as u32;
+        if !unsafe {
+            JS_DefineProperty(
+                cx,
+                object,
+                constant.name.as_ptr(),
+                value.handle(),
+                attributes,
+            )
+        } {
+            return Err(());
+        }
+    }
+    Ok(())
+}
+
+/// Defines, on `global`, the interface object of every interface exposed
+/// on its kind of global and enabled by its prefs
+/// (<https://webidl.spec.whatwg.org/#define-the-global-property-references>):
+/// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true}.
+pub fn install_interfaces(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
+    let scope = unsafe { GlobalScope::from_global(global.get()) };
+    for spec in INTERFACES.iter() {
+        if !spec.exposure.includes(scope.kind()) {
+            continue;
+        }
+        if !scope.prefs().interface_enabled(spec) {
+            continue;
+        }
+        get_or_create_interface_objects(cx, global, spec.id)?;
+        rooted!(&in(cx) let value = ObjectValue(scope.cached_interface_object(spec.id)));
+        if !unsafe { JS_DefineProperty(cx, global, spec.name.as_ptr(), value.handle(), 0) } {
+            return Err(());
+        }
+    }
+    Ok(())
+}

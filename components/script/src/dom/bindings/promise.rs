@@ -1,0 +1,94 @@
+//! Promises created and settled by DOM code
+//! (<https://webidl.spec.whatwg.org/#es-promise-manipulation>).
+//!
+//! A `Promise` roots its JS object while the `Rc` lives: DOM code holds it
+//! until it settles it (possibly later, from a task), then drops it.
+
+use std::rc::Rc;
+
+use mozjs::context::JSContext;
+use mozjs::gc::RootedTraceableBox;
+use mozjs::jsapi::Heap;
+use mozjs::jsapi::JSObject;
+use mozjs::jsval::{ObjectValue, UndefinedValue};
+use mozjs::rooted;
+use mozjs::rust::wrappers2::{NewPromiseObject, RejectPromise, ResolvePromise};
+use mozjs::rust::{HandleObject, MutableHandleValue};
+
+use crate::dom::bindings::conversions::ToJsValue;
+use crate::dom::bindings::error::{throw_dom_error, Error};
+use crate::dom::bindings::native::reject_with_pending_exception;
+
+pub struct Promise {
+    object: RootedTraceableBox<Heap<*mut JSObject>>,
+}
+
+impl Promise {
+    /// <https://webidl.spec.whatwg.org/#a-new-promise> in the current realm.
+    pub fn new(cx: &mut JSContext) -> Rc<Promise> {
+        let object = unsafe { NewPromiseObject(cx, HandleObject::null()) };
+        assert!(!object.is_null(), "out of memory creating a promise");
+        Promise::from_object(object)
+    }
+
+    fn from_object(object: *mut JSObject) -> Rc<Promise> {
+        let root = RootedTraceableBox::new(Heap::default());
+        root.set(object);
+        Rc::new(Promise { object: root })
+    }
+
+    /// <https://webidl.spec.whatwg.org/#a-promise-rejected-with> `error`
+    /// (a `DOMException`, `TypeError`, ...).
+    pub fn new_rejected(cx: &mut JSContext, error: Error) -> Rc<Promise> {
+        throw_dom_error(cx, error);
+        rooted!(&in(cx) let mut value = UndefinedValue());
+        if unsafe { reject_with_pending_exception(cx, value.handle_mut()) } && value.is_object() {
+            return Promise::from_object(value.to_object());
+        }
+        let promise = Promise::new(cx);
+        promise.reject(cx, &());
+        promise
+    }
+
+    pub fn object(&self) -> HandleObject<'_> {
+        self.object.handle()
+    }
+
+    /// <https://webidl.spec.whatwg.org/#resolve>
+    pub fn resolve<T: ToJsValue + ?Sized>(&self, cx: &mut JSContext, value: &T) {
+        rooted!(&in(cx) let mut js = UndefinedValue());
+        unsafe {
+            value.to_js(cx, js.handle_mut());
+            ResolvePromise(cx, self.object.handle(), js.handle());
+        }
+    }
+
+    /// <https://webidl.spec.whatwg.org/#reject>
+    pub fn reject<T: ToJsValue + ?Sized>(&self, cx: &mut JSContext, value: &T) {
+        rooted!(&in(cx) let mut js = UndefinedValue());
+        unsafe {
+            value.to_js(cx, js.handle_mut());
+            RejectPromise(cx, self.object.handle(), js.handle());
+        }
+    }
+
+    /// Rejects with `error` turned into a JS value (e.g. a `DOMException`
+    /// named `NotAllowedError`).
+    pub fn reject_error(&self, cx: &mut JSContext, error: Error) {
+        throw_dom_error(cx, error);
+        rooted!(&in(cx) let mut exception = UndefinedValue());
+        unsafe {
+            if mozjs::rust::wrappers2::JS_GetPendingException(cx, exception.handle_mut()) {
+                mozjs::rust::wrappers2::JS_ClearPendingException(cx);
+                RejectPromise(cx, self.object.handle(), exception.handle());
+            }
+        }
+    }
+}
+
+impl ToJsValue for Promise {
+    unsafe fn to_js(&self, cx: &mut JSContext, mut rval: MutableHandleValue) {
+        rval.set(ObjectValue(self.object.get()));
+        mozjs::rust::maybe_wrap_value(cx, rval);
+    }
+}

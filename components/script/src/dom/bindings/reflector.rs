@@ -1,0 +1,256 @@
+//! Reflectors: the JS object of a DOM object.
+//!
+//! Ownership: a DOM object is a plain Rust struct, boxed and stored in
+//! reserved slot [`DOM_OBJECT_SLOT`] of its reflector (a JS object of the
+//! interface's [`DOMJSClass`]). The box is dropped by the class's finalizer,
+//! so the Rust object lives exactly as long as the JS object. The class's
+//! trace hook traces the Rust object ([`Traceable`]), so JS values it holds
+//! (event listeners, its own reflector pointer) are kept alive and updated
+//! when the GC moves things, and never leak through Rust-side roots.
+//!
+//! A root interface's struct has a `reflector: Reflector` field; a derived
+//! interface's struct implements `AsRef<Parent>` (its parent struct is a
+//! field). The generated code implements [`DomObject`] and
+//! [`DomObjectIface`] from that.
+
+use std::ffi::{c_void, CStr};
+use std::ptr;
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::glue::JS_GetReservedSlot;
+use mozjs::jsapi::Heap;
+use mozjs::jsapi::{
+    GCContext, JSClass, JSClassOps, JSObject, JSPropertySpec, JSTracer, JS_SetReservedSlot,
+    JSCLASS_FOREGROUND_FINALIZE, JSCLASS_RESERVED_SLOTS_SHIFT,
+};
+use mozjs::jsval::{PrivateValue, UndefinedValue};
+use mozjs::rooted;
+use mozjs::rust::wrappers2::{JS_DefineProperties, JS_NewObjectWithGivenProto};
+use mozjs::rust::{get_object_class, HandleObject};
+use mozjs::JSCLASS_IS_DOMJSCLASS;
+
+use crate::dom::bindings::interface::PrototypeId;
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::globalscope::GlobalScope;
+
+/// The reserved slot holding the `Box<T>` of a reflector.
+pub const DOM_OBJECT_SLOT: u32 = 0;
+
+/// The deepest interface inheritance chain supported.
+pub const MAX_PROTO_CHAIN_LENGTH: usize = 8;
+
+/// A DOM object's pointer to its JS object. Traced by the DOM object's
+/// trace hook, which keeps it current when the GC moves the object (the
+/// edge is from the object to itself, so it keeps nothing else alive).
+#[derive(Default)]
+pub struct Reflector {
+    object: Heap<*mut JSObject>,
+}
+
+impl Reflector {
+    pub fn new() -> Reflector {
+        Reflector::default()
+    }
+
+    /// The JS object (null until the DOM object has been reflected).
+    pub fn get_jsobject(&self) -> *mut JSObject {
+        self.object.get()
+    }
+
+    fn set_jsobject(&self, object: *mut JSObject) {
+        debug_assert!(self.object.get().is_null());
+        self.object.set(object);
+    }
+}
+
+unsafe impl Traceable for Reflector {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.object.trace(trc) }
+    }
+}
+
+/// A Rust struct implementing a WebIDL interface.
+pub trait DomObject: Traceable + 'static {
+    fn reflector(&self) -> &Reflector;
+}
+
+/// Implemented by the generated code for each interface's struct.
+pub trait DomObjectIface: DomObject + Sized {
+    const PROTO_ID: PrototypeId;
+    /// The number of ancestors.
+    const DEPTH: usize;
+    const NAME: &'static str;
+    fn dom_class() -> &'static DOMJSClass;
+}
+
+/// `T: DerivedFrom<U>`: `T`'s interface is `U` or inherits from it.
+pub trait DerivedFrom<T: DomObjectIface>: DomObjectIface {}
+
+/// Turns a pointer to the concrete struct in the reserved slot into a
+/// pointer to the struct of one of its interfaces.
+pub type Upcast = unsafe fn(*const c_void) -> *const c_void;
+
+/// What identifies a reflector's interfaces.
+pub struct DOMClass {
+    /// The interface chain, root interface first.
+    pub interface_chain: &'static [PrototypeId],
+    /// `upcasts[d]` turns the slot's pointer into a pointer to the struct
+    /// of `interface_chain[d]`.
+    pub upcasts: &'static [Upcast],
+    /// `[LegacyUnforgeable]` attributes, defined on every instance.
+    pub unforgeable_attributes: &'static [JSPropertySpec],
+}
+
+/// A `JSClass` followed by the DOM data (the layout Servo uses too).
+#[repr(C)]
+pub struct DOMJSClass {
+    pub base: JSClass,
+    pub dom_class: DOMClass,
+}
+
+// SAFETY: only immutable statics of pointers to other statics.
+unsafe impl Sync for DOMJSClass {}
+
+/// The `JSClass` of an interface's platform objects.
+pub const fn dom_jsclass(name: &'static CStr, ops: &'static JSClassOps) -> JSClass {
+    JSClass {
+        name: name.as_ptr(),
+        flags: JSCLASS_IS_DOMJSCLASS
+            | JSCLASS_FOREGROUND_FINALIZE
+            | (1 << JSCLASS_RESERVED_SLOTS_SHIFT),
+        cOps: ops,
+        spec: ptr::null(),
+        ext: ptr::null(),
+        oOps: ptr::null(),
+    }
+}
+
+/// Class hooks of `T`'s reflectors: drop the box, trace the struct.
+pub const fn dom_class_ops<T: DomObject>() -> JSClassOps {
+    JSClassOps {
+        addProperty: None,
+        delProperty: None,
+        enumerate: None,
+        newEnumerate: None,
+        resolve: None,
+        mayResolve: None,
+        finalize: Some(finalize_dom_object::<T>),
+        call: None,
+        construct: None,
+        trace: Some(trace_dom_object::<T>),
+    }
+}
+
+/// The `Box<T>` pointer in a reflector's slot (null once finalized or
+/// before it is set).
+unsafe fn slot_pointer(object: *mut JSObject) -> *const c_void {
+    let mut value = UndefinedValue();
+    unsafe { JS_GetReservedSlot(object, DOM_OBJECT_SLOT, &mut value) };
+    if value.is_undefined() {
+        ptr::null()
+    } else {
+        value.to_private()
+    }
+}
+
+unsafe extern "C" fn finalize_dom_object<T: DomObject>(
+    _gcx: *mut GCContext,
+    object: *mut JSObject,
+) {
+    let pointer = unsafe { slot_pointer(object) } as *mut T;
+    if !pointer.is_null() {
+        // SAFETY: the box was leaked into the slot by `reflect_dom_object`
+        // and this is the only place that takes it back.
+        drop(unsafe { Box::from_raw(pointer) });
+        let undefined = UndefinedValue();
+        unsafe { JS_SetReservedSlot(object, DOM_OBJECT_SLOT, &undefined) };
+    }
+}
+
+unsafe extern "C" fn trace_dom_object<T: DomObject>(trc: *mut JSTracer, object: *mut JSObject) {
+    let pointer = unsafe { slot_pointer(object) } as *const T;
+    if !pointer.is_null() {
+        unsafe { (*pointer).trace(trc) };
+    }
+}
+
+/// The DOM class of `object`, if it is a reflector.
+pub unsafe fn dom_class_of(object: *mut JSObject) -> Option<&'static DOMClass> {
+    if object.is_null() {
+        return None;
+    }
+    let class = unsafe { get_object_class(object) };
+    if class.is_null() || unsafe { (*class).flags } & JSCLASS_IS_DOMJSCLASS == 0 {
+        return None;
+    }
+    // SAFETY: every class with JSCLASS_IS_DOMJSCLASS is a DOMJSClass made
+    // by `dom_jsclass` (nothing else in the process sets that flag).
+    Some(unsafe { &(*(class as *const DOMJSClass)).dom_class })
+}
+
+/// The struct of interface `T` behind `object`: the brand check of
+/// <https://webidl.spec.whatwg.org/#implements>.
+///
+/// # Safety
+/// The returned reference is valid while `object` is alive.
+pub unsafe fn unwrap_dom_object<'a, T: DomObjectIface>(object: *mut JSObject) -> Option<&'a T> {
+    let class = unsafe { dom_class_of(object) }?;
+    if class.interface_chain.get(T::DEPTH) != Some(&T::PROTO_ID) {
+        return None;
+    }
+    let pointer = unsafe { slot_pointer(object) };
+    if pointer.is_null() {
+        return None;
+    }
+    let upcast = class.upcasts.get(T::DEPTH)?;
+    Some(unsafe { &*(upcast(pointer) as *const T) })
+}
+
+/// Creates the reflector of `object` in `global` and gives it ownership of
+/// `object` (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>).
+/// `proto` is the prototype from the constructor's NewTarget, if any; else
+/// the interface prototype object of `global`.
+pub fn reflect_dom_object<T: DomObjectIface>(
+    cx: &mut JSContext,
+    global: &GlobalScope,
+    object: Box<T>,
+    proto: Option<HandleObject>,
+) -> DomRoot<T> {
+    rooted!(&in(cx) let mut prototype = ptr::null_mut::<JSObject>());
+    match proto {
+        Some(p) => prototype.set(p.get()),
+        None => prototype.set(global.interface_prototype(cx, T::PROTO_ID)),
+    }
+    let class = T::dom_class();
+    rooted!(&in(cx) let reflector = unsafe {
+        JS_NewObjectWithGivenProto(cx, &class.base, prototype.handle())
+    });
+    assert!(
+        !reflector.get().is_null(),
+        "out of memory creating a {}",
+        T::NAME
+    );
+    let raw = Box::into_raw(object);
+    let private = PrivateValue(raw as *const c_void);
+    // SAFETY: a fresh object of a class with one reserved slot; from here
+    // on the finalizer owns the box.
+    unsafe {
+        JS_SetReservedSlot(reflector.get(), DOM_OBJECT_SLOT, &private);
+        (*raw).reflector().set_jsobject(reflector.get());
+    }
+    if class.dom_class.unforgeable_attributes.len() > 1 {
+        // Step 5 of "internally create a new object implementing the
+        // interface": define the unforgeable regular attributes.
+        let ok = unsafe {
+            JS_DefineProperties(
+                cx,
+                reflector.handle(),
+                class.dom_class.unforgeable_attributes.as_ptr(),
+            )
+        };
+        assert!(ok, "out of memory defining unforgeable attributes");
+    }
+    // SAFETY: the reflector of a `T` just made.
+    unsafe { DomRoot::from_object(reflector.get()) }
+}
