@@ -34,19 +34,23 @@
 //! `Document-Policy: js-profiling` (or `js-profiling=?1`) allows profiling in
 //! eager mode; `js-profiling-mode=eager` or `js-profiling-mode=lazy` (the
 //! newer form, which takes precedence) picks the mode. The mode tells the
-//! sampler when to pay its set-up cost, which for us is turning on
-//! SpiderMonkey's profiler instrumentation: that discards all JIT code and
-//! costs about a third of the speed of call-dense code while on.
+//! sampler when to prepare itself. It never decides whether the page pays
+//! SpiderMonkey's profiler instrumentation (which discards all JIT code when
+//! toggled and costs up to a third of the speed of call-dense code while on):
+//! that is on only while at least one `Profiler` of the agent is started, in
+//! both modes, so a page with the policy and no running profiler runs as fast
+//! as a page without it.
 //!
-//! * [`ProfilingMode::Eager`]: turned on when the document is created with
-//!   the policy ([`InstrumentationStart::AtDocumentCreation`]), so the first
-//!   `new Profiler()` samples at once, including page-load code; the page
-//!   pays the overhead even if it never profiles.
-//! * [`ProfilingMode::Lazy`]: turned on at the first `new Profiler()`
-//!   ([`InstrumentationStart::AtFirstProfiler`]), which pays the JIT discard
-//!   then; a page that never profiles pays nothing.
+//! * [`ProfilingMode::Eager`]: the sampler is prepared when the document is
+//!   created with the policy ([`SamplerSetup::AtDocumentCreation`]: profiling
+//!   stack installed, sampling thread created and parked, script sources
+//!   recorded), so the first `new Profiler()` only switches the
+//!   instrumentation on.
+//! * [`ProfilingMode::Lazy`]: the sampler is prepared at the first
+//!   `new Profiler()` ([`SamplerSetup::AtFirstProfiler`]), which pays the
+//!   whole set-up then; a page that never profiles pays nothing.
 //!
-//! Without the policy, [`InstrumentationStart::Never`]. See [`policy`] for the
+//! Without the policy, [`SamplerSetup::Never`]. See [`policy`] for the
 //! parsing rules (malformed headers, duplicates, unknown keys).
 
 pub mod cors;
@@ -66,8 +70,8 @@ pub use isolation::{
 };
 pub use origin::{is_secure_context, is_url_potentially_trustworthy, Environment, Origin};
 pub use policy::{
-    parse_document_policy, process_response_policy, DocumentPolicy, InstrumentationStart,
-    JsProfiling, PolicyOutcome, PolicyWarning, ProfilingMode,
+    parse_document_policy, process_response_policy, DocumentPolicy, JsProfiling, PolicyOutcome,
+    PolicyWarning, ProfilingMode, SamplerSetup,
 };
 pub use script::{
     classic_script_outcome, dynamic_code_muted_errors, error_info_to_report, fetch_classic_script,

@@ -31,19 +31,23 @@ pub const JS_PROFILING_MODE: &str = "js-profiling-mode";
 /// At most this many bytes of an offending value are quoted in a warning.
 const QUOTE_LIMIT: usize = 64;
 
-/// When the sampler pays its set-up cost.
+/// When the agent's sampler pays its set-up cost.
 ///
-/// Our sampler has to turn on SpiderMonkey's profiler instrumentation, which
-/// discards all JIT code and slows call-dense code by roughly a third while
-/// it is on.
+/// In both modes SpiderMonkey's profiler instrumentation (which discards all
+/// JIT code when toggled and slows call-dense code by up to a third while on)
+/// is on only while at least one profiling session of the agent is started:
+/// a page with the policy but no running `Profiler` must not run slower than
+/// a page without it. The mode only decides when the cheap, overhead-free
+/// preparation happens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProfilingMode {
-    /// Turn the instrumentation on when the document is created with the
-    /// policy, so the first `new Profiler()` samples at once. The page pays
-    /// the overhead from its first script, profiled or not.
+    /// Prepare the sampler when the document is created with the policy
+    /// (profiling stack installed on the context, sampling thread created
+    /// and parked, script sources recorded), so the first `new Profiler()`
+    /// only has to switch the instrumentation on.
     Eager,
-    /// Turn the instrumentation on at the first `new Profiler()`, which then
-    /// pays the JIT discard; a page that never profiles pays nothing.
+    /// Prepare the sampler at the first `new Profiler()`, which then pays
+    /// the whole set-up; a page that never profiles pays nothing at all.
     Lazy,
 }
 
@@ -74,10 +78,11 @@ pub enum JsProfiling {
     Enabled(ProfilingMode),
 }
 
-/// When the engine should turn on the profiler instrumentation for a
-/// document (see [`ProfilingMode`]).
+/// When the engine should prepare the agent's sampler for a document (see
+/// [`ProfilingMode`]; the instrumentation itself is on only while a session
+/// runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum InstrumentationStart {
+pub enum SamplerSetup {
     /// Never: profiling is not allowed.
     Never,
     /// As the document is created (eager).
@@ -153,13 +158,12 @@ impl DocumentPolicy {
         }
     }
 
-    /// When the sampler should turn SpiderMonkey's profiler instrumentation
-    /// on for this document.
-    pub fn instrumentation_start(&self) -> InstrumentationStart {
+    /// When the sampler should be prepared for this document.
+    pub fn sampler_setup(&self) -> SamplerSetup {
         match self.js_profiling() {
-            JsProfiling::Disabled => InstrumentationStart::Never,
-            JsProfiling::Enabled(ProfilingMode::Eager) => InstrumentationStart::AtDocumentCreation,
-            JsProfiling::Enabled(ProfilingMode::Lazy) => InstrumentationStart::AtFirstProfiler,
+            JsProfiling::Disabled => SamplerSetup::Never,
+            JsProfiling::Enabled(ProfilingMode::Eager) => SamplerSetup::AtDocumentCreation,
+            JsProfiling::Enabled(ProfilingMode::Lazy) => SamplerSetup::AtFirstProfiler,
         }
     }
 }
@@ -431,10 +435,7 @@ mod tests {
         let outcome = process_response_policy(&HeaderList::new().with("Content-Type", "text/html"));
         assert_eq!(outcome, PolicyOutcome::default());
         assert!(!outcome.policy.js_profiling_allowed());
-        assert_eq!(
-            outcome.policy.instrumentation_start(),
-            InstrumentationStart::Never
-        );
+        assert_eq!(outcome.policy.sampler_setup(), SamplerSetup::Never);
     }
 
     #[test]
@@ -486,16 +487,10 @@ mod tests {
         let lazy = DocumentPolicy::enabled(Lazy);
         assert!(lazy.js_profiling_allowed());
         assert_eq!(lazy.mode(), Some(Lazy));
-        assert_eq!(
-            lazy.instrumentation_start(),
-            InstrumentationStart::AtFirstProfiler
-        );
+        assert_eq!(lazy.sampler_setup(), SamplerSetup::AtFirstProfiler);
         let eager = DocumentPolicy::new(Some(true), None);
         assert_eq!(eager.mode(), Some(Eager));
-        assert_eq!(
-            eager.instrumentation_start(),
-            InstrumentationStart::AtDocumentCreation
-        );
+        assert_eq!(eager.sampler_setup(), SamplerSetup::AtDocumentCreation);
         let off = DocumentPolicy::new(Some(false), None);
         assert_eq!(off.mode(), None);
         assert!(!off.js_profiling_allowed());

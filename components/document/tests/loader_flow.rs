@@ -4,7 +4,7 @@
 use jsprof_document::{
     coarsen_time, error_info_to_report, fetch_classic_script, is_secure_context,
     process_response_policy, worker_document_policy, CorsSettings, CrossOriginIsolation,
-    Environment, ErrorInfo, FetchStep, HeaderList, InstrumentationStart, Origin, ResponseInfo,
+    Environment, ErrorInfo, FetchStep, HeaderList, Origin, ResponseInfo, SamplerSetup,
     ScriptCorsOutcome, ScriptFetchParams, WorkerPolicySource,
 };
 use url::Url;
@@ -71,10 +71,7 @@ fn an_isolated_profiling_page_with_first_and_third_party_scripts() {
     );
     assert!(doc.warnings.is_empty());
     assert!(doc.policy.js_profiling_allowed());
-    assert_eq!(
-        doc.policy.instrumentation_start(),
-        InstrumentationStart::AtFirstProfiler
-    );
+    assert_eq!(doc.policy.sampler_setup(), SamplerSetup::AtFirstProfiler);
     assert!(doc.isolation.is_cross_origin_isolated());
     assert_eq!(
         coarsen_time(12.345_678, doc.isolation.is_cross_origin_isolated()),

@@ -10,7 +10,7 @@
 
 use jsprof_document::{
     process_response_policy, worker_document_policy, CrossOriginIsolation, DocumentPolicy,
-    HeaderList, InstrumentationStart, JsProfiling, WorkerPolicySource,
+    HeaderList, JsProfiling, SamplerSetup, WorkerPolicySource,
 };
 use libfuzzer_sys::fuzz_target;
 use url::Url;
@@ -37,10 +37,7 @@ fuzz_target!(|data: &[u8]| {
                 enabled,
                 matches!(policy.js_profiling(), JsProfiling::Enabled(_))
             );
-            assert_eq!(
-                policy.instrumentation_start() == InstrumentationStart::Never,
-                !enabled
-            );
+            assert_eq!(policy.sampler_setup() == SamplerSetup::Never, !enabled);
             if enabled {
                 let needle = b"js-profiling";
                 assert!(data.windows(needle.len()).any(|w| w == needle));
