@@ -1,22 +1,371 @@
 /* The sampler's only C++: access to SpiderMonkey's public profiling headers
- * that mozjs's bindings do not expose. See src/glue.rs for the invariants. */
+ * that mozjs's bindings do not expose. See src/glue.rs for the invariants.
+ *
+ * The capture functions (jsprof_capture_suspended and the helpers it calls)
+ * run partly while the JS thread is stopped inside a signal handler. Between
+ * the suspend and the resume they must not allocate, lock, or call anything
+ * that could (the stopped thread may hold the allocator's or any other lock).
+ * They only read the ProfilingStack, run JS::ProfilingFrameIterator (which
+ * Gecko runs in the same situation) and copy into caller-owned buffers. */
 
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include <atomic>
 
 #include "jsapi.h"
+#include "jsfriendapi.h"
+#include "js/ProfilingFrameIterator.h"
+#include "js/ProfilingSources.h"
 #include "js/ProfilingStack.h"
+
+namespace {
+
+/* Must match glue.rs. */
+enum PsKind : uint32_t { PS_LABEL = 0, PS_SP_MARKER = 1, PS_JS = 2, PS_JS_OSR = 3 };
+enum JitKind : uint32_t {
+  JIT_BLINTERP = 0,
+  JIT_BASELINE = 1,
+  JIT_ION = 2,
+  JIT_WASM = 3
+};
+const uint32_t NO_STRING = UINT32_MAX;
+
+struct PsFrameRec {
+  uint64_t realm_id;
+  uint64_t stack_addr;
+  uint32_t source_id;
+  uint32_t kind;
+  uint32_t str_off;
+  uint32_t str_len;
+};
+
+struct JitFrameRec {
+  uint64_t realm_id;
+  uint64_t stack_addr;
+  uint64_t return_addr;
+  uint32_t kind;
+  uint32_t source_id;
+  uint32_t str_off;
+  uint32_t str_len;
+};
+
+struct CaptureBuf {
+  PsFrameRec* ps;
+  uint32_t ps_cap;
+  uint32_t ps_len;
+  /* Frames on the ProfilingStack (>= ps_len when truncated). */
+  uint32_t ps_total;
+  uint32_t jit_truncated;
+  JitFrameRec* jit;
+  uint32_t jit_cap;
+  uint32_t jit_len;
+  char* arena;
+  uint32_t arena_cap;
+  uint32_t arena_len;
+  uint32_t arena_truncated;
+  uint32_t pad_;
+};
+
+/* Copies a NUL-terminated string into the arena; async-signal-safe. */
+void copy_str(CaptureBuf* buf, const char* s, uint32_t* off, uint32_t* len) {
+  *off = 0;
+  *len = NO_STRING;
+  if (!s) {
+    return;
+  }
+  size_t n = strlen(s);
+  if (n > buf->arena_cap - buf->arena_len) {
+    buf->arena_truncated = 1;
+    return;
+  }
+  memcpy(buf->arena + buf->arena_len, s, n);
+  *off = buf->arena_len;
+  *len = uint32_t(n);
+  buf->arena_len += uint32_t(n);
+}
+
+/* Copies the leaf end of the ProfilingStack (root-end frames are dropped when
+ * the buffer is too small). No allocation, no locks. */
+void copy_profiling_stack(ProfilingStack* ps, CaptureBuf* buf) {
+  buf->ps_len = 0;
+  js::ProfilingStackFrame* frames = ps->frames;
+  uint32_t depth = ps->stackSize();
+  if (depth > ps->stackCapacity()) {
+    depth = ps->stackCapacity();
+  }
+  if (!frames) {
+    depth = 0;
+  }
+  buf->ps_total = depth;
+  uint32_t first = depth > buf->ps_cap ? depth - buf->ps_cap : 0;
+  for (uint32_t i = first; i < depth; i++) {
+    js::ProfilingStackFrame& f = frames[i];
+    PsFrameRec& r = buf->ps[buf->ps_len++];
+    r.realm_id = 0;
+    r.stack_addr = 0;
+    r.source_id = 0;
+    r.str_off = 0;
+    r.str_len = NO_STRING;
+    if (f.isJsFrame()) {
+      r.kind = f.isOSRFrame() ? PS_JS_OSR : PS_JS;
+      r.realm_id = f.realmID();
+      /* sourceId() is an out-of-line accessor that only reads the field. */
+      r.source_id = f.sourceId();
+      copy_str(buf, f.dynamicString(), &r.str_off, &r.str_len);
+    } else {
+      r.kind = f.isSpMarkerFrame() ? PS_SP_MARKER : PS_LABEL;
+      r.stack_addr = uint64_t(uintptr_t(f.stackAddress()));
+    }
+  }
+}
+
+/* Walks the JIT/wasm frames, innermost first, keeping only what must be read
+ * while the thread is stopped; return addresses are resolved later on the JS
+ * thread. Stops when the buffer is full, which drops root-end frames. */
+void walk_jit(JSContext* cx, const JS::ProfilingFrameIterator::RegisterState& regs,
+              uint64_t position, CaptureBuf* buf) {
+  buf->jit_len = 0;
+  buf->jit_truncated = 0;
+  JS::ProfilingFrameIterator it(cx, regs, mozilla::Some(position));
+  for (; !it.done(); ++it) {
+    mozilla::Maybe<JS::ProfilingFrameIterator::Frame> frame =
+        it.getPhysicalFrameWithoutLabel();
+    if (frame.isNothing()) {
+      continue;
+    }
+    if (buf->jit_len == buf->jit_cap) {
+      buf->jit_truncated = 1;
+      break;
+    }
+    JitFrameRec& r = buf->jit[buf->jit_len++];
+    r.stack_addr = uint64_t(uintptr_t(frame->stackAddress));
+    r.realm_id = frame->realmID;
+    r.source_id = frame->sourceId;
+    r.return_addr = 0;
+    r.str_off = 0;
+    r.str_len = NO_STRING;
+    switch (frame->kind) {
+      case JS::ProfilingFrameIterator::Frame_BaselineInterpreter:
+        r.kind = JIT_BLINTERP;
+        copy_str(buf, frame->label, &r.str_off, &r.str_len);
+        break;
+      case JS::ProfilingFrameIterator::Frame_Baseline:
+        r.kind = JIT_BASELINE;
+        r.return_addr = uint64_t(uintptr_t(frame->returnAddress()));
+        break;
+      case JS::ProfilingFrameIterator::Frame_Ion:
+        r.kind = JIT_ION;
+        r.return_addr = uint64_t(uintptr_t(frame->returnAddress()));
+        break;
+      default:
+        r.kind = JIT_WASM;
+        break;
+    }
+  }
+}
+
+/* The suspension handshake. One capture at a time in the whole process (the
+ * Rust side serialises captures), so one slot suffices. */
+struct SuspendSlot {
+  sem_t suspended;
+  sem_t resume;
+  void* pc;
+  void* sp;
+  void* fp;
+  void* lr;
+};
+SuspendSlot gSlot;
+std::atomic<int> gSignal{0};
+
+void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
+  int saved_errno = errno;
+  ucontext_t* uc = static_cast<ucontext_t*>(ucontext_v);
+#if defined(__x86_64__)
+  gSlot.pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
+  gSlot.sp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RSP]);
+  gSlot.fp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RBP]);
+  gSlot.lr = nullptr;
+#elif defined(__aarch64__)
+  gSlot.pc = reinterpret_cast<void*>(uc->uc_mcontext.pc);
+  gSlot.sp = reinterpret_cast<void*>(uc->uc_mcontext.sp);
+  gSlot.fp = reinterpret_cast<void*>(uc->uc_mcontext.regs[29]);
+  gSlot.lr = reinterpret_cast<void*>(uc->uc_mcontext.regs[30]);
+#else
+  (void)uc;
+  gSlot.pc = gSlot.sp = gSlot.fp = gSlot.lr = nullptr;
+#endif
+  sem_post(&gSlot.suspended);
+  while (sem_wait(&gSlot.resume) != 0 && errno == EINTR) {
+  }
+  errno = saved_errno;
+}
+
+}  // namespace
 
 extern "C" {
 
-/* sizeof(ProfilingStack) as this translation unit sees it: the Rust side
- * checks it against bindgen's layout, which proves both were compiled with
- * the same configuration. */
 size_t jsprof_glue_profiling_stack_size() { return sizeof(ProfilingStack); }
+size_t jsprof_glue_capture_buf_size() { return sizeof(CaptureBuf); }
+size_t jsprof_glue_ps_rec_size() { return sizeof(PsFrameRec); }
+size_t jsprof_glue_jit_rec_size() { return sizeof(JitFrameRec); }
 
-/* "JavaScript-C<version>" of the linked library. */
 const char* jsprof_glue_implementation_version() {
   return JS_GetImplementationVersion();
+}
+
+ProfilingStack* jsprof_stack_new() { return new ProfilingStack(); }
+
+/* Frees a stack; the caller guarantees it is empty and uninstalled. */
+void jsprof_stack_delete(ProfilingStack* ps) { delete ps; }
+
+uint32_t jsprof_stack_depth(ProfilingStack* ps) { return ps->stackSize(); }
+
+void jsprof_install_stack(JSContext* cx, ProfilingStack* ps) {
+  js::SetContextProfilingStack(cx, ps);
+}
+
+void jsprof_enable_instrumentation(JSContext* cx, bool on) {
+  js::EnableContextProfilingStack(cx, on);
+}
+
+bool jsprof_instrumentation_enabled(JSContext* cx) {
+  return JS::IsProfilingEnabledForContext(cx);
+}
+
+/* Installs the sampling signal's handler once per process. Returns the signal
+ * number, or 0 when thread suspension is unavailable on this platform. */
+int jsprof_install_signal_handler() {
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+  int sig = gSignal.load();
+  if (sig) {
+    return sig;
+  }
+  sem_init(&gSlot.suspended, 0, 0);
+  sem_init(&gSlot.resume, 0, 0);
+  sig = SIGRTMIN + 4;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_sigaction = on_sample_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(sig, &sa, nullptr) != 0) {
+    return 0;
+  }
+  gSignal.store(sig);
+  return sig;
+#else
+  return 0;
+#endif
+}
+
+pthread_t jsprof_current_thread() { return pthread_self(); }
+
+/* Capture from another thread. Returns 0 on success, 1 when the target was
+ * not suspended (signal failed), 2 when profiling turned out to be disabled
+ * (buffers then hold only the ProfilingStack copy). The caller serialises
+ * calls process-wide. */
+int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
+                             pthread_t target, uint64_t position,
+                             CaptureBuf* buf, uint64_t* suspended_at_ns) {
+  buf->arena_len = 0;
+  buf->arena_truncated = 0;
+  buf->ps_len = 0;
+  buf->ps_total = 0;
+  buf->jit_len = 0;
+  buf->jit_truncated = 0;
+  int sig = gSignal.load();
+  if (!sig || pthread_kill(target, sig) != 0) {
+    return 1;
+  }
+  while (sem_wait(&gSlot.suspended) != 0 && errno == EINTR) {
+  }
+  /* ---- The JS thread is stopped: no allocation, no locks from here. ---- */
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  *suspended_at_ns = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+  int status = 0;
+  copy_profiling_stack(ps, buf);
+  if (JS::IsProfilingEnabledForContext(cx)) {
+    JS::ProfilingFrameIterator::RegisterState regs;
+    regs.pc = gSlot.pc;
+    regs.sp = gSlot.sp;
+    regs.fp = gSlot.fp;
+    regs.lr = gSlot.lr;
+    walk_jit(cx, regs, position, buf);
+  } else {
+    status = 2;
+  }
+  /* ---- Resume. ---- */
+  sem_post(&gSlot.resume);
+  return status;
+}
+
+/* Capture on the JS thread itself (force_sample and the interrupt-driven
+ * fallback). */
+int jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
+                             uint64_t position, CaptureBuf* buf) {
+  buf->arena_len = 0;
+  buf->arena_truncated = 0;
+  buf->jit_len = 0;
+  buf->jit_truncated = 0;
+  copy_profiling_stack(ps, buf);
+  if (!JS::IsProfilingEnabledForContext(cx)) {
+    return 2;
+  }
+  JS::ProfilingFrameIterator::RegisterState regs;
+  walk_jit(cx, regs, position, buf);
+  return 0;
+}
+
+struct ResolvedJit {
+  const char* label;
+  uint64_t realm_id;
+  uint32_t source_id;
+  uint32_t pad_;
+};
+
+/* Resolves a JIT return address into its frames, outermost first. Returns
+ * the number of frames (at most cap). JS thread only. */
+uint32_t jsprof_resolve_jit(JSContext* cx, void* addr, ResolvedJit* out,
+                            uint32_t cap) {
+  JS::ProfiledFrameRange range = JS::GetProfiledFrames(cx, addr);
+  uint32_t n = 0;
+  for (JS::ProfiledFrameHandle handle : range) {
+    if (n == cap) {
+      break;
+    }
+    out[n].label = handle.label();
+    out[n].realm_id = handle.realmID();
+    out[n].source_id = handle.sourceId();
+    out[n].pad_ = 0;
+    n++;
+  }
+  return n;
+}
+
+void jsprof_set_range_start(JSContext* cx, uint64_t start) {
+  JS::SetJSContextProfilerSampleBufferRangeStart(cx, start);
+}
+
+typedef void (*jsprof_source_cb)(void* data, uint32_t source_id,
+                                 const char* path, size_t len);
+
+/* Lists the sources the profiler has seen (full file names). JS thread. */
+void jsprof_script_sources(JSContext* cx, jsprof_source_cb cb, void* data) {
+  js::ProfilerJSSources sources =
+      js::GetProfilerScriptSources(JS_GetRuntime(cx), false);
+  for (const ProfilerJSSourceData& s : sources) {
+    if (s.filePathLength() > 0) {
+      cb(data, s.sourceId(), s.filePath(), s.filePathLength());
+    }
+  }
 }
 
 }  // extern "C"

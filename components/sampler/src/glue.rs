@@ -1,18 +1,135 @@
 //! The sampler's glue: every `unsafe` access to SpiderMonkey's C++ profiling
-//! API that mozjs does not bind lives here and in `glue.cpp`.
+//! API lives here and in `glue.cpp`. The rest of the crate is safe Rust.
 //!
 //! # Invariants
 //!
 //! * `glue.cpp` is compiled against the objdir of the linked mozjs_sys with
 //!   the same configure defines (`build.rs`); `profiling_stack_layout_matches`
-//!   checks this at run time.
+//!   and `record_layouts_match` check this at run time.
+//! * **While the JS thread is suspended** (inside `jsprof_capture_suspended`,
+//!   between `pthread_kill` and the resume `sem_post`), only C++ code runs on
+//!   the sampler thread: it reads the `ProfilingStack`, runs
+//!   `JS::ProfilingFrameIterator` and copies into the preallocated
+//!   [`CaptureBuffers`]. It performs no allocation, takes no lock, and cannot
+//!   panic (no Rust runs in that window). The signal handler on the JS thread
+//!   only uses async-signal-safe operations (`sem_post`, `sem_wait`, reading
+//!   its `ucontext`) and preserves `errno`.
+//! * Captures are serialised process-wide by [`CAPTURE_LOCK`] (held by the
+//!   sampler thread only, never by a JS thread), because the handshake uses
+//!   one global slot.
+//! * A [`Context`] is a `JSContext*` that is only dereferenced by the C++
+//!   side: on its own thread for resolution and instrumentation, and from the
+//!   sampler thread only while that thread is suspended (what Gecko does).
+//!   The owner ([`crate::AgentSampler`]) stops the sampler thread before the
+//!   context can be destroyed.
+//! * A [`ProfilingStack`] outlives its installation: it is uninstalled before
+//!   it is freed, and leaked rather than freed when not empty.
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::Mutex;
+
+/// Must match `glue.cpp`.
+pub(crate) const PS_LABEL: u32 = 0;
+pub(crate) const PS_SP_MARKER: u32 = 1;
+pub(crate) const PS_JS: u32 = 2;
+pub(crate) const PS_JS_OSR: u32 = 3;
+pub(crate) const JIT_BLINTERP: u32 = 0;
+pub(crate) const JIT_BASELINE: u32 = 1;
+pub(crate) const JIT_ION: u32 = 2;
+pub(crate) const NO_STRING: u32 = u32::MAX;
+
+/// A copied `ProfilingStack` frame.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PsFrameRec {
+    pub realm_id: u64,
+    pub stack_addr: u64,
+    pub source_id: u32,
+    pub kind: u32,
+    pub str_off: u32,
+    pub str_len: u32,
+}
+
+/// A physical JIT/wasm frame found by `JS::ProfilingFrameIterator`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct JitFrameRec {
+    pub realm_id: u64,
+    pub stack_addr: u64,
+    pub return_addr: u64,
+    pub kind: u32,
+    pub source_id: u32,
+    pub str_off: u32,
+    pub str_len: u32,
+}
+
+#[repr(C)]
+struct CaptureBuf {
+    ps: *mut PsFrameRec,
+    ps_cap: u32,
+    ps_len: u32,
+    ps_total: u32,
+    jit_truncated: u32,
+    jit: *mut JitFrameRec,
+    jit_cap: u32,
+    jit_len: u32,
+    arena: *mut c_char,
+    arena_cap: u32,
+    arena_len: u32,
+    arena_truncated: u32,
+    pad_: u32,
+}
+
+#[repr(C)]
+struct ResolvedJitRec {
+    label: *const c_char,
+    realm_id: u64,
+    source_id: u32,
+    pad_: u32,
+}
+
+type SourceCb = unsafe extern "C" fn(*mut c_void, u32, *const c_char, usize);
 
 extern "C" {
     fn jsprof_glue_profiling_stack_size() -> usize;
+    fn jsprof_glue_capture_buf_size() -> usize;
+    fn jsprof_glue_ps_rec_size() -> usize;
+    fn jsprof_glue_jit_rec_size() -> usize;
     fn jsprof_glue_implementation_version() -> *const c_char;
+    fn jsprof_stack_new() -> *mut c_void;
+    fn jsprof_stack_delete(ps: *mut c_void);
+    fn jsprof_stack_depth(ps: *mut c_void) -> u32;
+    fn jsprof_install_stack(cx: *mut c_void, ps: *mut c_void);
+    fn jsprof_enable_instrumentation(cx: *mut c_void, on: bool);
+    fn jsprof_instrumentation_enabled(cx: *mut c_void) -> bool;
+    fn jsprof_install_signal_handler() -> i32;
+    fn jsprof_current_thread() -> libc::pthread_t;
+    fn jsprof_capture_suspended(
+        cx: *mut c_void,
+        ps: *mut c_void,
+        target: libc::pthread_t,
+        position: u64,
+        buf: *mut CaptureBuf,
+        suspended_at_ns: *mut u64,
+    ) -> i32;
+    fn jsprof_capture_on_thread(
+        cx: *mut c_void,
+        ps: *mut c_void,
+        position: u64,
+        buf: *mut CaptureBuf,
+    ) -> i32;
+    fn jsprof_resolve_jit(
+        cx: *mut c_void,
+        addr: *mut c_void,
+        out: *mut ResolvedJitRec,
+        cap: u32,
+    ) -> u32;
+    fn jsprof_set_range_start(cx: *mut c_void, start: u64);
+    fn jsprof_script_sources(cx: *mut c_void, cb: SourceCb, data: *mut c_void);
 }
+
+/// Serialises suspensions process-wide (one handshake slot in `glue.cpp`).
+static CAPTURE_LOCK: Mutex<()> = Mutex::new(());
 
 /// Whether the C++ glue and mozjs's bindgen agree on `ProfilingStack`'s size.
 pub fn profiling_stack_layout_matches() -> bool {
@@ -21,10 +138,371 @@ pub fn profiling_stack_layout_matches() -> bool {
     cxx == std::mem::size_of::<mozjs::jsapi::ProfilingStack>()
 }
 
+/// Whether the capture records have the same layout on both sides.
+pub fn record_layouts_match() -> bool {
+    // SAFETY: pure functions of the compile-time layout.
+    unsafe {
+        jsprof_glue_capture_buf_size() == std::mem::size_of::<CaptureBuf>()
+            && jsprof_glue_ps_rec_size() == std::mem::size_of::<PsFrameRec>()
+            && jsprof_glue_jit_rec_size() == std::mem::size_of::<JitFrameRec>()
+    }
+}
+
 /// The linked SpiderMonkey's implementation version, as seen from the glue.
 pub fn implementation_version() -> &'static str {
     // SAFETY: SpiderMonkey returns a pointer to a static NUL-terminated string.
     unsafe { CStr::from_ptr(jsprof_glue_implementation_version()) }
         .to_str()
         .unwrap_or("")
+}
+
+/// A `JSContext*` owned elsewhere (see the module invariants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Context(*mut c_void);
+
+// SAFETY: the pointer is only dereferenced on the context's thread, or from
+// the sampler thread while that thread is suspended (module invariants).
+unsafe impl Send for Context {}
+unsafe impl Sync for Context {}
+
+impl Context {
+    /// Wraps the raw context of a mozjs context.
+    pub fn from_mozjs(cx: &mut mozjs::context::JSContext) -> Context {
+        // SAFETY: only the pointer value is taken.
+        Context(unsafe { cx.raw_cx() }.cast())
+    }
+
+    /// Turns SpiderMonkey's profiler instrumentation on or off (discards JIT
+    /// code). JS thread only; requires an installed stack.
+    pub(crate) fn set_instrumentation(self, on: bool) {
+        // SAFETY: called on the context's thread with a stack installed.
+        unsafe { jsprof_enable_instrumentation(self.0, on) }
+    }
+
+    pub(crate) fn instrumentation_enabled(self) -> bool {
+        // SAFETY: reads a flag of a live context.
+        unsafe { jsprof_instrumentation_enabled(self.0) }
+    }
+
+    /// Sets the oldest sample position whose JIT code must stay alive.
+    pub(crate) fn set_range_start(self, start: u64) {
+        // SAFETY: JS thread, live context.
+        unsafe { jsprof_set_range_start(self.0, start) }
+    }
+
+    /// Resolves a JIT return address into `(label, realm, source)` frames,
+    /// outermost first. JS thread only, while instrumentation is on.
+    pub(crate) fn resolve_jit(self, addr: u64, out: &mut Vec<(String, u64, u32)>) {
+        const CAP: usize = 16;
+        let mut recs: [ResolvedJitRec; CAP] = std::array::from_fn(|_| ResolvedJitRec {
+            label: std::ptr::null(),
+            realm_id: 0,
+            source_id: 0,
+            pad_: 0,
+        });
+        // SAFETY: JS thread; the output array has CAP entries.
+        let n = unsafe {
+            jsprof_resolve_jit(self.0, addr as *mut c_void, recs.as_mut_ptr(), CAP as u32)
+        };
+        for rec in &recs[..(n as usize).min(CAP)] {
+            let label = if rec.label.is_null() {
+                String::new()
+            } else {
+                // SAFETY: labels are NUL-terminated strings owned by the live
+                // JitcodeGlobalEntry; copied before returning.
+                unsafe { CStr::from_ptr(rec.label) }
+                    .to_string_lossy()
+                    .into_owned()
+            };
+            out.push((label, rec.realm_id, rec.source_id));
+        }
+    }
+
+    /// Calls `f(source_id, full_filename)` for every source the profiler saw.
+    pub(crate) fn script_sources(self, f: &mut dyn FnMut(u32, &str)) {
+        unsafe extern "C" fn trampoline(
+            data: *mut c_void,
+            id: u32,
+            path: *const c_char,
+            len: usize,
+        ) {
+            // SAFETY: `data` is the `&mut &mut dyn FnMut` below; `path` has
+            // `len` bytes.
+            let f = unsafe { &mut *(data as *mut &mut dyn FnMut(u32, &str)) };
+            let bytes = unsafe { std::slice::from_raw_parts(path as *const u8, len) };
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                f(id, &String::from_utf8_lossy(bytes))
+            }));
+        }
+        let mut f = f;
+        // SAFETY: JS thread; the callback only runs during this call.
+        unsafe {
+            jsprof_script_sources(
+                self.0,
+                trampoline,
+                &mut f as *mut &mut dyn FnMut(u32, &str) as *mut c_void,
+            )
+        }
+    }
+}
+
+/// A SpiderMonkey `ProfilingStack`, installed on one context.
+#[derive(Debug)]
+pub(crate) struct ProfilingStack {
+    ptr: *mut c_void,
+    cx: Context,
+}
+
+// SAFETY: the stack's frames are only read from another thread while its
+// owner thread is suspended; `depth` is an atomic load.
+unsafe impl Send for ProfilingStack {}
+unsafe impl Sync for ProfilingStack {}
+
+impl ProfilingStack {
+    /// Creates a stack and installs it on `cx` (JS thread).
+    pub(crate) fn install(cx: Context) -> ProfilingStack {
+        // SAFETY: plain C++ allocation; installation on the context's thread.
+        let ptr = unsafe { jsprof_stack_new() };
+        unsafe { jsprof_install_stack(cx.0, ptr) };
+        ProfilingStack { ptr, cx }
+    }
+
+    /// Number of frames on the stack; may be read from any thread.
+    pub(crate) fn depth(&self) -> u32 {
+        // SAFETY: an atomic load of `stackPointer`.
+        unsafe { jsprof_stack_depth(self.ptr) }
+    }
+
+    /// Uninstalls and frees the stack (JS thread). Leaks it when frames are
+    /// still pushed (dropped from inside JS). Call once, after the sampling
+    /// thread is joined; the stack is not used afterwards.
+    pub(crate) fn uninstall(&self) {
+        if self.cx.instrumentation_enabled() {
+            self.cx.set_instrumentation(false);
+        }
+        // SAFETY: JS thread; the stack is freed only when empty.
+        unsafe {
+            jsprof_install_stack(self.cx.0, std::ptr::null_mut());
+            if jsprof_stack_depth(self.ptr) == 0 {
+                jsprof_stack_delete(self.ptr);
+            }
+        }
+    }
+}
+
+/// The thread that runs a context, as a signal target.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ThreadHandle(libc::pthread_t);
+
+impl ThreadHandle {
+    pub(crate) fn current() -> ThreadHandle {
+        // SAFETY: pthread_self.
+        ThreadHandle(unsafe { jsprof_current_thread() })
+    }
+}
+
+/// Whether this platform can suspend a JS thread (installs the handler).
+pub(crate) fn thread_suspension_available() -> bool {
+    // SAFETY: idempotent sigaction of a dedicated real-time signal.
+    unsafe { jsprof_install_signal_handler() != 0 }
+}
+
+/// Result of a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CaptureStatus {
+    Ok,
+    /// The thread could not be suspended.
+    NotSuspended,
+    /// Instrumentation was off: only the `ProfilingStack` was copied.
+    NoInstrumentation,
+}
+
+/// Preallocated, fixed capture buffers (grown only between captures).
+#[derive(Debug)]
+pub(crate) struct CaptureBuffers {
+    pub ps: Vec<PsFrameRec>,
+    pub ps_total: u32,
+    pub jit: Vec<JitFrameRec>,
+    pub jit_truncated: bool,
+    pub arena: Vec<u8>,
+    pub arena_truncated: bool,
+    ps_cap: usize,
+    jit_cap: usize,
+    arena_cap: usize,
+}
+
+impl CaptureBuffers {
+    pub(crate) fn new(frames: usize, arena: usize) -> CaptureBuffers {
+        CaptureBuffers {
+            ps: Vec::with_capacity(frames),
+            ps_total: 0,
+            jit: Vec::with_capacity(frames),
+            jit_truncated: false,
+            arena: Vec::with_capacity(arena),
+            arena_truncated: false,
+            ps_cap: frames,
+            jit_cap: frames,
+            arena_cap: arena,
+        }
+    }
+
+    /// Whether the last capture lost frames or strings.
+    pub(crate) fn truncated(&self) -> bool {
+        self.jit_truncated || self.arena_truncated || self.ps_total as usize > self.ps.len()
+    }
+
+    /// Doubles whatever was too small in the last capture (never while a
+    /// thread is suspended).
+    pub(crate) fn grow_after_truncation(&mut self) {
+        if self.ps_total as usize > self.ps_cap {
+            self.ps_cap = (self.ps_total as usize).next_power_of_two();
+        }
+        if self.jit_truncated {
+            self.jit_cap *= 2;
+        }
+        if self.arena_truncated {
+            self.arena_cap *= 2;
+        }
+        self.ps = Vec::with_capacity(self.ps_cap);
+        self.jit = Vec::with_capacity(self.jit_cap);
+        self.arena = Vec::with_capacity(self.arena_cap);
+    }
+
+    /// Bytes of a string recorded in the arena, if any.
+    pub(crate) fn string(&self, off: u32, len: u32) -> Option<&[u8]> {
+        if len == NO_STRING {
+            return None;
+        }
+        self.arena.get(off as usize..off as usize + len as usize)
+    }
+
+    fn raw(&mut self) -> CaptureBuf {
+        self.ps.clear();
+        self.jit.clear();
+        self.arena.clear();
+        CaptureBuf {
+            ps: self.ps.as_mut_ptr(),
+            ps_cap: self.ps_cap as u32,
+            ps_len: 0,
+            ps_total: 0,
+            jit_truncated: 0,
+            jit: self.jit.as_mut_ptr(),
+            jit_cap: self.jit_cap as u32,
+            jit_len: 0,
+            arena: self.arena.as_mut_ptr().cast(),
+            arena_cap: self.arena_cap as u32,
+            arena_len: 0,
+            arena_truncated: 0,
+            pad_: 0,
+        }
+    }
+
+    fn adopt(&mut self, raw: &CaptureBuf) {
+        let ps_len = (raw.ps_len as usize).min(self.ps_cap);
+        let jit_len = (raw.jit_len as usize).min(self.jit_cap);
+        let arena_len = (raw.arena_len as usize).min(self.arena_cap);
+        // SAFETY: the C++ side initialised that many elements within the
+        // capacities it was given (which are the vectors' capacities).
+        unsafe {
+            self.ps.set_len(ps_len);
+            self.jit.set_len(jit_len);
+            self.arena.set_len(arena_len);
+        }
+        self.ps_total = raw.ps_total;
+        self.jit_truncated = raw.jit_truncated != 0;
+        self.arena_truncated = raw.arena_truncated != 0;
+    }
+}
+
+fn status(code: i32) -> CaptureStatus {
+    match code {
+        0 => CaptureStatus::Ok,
+        2 => CaptureStatus::NoInstrumentation,
+        _ => CaptureStatus::NotSuspended,
+    }
+}
+
+/// Suspends `thread`, copies its stacks into `buf`, resumes it. Returns the
+/// status and the CLOCK_MONOTONIC time (ns) at which the thread was stopped.
+/// Sampler thread only; `thread` must be the thread running `cx`.
+pub(crate) fn capture_suspended(
+    cx: Context,
+    stack: &ProfilingStack,
+    thread: ThreadHandle,
+    position: u64,
+    buf: &mut CaptureBuffers,
+) -> (CaptureStatus, u64) {
+    let mut raw = buf.raw();
+    let mut at = 0u64;
+    let guard = CAPTURE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: see the module invariants; buffers are valid for their caps.
+    let code =
+        unsafe { jsprof_capture_suspended(cx.0, stack.ptr, thread.0, position, &mut raw, &mut at) };
+    drop(guard);
+    buf.adopt(&raw);
+    (status(code), at)
+}
+
+/// Captures the current thread's stacks (the JS thread itself).
+pub(crate) fn capture_on_thread(
+    cx: Context,
+    stack: &ProfilingStack,
+    position: u64,
+    buf: &mut CaptureBuffers,
+) -> CaptureStatus {
+    let mut raw = buf.raw();
+    // SAFETY: called on the context's thread; buffers valid for their caps.
+    let code = unsafe { jsprof_capture_on_thread(cx.0, stack.ptr, position, &mut raw) };
+    buf.adopt(&raw);
+    status(code)
+}
+
+/// Reads CLOCK_MONOTONIC in nanoseconds (the clock `Instant` uses on Linux).
+pub(crate) fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Sets a realm's profiler ID in realm options before `JS_NewGlobalObject`.
+pub fn set_profiler_realm_id(options: &mut mozjs::jsapi::RealmOptions, id: u64) {
+    options.creationOptions_.profilerRealmID_ = id;
+}
+
+/// The hook run by the interrupt callback on the JS thread.
+static INTERRUPT_HOOK: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+unsafe extern "C" fn on_interrupt(_cx: *mut mozjs::jsapi::JSContext) -> bool {
+    if let Some(hook) = INTERRUPT_HOOK.get() {
+        // Never unwind into SpiderMonkey.
+        let _ = std::panic::catch_unwind(*hook);
+    }
+    true
+}
+
+impl Context {
+    /// Adds an interrupt callback that runs `hook` (JS thread). The hook is
+    /// process-wide; it finds its agent through a thread-local.
+    pub(crate) fn add_interrupt_hook(self, hook: fn()) {
+        let _ = INTERRUPT_HOOK.set(hook);
+        // SAFETY: JS thread, live context.
+        unsafe { mozjs::jsapi::JS_AddInterruptCallback(self.0.cast(), Some(on_interrupt)) };
+    }
+
+    /// Asks the JS thread to run its interrupt callbacks; any thread.
+    pub(crate) fn request_interrupt(self) {
+        // SAFETY: JS_RequestInterruptCallback is thread-safe.
+        unsafe { mozjs::jsapi::JS_RequestInterruptCallback(self.0.cast()) }
+    }
+}
+
+static NEXT_REALM_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A process-unique `profilerRealmID` (never 0, SpiderMonkey's default).
+pub fn allocate_profiler_realm_id() -> u64 {
+    NEXT_REALM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

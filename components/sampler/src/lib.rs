@@ -1,8 +1,49 @@
-//! The sampler component of the JS Self-Profiling API: suspends a JS thread,
-//! walks SpiderMonkey's profiling stack, and produces traces per realm.
+//! The sampler component of the JS Self-Profiling API: unbiased samples from
+//! SpiderMonkey's profiling stack, traces per realm.
 //!
-//! This crate is being built up by the sampler issue; today it holds the C++
-//! glue build (compiled against SpiderMonkey's public headers) that the
-//! sampler will use.
+//! # Architecture
+//!
+//! * [`AgentSampler`] (one per SpiderMonkey context = agent) installs a
+//!   `ProfilingStack`, owns one sampling thread serving every session of the
+//!   agent, and turns SpiderMonkey's profiler instrumentation on with the
+//!   first started session and off after the last.
+//! * The sampling thread suspends the JS thread with a real-time signal,
+//!   copies the `ProfilingStack` and walks `JS::ProfilingFrameIterator` with
+//!   the thread's registers into preallocated buffers, and resumes it
+//!   (`glue.rs`/`glue.cpp`). With no JS on the stack it records an idle
+//!   sample without suspending.
+//! * Resolution runs on the JS thread (`resolve.rs`): at `stop()`,
+//!   `force_sample()`, [`AgentSampler::poll`], and from an interrupt
+//!   callback during long sessions. Frames are filtered per session (realm,
+//!   muted errors via the [`ScriptRegistry`], the built-in rule) and traces
+//!   are built per the spec (`trace.rs`).
+//!
+//! # What the embedder does
+//!
+//! * Give every global a unique realm ID before `JS_NewGlobalObject`:
+//!   [`set_profiler_realm_id`].
+//! * Register each compiled script with [`ScriptRegistry::register`], keyed
+//!   by the file name passed to `CompileOptions`, with its response URL and
+//!   muted-errors flag. Unknown sources are muted (fail closed).
+//! * Create an [`AgentSampler`] per context, [`Session::start`] per
+//!   `Profiler`, and call [`Session::stop`] for the trace.
+//!
+//! # Not yet done (see the crate's README section in the final report)
+//!
+//! WebAssembly frames are never shown (fail closed); native built-ins that
+//! only appear as engine labels are not shown; event-handler content
+//! attributes are not told apart from other functions of the document.
 
+mod agent;
+pub mod clock;
 pub mod glue;
+mod registry;
+mod resolve;
+mod session;
+pub mod trace;
+
+pub use agent::{AgentSampler, CaptureMode, Preparation, SamplerStats};
+pub use glue::{allocate_profiler_realm_id, set_profiler_realm_id, Context};
+pub use registry::{ScriptInfo, ScriptRegistry};
+pub use session::{Session, SessionError, SessionOptions, MIN_SAMPLE_INTERVAL_MS};
+pub use trace::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace, Timestamp};

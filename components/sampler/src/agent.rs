@@ -1,0 +1,684 @@
+//! One sampler per agent (one SpiderMonkey context = one thread), shared by
+//! all of that agent's sessions, as Chromium's ProfilerGroup shares one V8
+//! CpuProfiler.
+//!
+//! * JS thread side ([`AgentSampler`], [`crate::Session`]): installs the
+//!   `ProfilingStack`, turns the instrumentation on with the first started
+//!   session and off after the last, resolves captures and builds traces.
+//! * Sampler thread: one tick serves every started session (each at its own
+//!   interval, by subsampling against absolute deadlines); on a tick with JS
+//!   on the stack it suspends the JS thread and captures into preallocated
+//!   buffers (`glue.rs`); otherwise it records an idle sample without
+//!   suspending.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::clock::SessionClock;
+use crate::glue::{self, CaptureBuffers, CaptureStatus, Context, ProfilingStack, ThreadHandle};
+use crate::registry::ScriptRegistry;
+use crate::resolve::{merge, FrameClass, RawStack, ResolvedFrame, Resolver};
+use crate::trace::TraceBuilder;
+
+/// When the agent prepares its sampling machinery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Preparation {
+    /// Everything is prepared when the first session starts.
+    #[default]
+    Lazy,
+    /// The signal handler and the (parked) sampling thread are prepared when
+    /// the agent is created, so the first session starts faster. Nothing that
+    /// slows JS down (the instrumentation) is turned on before a session.
+    Eager,
+}
+
+/// How captures are taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureMode {
+    /// Suspend the JS thread with a signal and walk its stack from the
+    /// sampling thread (unbiased). Used wherever available.
+    SuspendThread,
+    /// Fallback for platforms without thread suspension: the sampling thread
+    /// requests an interrupt and the JS thread captures itself at its next
+    /// interrupt check (biased towards safepoints).
+    OnThreadInterrupt,
+}
+
+/// Frames preallocated in each capture buffer (grown after truncation).
+const INITIAL_CAPTURE_FRAMES: usize = 256;
+const INITIAL_CAPTURE_ARENA: usize = 64 * 1024;
+/// Pending captures that make the sampling thread ask for a resolution.
+const RESOLVE_THRESHOLD: usize = 256;
+
+pub(crate) type BufferFullCallback = Box<dyn FnOnce() + Send>;
+
+/// A started session as the sampling thread sees it.
+struct Active {
+    id: u64,
+    interval_ns: u64,
+    next_due_ns: u64,
+    limit: usize,
+    taken: usize,
+    /// Stopped by the buffer limit (no more samples).
+    full: bool,
+    on_full: Option<BufferFullCallback>,
+}
+
+/// A captured sample, waiting for resolution on the JS thread.
+struct RawSample {
+    #[allow(dead_code)]
+    position: u64,
+    time_ns: u64,
+    sessions: Vec<u64>,
+    stack: Option<RawStack>,
+}
+
+#[derive(Default)]
+struct SharedState {
+    shutdown: bool,
+    sessions: Vec<Active>,
+    pending: Vec<RawSample>,
+    /// Sample positions for `JS::ProfilingFrameIterator` (JIT code liveness).
+    next_position: u64,
+    /// The position of the capture the sampling thread is taking.
+    in_flight: Option<u64>,
+    /// Ticks served by the on-thread fallback, waiting for the JS thread.
+    on_thread_ticks: Vec<(u64, u64, Vec<u64>)>,
+}
+
+/// State shared with the sampling thread.
+struct Shared {
+    state: Mutex<SharedState>,
+    wake: Condvar,
+    cx: Context,
+    stack: ProfilingStack,
+    thread: ThreadHandle,
+    mode: CaptureMode,
+    resolve_requested: AtomicBool,
+    truncated_samples: AtomicU64,
+    suspensions: AtomicU64,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, SharedState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Per-session state on the JS thread.
+pub(crate) struct SessionState {
+    pub realm: u64,
+    pub clock: SessionClock,
+    pub builder: TraceBuilder,
+}
+
+pub(crate) struct AgentInner {
+    pub(crate) cx: Context,
+    shared: Arc<Shared>,
+    pub(crate) registry: ScriptRegistry,
+    preparation: Preparation,
+    thread: RefCell<Option<JoinHandle<()>>>,
+    instrumentation: Cell<bool>,
+    next_session_id: Cell<u64>,
+    pub(crate) sessions: RefCell<HashMap<u64, SessionState>>,
+    resolver: RefCell<Resolver>,
+    on_thread_buf: RefCell<CaptureBuffers>,
+    resolved_scratch: RefCell<Vec<ResolvedFrame>>,
+}
+
+thread_local! {
+    static CURRENT_AGENT: RefCell<Weak<AgentInner>> = const { RefCell::new(Weak::new()) };
+}
+
+/// The sampler of one agent. Create it on the agent's JS thread after the
+/// context, drop it (on that thread) before the context is destroyed.
+pub struct AgentSampler {
+    inner: Rc<AgentInner>,
+}
+
+/// Counters for diagnostics and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SamplerStats {
+    /// Samples whose capture buffers were too small (root frames dropped).
+    pub truncated_samples: u64,
+    /// Times the JS thread was suspended.
+    pub suspensions: u64,
+}
+
+impl AgentSampler {
+    /// Installs a `ProfilingStack` on `cx` (which costs nothing measurable
+    /// while the instrumentation is off) and prepares per `preparation`.
+    pub fn new(
+        cx: &mut mozjs::context::JSContext,
+        registry: ScriptRegistry,
+        preparation: Preparation,
+    ) -> AgentSampler {
+        let cx = Context::from_mozjs(cx);
+        let mode = if glue::thread_suspension_available() {
+            CaptureMode::SuspendThread
+        } else {
+            CaptureMode::OnThreadInterrupt
+        };
+        AgentSampler::with_mode(cx, registry, preparation, mode)
+    }
+
+    /// Like [`AgentSampler::new`] with an explicit capture mode (tests and
+    /// platforms without suspension use [`CaptureMode::OnThreadInterrupt`]).
+    pub fn with_capture_mode(
+        cx: &mut mozjs::context::JSContext,
+        registry: ScriptRegistry,
+        preparation: Preparation,
+        mode: CaptureMode,
+    ) -> AgentSampler {
+        let cx = Context::from_mozjs(cx);
+        let mode = if mode == CaptureMode::SuspendThread && !glue::thread_suspension_available() {
+            CaptureMode::OnThreadInterrupt
+        } else {
+            mode
+        };
+        AgentSampler::with_mode(cx, registry, preparation, mode)
+    }
+
+    fn with_mode(
+        cx: Context,
+        registry: ScriptRegistry,
+        preparation: Preparation,
+        mode: CaptureMode,
+    ) -> AgentSampler {
+        let stack = ProfilingStack::install(cx);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(SharedState {
+                next_position: 1,
+                ..SharedState::default()
+            }),
+            wake: Condvar::new(),
+            cx,
+            stack,
+            thread: ThreadHandle::current(),
+            mode,
+            resolve_requested: AtomicBool::new(false),
+            truncated_samples: AtomicU64::new(0),
+            suspensions: AtomicU64::new(0),
+        });
+        let inner = Rc::new(AgentInner {
+            cx,
+            shared,
+            registry,
+            preparation,
+            thread: RefCell::new(None),
+            instrumentation: Cell::new(false),
+            next_session_id: Cell::new(1),
+            sessions: RefCell::new(HashMap::new()),
+            resolver: RefCell::new(Resolver::default()),
+            on_thread_buf: RefCell::new(CaptureBuffers::new(
+                INITIAL_CAPTURE_FRAMES,
+                INITIAL_CAPTURE_ARENA,
+            )),
+            resolved_scratch: RefCell::new(Vec::new()),
+        });
+        cx.add_interrupt_hook(interrupt_hook);
+        CURRENT_AGENT.with(|a| *a.borrow_mut() = Rc::downgrade(&inner));
+        if preparation == Preparation::Eager {
+            inner.ensure_thread();
+        }
+        AgentSampler { inner }
+    }
+
+    /// The registry the agent resolves URLs and muted flags with.
+    pub fn registry(&self) -> &ScriptRegistry {
+        &self.inner.registry
+    }
+
+    /// How captures are taken on this platform.
+    pub fn capture_mode(&self) -> CaptureMode {
+        self.inner.shared.mode
+    }
+
+    /// Whether SpiderMonkey's profiler instrumentation is on.
+    pub fn instrumentation_enabled(&self) -> bool {
+        self.inner.cx.instrumentation_enabled()
+    }
+
+    pub fn stats(&self) -> SamplerStats {
+        SamplerStats {
+            truncated_samples: self.inner.shared.truncated_samples.load(Ordering::Relaxed),
+            suspensions: self.inner.shared.suspensions.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Resolves pending captures now (also done at stop, at `force_sample`,
+    /// and from the interrupt callback during long sessions).
+    pub fn poll(&self) {
+        self.inner.resolve_pending();
+    }
+
+    pub(crate) fn inner(&self) -> &Rc<AgentInner> {
+        &self.inner
+    }
+}
+
+impl Drop for AgentSampler {
+    fn drop(&mut self) {
+        self.inner.shutdown();
+    }
+}
+
+fn interrupt_hook() {
+    let agent = CURRENT_AGENT.with(|a| a.borrow().upgrade());
+    if let Some(agent) = agent {
+        agent.on_interrupt();
+    }
+}
+
+impl AgentInner {
+    fn ensure_thread(&self) {
+        let mut thread = self.thread.borrow_mut();
+        if thread.is_none() {
+            let shared = Arc::clone(&self.shared);
+            *thread = std::thread::Builder::new()
+                .name("js-sampler".into())
+                .spawn(move || sampler_thread(shared))
+                .ok();
+        }
+    }
+
+    fn stop_thread(&self) {
+        let handle = self.thread.borrow_mut().take();
+        if let Some(handle) = handle {
+            self.shared.lock().shutdown = true;
+            self.shared.wake.notify_all();
+            let _ = handle.join();
+            self.shared.lock().shutdown = false;
+        }
+    }
+
+    /// Registers a started session (JS thread).
+    pub(crate) fn add_session(
+        &self,
+        interval_ns: u64,
+        limit: usize,
+        state: SessionState,
+        on_full: Option<BufferFullCallback>,
+    ) -> u64 {
+        let id = self.next_session_id.get();
+        self.next_session_id.set(id + 1);
+        self.sessions.borrow_mut().insert(id, state);
+        // Instrumentation first: samples need it.
+        if !self.instrumentation.get() {
+            self.cx.set_instrumentation(true);
+            self.instrumentation.set(true);
+        }
+        self.ensure_thread();
+        {
+            let mut st = self.shared.lock();
+            let now = glue::monotonic_ns();
+            st.sessions.push(Active {
+                id,
+                interval_ns: interval_ns.max(1),
+                next_due_ns: now + interval_ns.max(1),
+                limit,
+                taken: 0,
+                full: false,
+                on_full,
+            });
+        }
+        self.shared.wake.notify_all();
+        id
+    }
+
+    /// Ends a session: no further samples are assigned to it; pending ones are
+    /// resolved. Returns its builder (JS thread).
+    pub(crate) fn remove_session(&self, id: u64) -> Option<TraceBuilder> {
+        self.shared.lock().sessions.retain(|s| s.id != id);
+        self.resolve_pending();
+        let state = self.sessions.borrow_mut().remove(&id);
+        self.update_instrumentation();
+        state.map(|s| s.builder)
+    }
+
+    /// Turns the instrumentation (and, in lazy mode, the thread) off once no
+    /// session samples any more.
+    fn update_instrumentation(&self) {
+        let sampling = self.shared.lock().sessions.iter().any(|s| !s.full);
+        if !sampling && self.instrumentation.get() {
+            // Everything captured so far is resolved before the JIT code
+            // it references is released.
+            self.resolve_pending();
+            self.cx.set_instrumentation(false);
+            self.instrumentation.set(false);
+            if self.preparation == Preparation::Lazy {
+                self.stop_thread();
+            }
+        }
+    }
+
+    /// `force_sample` for one session (JS thread): takes a sample now.
+    pub(crate) fn force_sample(&self, id: u64) {
+        let position = {
+            let mut st = self.shared.lock();
+            let position = st.next_position;
+            let Some(active) = st.sessions.iter_mut().find(|s| s.id == id) else {
+                return;
+            };
+            match admit(active) {
+                Admit::Take => {}
+                Admit::Full(cb) => {
+                    drop(st);
+                    if let Some(cb) = cb {
+                        cb();
+                    }
+                    self.update_instrumentation();
+                    return;
+                }
+                Admit::Skip => return,
+            }
+            st.next_position += 1;
+            position
+        };
+        let sample = self.capture_here(position, vec![id]);
+        self.shared.lock().pending.push(sample);
+        self.resolve_pending();
+    }
+
+    /// Captures on the JS thread itself.
+    fn capture_here(&self, position: u64, sessions: Vec<u64>) -> RawSample {
+        let time_ns = glue::monotonic_ns();
+        let stack = if self.shared.stack.depth() == 0 {
+            None
+        } else {
+            let mut buf = self.on_thread_buf.borrow_mut();
+            let status = glue::capture_on_thread(self.cx, &self.shared.stack, position, &mut buf);
+            let stack = (status == CaptureStatus::Ok).then(|| merge(&buf));
+            if buf.truncated() {
+                self.shared
+                    .truncated_samples
+                    .fetch_add(1, Ordering::Relaxed);
+                buf.grow_after_truncation();
+            }
+            stack
+        };
+        RawSample {
+            position,
+            time_ns,
+            sessions,
+            stack,
+        }
+    }
+
+    fn on_interrupt(&self) {
+        // The on-thread fallback's ticks.
+        let ticks = std::mem::take(&mut self.shared.lock().on_thread_ticks);
+        for (position, time_ns, sessions) in ticks {
+            let mut sample = self.capture_here(position, sessions);
+            sample.time_ns = time_ns;
+            self.shared.lock().pending.push(sample);
+        }
+        if self.shared.resolve_requested.swap(false, Ordering::AcqRel) {
+            self.resolve_pending();
+            self.update_instrumentation();
+        }
+    }
+
+    /// Resolves every pending capture into the sessions' traces (JS thread).
+    pub(crate) fn resolve_pending(&self) {
+        let (pending, range_start) = {
+            let mut st = self.shared.lock();
+            // The oldest position that may still be captured or resolved.
+            let oldest_unresolved = st
+                .in_flight
+                .into_iter()
+                .chain(st.on_thread_ticks.iter().map(|t| t.0))
+                .fold(st.next_position, u64::min);
+            (std::mem::take(&mut st.pending), oldest_unresolved)
+        };
+        if pending.is_empty() {
+            return;
+        }
+        let (Ok(mut resolver), Ok(mut sessions), Ok(mut frames)) = (
+            self.resolver.try_borrow_mut(),
+            self.sessions.try_borrow_mut(),
+            self.resolved_scratch.try_borrow_mut(),
+        ) else {
+            // Re-entered: put them back for the outer call.
+            self.shared.lock().pending.splice(0..0, pending);
+            return;
+        };
+        resolver.begin_batch();
+        for sample in &pending {
+            match &sample.stack {
+                Some(stack) => resolver.resolve(self.cx, &self.registry, stack, &mut frames),
+                None => frames.clear(),
+            }
+            for id in &sample.sessions {
+                if let Some(session) = sessions.get_mut(id) {
+                    take_sample(session, sample.time_ns, &frames, &resolver);
+                }
+            }
+        }
+        // Every position below `range_start` is resolved: its JIT code may go.
+        self.cx.set_range_start(range_start);
+    }
+
+    fn shutdown(&self) {
+        self.stop_thread();
+        self.shared.lock().sessions.clear();
+        self.resolve_pending();
+        self.sessions.borrow_mut().clear();
+        if self.instrumentation.get() {
+            self.cx.set_instrumentation(false);
+            self.instrumentation.set(false);
+        }
+    }
+}
+
+impl Drop for AgentInner {
+    fn drop(&mut self) {
+        // `shutdown` joined the sampling thread, so nothing else reads the
+        // stack: uninstall it, once.
+        self.stop_thread();
+        self.shared.stack.uninstall();
+    }
+}
+
+/// Steps 2-6 of "take a sample" for one session, given the resolved stack
+/// (root first), with the per-frame realm and muted checks of "get a frame
+/// ID" and the built-in attribution rule.
+/// <https://wicg.github.io/js-self-profiling/#dfn-take-a-sample>
+fn take_sample(
+    session: &mut SessionState,
+    time_ns: u64,
+    frames: &[ResolvedFrame],
+    resolver: &Resolver,
+) {
+    // Step 3: the timestamp relative to the session's time origin, coarsened.
+    let timestamp = session.clock.relative(time_ns);
+    // Steps 4-5: "get a stack ID" on the stack. The recursion on the tail
+    // (step 3 of that algorithm) is unrolled from the root: `parent` is the
+    // stack ID of the tail so far.
+    let mut parent: Option<u32> = None;
+    // Whether the nearest scripted caller so far is included (built-ins are
+    // attributed to it: step 4.2 of "get a frame ID").
+    let mut caller_included = false;
+    for frame in frames {
+        let (desc, class) = &resolver.descs[frame.index as usize];
+        // "get a frame ID", step 1: the realm check, per frame.
+        let same_realm = frame.realm == session.realm;
+        let include = match class {
+            // Steps 4.1 and 7: scripted code is included unless muted.
+            FrameClass::Scripted { muted } => {
+                caller_included = same_realm && !muted;
+                caller_included
+            }
+            // Step 4.2: a built-in is attributed to the script that invoked it.
+            FrameClass::Builtin => same_realm && caller_included,
+        };
+        // "get a stack ID", step 5: an undefined frame ID keeps the parent.
+        if !include {
+            continue;
+        }
+        let frame_id = session.builder.frame_id(frame.index, desc);
+        // "get a stack ID", steps 6-7.
+        parent = Some(session.builder.stack_id(parent, frame_id));
+    }
+    // Step 6 of "take a sample".
+    session.builder.push_sample(timestamp, parent);
+}
+
+enum Admit {
+    Take,
+    Skip,
+    Full(Option<BufferFullCallback>),
+}
+
+/// Step 1 of "take a sample": the buffer limit.
+/// <https://wicg.github.io/js-self-profiling/#dfn-take-a-sample>
+fn admit(active: &mut Active) -> Admit {
+    if active.full {
+        return Admit::Skip;
+    }
+    if active.taken >= active.limit {
+        // Fire samplebufferfull and move to stopped.
+        active.full = true;
+        return Admit::Full(active.on_full.take());
+    }
+    active.taken += 1;
+    Admit::Take
+}
+
+/// Slack for considering a session due at a tick.
+const DUE_SLACK_NS: u64 = 50_000;
+
+fn sampler_thread(shared: Arc<Shared>) {
+    let mut buf = CaptureBuffers::new(INITIAL_CAPTURE_FRAMES, INITIAL_CAPTURE_ARENA);
+    let mut fired: Vec<BufferFullCallback> = Vec::new();
+    let mut st = shared.lock();
+    loop {
+        if st.shutdown {
+            return;
+        }
+        let Some(next_due) = st
+            .sessions
+            .iter()
+            .filter(|s| !s.full)
+            .map(|s| s.next_due_ns)
+            .min()
+        else {
+            st = shared.wake.wait(st).unwrap_or_else(|e| e.into_inner());
+            continue;
+        };
+        let now = glue::monotonic_ns();
+        if next_due > now + DUE_SLACK_NS / 5 {
+            let wait = Duration::from_nanos(next_due - now);
+            st = shared
+                .wake
+                .wait_timeout(st, wait)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+            continue;
+        }
+        // One tick serves every due session.
+        let mut due = Vec::new();
+        for active in st.sessions.iter_mut().filter(|s| !s.full) {
+            if active.next_due_ns > now + DUE_SLACK_NS {
+                continue;
+            }
+            // Absolute deadlines: skip missed ticks instead of drifting.
+            while active.next_due_ns <= now + DUE_SLACK_NS {
+                active.next_due_ns += active.interval_ns;
+            }
+            match admit(active) {
+                Admit::Take => due.push(active.id),
+                Admit::Full(cb) => fired.extend(cb),
+                Admit::Skip => {}
+            }
+        }
+        if due.is_empty() {
+            drop(st);
+            for cb in fired.drain(..) {
+                cb();
+            }
+            // Let the JS thread turn the instrumentation off.
+            shared.resolve_requested.store(true, Ordering::Release);
+            shared.cx.request_interrupt();
+            st = shared.lock();
+            continue;
+        }
+        let position = st.next_position;
+        st.next_position += 1;
+        st.in_flight = Some(position);
+        drop(st);
+
+        let sample = capture_tick(&shared, &mut buf, position, due);
+        st = shared.lock();
+        st.in_flight = None;
+        if let Some(sample) = sample {
+            st.pending.push(sample);
+        }
+        let many = st.pending.len() >= RESOLVE_THRESHOLD;
+        if many || !fired.is_empty() {
+            drop(st);
+            for cb in fired.drain(..) {
+                cb();
+            }
+            shared.resolve_requested.store(true, Ordering::Release);
+            shared.cx.request_interrupt();
+            st = shared.lock();
+        }
+    }
+}
+
+/// Takes one tick's capture (sampling thread, no lock held).
+fn capture_tick(
+    shared: &Shared,
+    buf: &mut CaptureBuffers,
+    position: u64,
+    sessions: Vec<u64>,
+) -> Option<RawSample> {
+    let now = glue::monotonic_ns();
+    // No JS on the stack: an idle sample, without suspending.
+    if shared.stack.depth() == 0 {
+        return Some(RawSample {
+            position,
+            time_ns: now,
+            sessions,
+            stack: None,
+        });
+    }
+    match shared.mode {
+        CaptureMode::SuspendThread => {
+            let (status, at) =
+                glue::capture_suspended(shared.cx, &shared.stack, shared.thread, position, buf);
+            let (time_ns, stack) = match status {
+                CaptureStatus::Ok => {
+                    shared.suspensions.fetch_add(1, Ordering::Relaxed);
+                    (at, Some(merge(buf)))
+                }
+                CaptureStatus::NoInstrumentation => (at, None),
+                CaptureStatus::NotSuspended => (now, None),
+            };
+            if buf.truncated() {
+                shared.truncated_samples.fetch_add(1, Ordering::Relaxed);
+                buf.grow_after_truncation();
+            }
+            Some(RawSample {
+                position,
+                time_ns,
+                sessions,
+                stack,
+            })
+        }
+        CaptureMode::OnThreadInterrupt => {
+            shared
+                .lock()
+                .on_thread_ticks
+                .push((position, now, sessions));
+            shared.cx.request_interrupt();
+            None
+        }
+    }
+}

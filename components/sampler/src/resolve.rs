@@ -1,0 +1,346 @@
+//! Resolution, on the JS thread: merges the copied `ProfilingStack` frames
+//! with the JIT frames of a capture (by stack address, as the engine lays
+//! them out), resolves JIT return addresses with `JS::GetProfiledFrames`,
+//! parses SpiderMonkey's profile strings, and classifies each frame
+//! (scripted with its muted flag, built-in, or hidden). Session filters
+//! (realm, muted, the built-in rule) are applied in `agent.rs`.
+
+use std::collections::HashMap;
+
+use crate::glue::{self, Context};
+use crate::registry::ScriptRegistry;
+use crate::trace::FrameDesc;
+
+/// A frame as captured, before resolution.
+#[derive(Clone, Debug)]
+pub(crate) enum RawFrame {
+    /// An interpreter or baseline-interpreter frame, with its profile string.
+    Labelled {
+        label: Box<str>,
+        realm: u64,
+        source_id: u32,
+    },
+    /// A Baseline or Ion frame (possibly several inlined frames).
+    Jit { return_addr: u64 },
+}
+
+/// One captured stack, root first.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RawStack {
+    pub frames: Vec<RawFrame>,
+}
+
+/// Merges a capture into a root-first [`RawStack`] (sampler thread, after
+/// resume). Frames lost at the root end of either source make every frame
+/// older than the oldest one kept from that source unreliable; those are
+/// dropped too, so the stack stays a leaf-side suffix of the real one.
+pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
+    let string = |off, len| {
+        buf.string(off, len)
+            .map(|b| String::from_utf8_lossy(b).into_owned().into_boxed_str())
+    };
+    let mut merged: Vec<(u64, Option<RawFrame>)> = Vec::with_capacity(buf.ps.len() + buf.jit.len());
+    let mut i = 0usize;
+    let mut j = buf.jit.len();
+    let mut last_marker = u64::MAX;
+    let mut first_marker: Option<u64> = None;
+    loop {
+        let mut ps_addr = 0u64;
+        if i < buf.ps.len() {
+            let f = &buf.ps[i];
+            if f.kind == glue::PS_LABEL || f.kind == glue::PS_SP_MARKER {
+                last_marker = f.stack_addr;
+                first_marker.get_or_insert(f.stack_addr);
+            }
+            if f.kind == glue::PS_JS_OSR {
+                // The JIT frame stands for it.
+                i += 1;
+                continue;
+            }
+            ps_addr = if f.kind == glue::PS_JS {
+                last_marker
+            } else {
+                f.stack_addr
+            };
+        }
+        let jit_addr = if j > 0 { buf.jit[j - 1].stack_addr } else { 0 };
+        if i < buf.ps.len() && (j == 0 || ps_addr > jit_addr) {
+            let f = &buf.ps[i];
+            let frame = (f.kind == glue::PS_JS)
+                .then(|| string(f.str_off, f.str_len))
+                .flatten()
+                .map(|label| RawFrame::Labelled {
+                    label,
+                    realm: f.realm_id,
+                    source_id: f.source_id,
+                });
+            merged.push((ps_addr, frame));
+            i += 1;
+        } else if j > 0 {
+            let f = &buf.jit[j - 1];
+            let frame = match f.kind {
+                glue::JIT_BLINTERP => {
+                    string(f.str_off, f.str_len).map(|label| RawFrame::Labelled {
+                        label,
+                        realm: f.realm_id,
+                        source_id: f.source_id,
+                    })
+                }
+                glue::JIT_BASELINE | glue::JIT_ION => Some(RawFrame::Jit {
+                    return_addr: f.return_addr,
+                }),
+                // Wasm frames and their stubs never appear (see the docs).
+                _ => None,
+            };
+            merged.push((jit_addr, frame));
+            j -= 1;
+        } else {
+            break;
+        }
+    }
+    let ps_truncated = buf.ps_total as usize > buf.ps.len();
+    let mut cutoff = u64::MAX;
+    if buf.jit_truncated {
+        if let Some(oldest) = buf.jit.last() {
+            cutoff = cutoff.min(oldest.stack_addr);
+        }
+    }
+    if ps_truncated {
+        cutoff = cutoff.min(first_marker.unwrap_or(0));
+    }
+    let truncated = buf.truncated();
+    let frames = merged
+        .into_iter()
+        .filter(|(addr, _)| !truncated || *addr <= cutoff)
+        .filter_map(|(_, f)| f)
+        .collect();
+    RawStack { frames }
+}
+
+/// How a resolved frame takes part in a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FrameClass {
+    /// Script code; `muted` from the registry (unknown counts as muted).
+    Scripted { muted: bool },
+    /// Self-hosted (built-in) code: name only, attributed to its caller.
+    Builtin,
+}
+
+/// A resolved frame of one sample: an agent-wide frame index plus the realm
+/// it ran in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ResolvedFrame {
+    pub index: u32,
+    pub realm: u64,
+}
+
+/// Agent-wide resolution state (JS thread).
+#[derive(Debug, Default)]
+pub(crate) struct Resolver {
+    by_label: HashMap<u32, HashMap<Box<str>, u32>>,
+    pub(crate) descs: Vec<(FrameDesc, FrameClass)>,
+    sources: HashMap<u32, String>,
+    sources_refreshed: bool,
+    jit_scratch: Vec<(String, u64, u32)>,
+}
+
+impl Resolver {
+    /// Call before each batch: allows one refresh of the source list.
+    pub(crate) fn begin_batch(&mut self) {
+        self.sources_refreshed = false;
+    }
+
+    /// Resolves a raw stack into frames, root first.
+    pub(crate) fn resolve(
+        &mut self,
+        cx: Context,
+        registry: &ScriptRegistry,
+        stack: &RawStack,
+        out: &mut Vec<ResolvedFrame>,
+    ) {
+        out.clear();
+        for frame in &stack.frames {
+            match frame {
+                RawFrame::Labelled {
+                    label,
+                    realm,
+                    source_id,
+                } => {
+                    let index = self.intern(cx, registry, label, *source_id);
+                    out.push(ResolvedFrame {
+                        index,
+                        realm: *realm,
+                    });
+                }
+                RawFrame::Jit { return_addr } => {
+                    let mut scratch = std::mem::take(&mut self.jit_scratch);
+                    scratch.clear();
+                    cx.resolve_jit(*return_addr, &mut scratch);
+                    for (label, realm, source_id) in &scratch {
+                        let index = self.intern(cx, registry, label, *source_id);
+                        out.push(ResolvedFrame {
+                            index,
+                            realm: *realm,
+                        });
+                    }
+                    self.jit_scratch = scratch;
+                }
+            }
+        }
+    }
+
+    fn intern(
+        &mut self,
+        cx: Context,
+        registry: &ScriptRegistry,
+        label: &str,
+        source_id: u32,
+    ) -> u32 {
+        if let Some(&index) = self.by_label.get(&source_id).and_then(|m| m.get(label)) {
+            return index;
+        }
+        let resolved = self.classify(cx, registry, label, source_id);
+        let index = self.descs.len() as u32;
+        self.descs.push(resolved);
+        self.by_label
+            .entry(source_id)
+            .or_default()
+            .insert(label.into(), index);
+        index
+    }
+
+    fn full_filename(&mut self, cx: Context, source_id: u32, parsed: &str) -> String {
+        if source_id != 0 {
+            if !self.sources.contains_key(&source_id) && !self.sources_refreshed {
+                self.sources_refreshed = true;
+                let sources = &mut self.sources;
+                cx.script_sources(&mut |id, path| {
+                    sources.insert(id, path.to_owned());
+                });
+            }
+            if let Some(full) = self.sources.get(&source_id) {
+                return full.clone();
+            }
+        }
+        parsed.to_owned()
+    }
+
+    fn classify(
+        &mut self,
+        cx: Context,
+        registry: &ScriptRegistry,
+        label: &str,
+        source_id: u32,
+    ) -> (FrameDesc, FrameClass) {
+        let parsed = parse_profile_string(label);
+        if parsed.file == "self-hosted" {
+            let desc = FrameDesc {
+                name: own_name(parsed.name).to_owned(),
+                resource: None,
+                line: None,
+                column: None,
+            };
+            return (desc, FrameClass::Builtin);
+        }
+        let file = self.full_filename(cx, source_id, parsed.file);
+        let (url, muted) = match registry.lookup(&file) {
+            Some(info) => (info.url, info.muted_errors),
+            // Fail closed: an unknown source is muted.
+            None => (file, true),
+        };
+        let desc = FrameDesc {
+            name: own_name(parsed.name).to_owned(),
+            resource: Some(url),
+            line: parsed.line,
+            column: parsed.column,
+        };
+        (desc, FrameClass::Scripted { muted })
+    }
+}
+
+/// The parts of a profile string `"name (file:line:col)"`, `"file:line:col"`
+/// or `"file"`.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct ParsedLabel<'a> {
+    pub name: &'a str,
+    pub file: &'a str,
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+}
+
+pub(crate) fn parse_profile_string(label: &str) -> ParsedLabel<'_> {
+    let (name, location) = match label.strip_suffix(')').and_then(|l| l.split_once(" (")) {
+        Some((name, loc)) => (name, loc),
+        None => ("", label),
+    };
+    let split = location.rsplit_once(':').and_then(|(rest, col)| {
+        let (file, line) = rest.rsplit_once(':')?;
+        Some((file, line.parse::<u64>().ok()?, col.parse::<u64>().ok()?))
+    });
+    match split {
+        Some((file, line, column)) => ParsedLabel {
+            name,
+            file,
+            line: Some(line),
+            column: Some(column),
+        },
+        None => ParsedLabel {
+            name,
+            file: location,
+            line: None,
+            column: None,
+        },
+    }
+}
+
+/// The function's own name: SpiderMonkey's guessed display names for
+/// anonymous functions (`outer/total<`, `obj.method`, `a/<`) become "".
+/// Own names keep their form (`get x`, `set x`, `[Symbol.iterator]`).
+pub(crate) fn own_name(display: &str) -> &str {
+    let base = display
+        .strip_prefix("get ")
+        .or_else(|| display.strip_prefix("set "))
+        .unwrap_or(display);
+    if base.starts_with('[') {
+        return display;
+    }
+    if display.contains('/') || display.contains('<') || base.contains('.') {
+        ""
+    } else {
+        display
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_strings() {
+        assert_eq!(
+            parse_profile_string("get value (https://a/x.js:3:12)"),
+            ParsedLabel {
+                name: "get value",
+                file: "https://a/x.js",
+                line: Some(3),
+                column: Some(12)
+            }
+        );
+        let p = parse_profile_string("https://a/x.js line 2 > eval:1:1");
+        assert_eq!(
+            (p.name, p.file, p.line),
+            ("", "https://a/x.js line 2 > eval", Some(1))
+        );
+        let p = parse_profile_string("https://a:8080/x.js");
+        assert_eq!((p.file, p.line), ("https://a:8080/x.js", None));
+    }
+
+    #[test]
+    fn guessed_names_are_anonymous() {
+        assert_eq!(own_name("outer/total<"), "");
+        assert_eq!(own_name("obj.method"), "");
+        assert_eq!(own_name("get x"), "get x");
+        assert_eq!(own_name("[Symbol.iterator]"), "[Symbol.iterator]");
+        assert_eq!(own_name("leaf"), "leaf");
+    }
+}

@@ -1,0 +1,235 @@
+//! The `ProfilerTrace` format and the spec's trace-building algorithms.
+//! <https://wicg.github.io/js-self-profiling/#the-profilertrace-dictionary>
+
+use std::collections::HashMap;
+
+use serde::{Serialize, Serializer};
+
+use crate::clock::ns_to_ms;
+
+/// A timestamp in integer nanoseconds relative to the session's time origin,
+/// serialised once as milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(pub u64);
+
+impl Timestamp {
+    pub fn as_ms(self) -> f64 {
+        ns_to_ms(self.0)
+    }
+}
+
+impl Serialize for Timestamp {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.as_ms())
+    }
+}
+
+/// <https://wicg.github.io/js-self-profiling/#the-profilertrace-dictionary>
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ProfilerTrace {
+    pub resources: Vec<String>,
+    pub frames: Vec<ProfilerFrame>,
+    pub stacks: Vec<ProfilerStack>,
+    pub samples: Vec<ProfilerSample>,
+}
+
+/// <https://wicg.github.io/js-self-profiling/#the-profilerframe-dictionary>
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfilerFrame {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_id: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+}
+
+/// <https://wicg.github.io/js-self-profiling/#the-profilerstack-dictionary>
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfilerStack {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<u64>,
+    pub frame_id: u64,
+}
+
+/// <https://wicg.github.io/js-self-profiling/#the-profilersample-dictionary>
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfilerSample {
+    pub timestamp: Timestamp,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stack_id: Option<u64>,
+}
+
+/// A frame as the sampler resolved it, before the session's filters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FrameDesc {
+    pub name: String,
+    pub resource: Option<String>,
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+}
+
+const NO_STACK: u32 = u32::MAX;
+
+/// Builds one session's trace with O(1) amortised interning per frame.
+/// Samples are stored as 16 bytes each until the trace is produced.
+#[derive(Debug, Default)]
+pub(crate) struct TraceBuilder {
+    resources: Vec<String>,
+    resource_ids: HashMap<String, u32>,
+    frames: Vec<ProfilerFrame>,
+    frame_ids: HashMap<ProfilerFrame, u32>,
+    /// Agent-wide frame index → this trace's frame ID (a dense cache in
+    /// front of `frame_ids`).
+    frame_cache: Vec<u32>,
+    stacks: Vec<ProfilerStack>,
+    stack_ids: HashMap<(u32, u32), u32>,
+    samples: Vec<(u64, u32)>,
+}
+
+impl TraceBuilder {
+    pub(crate) fn sample_count(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// "get an element ID" for a resource string.
+    /// <https://wicg.github.io/js-self-profiling/#dfn-get-an-element-id>
+    fn resource_id(&mut self, resource: &str) -> u32 {
+        // Step 1: an equal element's index, if one exists.
+        if let Some(&id) = self.resource_ids.get(resource) {
+            return id;
+        }
+        // Step 2: otherwise append and return the new index.
+        let id = self.resources.len() as u32;
+        self.resources.push(resource.to_owned());
+        self.resource_ids.insert(resource.to_owned(), id);
+        id
+    }
+
+    /// Steps 8-11 of "get a frame ID" (the realm and muted checks, steps 1-7,
+    /// were applied by the caller), cached by the agent-wide frame index.
+    /// <https://wicg.github.io/js-self-profiling/#dfn-get-a-frame-id>
+    pub(crate) fn frame_id(&mut self, agent_index: u32, desc: &FrameDesc) -> u32 {
+        let slot = agent_index as usize;
+        if let Some(&id) = self.frame_cache.get(slot) {
+            if id != NO_STACK {
+                return id;
+            }
+        }
+        // Step 10.3: the resource's ID.
+        let resource_id = desc.resource.as_deref().map(|r| self.resource_id(r) as u64);
+        // Steps 8-10: a new ProfilerFrame with name, resource, line, column.
+        let frame = ProfilerFrame {
+            name: desc.name.clone(),
+            resource_id,
+            line: desc.line,
+            column: desc.column,
+        };
+        // Step 11: get an element ID on the frame and the trace's frames.
+        let id = match self.frame_ids.get(&frame) {
+            Some(&id) => id,
+            None => {
+                let id = self.frames.len() as u32;
+                self.frames.push(frame.clone());
+                self.frame_ids.insert(frame, id);
+                id
+            }
+        };
+        if self.frame_cache.len() <= slot {
+            self.frame_cache.resize(slot + 1, NO_STACK);
+        }
+        self.frame_cache[slot] = id;
+        id
+    }
+
+    /// Steps 6-7 of "get a stack ID": the element ID of `{parentId, frameId}`.
+    /// <https://wicg.github.io/js-self-profiling/#dfn-get-a-stack-id>
+    pub(crate) fn stack_id(&mut self, parent: Option<u32>, frame_id: u32) -> u32 {
+        let key = (parent.unwrap_or(NO_STACK), frame_id);
+        if let Some(&id) = self.stack_ids.get(&key) {
+            return id;
+        }
+        let id = self.stacks.len() as u32;
+        self.stacks.push(ProfilerStack {
+            parent_id: parent.map(u64::from),
+            frame_id: frame_id as u64,
+        });
+        self.stack_ids.insert(key, id);
+        id
+    }
+
+    /// Step 6 of "take a sample": appends a sample.
+    /// <https://wicg.github.io/js-self-profiling/#dfn-take-a-sample>
+    pub(crate) fn push_sample(&mut self, timestamp_ns: u64, stack: Option<u32>) {
+        self.samples.push((timestamp_ns, stack.unwrap_or(NO_STACK)));
+    }
+
+    /// Approximate heap bytes used by this builder.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.samples.capacity() * std::mem::size_of::<(u64, u32)>()
+            + self.stacks.capacity() * std::mem::size_of::<ProfilerStack>()
+            + self.stack_ids.capacity() * 16
+            + self.frames.capacity() * std::mem::size_of::<ProfilerFrame>()
+            + self.frame_ids.capacity() * (std::mem::size_of::<ProfilerFrame>() + 4)
+            + self.frame_cache.capacity() * 4
+            + self
+                .resources
+                .iter()
+                .map(|r| r.len() * 2 + 48)
+                .sum::<usize>()
+    }
+
+    pub(crate) fn finish(self) -> ProfilerTrace {
+        ProfilerTrace {
+            resources: self.resources,
+            frames: self.frames,
+            stacks: self.stacks,
+            samples: self
+                .samples
+                .into_iter()
+                .map(|(ts, stack)| ProfilerSample {
+                    timestamp: Timestamp(ts),
+                    stack_id: (stack != NO_STACK).then_some(stack as u64),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trie_and_json() {
+        let mut b = TraceBuilder::default();
+        let d = FrameDesc {
+            name: "f".into(),
+            resource: Some("https://a/x.js".into()),
+            line: Some(1),
+            column: Some(11),
+        };
+        let f = b.frame_id(0, &d);
+        let g = b.frame_id(
+            1,
+            &FrameDesc {
+                name: "g".into(),
+                ..d.clone()
+            },
+        );
+        let s0 = b.stack_id(None, f);
+        let s1 = b.stack_id(Some(s0), g);
+        assert_eq!(b.stack_id(Some(s0), g), s1);
+        b.push_sample(643_700_000, Some(s1));
+        b.push_sample(643_800_000, None);
+        let json = serde_json::to_string(&b.finish()).unwrap();
+        assert_eq!(
+            json,
+            r#"{"resources":["https://a/x.js"],"frames":[{"name":"f","resourceId":0,"line":1,"column":11},{"name":"g","resourceId":0,"line":1,"column":11}],"stacks":[{"frameId":0},{"parentId":0,"frameId":1}],"samples":[{"timestamp":643.7,"stackId":1},{"timestamp":643.8}]}"#
+        );
+    }
+}

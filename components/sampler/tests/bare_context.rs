@@ -1,0 +1,601 @@
+//! Sampler tests on a bare SpiderMonkey context (no DOM). One engine per
+//! process, so this binary has its own runner; each case is reported
+//! separately and any failure fails the run. No case asserts on timing.
+
+use std::cell::RefCell;
+use std::ffi::CString;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::{self, NonNull};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use jsprof_sampler::{
+    allocate_profiler_realm_id, set_profiler_realm_id, AgentSampler, Preparation, ProfilerTrace,
+    ScriptInfo, ScriptRegistry, Session, SessionError, SessionOptions,
+};
+use mozjs::gc::Traceable;
+use mozjs::jsapi::Heap;
+use mozjs::jsapi::{CallArgs, JSContext as RawJSContext, JSObject, OnNewGlobalHookOption, Value};
+use mozjs::jsval::{Int32Value, UndefinedValue};
+use mozjs::realm::AutoRealm;
+use mozjs::rooted;
+use mozjs::rust::wrappers2::{JS_DefineFunction, JS_NewGlobalObject, JS_SetProperty, JS_WrapValue};
+use mozjs::rust::{
+    evaluate_script, CompileOptionsWrapper, JSEngine, RealmOptions, Runtime, SIMPLE_GLOBAL_CLASS,
+};
+
+thread_local! {
+    /// Globals kept alive for the whole run (traced as extra roots). Boxed:
+    /// a `Heap`'s address must not change.
+    #[allow(clippy::vec_box)]
+    static GLOBALS: RefCell<Vec<Box<Heap<*mut JSObject>>>> = const { RefCell::new(Vec::new()) };
+    /// Sessions that the JS-visible `sample()` forces a sample on.
+    static SESSIONS: RefCell<Vec<Session>> = const { RefCell::new(Vec::new()) };
+    /// The agent, for `suspensions()`.
+    static AGENT: RefCell<Option<AgentSampler>> = const { RefCell::new(None) };
+}
+
+unsafe extern "C" fn trace_globals(trc: *mut mozjs::jsapi::JSTracer, _data: *mut std::ffi::c_void) {
+    GLOBALS.with(|g| {
+        for global in g.borrow().iter() {
+            unsafe { global.trace(trc) };
+        }
+    });
+}
+
+unsafe extern "C" fn js_sample(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+    let args = CallArgs::from_vp(vp, argc);
+    SESSIONS.with(|s| {
+        for session in s.borrow().iter() {
+            session.force_sample();
+        }
+    });
+    args.rval().set(UndefinedValue());
+    true
+}
+
+unsafe extern "C" fn js_suspensions(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+    let args = CallArgs::from_vp(vp, argc);
+    let n = AGENT.with(|a| a.borrow().as_ref().map_or(0, |a| a.stats().suspensions));
+    args.rval().set(Int32Value(n.min(i32::MAX as u64) as i32));
+    true
+}
+
+struct Env {
+    rt: Runtime,
+    registry: ScriptRegistry,
+}
+
+impl Env {
+    fn agent(&mut self, preparation: Preparation) -> AgentSampler {
+        let registry = self.registry.clone();
+        AgentSampler::new(self.rt.cx(), registry, preparation)
+    }
+
+    /// A new global with a unique realm ID and the test natives.
+    fn global(&mut self) -> (NonNull<JSObject>, u64) {
+        let realm_id = allocate_profiler_realm_id();
+        let mut options = RealmOptions::default();
+        set_profiler_realm_id(&mut options, realm_id);
+        let cx = self.rt.cx();
+        unsafe {
+            rooted!(&in(cx) let global = JS_NewGlobalObject(
+                cx,
+                &SIMPLE_GLOBAL_CLASS,
+                ptr::null_mut(),
+                OnNewGlobalHookOption::FireOnNewGlobalHook,
+                &*options,
+            ));
+            let mut realm = AutoRealm::new_from_handle(cx, global.handle());
+            let cx = &mut realm;
+            assert!(!JS_DefineFunction(
+                cx,
+                global.handle(),
+                c"sample".as_ptr(),
+                Some(js_sample),
+                0,
+                0
+            )
+            .is_null());
+            assert!(!JS_DefineFunction(
+                cx,
+                global.handle(),
+                c"suspensions".as_ptr(),
+                Some(js_suspensions),
+                0,
+                0
+            )
+            .is_null());
+            // Keep the global alive for the rest of the run.
+            GLOBALS.with(|g| g.borrow_mut().push(Heap::boxed(global.get())));
+            (NonNull::new(global.get()).unwrap(), realm_id)
+        }
+    }
+
+    /// Compiles and runs `source` as `filename` in `global`.
+    fn run(&mut self, global: NonNull<JSObject>, filename: &str, muted: bool, source: &str) {
+        let cx = self.rt.cx();
+        rooted!(&in(cx) let global = global.as_ptr());
+        rooted!(&in(cx) let mut rval = UndefinedValue());
+        let mut options = CompileOptionsWrapper::new(cx, CString::new(filename).unwrap(), 1);
+        options.set_muted_errors(muted);
+        let result = evaluate_script(cx, global.handle(), source, rval.handle_mut(), options);
+        assert!(result.is_ok(), "script {filename} threw");
+    }
+
+    fn register(&self, filename: &str, muted: bool) {
+        self.registry.register(
+            filename,
+            ScriptInfo {
+                url: filename.to_owned(),
+                muted_errors: muted,
+            },
+        );
+    }
+
+    /// Makes `from`'s property `name` refer to `to`'s property `name`.
+    fn share(&mut self, from: NonNull<JSObject>, to: NonNull<JSObject>, name: &str) {
+        let cx = self.rt.cx();
+        let cname = CString::new(name).unwrap();
+        unsafe {
+            rooted!(&in(cx) let src = from.as_ptr());
+            rooted!(&in(cx) let dst = to.as_ptr());
+            rooted!(&in(cx) let mut v = UndefinedValue());
+            {
+                let mut realm = AutoRealm::new_from_handle(cx, src.handle());
+                let cx = &mut realm;
+                assert!(mozjs::rust::wrappers2::JS_GetProperty(
+                    cx,
+                    src.handle(),
+                    cname.as_ptr(),
+                    v.handle_mut()
+                ));
+            }
+            let mut realm = AutoRealm::new_from_handle(cx, dst.handle());
+            let cx = &mut realm;
+            assert!(JS_WrapValue(cx, v.handle_mut()));
+            assert!(JS_SetProperty(cx, dst.handle(), cname.as_ptr(), v.handle()));
+        }
+    }
+}
+
+fn session(agent: &AgentSampler, realm: u64, interval_ms: f64, limit: usize) -> Session {
+    Session::start(
+        agent,
+        SessionOptions {
+            sample_interval_ms: interval_ms,
+            max_buffer_size: limit,
+            realm_id: realm,
+            time_origin: Instant::now(),
+            cross_origin_isolated: false,
+            on_buffer_full: None,
+        },
+    )
+}
+
+/// A session that only samples when forced (a very long interval).
+fn forced_session(agent: &AgentSampler, realm: u64, limit: usize) -> Session {
+    session(agent, realm, 1.0e7, limit)
+}
+
+/// Each sample's frames, root first, as (name, resource, line, column).
+type Frame = (String, Option<String>, Option<u64>, Option<u64>);
+
+fn stacks(trace: &ProfilerTrace) -> Vec<Vec<Frame>> {
+    trace
+        .samples
+        .iter()
+        .map(|s| {
+            let mut frames = Vec::new();
+            let mut id = s.stack_id;
+            while let Some(i) = id {
+                let st = &trace.stacks[i as usize];
+                let f = &trace.frames[st.frame_id as usize];
+                frames.push((
+                    f.name.clone(),
+                    f.resource_id.map(|r| trace.resources[r as usize].clone()),
+                    f.line,
+                    f.column,
+                ));
+                id = st.parent_id;
+            }
+            frames.reverse();
+            frames
+        })
+        .collect()
+}
+
+fn names(stack: &[Frame]) -> Vec<&str> {
+    stack.iter().map(|f| f.0.as_str()).collect()
+}
+
+fn take_sessions() -> Vec<Session> {
+    SESSIONS.with(|s| std::mem::take(&mut *s.borrow_mut()))
+}
+
+fn set_sessions(sessions: Vec<Session>) {
+    SESSIONS.with(|s| *s.borrow_mut() = sessions);
+}
+
+const APP: &str = "https://example.com/app.js";
+
+fn nested_call_at_every_tier(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    set_sessions(vec![forced_session(&agent, realm, 1000)]);
+    env.run(
+        global,
+        APP,
+        false,
+        "function leaf(n, s) { if (s) sample(); return n + 1; }\n\
+         function middle(n, s) { return leaf(n, s) * 2; }\n\
+         function outer(n, s) { return middle(n, s) + 1; }\n\
+         function drive() {\n\
+           let total = 0;\n\
+           for (let i = 0; i < 40000; i++) {\n\
+             total += outer(i, i === 0 || i === 5 || i === 300 || i === 3000 || i === 39999);\n\
+           }\n\
+           return total;\n\
+         }\n\
+         drive();\n",
+    );
+    let mut sessions = take_sessions();
+    let trace = sessions[0].stop().unwrap();
+    let all = stacks(&trace);
+    assert_eq!(all.len(), 5, "one sample per forced call");
+    for stack in &all {
+        let tail: Vec<_> = stack[stack.len() - 3..].to_vec();
+        let app = Some(APP.to_owned());
+        assert_eq!(
+            tail,
+            vec![
+                ("outer".to_owned(), app.clone(), Some(3), Some(15)),
+                ("middle".to_owned(), app.clone(), Some(2), Some(16)),
+                ("leaf".to_owned(), app.clone(), Some(1), Some(14)),
+            ],
+            "stack {stack:?}"
+        );
+        assert_eq!(names(stack)[stack.len() - 4], "drive", "stack {stack:?}");
+    }
+    // The same frames before and after tier-up: one stack ID for all samples.
+    let first = trace.samples[0].stack_id;
+    assert!(
+        trace.samples.iter().all(|s| s.stack_id == first),
+        "{:?}",
+        trace.samples
+    );
+    drop(agent);
+}
+
+fn async_sampler_captures_js(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    let mut s = session(&agent, realm, 1.0, 100_000);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    // Runs until the sampler has suspended the thread 30 times (bounded by a
+    // wall-clock guard so a broken sampler fails instead of hanging).
+    env.run(
+        global,
+        APP,
+        false,
+        "function busy() { let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); return x; }\n\
+         function spin() { const end = Date.now() + 20000; while (suspensions() < 30 && Date.now() < end) busy(); }\n\
+         spin();\n",
+    );
+    let trace = s.stop().unwrap();
+    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+    assert!(
+        agent.stats().suspensions >= 30,
+        "sampler never suspended the thread"
+    );
+    let all = stacks(&trace);
+    let with_spin = all.iter().filter(|st| names(st).contains(&"spin")).count();
+    assert!(
+        with_spin >= 25,
+        "samples with JS: {with_spin} of {}",
+        all.len()
+    );
+    for st in all.iter().filter(|st| !st.is_empty()) {
+        assert_eq!(st[0].1.as_deref(), Some(APP), "{st:?}");
+    }
+    // Timestamps are coarsened to 100 µs and non-decreasing.
+    for w in trace.samples.windows(2) {
+        assert!(w[0].timestamp <= w[1].timestamp);
+    }
+    assert!(trace.samples.iter().all(|s| s.timestamp.0 % 100_000 == 0));
+    drop(agent);
+}
+
+fn realms_are_separate(env: &mut Env) {
+    let parent_url = "https://example.com/parent.js";
+    let child_url = "https://example.com/child.js";
+    env.register(parent_url, false);
+    env.register(child_url, false);
+    let (parent, parent_realm) = env.global();
+    let (child, child_realm) = env.global();
+    let agent = env.agent(Preparation::Lazy);
+    env.run(
+        parent,
+        parent_url,
+        false,
+        "function parentLeaf() { sample(); }\nfunction parentCalls() { childLeaf(); }\n",
+    );
+    env.run(
+        child,
+        child_url,
+        false,
+        "function childLeaf() { sample(); }\nfunction childCalls() { parentLeaf(); }\n",
+    );
+    env.share(parent, child, "parentLeaf");
+    env.share(child, parent, "childLeaf");
+    set_sessions(vec![
+        forced_session(&agent, parent_realm, 100),
+        forced_session(&agent, child_realm, 100),
+    ]);
+    // The parent calls into the child, then the child calls into the parent.
+    env.run(parent, parent_url, false, "parentCalls();");
+    env.run(child, child_url, false, "childCalls();");
+    let mut sessions = take_sessions();
+    let parent_trace = stacks(&sessions[0].stop().unwrap());
+    let child_trace = stacks(&sessions[1].stop().unwrap());
+    assert_eq!(parent_trace.len(), 2);
+    assert_eq!(child_trace.len(), 2);
+    // Parent → child: each session keeps only its own realm's frames.
+    assert_eq!(names(&parent_trace[0]), vec!["", "parentCalls"]);
+    assert_eq!(names(&child_trace[0]), vec!["childLeaf"]);
+    // Child → parent.
+    assert_eq!(names(&parent_trace[1]), vec!["parentLeaf"]);
+    assert_eq!(names(&child_trace[1]), vec!["", "childCalls"]);
+    for st in parent_trace.iter().flatten() {
+        assert_eq!(st.1.as_deref(), Some(parent_url));
+    }
+    for st in child_trace.iter().flatten() {
+        assert_eq!(st.1.as_deref(), Some(child_url));
+    }
+    drop(agent);
+}
+
+fn muted_scripts_never_appear(env: &mut Env) {
+    let evil = "https://evil.example/lib.js";
+    let unknown = "https://unknown.example/x.js";
+    env.register(APP, false);
+    env.register(evil, true);
+    let (global, realm) = env.global();
+    let agent = env.agent(Preparation::Lazy);
+    env.run(
+        global,
+        evil,
+        true,
+        "function secret() {\n\
+           [1].map(function secretCallback() { sample(); });\n\
+           JSON.parse('[1]', function secretReviver(k, v) { sample(); return v; });\n\
+           eval('(function secretEval() { sample(); })()');\n\
+           (new Function('sample()'))();\n\
+         }\n\
+         function secretHook() { sample(); return 'x'; }\n\
+         var secretObj = { get secretGetter() { sample(); return 1; }, toString: secretHook };\n",
+    );
+    env.run(
+        global,
+        unknown,
+        false,
+        "function unregistered() { sample(); }\n",
+    );
+    set_sessions(vec![forced_session(&agent, realm, 100)]);
+    env.run(
+        global,
+        APP,
+        false,
+        "function visible() {\n\
+           secret();\n\
+           [2].map(secretHook);\n\
+           secretObj.secretGetter;\n\
+           String(secretObj);\n\
+           unregistered();\n\
+           [3].map(function visibleCallback() { sample(); });\n\
+         }\n\
+         visible();\n",
+    );
+    let mut sessions = take_sessions();
+    let trace = sessions[0].stop().unwrap();
+    let all = stacks(&trace);
+    assert_eq!(all.len(), 10, "{all:?}");
+    for frame in &trace.frames {
+        assert!(
+            !frame.name.to_lowercase().contains("secret"),
+            "leaked {frame:?}"
+        );
+        assert!(
+            frame.name != "unregistered" && frame.name != "anonymous",
+            "leaked {frame:?}"
+        );
+    }
+    assert!(
+        trace.resources.iter().all(|r| r == APP),
+        "{:?}",
+        trace.resources
+    );
+    // Built-ins called by the muted script are dropped with it.
+    for st in &all[..5] {
+        assert_eq!(names(st), vec!["", "visible"], "{st:?}");
+    }
+    // A visible call into a built-in that calls muted code: the built-in
+    // stays (its caller is visible), the muted callback goes.
+    assert_eq!(names(&all[5]), vec!["", "visible", "map"]);
+    // Getters and toString hooks of muted code, and an unregistered script.
+    for st in &all[6..9] {
+        assert_eq!(names(st), vec!["", "visible"], "{st:?}");
+    }
+    // The visible callback through a built-in: the built-in shows, name only.
+    let last = all.last().unwrap();
+    assert_eq!(names(last), vec!["", "visible", "map", "visibleCallback"]);
+    assert_eq!(last[2], ("map".to_owned(), None, None, None));
+    drop(agent);
+}
+
+fn buffer_limit_is_exact(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    let fired = Arc::new(AtomicUsize::new(0));
+    let f = fired.clone();
+    let s = Session::start(
+        &agent,
+        SessionOptions {
+            sample_interval_ms: 1.0e7,
+            max_buffer_size: 5,
+            realm_id: realm,
+            time_origin: Instant::now(),
+            cross_origin_isolated: false,
+            on_buffer_full: Some(Box::new(move || {
+                f.fetch_add(1, Ordering::SeqCst);
+            })),
+        },
+    );
+    set_sessions(vec![s]);
+    env.run(
+        global,
+        APP,
+        false,
+        "function f() { for (let i = 0; i < 12; i++) sample(); }\nf();",
+    );
+    let mut sessions = take_sessions();
+    assert_eq!(
+        fired.load(Ordering::SeqCst),
+        1,
+        "samplebufferfull fires once"
+    );
+    assert!(
+        !agent.instrumentation_enabled(),
+        "a full session no longer samples"
+    );
+    let trace = sessions[0].stop().unwrap();
+    assert_eq!(trace.samples.len(), 5);
+    drop(agent);
+}
+
+fn stop_excludes_later_samples(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Eager);
+    assert!(
+        !agent.instrumentation_enabled(),
+        "eager mode does not instrument"
+    );
+    set_sessions(vec![
+        forced_session(&agent, realm, 100),
+        forced_session(&agent, realm, 100),
+    ]);
+    assert!(agent.instrumentation_enabled());
+    env.run(
+        global,
+        APP,
+        false,
+        "function f() { sample(); sample(); sample(); }\nf();",
+    );
+    let mut sessions = take_sessions();
+    let trace = sessions[0].stop().unwrap();
+    assert_eq!(trace.samples.len(), 3);
+    assert_eq!(sessions[0].stop(), Err(SessionError::AlreadyStopped));
+    assert!(agent.instrumentation_enabled(), "one session still started");
+    set_sessions(sessions);
+    env.run(global, APP, false, "f();");
+    let mut sessions = take_sessions();
+    let second = sessions[1].stop().unwrap();
+    assert_eq!(second.samples.len(), 6);
+    assert!(
+        !agent.instrumentation_enabled(),
+        "off after the last session"
+    );
+    // A session dropped while started, and one outliving its agent.
+    let dropped = forced_session(&agent, realm, 10);
+    drop(dropped);
+    assert!(!agent.instrumentation_enabled());
+    let mut orphan = forced_session(&agent, realm, 10);
+    drop(agent);
+    orphan.force_sample();
+    assert_eq!(orphan.stop(), Err(SessionError::AgentGone));
+}
+
+fn concurrent_sessions_get_their_own_rate(env: &mut Env) {
+    let (_global, realm) = env.global();
+    let agent = env.agent(Preparation::Lazy);
+    let mut fast = session(&agent, realm, 1.0, 100_000);
+    let mut slow = session(&agent, realm, 20.0, 100_000);
+    // Wait (idle, no JS) until the slow session has three samples.
+    let end = Instant::now() + Duration::from_secs(20);
+    while slow.sample_count() < 3 && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let slow_trace = slow.stop().unwrap();
+    let fast_trace = fast.stop().unwrap();
+    assert!(slow_trace.samples.len() >= 3);
+    // Idle samples have no stack.
+    assert!(fast_trace.samples.iter().all(|s| s.stack_id.is_none()));
+    // Subsampling: the 1 ms session is served at every tick the 20 ms one is,
+    // and at more.
+    assert!(
+        fast_trace.samples.len() > slow_trace.samples.len(),
+        "{} vs {}",
+        fast_trace.samples.len(),
+        slow_trace.samples.len()
+    );
+    assert_eq!(fast.stop(), Err(SessionError::AlreadyStopped));
+    drop(agent);
+}
+
+type Case = fn(&mut Env);
+
+fn main() {
+    let engine = JSEngine::init().unwrap();
+    let mut env = Env {
+        rt: Runtime::new(engine.handle()),
+        registry: ScriptRegistry::new(),
+    };
+    unsafe {
+        mozjs::rust::wrappers2::JS_AddExtraGCRootsTracer(
+            env.rt.cx(),
+            Some(trace_globals),
+            ptr::null_mut(),
+        );
+    }
+    let cases: &[(&str, Case)] = &[
+        ("nested_call_at_every_tier", nested_call_at_every_tier),
+        ("realms_are_separate", realms_are_separate),
+        ("muted_scripts_never_appear", muted_scripts_never_appear),
+        ("buffer_limit_is_exact", buffer_limit_is_exact),
+        ("stop_excludes_later_samples", stop_excludes_later_samples),
+        ("async_sampler_captures_js", async_sampler_captures_js),
+        (
+            "concurrent_sessions_get_their_own_rate",
+            concurrent_sessions_get_their_own_rate,
+        ),
+    ];
+    let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
+    let mut failed = 0;
+    for (name, case) in cases {
+        if filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        let result = catch_unwind(AssertUnwindSafe(|| case(&mut env)));
+        take_sessions();
+        AGENT.with(|a| a.borrow_mut().take());
+        match result {
+            Ok(()) => println!("test {name} ... ok"),
+            Err(_) => {
+                println!("test {name} ... FAILED");
+                failed += 1;
+            }
+        }
+    }
+    GLOBALS.with(|g| g.borrow_mut().clear());
+    drop(env);
+    drop(engine);
+    if failed > 0 {
+        eprintln!("{failed} case(s) failed");
+        std::process::exit(1);
+    }
+}
