@@ -1,0 +1,60 @@
+//! [`NetConfig`]: how a [`Fetcher`](crate::Fetcher) connects.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::{BlobStore, HostRules};
+
+/// The default [`NetConfig::timeout`]: 30 seconds.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default [`NetConfig::max_body`]: 64 MiB.
+pub const DEFAULT_MAX_BODY: usize = 64 * 1024 * 1024;
+
+/// The default [`NetConfig::user_agent`].
+pub const DEFAULT_USER_AGENT: &str = concat!("jsprof-shell/", env!("CARGO_PKG_VERSION"));
+
+/// How a [`Fetcher`](crate::Fetcher) resolves, connects and limits.
+/// `NetConfig::default()` resolves normally, trusts the bundled Mozilla
+/// roots, and has a fresh [`BlobStore`].
+#[derive(Clone, Debug)]
+pub struct NetConfig {
+    /// Host-resolver rules (`MAP web-platform.test 127.0.0.1`): change where
+    /// connections go, never the URL, `Host` header or TLS server name.
+    pub host_rules: HostRules,
+    /// A PEM file of CA certificates to trust *instead of* the bundled
+    /// Mozilla roots (like `curl --cacert`): for the test server's generated
+    /// CA. Read once, by [`Fetcher::new`](crate::Fetcher::new).
+    pub ca_file: Option<PathBuf>,
+    /// Accept any server certificate (self-signed, expired, wrong name):
+    /// for loopback tests only. Overrides `ca_file`.
+    pub accept_invalid_certs: bool,
+    /// The most one request may take, from name resolution to the end of
+    /// the body ([`NetError::Timeout`](crate::NetError::Timeout)). For
+    /// `http(s)` only.
+    pub timeout: Duration,
+    /// The largest body accepted, in bytes
+    /// ([`NetError::BodyTooLarge`](crate::NetError::BodyTooLarge)); applies
+    /// to `http(s)` and `file:` (`data:` and `blob:` bodies are already in
+    /// memory).
+    pub max_body: usize,
+    /// The blob URL store `blob:` URLs resolve in: share the script side's.
+    pub blob_store: Arc<BlobStore>,
+    /// The `User-Agent` request header.
+    pub user_agent: String,
+}
+
+impl Default for NetConfig {
+    fn default() -> Self {
+        NetConfig {
+            host_rules: HostRules::default(),
+            ca_file: None,
+            accept_invalid_certs: false,
+            timeout: DEFAULT_TIMEOUT,
+            max_body: DEFAULT_MAX_BODY,
+            blob_store: Arc::new(BlobStore::new()),
+            user_agent: DEFAULT_USER_AGENT.to_owned(),
+        }
+    }
+}
