@@ -203,13 +203,25 @@ pub(crate) fn fetch(
     let body = if request.method == Method::Head {
         Vec::new()
     } else {
-        let limit = u64::try_from(config.max_body).unwrap_or(u64::MAX);
-        response
+        // ureq fails a read once `limit` bytes have been read, even at the
+        // end of the body: allow one byte more so that a body of exactly
+        // `max_body` bytes passes, and check the length ourselves.
+        let limit = u64::try_from(config.max_body)
+            .unwrap_or(u64::MAX)
+            .saturating_add(1);
+        let body = response
             .into_body()
             .with_config()
             .limit(limit)
             .read_to_vec()
-            .map_err(|e| map_error(e, url, config))?
+            .map_err(|e| map_error(e, url, config))?;
+        if body.len() > config.max_body {
+            return Err(NetError::BodyTooLarge {
+                url: url.clone(),
+                limit: config.max_body,
+            });
+        }
+        body
     };
     Ok(RawResponse {
         url: url.clone(),

@@ -30,7 +30,8 @@
 //! * [`Fetcher::fetch_hop`]: one request, no redirect following. The
 //!   script side drives `jsprof_document::fetch_classic_script` with it:
 //!   `HopRequest::from(pending.request())`, then
-//!   `pending.process_response(&response.response_info())`.
+//!   `pending.process_response(&response.response_info())`, or all at once
+//!   with [`Fetcher::fetch_classic_script`].
 //! * [`Fetcher::fetch_following`] / [`Fetcher::fetch_following_request`]:
 //!   follow redirects (at most [`REDIRECT_LIMIT`]), with the URL list.
 //! * Every failure is a [`NetError`] whose `Display` is one line naming
@@ -70,6 +71,7 @@ pub mod file;
 pub mod hosts;
 mod http;
 pub mod mime;
+pub mod script_fetch;
 #[cfg(feature = "test-server")]
 pub mod testing;
 
@@ -81,4 +83,5 @@ pub use fetch::{Fetcher, FollowedResponse, HopRequest, Method, RawResponse, REDI
 pub use file::content_type_for_path;
 pub use hosts::{HostResolution, HostRules, HostRulesError};
 pub use mime::{extract_mime_type, MimeType};
+pub use script_fetch::ClassicScriptFetch;
 pub use url::Url;

@@ -226,6 +226,7 @@ struct Shared {
     log: Mutex<VecDeque<RecordedRequest>>,
     shutdown: AtomicBool,
     connections: AtomicUsize,
+    accepted: AtomicUsize,
     tls: Arc<rustls::ServerConfig>,
 }
 
@@ -281,6 +282,7 @@ impl TestServerBuilder {
             log: Mutex::new(VecDeque::new()),
             shutdown: AtomicBool::new(false),
             connections: AtomicUsize::new(0),
+            accepted: AtomicUsize::new(0),
             tls: Arc::new(tls),
         });
         let http = TcpListener::bind("127.0.0.1:0")?;
@@ -423,6 +425,12 @@ impl TestServer {
             .filter(|r| r.path == path)
             .cloned()
             .collect()
+    }
+
+    /// How many connections (HTTP and HTTPS) the server has accepted: lets
+    /// a test see that a client reuses connections.
+    pub fn connections_accepted(&self) -> usize {
+        self.shared.accepted.load(Ordering::SeqCst)
     }
 
     /// Forgets the recorded requests.
@@ -586,6 +594,7 @@ fn accept_loop(listener: TcpListener, scheme: &'static str, shared: Arc<Shared>)
     while !shared.shutdown.load(Ordering::SeqCst) {
         match listener.accept() {
             Ok((stream, _)) => {
+                shared.accepted.fetch_add(1, Ordering::SeqCst);
                 if shared.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
                     shared.connections.fetch_sub(1, Ordering::SeqCst);
                     continue;
