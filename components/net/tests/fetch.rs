@@ -942,3 +942,87 @@ fn test_server_prefix_routes_and_drop() {
         Err(NetError::ConnectionRefused { .. })
     ));
 }
+
+#[test]
+fn odd_but_valid_urls_and_header_overrides() {
+    let server = server();
+    server.route("/*", |r| {
+        TestResponse::ok(format!("{}?{}", r.path, r.query.as_deref().unwrap_or("")))
+    });
+    let fetcher = fetcher(&server);
+    let url = server.http_url(WPT, "/a|b^c[d]`e'f?x={y}|z^`'&[q]");
+    let response = fetcher
+        .fetch_hop(
+            &HopRequest::get(url.clone())
+                .with_header("Accept", "text/html")
+                .with_header("User-Agent", "custom"),
+        )
+        .unwrap();
+    let sent = &url[url::Position::BeforePath..url::Position::AfterQuery];
+    assert_eq!(String::from_utf8(response.body).unwrap(), sent);
+    let recorded = &server.requests()[0];
+    assert_eq!(recorded.header_all("Accept"), ["text/html"]);
+    assert_eq!(recorded.header_all("User-Agent"), ["custom"]);
+    // Credentials in the URL are not sent in the request line or Host.
+    let with_userinfo =
+        Url::parse(&format!("http://user:pass@{WPT}:{}/u", server.http_port())).unwrap();
+    assert_eq!(get(&fetcher, &with_userinfo).unwrap().body, b"/u?");
+    let host = server.requests()[1].host().unwrap().to_owned();
+    assert_eq!(host, format!("{WPT}:{}", server.http_port()));
+}
+
+#[test]
+fn malformed_http_responses_are_protocol_errors() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = std::thread::spawn(move || {
+        // One connection: read the request head, answer nonsense, close.
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut buffer = [0u8; 4096];
+        let _ = stream.read(&mut buffer);
+        let _ = stream.write_all(b"NOT HTTP AT ALL\r\n\r\n");
+    });
+    let fetcher = Fetcher::new(NetConfig::default()).unwrap();
+    let url = Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+    let error = get(&fetcher, &url).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            NetError::Protocol { .. } | NetError::Connection { .. }
+        ),
+        "{error:?}"
+    );
+    server.join().unwrap();
+}
+
+#[test]
+fn test_server_rejects_malformed_requests() {
+    // (An oversized head gets 431, but the unread rest of it makes the
+    // close a reset that can drop the response, so it is not tested here.)
+    use std::io::{Read, Write};
+    let server = server();
+    for (request, status) in [
+        (b"NOT A REQUEST\r\n\r\n".to_vec(), "400"),
+        (
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n".to_vec(),
+            "400",
+        ),
+        (
+            b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
+            "501",
+        ),
+    ] {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.http_port())).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        stream.write_all(&request).unwrap();
+        let mut response = String::new();
+        let _ = stream.read_to_string(&mut response);
+        assert!(
+            response.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{status}: {response:?}"
+        );
+    }
+}
