@@ -137,6 +137,9 @@ thread_local! {
 
 /// The sampler of one agent. Create it on the agent's JS thread after the
 /// context, drop it (on that thread) before the context is destroyed.
+/// Creating another for the same context returns a handle to the same
+/// sampler; it shuts down when the last handle is dropped (sessions do not
+/// keep it alive).
 pub struct AgentSampler {
     inner: Rc<AgentInner>,
 }
@@ -148,6 +151,10 @@ pub struct SamplerStats {
     pub truncated_samples: u64,
     /// Times the JS thread was suspended.
     pub suspensions: u64,
+    /// JIT return addresses resolved with `JS::GetProfiledFrames`.
+    pub resolved_addresses: u64,
+    /// JIT return addresses that could not be resolved.
+    pub unresolved_addresses: u64,
 }
 
 impl AgentSampler {
@@ -159,6 +166,9 @@ impl AgentSampler {
         preparation: Preparation,
     ) -> AgentSampler {
         let cx = Context::from_mozjs(cx);
+        if let Some(existing) = AgentSampler::existing(cx) {
+            return existing;
+        }
         let mode = if glue::thread_suspension_available() {
             CaptureMode::SuspendThread
         } else {
@@ -176,12 +186,22 @@ impl AgentSampler {
         mode: CaptureMode,
     ) -> AgentSampler {
         let cx = Context::from_mozjs(cx);
+        if let Some(existing) = AgentSampler::existing(cx) {
+            return existing;
+        }
         let mode = if mode == CaptureMode::SuspendThread && !glue::thread_suspension_available() {
             CaptureMode::OnThreadInterrupt
         } else {
             mode
         };
         AgentSampler::with_mode(cx, registry, preparation, mode)
+    }
+
+    /// The live sampler of `cx`, if any: a context has one sampler, and
+    /// every `AgentSampler` created for it shares it.
+    fn existing(cx: Context) -> Option<AgentSampler> {
+        let inner = CURRENT_AGENT.with(|a| a.borrow().upgrade())?;
+        (inner.cx == cx).then_some(AgentSampler { inner })
     }
 
     fn with_mode(
@@ -245,9 +265,12 @@ impl AgentSampler {
     }
 
     pub fn stats(&self) -> SamplerStats {
+        let resolver = self.inner.resolver.borrow();
         SamplerStats {
             truncated_samples: self.inner.shared.truncated_samples.load(Ordering::Relaxed),
             suspensions: self.inner.shared.suspensions.load(Ordering::Relaxed),
+            resolved_addresses: resolver.resolved_addresses,
+            unresolved_addresses: resolver.unresolved_addresses,
         }
     }
 
@@ -259,12 +282,6 @@ impl AgentSampler {
 
     pub(crate) fn inner(&self) -> &Rc<AgentInner> {
         &self.inner
-    }
-}
-
-impl Drop for AgentSampler {
-    fn drop(&mut self) {
-        self.inner.shutdown();
     }
 }
 
@@ -478,9 +495,9 @@ impl AgentInner {
 
 impl Drop for AgentInner {
     fn drop(&mut self) {
-        // `shutdown` joined the sampling thread, so nothing else reads the
-        // stack: uninstall it, once.
-        self.stop_thread();
+        // The last handle is gone: stop sampling; once the sampling thread
+        // is joined nothing else reads the stack, so uninstall it, once.
+        self.shutdown();
         self.shared.stack.uninstall();
     }
 }

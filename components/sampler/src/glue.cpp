@@ -62,6 +62,7 @@ struct CaptureBuf {
   uint32_t ps_len;
   /* Frames on the ProfilingStack (>= ps_len when truncated). */
   uint32_t ps_total;
+  /* Frames that did not fit (root end), 0 when complete. */
   uint32_t jit_truncated;
   JitFrameRec* jit;
   uint32_t jit_cap;
@@ -82,7 +83,8 @@ void copy_str(CaptureBuf* buf, const char* s, uint32_t* off, uint32_t* len) {
   }
   size_t n = strlen(s);
   if (n > buf->arena_cap - buf->arena_len) {
-    buf->arena_truncated = 1;
+    /* Count the missing bytes so the arena can grow to fit. */
+    buf->arena_truncated += uint32_t(n > UINT32_MAX / 4 ? UINT32_MAX / 4 : n);
     return;
   }
   memcpy(buf->arena + buf->arena_len, s, n);
@@ -141,8 +143,9 @@ void walk_jit(JSContext* cx, const JS::ProfilingFrameIterator::RegisterState& re
       continue;
     }
     if (buf->jit_len == buf->jit_cap) {
-      buf->jit_truncated = 1;
-      break;
+      /* Keep counting (no copying) so the buffer can grow to fit. */
+      buf->jit_truncated++;
+      continue;
     }
     JitFrameRec& r = buf->jit[buf->jit_len++];
     r.stack_addr = uint64_t(uintptr_t(frame->stackAddress));

@@ -324,6 +324,10 @@ pub(crate) struct CaptureBuffers {
     pub ps_total: u32,
     pub jit: Vec<JitFrameRec>,
     pub jit_truncated: bool,
+    /// JIT frames that did not fit in the last capture.
+    jit_missing: usize,
+    /// Arena bytes that did not fit in the last capture.
+    arena_missing: usize,
     pub arena: Vec<u8>,
     pub arena_truncated: bool,
     ps_cap: usize,
@@ -338,6 +342,8 @@ impl CaptureBuffers {
             ps_total: 0,
             jit: Vec::with_capacity(frames),
             jit_truncated: false,
+            jit_missing: 0,
+            arena_missing: 0,
             arena: Vec::with_capacity(arena),
             arena_truncated: false,
             ps_cap: frames,
@@ -358,10 +364,10 @@ impl CaptureBuffers {
             self.ps_cap = (self.ps_total as usize).next_power_of_two();
         }
         if self.jit_truncated {
-            self.jit_cap *= 2;
+            self.jit_cap = (self.jit_cap + self.jit_missing).next_power_of_two();
         }
         if self.arena_truncated {
-            self.arena_cap *= 2;
+            self.arena_cap = (self.arena_cap + self.arena_missing).next_power_of_two();
         }
         self.ps = Vec::with_capacity(self.ps_cap);
         self.jit = Vec::with_capacity(self.jit_cap);
@@ -410,7 +416,9 @@ impl CaptureBuffers {
         }
         self.ps_total = raw.ps_total;
         self.jit_truncated = raw.jit_truncated != 0;
+        self.jit_missing = raw.jit_truncated as usize;
         self.arena_truncated = raw.arena_truncated != 0;
+        self.arena_missing = raw.arena_truncated as usize;
     }
 }
 

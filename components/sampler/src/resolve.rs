@@ -105,8 +105,11 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
             cutoff = cutoff.min(oldest.stack_addr);
         }
     }
-    if ps_truncated {
-        cutoff = cutoff.min(first_marker.unwrap_or(0));
+    // Interpreter frames are placed by the nearest older marker; without one
+    // in the kept window, their order against JIT frames is the engine's
+    // (interpreter frames call into JIT code), so no cut is needed.
+    if let (true, Some(marker)) = (ps_truncated, first_marker) {
+        cutoff = cutoff.min(marker);
     }
     let truncated = buf.truncated();
     let frames = merged
@@ -142,6 +145,11 @@ pub(crate) struct Resolver {
     sources: HashMap<u32, String>,
     sources_refreshed: bool,
     jit_scratch: Vec<(String, u64, u32)>,
+    /// JIT return addresses `GetProfiledFrames` did not know (should stay 0:
+    /// the sample-position range keeps their code alive).
+    pub(crate) unresolved_addresses: u64,
+    /// JIT return addresses resolved.
+    pub(crate) resolved_addresses: u64,
 }
 
 impl Resolver {
@@ -176,6 +184,11 @@ impl Resolver {
                     let mut scratch = std::mem::take(&mut self.jit_scratch);
                     scratch.clear();
                     cx.resolve_jit(*return_addr, &mut scratch);
+                    if scratch.is_empty() {
+                        self.unresolved_addresses += 1;
+                    } else {
+                        self.resolved_addresses += 1;
+                    }
                     for (label, realm, source_id) in &scratch {
                         let index = self.intern(cx, registry, label, *source_id);
                         out.push(ResolvedFrame {

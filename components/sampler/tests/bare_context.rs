@@ -549,6 +549,46 @@ fn concurrent_sessions_get_their_own_rate(env: &mut Env) {
 
 type Case = fn(&mut Env);
 
+fn deep_stacks_keep_their_leaf(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    set_sessions(vec![forced_session(&agent, realm, 100)]);
+    // 600 frames: more than the preallocated capture buffers hold.
+    env.run(
+        global,
+        APP,
+        false,
+        "function rec(n) { if (n === 0) { deepLeaf(); return 0; } return rec(n - 1) + 1; }\n\
+         function deepLeaf() { sample(); sample(); }\n\
+         rec(600);\n",
+    );
+    let mut sessions = take_sessions();
+    let all = stacks(&sessions[0].stop().unwrap());
+    assert_eq!(all.len(), 2);
+    assert_eq!(
+        agent.stats().truncated_samples,
+        1,
+        "only the first capture was short"
+    );
+    // The truncated sample lost root frames, never the leaf.
+    assert_eq!(names(&all[0]).last(), Some(&"deepLeaf"));
+    assert_eq!(names(&all[1]).last(), Some(&"deepLeaf"));
+    assert!(
+        all[0].len() < all[1].len(),
+        "{} vs {}",
+        all[0].len(),
+        all[1].len()
+    );
+    // After growing, the whole stack: the top-level script, 601 rec, deepLeaf.
+    assert_eq!(all[1].len(), 603);
+    assert_eq!(names(&all[1])[0], "");
+    assert!(names(&all[0])[..all[0].len() - 1]
+        .iter()
+        .all(|n| *n == "rec"));
+    drop(agent);
+}
+
 fn main() {
     let engine = JSEngine::init().unwrap();
     let mut env = Env {
@@ -567,6 +607,7 @@ fn main() {
         ("realms_are_separate", realms_are_separate),
         ("muted_scripts_never_appear", muted_scripts_never_appear),
         ("buffer_limit_is_exact", buffer_limit_is_exact),
+        ("deep_stacks_keep_their_leaf", deep_stacks_keep_their_leaf),
         ("stop_excludes_later_samples", stop_excludes_later_samples),
         ("async_sampler_captures_js", async_sampler_captures_js),
         (

@@ -1,0 +1,237 @@
+//! The sampler's benchmark (not a pass/fail test). Run with
+//! `cargo bench -p jsprof-sampler --bench sampler` (release profile, with the
+//! workspace's target directory). Prints, in one run: overhead ratios,
+//! achieved intervals, attribution error, session start cost, `stop()` cost
+//! and bytes per sample.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use jsprof_sampler::{AgentSampler, Preparation, ProfilerTrace, Session, SessionOptions};
+use support::{median, percentile, Js};
+
+const WORKLOADS: &str = r#"
+function realistic(iter) {
+  let acc = 0;
+  for (let k = 0; k < iter; k++) {
+    const items = [];
+    for (let i = 0; i < 200; i++) items.push({ id: i, name: 'item' + i, score: (i * 7919) % 101 });
+    items.sort((a, b) => a.score - b.score || a.id - b.id);
+    const s = JSON.stringify(items.slice(0, 50));
+    acc += JSON.parse(s).length;
+    acc += items.filter(x => x.score > 50).map(x => x.name.length).reduce((a, b) => a + b, 0);
+    const m = new Map();
+    for (const it of items) m.set(it.name, it.score);
+    acc += m.size + s.replace(/item/g, 'x').length;
+    class Point { constructor(x, y) { this.x = x; this.y = y; } get norm() { return Math.hypot(this.x, this.y); } }
+    for (let i = 0; i < 100; i++) acc += new Point(i, k).norm | 0;
+  }
+  return acc;
+}
+function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+var bigJson = JSON.stringify(Array.from({ length: 60000 }, (_, i) => ({ i, s: 'v' + i, a: [i, i + 1] })));
+function parsePart() { return JSON.parse(bigJson).length; }
+function jsPart(n) { let x = 0; for (let i = 0; i < n; i++) x = (x + i * i) % 1000003; return x; }
+var tParse = 0, tJs = 0;
+function split(rounds, n) {
+  for (let r = 0; r < rounds; r++) {
+    const t0 = now(); parsePart(); const t1 = now(); jsPart(n); const t2 = now();
+    tParse += t1 - t0; tJs += t2 - t1;
+  }
+  return tParse / (tParse + tJs);
+}
+function deep(n, work) { if (n === 0) { return jsPart(work); } return deep(n - 1, work) + 1; }
+"#;
+
+fn start(agent: &AgentSampler, js: &Js, interval_ms: f64, isolated: bool) -> Session {
+    Session::start(
+        agent,
+        SessionOptions {
+            sample_interval_ms: interval_ms,
+            max_buffer_size: 10_000_000,
+            realm_id: js.realm,
+            time_origin: Instant::now(),
+            cross_origin_isolated: isolated,
+            on_buffer_full: None,
+        },
+    )
+}
+
+/// Fastest wall time (ms) of `runs` evaluations after two warm-ups (the
+/// minimum is the figure least disturbed by other load on a shared machine).
+fn time(js: &mut Js, source: &str, runs: usize) -> f64 {
+    js.eval(source);
+    js.eval(source);
+    let mut best = f64::MAX;
+    for _ in 0..runs {
+        let t = Instant::now();
+        js.eval(source);
+        best = best.min(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    best
+}
+
+fn intervals(trace: &ProfilerTrace) -> (f64, f64, f64) {
+    let mut d: Vec<f64> = trace
+        .samples
+        .windows(2)
+        .map(|w| (w[1].timestamp.0 - w[0].timestamp.0) as f64 / 1e6)
+        .collect();
+    let mean = d.iter().sum::<f64>() / d.len().max(1) as f64;
+    d.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    (mean, percentile(&d, 0.5), percentile(&d, 0.99))
+}
+
+fn leaf_name(trace: &ProfilerTrace, s: usize) -> Option<&str> {
+    let stack = trace.samples[s].stack_id?;
+    let frame = trace.stacks[stack as usize].frame_id;
+    Some(trace.frames[frame as usize].name.as_str())
+}
+
+fn overheads(js: &mut Js, name: &str, source: &str, runs: usize) {
+    // Three rounds; the best time of each state.
+    let mut best = [f64::MAX; 5];
+    let mut busy_1ms = (0.0, 0.0, 0.0);
+    for _ in 0..3 {
+        best[0] = best[0].min(time(js, source, runs));
+        let agent = js.agent(Preparation::Lazy);
+        best[1] = best[1].min(time(js, source, runs));
+        let mut s = start(&agent, js, 1.0e7, true);
+        best[2] = best[2].min(time(js, source, runs));
+        s.stop().unwrap();
+        let mut s = start(&agent, js, 10.0, true);
+        best[3] = best[3].min(time(js, source, runs));
+        s.stop().unwrap();
+        let mut s = start(&agent, js, 1.0, true);
+        best[4] = best[4].min(time(js, source, runs));
+        busy_1ms = intervals(&s.stop().unwrap());
+        drop(agent);
+    }
+    println!(
+        "{name}: base {:.1} ms | stack installed x{:.3} | instrumentation on x{:.3} | \
+         sampling 10 ms x{:.3} (x{:.3} over instrumentation) | sampling 1 ms x{:.3} (x{:.3} over instrumentation)",
+        best[0],
+        best[1] / best[0],
+        best[2] / best[0],
+        best[3] / best[0],
+        best[3] / best[2],
+        best[4] / best[0],
+        best[4] / best[2],
+    );
+    println!(
+        "  busy 1 ms interval: mean {:.3} p50 {:.3} p99 {:.3} ms",
+        busy_1ms.0, busy_1ms.1, busy_1ms.2
+    );
+}
+
+fn main() {
+    let mut js = Js::init();
+    js.eval(WORKLOADS);
+    println!("== jsprof-sampler benchmark ==");
+
+    // `JSPROF_BENCH_ONLY=stop` runs only the last part.
+    let only_stop = std::env::var("JSPROF_BENCH_ONLY").is_ok_and(|v| v == "stop");
+    if !only_stop {
+        first_parts(&mut js);
+    }
+    let agent = js.agent(Preparation::Lazy);
+    last_part(&mut js, agent);
+}
+
+fn first_parts(js: &mut Js) {
+    // Overheads.
+    overheads(js, "realistic", "realistic(600)", 7);
+    overheads(js, "call-dense fib(30)", "fib(30)", 7);
+
+    // Idle intervals.
+    let agent = js.agent(Preparation::Lazy);
+    for (interval, secs) in [(1.0, 2.0), (10.0, 3.0)] {
+        let mut s = start(&agent, js, interval, true);
+        std::thread::sleep(Duration::from_secs_f64(secs));
+        let (mean, p50, p99) = intervals(&s.stop().unwrap());
+        println!("idle {interval} ms interval: mean {mean:.3} p50 {p50:.3} p99 {p99:.3} ms");
+    }
+
+    // Attribution: JSON.parse (native) vs a JS loop, known split.
+    js.eval("split(3, 500000)");
+    let mut s = start(&agent, js, 1.0, true);
+    let truth = js.eval("tParse = 0; tJs = 0; split(60, 500000)");
+    let trace = s.stop().unwrap();
+    let (mut parse, mut jsl) = (0usize, 0usize);
+    for i in 0..trace.samples.len() {
+        match leaf_name(&trace, i) {
+            Some("parsePart") => parse += 1,
+            Some("jsPart") => jsl += 1,
+            _ => {}
+        }
+    }
+    let measured = parse as f64 / (parse + jsl).max(1) as f64;
+    println!(
+        "attribution: JSON.parse share truth {:.1} %, sampled {:.1} % ({} samples), error {:.1} points",
+        truth * 100.0,
+        measured * 100.0,
+        parse + jsl,
+        (measured - truth).abs() * 100.0
+    );
+
+    // Session start cost, lazy vs eager, with warm JIT code.
+    for prep in [Preparation::Lazy, Preparation::Eager] {
+        let agent = js.agent(prep);
+        let mut costs = Vec::new();
+        for _ in 0..7 {
+            js.eval("realistic(20)");
+            let t = Instant::now();
+            let mut s = start(&agent, js, 10.0, true);
+            costs.push(t.elapsed().as_secs_f64() * 1000.0);
+            s.stop().unwrap();
+        }
+        costs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        println!(
+            "session start cost ({prep:?}, warm JIT code): min {:.3} median {:.3} ms",
+            costs[0],
+            median(costs.clone())
+        );
+    }
+}
+
+/// `stop()` of 100,000 samples of a 30-frame-deep workload; bytes per sample.
+fn last_part(js: &mut Js, agent: AgentSampler) {
+    let mut s = start(&agent, js, 0.1, true);
+    let t = Instant::now();
+    while s.sample_count() < 100_000 && t.elapsed() < Duration::from_secs(120) {
+        js.eval("deep(28, 200000)");
+    }
+    let samples = s.sample_count();
+    let bytes = s.heap_bytes();
+    let t = Instant::now();
+    let trace = s.stop().unwrap();
+    let stop_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let depth = trace
+        .samples
+        .iter()
+        .filter_map(|x| x.stack_id)
+        .map(|mut id| {
+            let mut n = 1;
+            while let Some(p) = trace.stacks[id as usize].parent_id {
+                id = p;
+                n += 1;
+            }
+            n
+        })
+        .max()
+        .unwrap_or(0);
+    println!(
+        "stop(): {stop_ms:.2} ms for {samples} samples (max depth {depth}); session memory {bytes} bytes = {:.1} bytes/sample; \
+         1,000,000 samples ~ {:.1} MB",
+        bytes as f64 / samples.max(1) as f64,
+        bytes as f64 / samples.max(1) as f64 * 1e6 / 1048576.0
+    );
+    let stats = agent.stats();
+    println!(
+        "sampler stats: suspensions {}, truncated samples {}, JIT addresses resolved {}, unresolved {}",
+        stats.suspensions, stats.truncated_samples, stats.resolved_addresses, stats.unresolved_addresses
+    );
+    drop(agent);
+}
