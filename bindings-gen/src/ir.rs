@@ -195,6 +195,9 @@ pub struct Argument {
     pub ty: Type,
     pub optional: bool,
     pub default: Option<DefaultValue>,
+    /// `T... name`: the last argument, taking every remaining value (its
+    /// Rust type is `Vec<T>`).
+    pub variadic: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -211,7 +214,10 @@ impl Operation {
     /// the first optional one
     /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
     pub fn required_argument_count(&self) -> usize {
-        self.arguments.iter().take_while(|a| !a.optional).count()
+        self.arguments
+            .iter()
+            .take_while(|a| !a.optional && !a.variadic)
+            .count()
     }
 
     pub fn returns_promise(&self) -> bool {
@@ -265,6 +271,11 @@ pub struct Interface {
     pub exposure: Exposure,
     /// `[Pref="name"]`: installed only where that preference is enabled.
     pub pref: Option<String>,
+    /// `[Global]`: the interface of a global object
+    /// (<https://webidl.spec.whatwg.org/#Global>); its regular attributes and
+    /// operations are own properties of the global, whose class is the
+    /// interface's class.
+    pub global: bool,
     pub constructor: Option<Operation>,
     pub attributes: Vec<Attribute>,
     pub operations: Vec<Operation>,

@@ -334,7 +334,7 @@ impl<'a> Resolver<'a> {
                     &["LegacyTreatNonObjectAsNull"],
                 )?;
                 let location = loc(file, d.identifier.0);
-                let arguments = self.arguments(file, &d.arguments.body.list, &location)?;
+                let arguments = self.arguments(file, &d.arguments.body.list, &location, false)?;
                 let return_type = self.return_type(file, &d.return_type, &location)?;
                 check_callback_types(&arguments, &return_type, &location)?;
                 out.callbacks.insert(
@@ -369,7 +369,7 @@ impl<'a> Resolver<'a> {
                                     "callback interfaces with more than one operation are not supported",
                                 ));
                             }
-                            let arguments = self.arguments(file, &op.args.body.list, &op_location)?;
+                            let arguments = self.arguments(file, &op.args.body.list, &op_location, false)?;
                             let return_type = self.return_type(file, &op.return_type, &op_location)?;
                             check_callback_types(&arguments, &return_type, &op_location)?;
                             operation = Some(Operation {
@@ -417,7 +417,8 @@ impl<'a> Resolver<'a> {
         let name = d.identifier.0;
         let location = loc(file, name);
         let attrs = ExtAttrs::new(&d.attributes);
-        attrs.check(file, "an interface", &["Exposed", "Pref"])?;
+        attrs.check(file, "an interface", &["Exposed", "Pref", "Global"])?;
+        let global = attrs.has("Global");
         let exposure = match attrs.find("Exposed") {
             None => {
                 return Err(err(
@@ -457,6 +458,7 @@ impl<'a> Resolver<'a> {
             parent,
             exposure,
             pref,
+            global,
             constructor: None,
             attributes: Vec::new(),
             operations: Vec::new(),
@@ -471,7 +473,7 @@ impl<'a> Resolver<'a> {
                     if iface.constructor.is_some() {
                         return Err(err(&location, "overloaded constructors are not supported"));
                     }
-                    let arguments = self.arguments(file, &c.args.body.list, &location)?;
+                    let arguments = self.arguments(file, &c.args.body.list, &location, false)?;
                     iface.constructor = Some(Operation {
                         name: None,
                         arguments,
@@ -544,7 +546,7 @@ impl<'a> Resolver<'a> {
                             format!("duplicate member `{op_name}` in {name} (overloading is not supported)"),
                         ));
                     }
-                    let arguments = self.arguments(file, &op.args.body.list, &op_loc)?;
+                    let arguments = self.arguments(file, &op.args.body.list, &op_loc, true)?;
                     let return_type = self.return_type(file, &op.return_type, &op_loc)?;
                     iface.operations.push(Operation {
                         name: Some(op_name),
@@ -711,15 +713,45 @@ impl<'a> Resolver<'a> {
         file: &'a SourceFile,
         list: &'a [WArgument<'a>],
         location: &Location,
+        allow_variadic: bool,
     ) -> Result<Vec<Argument>, GenError> {
         let mut out: Vec<Argument> = Vec::new();
         for arg in list {
             match arg {
                 WArgument::Variadic(v) => {
-                    return Err(err(
-                        &loc(file, v.identifier.0),
-                        "variadic arguments are not supported",
-                    ))
+                    let a_loc = loc(file, v.identifier.0);
+                    if !allow_variadic {
+                        return Err(err(
+                            &a_loc,
+                            "variadic arguments are only supported in operations",
+                        ));
+                    }
+                    ExtAttrs::new(&v.attributes).check(file, "an argument", &[])?;
+                    let ty = self.plain_type(file, &v.type_, None, &a_loc)?;
+                    if !matches!(
+                        ty,
+                        Type::Any
+                            | Type::Boolean
+                            | Type::Integer(..)
+                            | Type::Float { .. }
+                            | Type::DOMString
+                            | Type::USVString
+                    ) {
+                        return Err(err(
+                            &a_loc,
+                            "variadic arguments must be of type any, boolean, a numeric or a string type",
+                        ));
+                    }
+                    if out.iter().any(|a| a.variadic) {
+                        return Err(err(&a_loc, "only the last argument can be variadic"));
+                    }
+                    out.push(Argument {
+                        name: ident_name(v.identifier.0),
+                        ty,
+                        optional: true,
+                        default: None,
+                        variadic: true,
+                    });
                 }
                 WArgument::Single(a) => {
                     let a_loc = loc(file, a.identifier.0);
@@ -788,6 +820,7 @@ impl<'a> Resolver<'a> {
                         ty,
                         optional,
                         default,
+                        variadic: false,
                     });
                 }
             }

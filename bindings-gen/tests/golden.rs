@@ -99,3 +99,8 @@ fn dictionary_members_are_read_in_lexicographic_order_parent_first() {
     let base = &code[code.find("impl FromJsValue for Base").unwrap()..];
     assert!(base.find("c\"alpha\"").unwrap() < base.find("c\"zeta\"").unwrap());
 }
+
+#[test]
+fn global_and_variadic() {
+    check("variadic");
+}

@@ -1,11 +1,19 @@
 //! The jsprof shell: the command line around the engine components.
 
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use jsprof_script::script_loading::{LoadedResponse, Loader, LocalLoader};
 use jsprof_script::{JsRuntime, ScriptError};
 
-/// The bundled demo script, run when `jsprof` is given no arguments.
+/// The bundled demo script, run by `jsprof eval` examples and tests.
 pub const DEMO_SCRIPT: &str = include_str!("../demo/demo.js");
-/// The file name the demo is compiled with (shown in errors and traces).
+/// The file name the demo script is compiled with.
 pub const DEMO_FILENAME: &str = "jsprof:demo/demo.js";
+/// The bundled demo page, loaded when `jsprof` is given no page.
+pub const DEMO_PAGE: &str = include_str!("../demo/index.html");
+/// The internal URL the demo page is served at.
+pub const DEMO_PAGE_URL: &str = "jsprof:demo/index.html";
 
 /// Evaluates one classic script in a fresh runtime on this thread and returns
 /// its completion value as a string.
@@ -32,4 +40,55 @@ impl std::fmt::Display for EvalError {
             EvalError::Script(error) => write!(f, "uncaught exception: {error}"),
         }
     }
+}
+
+/// The shell's loader: the bundled demo at [`DEMO_PAGE_URL`], else the
+/// local (`file:`, `data:`) loader. (The network loader of `jsprof-net`
+/// plugs in behind the same trait once it lands.)
+pub struct ShellLoader;
+
+impl Loader for ShellLoader {
+    fn load(&self, url: &url::Url) -> Result<LoadedResponse, String> {
+        if url.as_str() == DEMO_PAGE_URL {
+            return Ok(LoadedResponse {
+                url: url.clone(),
+                status: 200,
+                headers: vec![("content-type".into(), "text/html".into())],
+                body: DEMO_PAGE.as_bytes().to_vec(),
+            });
+        }
+        LocalLoader.load(url)
+    }
+}
+
+/// Turns a command-line argument into a URL: absolute URLs as they are,
+/// anything else as a file path.
+pub fn url_from_argument(argument: &str) -> Result<url::Url, String> {
+    if let Ok(url) = url::Url::parse(argument) {
+        if url.scheme().len() > 1 {
+            return Ok(url);
+        }
+    }
+    let path = std::path::Path::new(argument);
+    let absolute = std::path::absolute(path).map_err(|e| format!("{argument}: {e}"))?;
+    url::Url::from_file_path(&absolute).map_err(|_| format!("{argument}: not a valid path"))
+}
+
+/// Options of a page run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub timeout: Option<Duration>,
+}
+
+/// Loads the page at `url` and runs it to idle (or the timeout). Script
+/// errors are reported on stderr, not returned; `Err` means the document
+/// could not be loaded.
+pub fn run_page(url: &url::Url, options: &RunOptions) -> Result<(), String> {
+    let mut runtime = JsRuntime::new()?;
+    let deadline = options.timeout.map(|t| Instant::now() + t);
+    runtime
+        .load_page(url, Rc::new(ShellLoader))
+        .map_err(|e| e.to_string())?;
+    runtime.run_until_idle(deadline);
+    Ok(())
 }

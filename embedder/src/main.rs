@@ -1,36 +1,96 @@
 //! `jsprof`: the shell's command line.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 const USAGE: &str = "\
-usage: jsprof                 evaluate the bundled demo script and print its result
-       jsprof eval <FILE|->   evaluate a classic script file (- reads standard input)
-       jsprof --help          show this help";
+usage: jsprof [OPTIONS] [URL|PATH]  load a page (default: the bundled demo page) and run it to idle
+       jsprof eval <FILE|->          evaluate a classic script file (- reads standard input)
+       jsprof --help                 show this help
+
+options:
+  --timeout SECONDS   stop running the page after this long
+  --map HOST=IP       resolve HOST to IP (network loads)
+  --ca-file FILE      trust the certificates in FILE (network loads)
+  --insecure          accept invalid certificates (network loads)
+  --quiet             no shell messages (console output still prints)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (source, filename) = match args.as_slice() {
-        [] => (
-            jsprof_shell::DEMO_SCRIPT.to_owned(),
-            jsprof_shell::DEMO_FILENAME.to_owned(),
-        ),
-        ["-h" | "--help"] => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
+    if let [eval, path] = args.as_slice() {
+        if eval == "eval" {
+            return eval_file(path);
         }
-        ["eval", path] => match read_source(path) {
-            Ok(source) => (source, path.to_string()),
+    }
+    let mut options = jsprof_shell::RunOptions::default();
+    let mut page: Option<String> = None;
+    let mut quiet = false;
+    let mut network_options = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            "--timeout" => {
+                let Some(value) = iter.next() else {
+                    return fail("--timeout needs a number of seconds");
+                };
+                match value.parse::<f64>() {
+                    Ok(s) if s.is_finite() && s >= 0.0 => {
+                        options.timeout = Some(Duration::from_secs_f64(s))
+                    }
+                    _ => return fail(&format!("--timeout: not a number of seconds: {value}")),
+                }
+            }
+            "--map" | "--ca-file" => {
+                let Some(value) = iter.next() else {
+                    return fail(&format!("{arg} needs a value"));
+                };
+                if arg == "--map" && !value.contains('=') {
+                    return fail(&format!("--map expects HOST=IP, got {value}"));
+                }
+                network_options.push(arg.clone());
+            }
+            "--insecure" => network_options.push(arg.clone()),
+            "--quiet" => quiet = true,
+            other if other.starts_with("--") => {
+                return fail(&format!("unknown option {other}\n{USAGE}"))
+            }
+            other => {
+                if page.is_some() {
+                    return fail(&format!("more than one page given\n{USAGE}"));
+                }
+                page = Some(other.to_owned());
+            }
+        }
+    }
+    if !network_options.is_empty() && !quiet {
+        eprintln!(
+            "jsprof: {} apply to network loads, which this build does not make yet",
+            network_options.join(", ")
+        );
+    }
+    let url = match page {
+        None => url::Url::parse(jsprof_shell::DEMO_PAGE_URL).expect("the demo URL parses"),
+        Some(page) => match jsprof_shell::url_from_argument(&page) {
+            Ok(url) => url,
             Err(message) => return fail(&message),
         },
-        _ => {
-            return fail(&format!(
-                "unexpected arguments: {}\n{USAGE}",
-                args.join(" ")
-            ))
-        }
     };
-    match jsprof_shell::evaluate(&source, &filename) {
+    match jsprof_shell::run_page(&url, &options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => fail(&message),
+    }
+}
+
+fn eval_file(path: &str) -> ExitCode {
+    let source = match read_source(path) {
+        Ok(source) => source,
+        Err(message) => return fail(&message),
+    };
+    match jsprof_shell::evaluate(&source, path) {
         Ok(result) => {
             println!("{result}");
             ExitCode::SUCCESS

@@ -58,7 +58,17 @@ fn argument_conversions(
         let value = quote!(args.get(#index));
         let convert = from_js_expr(defs, &arg.ty, value.clone());
         let t = rust_type(&arg.ty);
-        let stmt = if !arg.optional {
+        let stmt = if arg.variadic {
+            // https://webidl.spec.whatwg.org/#es-overloads: each remaining
+            // value converted to the variadic argument's type.
+            let item = from_js_expr(defs, &arg.ty, quote!(args.get(variadic_index)));
+            quote! {
+                let mut #name: Vec<#t> = Vec::new();
+                for variadic_index in #index..args.len() {
+                    #name.push(#item?);
+                }
+            }
+        } else if !arg.optional {
             quote!(let #name: #t = #convert?;)
         } else if let Some(default) = &arg.default {
             let d = default_expr(defs, &arg.ty, default);
@@ -88,7 +98,9 @@ fn contains_callback(ty: &Type) -> bool {
 /// The Rust type of an argument as the DOM trait receives it.
 fn argument_type(arg: &Argument) -> TokenStream {
     let t = rust_type(&arg.ty);
-    if arg.optional && arg.default.is_none() && !matches!(arg.ty, Type::Any) {
+    if arg.variadic {
+        quote!(Vec<#t>)
+    } else if arg.optional && arg.default.is_none() && !matches!(arg.ty, Type::Any) {
         quote!(Option<#t>)
     } else {
         t
@@ -351,6 +363,21 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         " What the DOM struct `{name}` implements for the interface's members (as Servo's `*Methods` traits)."
     );
     let id = ident(name);
+    // [Global]: the class is a global class
+    // (https://webidl.spec.whatwg.org/#Global), with the global trace hook
+    // and the standard-class resolve hooks.
+    let is_global = iface.global;
+    let (class_ops, base_class) = if is_global {
+        (
+            quote!(static CLASS_OPS: JSClassOps = global_class_ops::<#self_path>();),
+            quote!(dom_global_jsclass(#key, &CLASS_OPS)),
+        )
+    } else {
+        (
+            quote!(static CLASS_OPS: JSClassOps = dom_class_ops::<#self_path>();),
+            quote!(dom_jsclass(#key, &CLASS_OPS)),
+        )
+    };
 
     quote! {
         #[doc = #doc]
@@ -389,15 +416,16 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 constants: CONSTANTS,
                 exposure: Exposure { window: #window, dedicated_worker: #worker },
                 pref: #pref,
+                global: #is_global,
             };
 
             #(#upcast_fns)*
 
-            static CLASS_OPS: JSClassOps = dom_class_ops::<#self_path>();
+            #class_ops
 
             /// The class of the interface's platform objects.
             pub static CLASS: DOMJSClass = DOMJSClass {
-                base: dom_jsclass(#key, &CLASS_OPS),
+                base: #base_class,
                 dom_class: DOMClass {
                     interface_chain: &[#(#chain_ids),*],
                     upcasts: &[#(#upcast_names),*],

@@ -108,6 +108,12 @@ pub(crate) fn default_expr(defs: &Definitions, ty: &Type, value: &DefaultValue) 
         }
     };
     match value {
+        // `any x = null`: the null value itself.
+        DefaultValue::Null if matches!(ty, Type::Any) => quote!(Ok({
+            let value = RootedJsValue::new(Heap::default());
+            value.set(NullValue());
+            value
+        })),
         DefaultValue::Null => quote!(Ok(None)),
         DefaultValue::Undefined => quote!(Ok(RootedJsValue::new(Heap::default()))),
         DefaultValue::Boolean(b) => {

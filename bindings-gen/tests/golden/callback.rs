@@ -265,6 +265,7 @@ pub mod PayloadBinding {
             dedicated_worker: false,
         },
         pref: None,
+        global: false,
     };
     unsafe fn upcast_to_Payload(object: *const c_void) -> *const c_void {
         let this: &crate::dom::payload::Payload = unsafe {

@@ -77,6 +77,7 @@ pub mod BaseBinding {
             dedicated_worker: true,
         },
         pref: None,
+        global: false,
     };
     unsafe fn upcast_to_Base(object: *const c_void) -> *const c_void {
         let this: &crate::dom::base::Base = unsafe {
@@ -402,6 +403,7 @@ pub mod ThingBinding {
             dedicated_worker: false,
         },
         pref: Some("dom.thing.enabled"),
+        global: false,
     };
     unsafe fn upcast_to_Base(object: *const c_void) -> *const c_void {
         let this: &crate::dom::thing::Thing = unsafe {

@@ -250,6 +250,7 @@ pub mod SwitchBinding {
             dedicated_worker: false,
         },
         pref: None,
+        global: false,
     };
     unsafe fn upcast_to_Switch(object: *const c_void) -> *const c_void {
         let this: &crate::dom::switch::Switch = unsafe {

@@ -7,7 +7,10 @@
 
 pub mod dom;
 pub mod engine;
+pub mod event_loop;
 pub mod runtime;
+pub mod script_loading;
+pub mod script_registry;
 
 pub use dom::globalscope::{GlobalKind, Prefs, PROFILER_PREF, TESTBINDING_PREF};
 pub use runtime::{JsRuntime, RuntimeOptions, ScriptError};

@@ -29,6 +29,8 @@ use mozjs::rust::{evaluate_script, CompileOptionsWrapper, HandleObject, Runtime,
 use crate::dom::globalscope::{
     report_pending_exception, take_pending_exception, GlobalKind, GlobalScope, Prefs,
 };
+use crate::event_loop::EventLoop;
+use crate::script_loading::{load_page, Loader, PageLoadError};
 
 /// A script that threw, or could not be compiled; also an error reported
 /// by "report the exception".
@@ -83,6 +85,7 @@ pub struct JsRuntime {
     // queue after it.
     global: RootedTraceableBox<Heap<*mut JSObject>>,
     reported_errors: Rc<RefCell<Vec<ScriptError>>>,
+    event_loop: Rc<EventLoop>,
     runtime: Runtime,
     _job_queue: JobQueue,
 }
@@ -122,6 +125,7 @@ impl JsRuntime {
         let job_queue = JobQueue(queue);
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
         let reported_errors = Rc::new(RefCell::new(Vec::new()));
+        let event_loop = EventLoop::install();
         let object = GlobalScope::create_global(
             runtime.cx(),
             options.global,
@@ -133,6 +137,7 @@ impl JsRuntime {
         Ok(JsRuntime {
             global,
             reported_errors,
+            event_loop,
             runtime,
             _job_queue: job_queue,
         })
@@ -199,6 +204,37 @@ impl JsRuntime {
         std::mem::take(&mut self.reported_errors.borrow_mut())
     }
 
+    /// Navigates the window global to `url` (fetched with `loader`): parses
+    /// the document and runs its parser-blocking scripts; the rest (async
+    /// scripts, timers, `DOMContentLoaded`, `load`) runs in
+    /// [`JsRuntime::run_until_idle`].
+    pub fn load_page(
+        &mut self,
+        url: &url::Url,
+        loader: Rc<dyn Loader>,
+    ) -> Result<(), PageLoadError> {
+        let global = self.global.handle();
+        let cx = self.runtime.cx();
+        let mut realm = AutoRealm::new_from_handle(cx, global);
+        let scope = unsafe { GlobalScope::from_global(global.get()) };
+        let Some(window) = scope.as_window() else {
+            return Err(PageLoadError::Fetch("not a window global".to_owned()));
+        };
+        let result = load_page(&mut realm, window, url, loader);
+        perform_microtask_checkpoint(&mut realm);
+        result
+    }
+
+    /// Runs the event loop until nothing is left to run (true) or until
+    /// `deadline` (false).
+    pub fn run_until_idle(&mut self, deadline: Option<std::time::Instant>) -> bool {
+        let event_loop = self.event_loop.clone();
+        let global = self.global.handle();
+        let cx = self.runtime.cx();
+        let mut realm = AutoRealm::new_from_handle(cx, global);
+        event_loop.run_until_idle(&mut realm, deadline)
+    }
+
     /// The context, for embedders.
     pub fn cx(&mut self) -> &mut JSContext {
         self.runtime.cx()
@@ -207,6 +243,14 @@ impl JsRuntime {
     /// The global object.
     pub fn global(&self) -> HandleObject<'_> {
         self.global.handle()
+    }
+}
+
+impl Drop for JsRuntime {
+    fn drop(&mut self) {
+        // Queued tasks and timers root JS objects: drop them while the
+        // context lives.
+        self.event_loop.shut_down();
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
-use std::ffi::c_void;
+use std::ffi::{c_void, CStr};
 use std::ptr::{self, NonNull};
 use std::rc::Rc;
 use std::time::Instant;
@@ -28,12 +28,16 @@ use mozjs::rust::wrappers2::{
     JS_NewGlobalObject,
 };
 use mozjs::rust::{error_info_from_exception_stack, get_object_class, RealmOptions};
-use mozjs::{JSCLASS_GLOBAL_SLOT_COUNT, JSCLASS_IS_GLOBAL, JSCLASS_RESERVED_SLOTS_MASK};
+use mozjs::{
+    JSCLASS_GLOBAL_SLOT_COUNT, JSCLASS_IS_DOMJSCLASS, JSCLASS_IS_GLOBAL,
+    JSCLASS_RESERVED_SLOTS_MASK,
+};
 
-use crate::dom::bindings::codegen::PrototypeList;
+use crate::dom::bindings::codegen::{PrototypeList, WindowBinding};
 use crate::dom::bindings::interface::{
     get_or_create_interface_objects, install_interfaces, InterfaceSpec, PrototypeId,
 };
+use crate::dom::bindings::reflector::{DomObject, DOM_OBJECT_SLOT};
 use crate::runtime::ScriptError;
 
 /// The kinds of globals, which `[Exposed]` names map to.
@@ -96,8 +100,85 @@ impl Prefs {
     }
 }
 
-/// The reserved slot of the global holding the `Box<GlobalScope>`.
+/// The reserved slot of the global holding the `Box<GlobalScope>` (after
+/// SpiderMonkey's global slots; a `[Global]` interface's DOM object is in
+/// slot [`DOM_OBJECT_SLOT`], one of the application slots).
 const GLOBAL_SCOPE_SLOT: u32 = JSCLASS_GLOBAL_SLOT_COUNT;
+
+/// The `JSClass` of a `[Global]` interface's global object
+/// (<https://webidl.spec.whatwg.org/#Global>): a DOM class (the global is
+/// the platform object of the interface, its struct in
+/// [`DOM_OBJECT_SLOT`]) that is also a global class with the
+/// [`GlobalScope`] slot.
+pub const fn dom_global_jsclass(name: &'static CStr, ops: &'static JSClassOps) -> JSClass {
+    JSClass {
+        name: name.as_ptr(),
+        flags: JSCLASS_IS_GLOBAL
+            | JSCLASS_IS_DOMJSCLASS
+            | JSCLASS_FOREGROUND_FINALIZE
+            | (((JSCLASS_GLOBAL_SLOT_COUNT + 1) & JSCLASS_RESERVED_SLOTS_MASK)
+                << JSCLASS_RESERVED_SLOTS_SHIFT),
+        cOps: ops,
+        spec: ptr::null(),
+        ext: ptr::null(),
+        oOps: ptr::null(),
+    }
+}
+
+/// Class hooks of a `[Global]` interface's global: the standard classes
+/// resolve lazily; the trace hook traces SpiderMonkey's global data, the
+/// interface's struct `T` and the [`GlobalScope`]; the finalizer drops both.
+pub const fn global_class_ops<T: DomObject>() -> JSClassOps {
+    JSClassOps {
+        addProperty: None,
+        delProperty: None,
+        enumerate: Some(JS_EnumerateStandardClasses),
+        newEnumerate: None,
+        resolve: Some(JS_ResolveStandardClass),
+        mayResolve: Some(JS_MayResolveStandardClass),
+        finalize: Some(finalize_dom_global::<T>),
+        call: None,
+        construct: None,
+        trace: Some(trace_dom_global::<T>),
+    }
+}
+
+unsafe fn dom_slot_pointer(global: *mut JSObject) -> *mut c_void {
+    let mut value = UndefinedValue();
+    unsafe { JS_GetReservedSlot(global, DOM_OBJECT_SLOT, &mut value) };
+    if value.is_undefined() {
+        ptr::null_mut()
+    } else {
+        value.to_private() as *mut c_void
+    }
+}
+
+unsafe extern "C" fn trace_dom_global<T: DomObject>(trc: *mut JSTracer, global: *mut JSObject) {
+    unsafe {
+        trace_global(trc, global);
+        let object = dom_slot_pointer(global) as *const T;
+        if !object.is_null() {
+            (*object).trace(trc);
+        }
+    }
+}
+
+unsafe extern "C" fn finalize_dom_global<T: DomObject>(gcx: *mut GCContext, global: *mut JSObject) {
+    unsafe {
+        let object = dom_slot_pointer(global) as *mut T;
+        if !object.is_null() {
+            drop(Box::from_raw(object));
+            let undefined = UndefinedValue();
+            JS_SetReservedSlot(global, DOM_OBJECT_SLOT, &undefined);
+        }
+        finalize_global(gcx, global);
+    }
+}
+
+/// Whether `class` is the class of one of our globals.
+fn is_our_global_class(class: *const JSClass) -> bool {
+    std::ptr::eq(class, &GLOBAL_CLASS) || std::ptr::eq(class, &WindowBinding::CLASS.base)
+}
 
 static GLOBAL_CLASS_OPS: JSClassOps = JSClassOps {
     addProperty: None,
@@ -169,21 +250,46 @@ pub struct GlobalScope {
     interface_objects: Box<[Heap<*mut JSObject>]>,
     time_origin: Instant,
     reported_errors: Rc<RefCell<Vec<ScriptError>>>,
+    /// <https://html.spec.whatwg.org/#concept-settings-object-cross-origin-isolated-capability>
+    cross_origin_isolated: std::cell::Cell<bool>,
 }
 
 impl GlobalScope {
-    /// Creates a global of `kind` with the interfaces exposed on it.
+    /// Creates a global of `kind` with the interfaces exposed on it. A
+    /// `Window` global is the platform object of the `[Global]` interface
+    /// `Window` (its struct in the global's DOM slot, its [[Prototype]]
+    /// `Window.prototype`); a worker global is a plain global.
     pub fn create_global(
         cx: &mut JSContext,
         kind: GlobalKind,
         prefs: Prefs,
         reported_errors: Rc<RefCell<Vec<ScriptError>>>,
     ) -> Result<*mut JSObject, String> {
+        Self::create_global_in(cx, kind, prefs, reported_errors, None)
+    }
+
+    /// Like [`GlobalScope::create_global`]; with `existing_compartment`, the
+    /// new realm shares that global's compartment (same-origin browsing
+    /// contexts of one agent, which then reach each other's objects
+    /// without wrappers).
+    pub fn create_global_in(
+        cx: &mut JSContext,
+        kind: GlobalKind,
+        prefs: Prefs,
+        reported_errors: Rc<RefCell<Vec<ScriptError>>>,
+        existing_compartment: Option<*mut JSObject>,
+    ) -> Result<*mut JSObject, String> {
         let options = RealmOptions::default();
+        // Sharing a compartment between same-origin realms is not done yet.
+        let _ = existing_compartment;
+        let class: &'static JSClass = match kind {
+            GlobalKind::Window => &WindowBinding::CLASS.base,
+            GlobalKind::DedicatedWorker => &GLOBAL_CLASS,
+        };
         rooted!(&in(cx) let global = unsafe {
             JS_NewGlobalObject(
                 cx,
-                &GLOBAL_CLASS,
+                class,
                 ptr::null_mut(),
                 OnNewGlobalHookOption::DontFireOnNewGlobalHook,
                 &*options,
@@ -201,6 +307,7 @@ impl GlobalScope {
             interface_objects: (0..count).map(|_| Heap::default()).collect(),
             time_origin: Instant::now(),
             reported_errors,
+            cross_origin_isolated: std::cell::Cell::new(false),
         });
         let raw = Box::into_raw(scope);
         unsafe {
@@ -213,6 +320,11 @@ impl GlobalScope {
         }
         let mut realm = AutoRealm::new(cx, object);
         let (global_handle, realm) = realm.global_and_reborrow();
+        if kind == GlobalKind::Window {
+            // https://webidl.spec.whatwg.org/#Global: the global is the
+            // Window platform object.
+            crate::dom::window::Window::attach_to_global(realm, global_handle)?;
+        }
         if install_interfaces(realm, global_handle).is_err() {
             return Err("could not install the DOM interfaces".to_owned());
         }
@@ -236,7 +348,7 @@ impl GlobalScope {
     /// call into script, at least).
     pub unsafe fn current<'a>(cx: &JSContext) -> Option<&'a GlobalScope> {
         let global = unsafe { CurrentGlobalOrNull(cx) };
-        if global.is_null() || !std::ptr::eq(unsafe { get_object_class(global) }, &GLOBAL_CLASS) {
+        if global.is_null() || !is_our_global_class(unsafe { get_object_class(global) }) {
             return None;
         }
         let scope = unsafe { scope_pointer(global) };
@@ -262,9 +374,52 @@ impl GlobalScope {
     }
 
     /// <https://w3c.github.io/hr-time/#dfn-current-high-resolution-time>
-    /// relative to the time origin, in milliseconds.
+    /// relative to the time origin, in milliseconds (unrounded; see
+    /// [`GlobalScope::coarsened_now`]).
     pub fn now(&self) -> f64 {
         self.time_origin.elapsed().as_secs_f64() * 1000.0
+    }
+
+    /// <https://w3c.github.io/hr-time/#dfn-current-high-resolution-time>
+    /// as exposed to script: the duration from the time origin to the
+    /// current time, coarsened
+    /// (<https://w3c.github.io/hr-time/#dfn-coarsen-time>) per this global's
+    /// cross-origin isolated capability.
+    pub fn coarsened_now(&self) -> f64 {
+        // Step 1: Let unsafeTime be the unsafe shared current time.
+        let unsafe_time = self.now();
+        // Step 2: Return the result of coarsen time with unsafeTime and the
+        // global's relevant settings object's cross-origin isolated
+        // capability.
+        jsprof_document::coarsen_time(unsafe_time, self.cross_origin_isolated.get())
+    }
+
+    /// The time origin as milliseconds since the Unix epoch, coarsened.
+    pub fn time_origin_epoch_ms(&self) -> f64 {
+        let now_epoch = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64() * 1000.0)
+            .unwrap_or(0.0);
+        jsprof_document::coarsen_time(now_epoch - self.now(), self.cross_origin_isolated.get())
+    }
+
+    /// <https://html.spec.whatwg.org/#concept-settings-object-cross-origin-isolated-capability>
+    pub fn cross_origin_isolated(&self) -> bool {
+        self.cross_origin_isolated.get()
+    }
+
+    pub fn set_cross_origin_isolated(&self, isolated: bool) {
+        self.cross_origin_isolated.set(isolated);
+    }
+
+    /// The `Window` platform object, if this is a window global.
+    pub fn as_window(&self) -> Option<&crate::dom::window::Window> {
+        // SAFETY: the global lives as long as `self`.
+        unsafe {
+            crate::dom::bindings::reflector::unwrap_dom_object::<crate::dom::window::Window>(
+                self.global.get(),
+            )
+        }
     }
 
     pub(crate) fn cached_prototype(&self, id: PrototypeId) -> *mut JSObject {
@@ -347,16 +502,73 @@ pub(crate) fn take_pending_exception(cx: &mut JSContext) -> Option<ScriptError> 
     })
 }
 
-/// <https://html.spec.whatwg.org/#report-the-exception>: takes the pending
-/// exception, records it on the current global (see
-/// `JsRuntime::reported_errors`) and prints it to stderr. The `error` event
-/// is not fired yet (no Window interface).
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception>:
+/// takes the pending exception, records it on the current global (see
+/// `JsRuntime::reported_errors`), fires `error` at a window global and,
+/// unless a listener canceled it, prints `file:line:column message` to
+/// stderr. Errors of muted scripts are reported as "Script error." with an
+/// empty file name, 0, 0 and a null error (via `jsprof-document`).
 pub fn report_pending_exception(cx: &mut JSContext) {
+    rooted!(&in(cx) let mut exception_value = UndefinedValue());
+    unsafe {
+        if mozjs::rust::wrappers2::JS_IsExceptionPending(cx) {
+            mozjs::rust::wrappers2::JS_GetPendingException(cx, exception_value.handle_mut());
+        }
+    }
     let Some(error) = take_pending_exception(cx) else {
         return;
     };
-    eprintln!("JavaScript error: {error}");
-    if let Some(global) = unsafe { GlobalScope::current(cx) } {
-        global.record_reported_error(error);
+    // Step 1-3: the script's muted errors decide what is exposed.
+    let muted = crate::script_registry::is_muted(&error.filename);
+    let info = jsprof_document::error_info_to_report(
+        jsprof_document::script::ErrorInfo {
+            message: error.message.clone(),
+            filename: error.filename.clone(),
+            lineno: error.line,
+            colno: error.column,
+            error: Some(()),
+        },
+        muted,
+        false,
+    );
+    let reported = ScriptError {
+        message: info.message.clone(),
+        filename: info.filename.clone(),
+        line: info.lineno,
+        column: info.colno,
+    };
+    let scope = unsafe { GlobalScope::current(cx) };
+    let mut not_handled = true;
+    if let Some(window) = scope.and_then(|s| s.as_window()) {
+        // Step 6: fire an event named error at global, using ErrorEvent,
+        // with cancelable true and the error info.
+        let error_value = if info.error.is_some() {
+            exception_value.get()
+        } else {
+            mozjs::jsval::NullValue()
+        };
+        let event = crate::dom::errorevent::ErrorEvent::new_error(
+            cx,
+            scope.expect("checked above"),
+            &info.message,
+            &info.filename,
+            info.lineno,
+            info.colno,
+            error_value,
+        );
+        not_handled = window
+            .upcast_event_target()
+            .dispatch(cx, event.upcast_event());
+    }
+    // Step 7: If notHandled is true, report the error to the developer
+    // console.
+    if not_handled {
+        eprintln!(
+            "{}:{}:{} {}",
+            reported.filename, reported.line, reported.column, reported.message
+        );
+    }
+    if let Some(global) = scope {
+        global.record_reported_error(reported);
     }
 }

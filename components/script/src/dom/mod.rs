@@ -2,10 +2,22 @@
 //! `*Methods` implementation), plus the bindings runtime.
 
 pub mod bindings;
+pub mod console;
+pub mod customevent;
+pub mod document;
 pub mod domexception;
+pub mod element;
+pub mod errorevent;
 pub mod event;
 pub mod eventtarget;
 pub mod globalscope;
+pub mod htmlelement;
+pub mod htmlscriptelement;
+pub mod location;
+pub mod node;
+pub mod performance;
 pub mod profiler;
 pub mod testbinding;
 pub mod testworkeronly;
+pub mod text;
+pub mod window;

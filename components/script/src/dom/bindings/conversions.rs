@@ -308,7 +308,7 @@ impl<T: ToJsValue> ToJsValue for Finite<T> {
 // Strings
 
 /// ToString, then to UTF-8 (lone surrogates become U+FFFD).
-fn to_rust_string(cx: &mut JSContext, value: HandleValue) -> Result<String, ()> {
+pub(crate) fn to_rust_string(cx: &mut JSContext, value: HandleValue) -> Result<String, ()> {
     let string = unsafe { ToString(cx, value) };
     let Some(string) = NonNull::new(string) else {
         return Err(());

@@ -91,6 +91,12 @@ pub struct InterfaceSpec {
     pub exposure: Exposure,
     /// `[Pref="name"]`: installed only on globals with that pref enabled.
     pub pref: Option<&'static str>,
+    /// `[Global]`: the regular attributes and operations are own
+    /// properties of the global object, not of the interface prototype
+    /// object (<https://webidl.spec.whatwg.org/#es-attributes>,
+    /// <https://webidl.spec.whatwg.org/#es-operations>: "the global object
+    /// if the interface is declared with [Global]").
+    pub global: bool,
 }
 
 // SAFETY: immutable statics pointing at other statics.
@@ -221,16 +227,8 @@ pub fn get_or_create_interface_objects(
     // Regular attributes and operations
     // (https://webidl.spec.whatwg.org/#define-the-attributes,
     // https://webidl.spec.whatwg.org/#define-the-operations).
-    unsafe {
-        if spec.attributes.len() > 1
-            && !JS_DefineProperties(cx, proto.handle(), spec.attributes.as_ptr())
-        {
-            return Err(());
-        }
-        if spec.methods.len() > 1 && !JS_DefineFunctions(cx, proto.handle(), spec.methods.as_ptr())
-        {
-            return Err(());
-        }
+    if !spec.global {
+        define_members(cx, proto.handle(), spec)?;
     }
     define_constants(cx, proto.handle(), spec.constants)?;
     // https://webidl.spec.whatwg.org/#interface-prototype-object: the
@@ -313,6 +311,25 @@ pub fn get_or_create_interface_objects(
     Ok(())
 }
 
+/// <https://webidl.spec.whatwg.org/#define-the-attributes> and
+/// <https://webidl.spec.whatwg.org/#define-the-operations> of `spec` on
+/// `object`.
+pub fn define_members(
+    cx: &mut JSContext,
+    object: HandleObject,
+    spec: &InterfaceSpec,
+) -> Result<(), ()> {
+    unsafe {
+        if spec.attributes.len() > 1 && !JS_DefineProperties(cx, object, spec.attributes.as_ptr()) {
+            return Err(());
+        }
+        if spec.methods.len() > 1 && !JS_DefineFunctions(cx, object, spec.methods.as_ptr()) {
+            return Err(());
+        }
+    }
+    Ok(())
+}
+
 /// <https://webidl.spec.whatwg.org/#define-the-constants>: {[[Writable]]:
 /// false, [[Enumerable]]: true, [[Configurable]]: false}.
 fn define_constants(
@@ -357,6 +374,10 @@ pub fn install_interfaces(cx: &mut JSContext, global: HandleObject) -> Result<()
             continue;
         }
         get_or_create_interface_objects(cx, global, spec.id)?;
+        if spec.global {
+            // The members of a [Global] interface live on the global.
+            define_members(cx, global, spec)?;
+        }
         rooted!(&in(cx) let value = ObjectValue(scope.cached_interface_object(spec.id)));
         if !unsafe { JS_DefineProperty(cx, global, spec.name.as_ptr(), value.handle(), 0) } {
             return Err(());

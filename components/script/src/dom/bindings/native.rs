@@ -150,6 +150,16 @@ pub fn unwrap_this<'a, T: DomObjectIface>(
     what: &str,
 ) -> Result<&'a T, ()> {
     let this = args.thisv();
+    // https://webidl.spec.whatwg.org/#dfn-create-operation-function: "If
+    // thisValue is null or undefined, set O to realm's global object" (a
+    // bare `setTimeout(...)` call).
+    if this.is_null_or_undefined() {
+        let global = unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) };
+        // SAFETY: the current global is alive during the call.
+        if let Some(object) = unsafe { unwrap_dom_object::<T>(global) } {
+            return Ok(object);
+        }
+    }
     if this.is_object() {
         // SAFETY: `this` is rooted by the call for the duration of 'a.
         if let Some(object) = unsafe { unwrap_dom_object::<T>(this.to_object()) } {

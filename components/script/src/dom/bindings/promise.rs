@@ -92,3 +92,75 @@ impl ToJsValue for Promise {
         mozjs::rust::maybe_wrap_value(cx, rval);
     }
 }
+
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#queue-a-microtask>
+/// of "invoke `callback` with « » and "report"": the microtask is a
+/// reaction job on an already-resolved promise, so it shares SpiderMonkey's
+/// job queue (and its FIFO order) with promise jobs. The reaction is a
+/// native trampoline holding the callback in a reserved slot; it reports
+/// what the callback throws instead of rejecting the derived promise.
+pub fn enqueue_callback_microtask(cx: &mut JSContext, callback: *mut JSObject) -> Result<(), ()> {
+    use mozjs::jsapi::{
+        AddPromiseReactions, CallOriginalPromiseResolve, GetFunctionNativeReserved,
+        JS_GetFunctionObject, NewFunctionWithReserved, SetFunctionNativeReserved,
+    };
+    unsafe extern "C" fn trampoline(
+        cx: *mut mozjs::context::RawJSContext,
+        argc: u32,
+        vp: *mut mozjs::jsval::JSVal,
+    ) -> bool {
+        unsafe {
+            let args = mozjs::jsapi::CallArgs::from_vp(vp, argc);
+            let callee = args.callee();
+            let callback = *GetFunctionNativeReserved(callee, 0);
+            let Some(raw) = std::ptr::NonNull::new(cx) else {
+                return false;
+            };
+            let mut cx = JSContext::from_ptr(raw);
+            rooted!(&in(&mut cx) let callback = callback);
+            rooted!(&in(&mut cx) let this = mozjs::jsval::UndefinedValue());
+            rooted!(&in(&mut cx) let mut rval = mozjs::jsval::UndefinedValue());
+            let empty = mozjs::jsapi::HandleValueArray::empty();
+            if !mozjs::rust::wrappers2::Call(
+                &mut cx,
+                this.handle(),
+                callback.handle(),
+                &empty,
+                rval.handle_mut(),
+            ) {
+                crate::dom::globalscope::report_pending_exception(&mut cx);
+            }
+            args.rval().set(mozjs::jsval::UndefinedValue());
+            true
+        }
+    }
+    unsafe {
+        let function = NewFunctionWithReserved(
+            cx.raw_cx(),
+            Some(trampoline),
+            0,
+            0,
+            c"queueMicrotask callback".as_ptr(),
+        );
+        if function.is_null() {
+            return Err(());
+        }
+        rooted!(&in(cx) let reaction = JS_GetFunctionObject(function));
+        SetFunctionNativeReserved(reaction.get(), 0, &mozjs::jsval::ObjectValue(callback));
+        rooted!(&in(cx) let undefined = mozjs::jsval::UndefinedValue());
+        rooted!(&in(cx) let promise = CallOriginalPromiseResolve(cx.raw_cx(), undefined.handle().into()));
+        if promise.get().is_null() {
+            return Err(());
+        }
+        rooted!(&in(cx) let null = std::ptr::null_mut::<JSObject>());
+        if !AddPromiseReactions(
+            cx.raw_cx(),
+            promise.handle().into(),
+            reaction.handle().into(),
+            null.handle().into(),
+        ) {
+            return Err(());
+        }
+    }
+    Ok(())
+}

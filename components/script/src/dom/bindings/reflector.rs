@@ -58,7 +58,7 @@ impl Reflector {
         self.object.get()
     }
 
-    fn set_jsobject(&self, object: *mut JSObject) {
+    pub(crate) fn set_jsobject(&self, object: *mut JSObject) {
         debug_assert!(self.object.get().is_null());
         self.object.set(object);
     }

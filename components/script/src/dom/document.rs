@@ -1,0 +1,335 @@
+//! `Document` (<https://dom.spec.whatwg.org/#interface-document>, with
+//! HTML's additions): the document's URL, readiness, current script, and
+//! the response's Document-Policy and isolation (read by the `Profiler`
+//! constructor).
+
+use std::cell::{Cell, RefCell};
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+
+use crate::dom::bindings::codegen::DocumentBinding::DocumentMethods;
+use crate::dom::bindings::conversions::{DOMString, USVString};
+use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::element::{Element, HTML_NAMESPACE};
+use crate::dom::globalscope::GlobalScope;
+use crate::dom::htmlelement::HTMLElement;
+use crate::dom::htmlscriptelement::HTMLScriptElement;
+use crate::dom::node::{Node, NodeKind};
+use crate::dom::text::Text;
+
+/// <https://html.spec.whatwg.org/multipage/dom.html#current-document-readiness>
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DocumentReadyState {
+    Loading,
+    Interactive,
+    Complete,
+}
+
+pub struct Document {
+    node: Node,
+    /// <https://dom.spec.whatwg.org/#concept-document-url>
+    url: RefCell<url::Url>,
+    ready_state: Cell<DocumentReadyState>,
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-document-currentscript>
+    current_script: MutNullableDom<HTMLScriptElement>,
+    /// The response's `Document-Policy` (parsed by `jsprof-document`).
+    document_policy: RefCell<Option<jsprof_document::DocumentPolicy>>,
+    quirks: Cell<bool>,
+}
+
+impl AsRef<Node> for Document {
+    fn as_ref(&self) -> &Node {
+        &self.node
+    }
+}
+
+unsafe impl Traceable for Document {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe {
+            self.node.trace(trc);
+            self.current_script.trace(trc);
+        }
+    }
+}
+
+impl Document {
+    /// A new, empty document at `url` in `global`.
+    pub fn new(cx: &mut JSContext, global: &GlobalScope, url: url::Url) -> DomRoot<Document> {
+        reflect_dom_object(
+            cx,
+            global,
+            Box::new(Document {
+                node: Node::new_inherited(NodeKind::Document, None),
+                url: RefCell::new(url),
+                ready_state: Cell::new(DocumentReadyState::Loading),
+                current_script: MutNullableDom::default(),
+                document_policy: RefCell::new(None),
+                quirks: Cell::new(false),
+            }),
+            None,
+        )
+    }
+
+    pub fn upcast_node(&self) -> &Node {
+        &self.node
+    }
+
+    pub fn url(&self) -> url::Url {
+        self.url.borrow().clone()
+    }
+
+    pub fn ready_state(&self) -> DocumentReadyState {
+        self.ready_state.get()
+    }
+
+    pub fn set_ready_state(&self, state: DocumentReadyState) {
+        self.ready_state.set(state);
+    }
+
+    pub fn set_current_script(&self, script: Option<&HTMLScriptElement>) {
+        self.current_script.set(script);
+    }
+
+    pub fn current_script(&self) -> Option<DomRoot<HTMLScriptElement>> {
+        self.current_script.get()
+    }
+
+    pub fn set_quirks(&self, quirks: bool) {
+        self.quirks.set(quirks);
+    }
+
+    /// The document's Document-Policy (None: no header or an invalid one).
+    pub fn document_policy(&self) -> Option<jsprof_document::DocumentPolicy> {
+        *self.document_policy.borrow()
+    }
+
+    pub fn set_document_policy(&self, policy: Option<jsprof_document::DocumentPolicy>) {
+        *self.document_policy.borrow_mut() = policy;
+    }
+
+    /// <https://dom.spec.whatwg.org/#document-element>
+    pub fn document_element(&self) -> Option<DomRoot<Element>> {
+        self.node
+            .children()
+            .into_iter()
+            .find_map(|c| c.downcast::<Element>())
+    }
+
+    /// The first child of the html element that is an HTML element named
+    /// `name` (the `head`/`body` algorithms).
+    fn html_child(&self, names: &[&str]) -> Option<DomRoot<HTMLElement>> {
+        let root = self.document_element()?;
+        if !root.is_html("html") {
+            return None;
+        }
+        root.upcast_node()
+            .children()
+            .into_iter()
+            .filter_map(|c| c.downcast::<HTMLElement>())
+            .find(|e| names.iter().any(|n| e.upcast_element().is_html(n)))
+    }
+}
+
+impl DocumentMethods for Document {
+    /// <https://dom.spec.whatwg.org/#dom-document-url>
+    fn URL(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.url.borrow().to_string())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-documenturi>
+    fn DocumentURI(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.url.borrow().to_string())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-compatmode>
+    fn CompatMode(&self, _cx: &mut JSContext) -> DOMString {
+        if self.quirks.get() {
+            "BackCompat"
+        } else {
+            "CSS1Compat"
+        }
+        .into()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-characterset>
+    fn CharacterSet(&self, _cx: &mut JSContext) -> DOMString {
+        "UTF-8".into()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-contenttype>
+    fn ContentType(&self, _cx: &mut JSContext) -> DOMString {
+        "text/html".into()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-documentelement>
+    fn DocumentElement(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.document_element()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-document-readystate>
+    fn ReadyState(&self, _cx: &mut JSContext) -> DOMString {
+        match self.ready_state.get() {
+            DocumentReadyState::Loading => "loading",
+            DocumentReadyState::Interactive => "interactive",
+            DocumentReadyState::Complete => "complete",
+        }
+        .into()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-document-head>
+    fn Head(&self, _cx: &mut JSContext) -> Option<DomRoot<HTMLElement>> {
+        self.html_child(&["head"])
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-document-body>
+    fn Body(&self, _cx: &mut JSContext) -> Option<DomRoot<HTMLElement>> {
+        self.html_child(&["body", "frameset"])
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-document-currentscript>
+    fn CurrentScript(&self, _cx: &mut JSContext) -> Option<DomRoot<HTMLScriptElement>> {
+        self.current_script.get()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#document.title>:
+    /// the title element's child text content, whitespace stripped and
+    /// collapsed.
+    fn Title(&self, _cx: &mut JSContext) -> DOMString {
+        let title = Element::elements_by_tag_name(&self.node, "title")
+            .into_iter()
+            .next()
+            .map(|t| t.upcast_node().child_text_content())
+            .unwrap_or_default();
+        title.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn SetTitle(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+        let Some(title) = Element::elements_by_tag_name(&self.node, "title")
+            .into_iter()
+            .next()
+        else {
+            return Ok(());
+        };
+        let text = Text::new(cx, self.node.global(), Some(self), &value);
+        title.upcast_node().replace_all(Some(text.upcast_node()));
+        Ok(())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-getelementsbytagname>
+    fn GetElementsByTagName(
+        &self,
+        _cx: &mut JSContext,
+        name: DOMString,
+    ) -> Fallible<Vec<DomRoot<Element>>> {
+        Ok(Element::elements_by_tag_name(&self.node, &name))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-nonelementparentnode-getelementbyid>
+    fn GetElementById(
+        &self,
+        _cx: &mut JSContext,
+        id: DOMString,
+    ) -> Fallible<Option<DomRoot<Element>>> {
+        Ok(self
+            .node
+            .element_descendants()
+            .into_iter()
+            .find(|e| e.get_attribute("id").as_deref() == Some(id.as_str())))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselector>
+    fn QuerySelector(
+        &self,
+        _cx: &mut JSContext,
+        selectors: DOMString,
+    ) -> Fallible<Option<DomRoot<Element>>> {
+        Ok(Element::query_selector_all(&self.node, &selectors)?
+            .into_iter()
+            .next())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
+    fn QuerySelectorAll(
+        &self,
+        _cx: &mut JSContext,
+        selectors: DOMString,
+    ) -> Fallible<Vec<DomRoot<Element>>> {
+        Element::query_selector_all(&self.node, &selectors)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-createelement>
+    fn CreateElement(
+        &self,
+        cx: &mut JSContext,
+        local_name: DOMString,
+    ) -> Fallible<DomRoot<Element>> {
+        // Step 1: If localName is not a valid element local name, then throw
+        // an "InvalidCharacterError" DOMException.
+        if !valid_name(&local_name) {
+            return Err(Error::dom(DomExceptionName::InvalidCharacterError));
+        }
+        // Step 2: If this is an HTML document, then set localName to
+        // localName in ASCII lowercase.
+        let local_name = local_name.to_ascii_lowercase();
+        // Step 5: namespace is the HTML namespace (an HTML document).
+        // Step 7: Return the result of creating an element.
+        Ok(Element::create(
+            cx,
+            self,
+            Some(HTML_NAMESPACE),
+            None,
+            &local_name,
+            Vec::new(),
+        ))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-createelementns>
+    fn CreateElementNS(
+        &self,
+        cx: &mut JSContext,
+        namespace: Option<DOMString>,
+        qualified_name: DOMString,
+    ) -> Fallible<DomRoot<Element>> {
+        // https://dom.spec.whatwg.org/#validate-and-extract
+        // Step 1: If namespace is the empty string, then set it to null.
+        let namespace = namespace.filter(|n| !n.is_empty());
+        // Step 2-4: validate and split the qualified name.
+        if !valid_name(&qualified_name) {
+            return Err(Error::dom(DomExceptionName::InvalidCharacterError));
+        }
+        let (prefix, local) = match qualified_name.split_once(':') {
+            Some((p, l)) => (Some(p), l),
+            None => (None, qualified_name.as_str()),
+        };
+        // Step 5: If prefix is non-null and namespace is null, then throw a
+        // "NamespaceError" DOMException.
+        if prefix.is_some() && namespace.is_none() {
+            return Err(Error::dom(DomExceptionName::NamespaceError));
+        }
+        Ok(Element::create(
+            cx,
+            self,
+            namespace.as_deref(),
+            prefix,
+            local,
+            Vec::new(),
+        ))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-createtextnode>
+    fn CreateTextNode(&self, cx: &mut JSContext, data: DOMString) -> Fallible<DomRoot<Text>> {
+        Ok(Text::new(cx, self.node.global(), Some(self), &data))
+    }
+}
+
+/// A loose check of <https://dom.spec.whatwg.org/#valid-element-local-name>.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| c.is_ascii_whitespace() || matches!(c, '\0' | '/' | '>' | '<'))
+}

@@ -1,0 +1,127 @@
+//! `ErrorEvent` (<https://html.spec.whatwg.org/multipage/webappapis.html#errorevent>).
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsval::JSVal;
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::ErrorEventBinding::ErrorEventMethods;
+use crate::dom::bindings::codegen::ErrorEventInit;
+use crate::dom::bindings::conversions::{DOMString, RootedJsValue, USVString};
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::event::Event;
+use crate::dom::globalscope::GlobalScope;
+
+pub struct ErrorEvent {
+    event: Event,
+    message: String,
+    filename: String,
+    lineno: u32,
+    colno: u32,
+    error: Box<Heap<JSVal>>,
+}
+
+impl AsRef<Event> for ErrorEvent {
+    fn as_ref(&self) -> &Event {
+        &self.event
+    }
+}
+
+unsafe impl Traceable for ErrorEvent {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe {
+            self.event.trace(trc);
+            self.error.trace(trc);
+        }
+    }
+}
+
+impl ErrorEvent {
+    /// A trusted, cancelable `error` event (as "report the exception"
+    /// fires).
+    pub fn new_error(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        message: &str,
+        filename: &str,
+        lineno: u32,
+        colno: u32,
+        error: JSVal,
+    ) -> DomRoot<ErrorEvent> {
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(ErrorEvent {
+                event: Event::new_inherited(global.now()),
+                message: message.to_owned(),
+                filename: filename.to_owned(),
+                lineno,
+                colno,
+                error: Heap::boxed(error),
+            }),
+            None,
+        );
+        event.event.initialize("error", false, true);
+        event.event.set_trusted(true);
+        event
+    }
+
+    pub fn upcast_event(&self) -> &Event {
+        &self.event
+    }
+}
+
+impl ErrorEventMethods for ErrorEvent {
+    fn Message(&self, _cx: &mut JSContext) -> DOMString {
+        self.message.clone()
+    }
+
+    fn Filename(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.filename.clone())
+    }
+
+    fn Lineno(&self, _cx: &mut JSContext) -> u32 {
+        self.lineno
+    }
+
+    fn Colno(&self, _cx: &mut JSContext) -> u32 {
+        self.colno
+    }
+
+    fn Error(&self, _cx: &mut JSContext) -> RootedJsValue {
+        let value = RootedJsValue::new(Heap::default());
+        value.set(self.error.get());
+        value
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-event-constructor>
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: DOMString,
+        init: ErrorEventInit,
+    ) -> Fallible<DomRoot<ErrorEvent>> {
+        let error = init.error.get();
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(ErrorEvent {
+                event: Event::new_inherited(global.now()),
+                message: init.message.clone(),
+                filename: init.filename.0.clone(),
+                lineno: init.lineno,
+                colno: init.colno,
+                error: Heap::boxed(error),
+            }),
+            proto,
+        );
+        event
+            .event
+            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
+        Ok(event)
+    }
+}

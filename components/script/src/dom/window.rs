@@ -1,0 +1,481 @@
+//! `Window` (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-window-object>),
+//! the `[Global]` interface of a page's realm: the global object *is* the
+//! Window platform object (its struct in the global's DOM slot, see
+//! `GlobalScope::create_global`). Holds the document, the map of active
+//! timers and the lazily made `location`/`console`/`performance`.
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::ptr::{self, NonNull};
+use std::rc::Rc;
+use std::time::Duration;
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::{HandleValueArray, Heap, JSObject, JSTracer, JS_SetReservedSlot};
+use mozjs::jsval::{JSVal, ObjectValue, PrivateValue, UndefinedValue};
+use mozjs::rust::wrappers2::{Call, JS_DefineProperties, JS_SetPrototype};
+use mozjs::rust::HandleObject;
+use mozjs::{rooted, rooted_vec};
+
+use crate::dom::bindings::codegen::WindowBinding::WindowMethods;
+use crate::dom::bindings::codegen::{EventHandlerNonNull, PrototypeList, VoidFunction};
+use crate::dom::bindings::conversions::{is_callable, RootedJsValue, USVString};
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
+use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::console::Console;
+use crate::dom::document::Document;
+use crate::dom::eventtarget::EventTarget;
+use crate::dom::globalscope::{report_pending_exception, GlobalScope};
+use crate::dom::location::Location;
+use crate::dom::performance::Performance;
+use crate::event_loop::EventLoop;
+
+/// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
+/// entry: the handler and arguments (traced), and what repeats need.
+struct Timer {
+    handler: Box<Heap<JSVal>>,
+    // Boxed: a Heap must not move once it holds a pointer.
+    #[allow(clippy::vec_box)]
+    arguments: Vec<Box<Heap<JSVal>>>,
+    timeout: i32,
+    repeat: bool,
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timer-nesting-level>
+    nesting_level: u32,
+}
+
+pub struct Window {
+    eventtarget: EventTarget,
+    document: MutNullableDom<Document>,
+    location: MutNullableDom<Location>,
+    console: MutNullableDom<Console>,
+    performance: MutNullableDom<Performance>,
+    timers: RefCell<BTreeMap<i32, Timer>>,
+    next_timer_id: Cell<i32>,
+    /// The nesting level of the timer task running now (0 outside timers).
+    current_nesting_level: Cell<u32>,
+    url: RefCell<url::Url>,
+}
+
+impl AsRef<EventTarget> for Window {
+    fn as_ref(&self) -> &EventTarget {
+        &self.eventtarget
+    }
+}
+
+unsafe impl Traceable for Window {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe {
+            self.eventtarget.trace(trc);
+            self.document.trace(trc);
+            self.location.trace(trc);
+            self.console.trace(trc);
+            self.performance.trace(trc);
+            if let Ok(timers) = self.timers.try_borrow() {
+                for timer in timers.values() {
+                    timer.handler.trace(trc);
+                    for a in &timer.arguments {
+                        a.trace(trc);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Window {
+    /// Makes `global` the Window platform object: stores a new `Window` in
+    /// its DOM slot, sets its [[Prototype]] to `Window.prototype`, and
+    /// defines the `[LegacyUnforgeable]` attributes on it
+    /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>
+    /// for a `[Global]` interface).
+    pub(crate) fn attach_to_global(cx: &mut JSContext, global: HandleObject) -> Result<(), String> {
+        let window = Box::new(Window {
+            eventtarget: EventTarget::new_inherited(),
+            document: MutNullableDom::default(),
+            location: MutNullableDom::default(),
+            console: MutNullableDom::default(),
+            performance: MutNullableDom::default(),
+            timers: RefCell::new(BTreeMap::new()),
+            next_timer_id: Cell::new(1),
+            current_nesting_level: Cell::new(0),
+            url: RefCell::new(url::Url::parse("about:blank").expect("about:blank parses")),
+        });
+        let raw = Box::into_raw(window);
+        unsafe {
+            JS_SetReservedSlot(
+                global.get(),
+                DOM_OBJECT_SLOT,
+                &PrivateValue(raw as *const c_void),
+            );
+            (*raw).reflector().set_jsobject(global.get());
+        }
+        let scope = unsafe { GlobalScope::from_global(global.get()) };
+        rooted!(&in(cx) let proto = scope.interface_prototype(cx, PrototypeList::Window));
+        if proto.get().is_null() || !unsafe { JS_SetPrototype(cx, global, proto.handle()) } {
+            return Err("could not set up the Window prototype".to_owned());
+        }
+        let unforgeable = Window::dom_class().dom_class.unforgeable_attributes;
+        if unforgeable.len() > 1
+            && !unsafe { JS_DefineProperties(cx, global, unforgeable.as_ptr()) }
+        {
+            return Err("could not define the Window's unforgeable attributes".to_owned());
+        }
+        Ok(())
+    }
+
+    fn global_scope(&self) -> &GlobalScope {
+        unsafe { GlobalScope::from_global(self.reflector().get_jsobject()) }
+    }
+
+    /// The associated Document, an empty `about:blank` one until a page is
+    /// loaded.
+    pub fn document(&self, cx: &mut JSContext) -> DomRoot<Document> {
+        if let Some(document) = self.document.get() {
+            return document;
+        }
+        let url = self.url.borrow().clone();
+        let document = Document::new(cx, self.global_scope(), url);
+        self.document.set(Some(&document));
+        document
+    }
+
+    /// Sets the associated Document (a navigation's new document).
+    pub fn set_document(&self, document: &Document) {
+        *self.url.borrow_mut() = document.url();
+        self.location.set(None);
+        self.document.set(Some(document));
+    }
+
+    pub fn url(&self) -> url::Url {
+        self.url.borrow().clone()
+    }
+
+    pub fn upcast_event_target(&self) -> &EventTarget {
+        &self.eventtarget
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timer-initialisation-steps>
+    fn initialize_timer(
+        &self,
+        _cx: &mut JSContext,
+        handler: RootedJsValue,
+        timeout: i32,
+        arguments: Vec<RootedJsValue>,
+        repeat: bool,
+        previous_id: Option<i32>,
+    ) -> i32 {
+        // Step 1: Let thisArg be global (the caller calls the handler with
+        // the window).
+        // Step 2: If previousId was given, let id be previousId; otherwise,
+        // let id be an implementation-defined integer that is greater than
+        // zero and does not already exist in global's map of active timers.
+        let id = previous_id.unwrap_or_else(|| {
+            let id = self.next_timer_id.get();
+            self.next_timer_id.set(id.wrapping_add(1).max(1));
+            id
+        });
+        // Step 3: If the surrounding agent's event loop's currently running
+        // task is a task that was created by this algorithm, then let
+        // nesting level be the task's timer nesting level. Otherwise, let
+        // nesting level be 0.
+        let nesting_level = self.current_nesting_level.get();
+        // Step 4: If timeout is less than 0, then set timeout to 0.
+        let mut timeout = timeout.max(0);
+        // Step 5: If nesting level is greater than 5, and timeout is less
+        // than 4, then set timeout to 4.
+        if nesting_level > 5 && timeout < 4 {
+            timeout = 4;
+        }
+        // Step 6-7: realm and initiating script (the handler runs in this
+        // window's realm).
+        // Step 8-9: the task (run by `run_timer`), with nesting level + 1.
+        let timer = Timer {
+            handler: Heap::boxed(handler.get()),
+            arguments: arguments.iter().map(|a| Heap::boxed(a.get())).collect(),
+            timeout,
+            repeat,
+            nesting_level: nesting_level + 1,
+        };
+        // Step 11: Set global's map of active timers[id] to uniqueHandle.
+        self.timers.borrow_mut().insert(id, timer);
+        // Step 12: Run steps after a timeout given global, "setTimeout/
+        // setInterval", timeout, and completionStep.
+        EventLoop::current().schedule_timer(
+            self.reflector().get_jsobject(),
+            id,
+            Duration::from_millis(timeout as u64),
+        );
+        // Step 13: Return id.
+        id
+    }
+
+    /// The task of step 8 of the timer initialization steps, for timer `id`.
+    /// `cx` is in this window's realm.
+    pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
+        // Step 8.1: If id does not exist in global's map of active timers,
+        // then abort these steps.
+        let (handler, arguments, timeout, repeat, nesting_level) = {
+            let timers = self.timers.borrow();
+            let Some(timer) = timers.get(&id) else {
+                return;
+            };
+            (
+                RootedJsValue::new(Heap::default()),
+                timer.arguments.iter().map(|a| a.get()).collect::<Vec<_>>(),
+                timer.timeout,
+                timer.repeat,
+                timer.nesting_level,
+            )
+        };
+        if let Some(timer) = self.timers.borrow().get(&id) {
+            handler.set(timer.handler.get());
+        }
+        rooted!(&in(cx) let handler_value = handler.get());
+        let arguments: Vec<RootedJsValue> = arguments
+            .into_iter()
+            .map(|v| {
+                let r = RootedJsValue::new(Heap::default());
+                r.set(v);
+                r
+            })
+            .collect();
+        let previous_level = self.current_nesting_level.replace(nesting_level);
+        // Step 8.4: If handler is a Function, then invoke handler given
+        // arguments and "report", and with callback this value set to
+        // thisArg.
+        if is_callable(handler_value.handle()) {
+            rooted!(&in(cx) let this = ObjectValue(self.reflector().get_jsobject()));
+            let argv: Vec<JSVal> = arguments.iter().map(|a| a.get()).collect();
+            rooted!(&in(cx) let mut rval = UndefinedValue());
+            rooted_vec!(let argv_root <- argv.into_iter());
+            let args = HandleValueArray::from(&argv_root);
+            let ok = unsafe {
+                Call(
+                    cx,
+                    this.handle(),
+                    handler_value.handle(),
+                    &args,
+                    rval.handle_mut(),
+                )
+            };
+            if !ok {
+                report_pending_exception(cx);
+            }
+        } else {
+            // Step 8.5: Otherwise: ToString the handler and run it as a
+            // classic script (the document's URL as the file name).
+            let source =
+                crate::dom::bindings::conversions::to_rust_string(cx, handler_value.handle());
+            match source {
+                Ok(source) => {
+                    let url = self.url().to_string();
+                    crate::script_loading::run_classic_script(
+                        cx,
+                        &source,
+                        &url,
+                        1,
+                        crate::script_registry::ScriptRecord::inline(&url, 1),
+                    );
+                }
+                Err(()) => report_pending_exception(cx),
+            }
+        }
+        self.current_nesting_level.set(previous_level);
+        // Step 8.6: If id does not exist in global's map of active timers,
+        // then abort these steps.
+        if !self.timers.borrow().contains_key(&id) {
+            return;
+        }
+        // Step 8.8: If repeat is true, then perform the timer
+        // initialization steps again, given global, handler, timeout,
+        // arguments, true, and id.
+        if repeat {
+            self.timers.borrow_mut().remove(&id);
+            self.current_nesting_level.set(nesting_level);
+            self.initialize_timer(cx, handler, timeout, arguments, true, Some(id));
+            self.current_nesting_level.set(previous_level);
+        } else {
+            // Step 8.9: Otherwise, remove global's map of active timers[id].
+            self.timers.borrow_mut().remove(&id);
+        }
+    }
+}
+
+impl WindowMethods for Window {
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window>
+    fn Window(&self, _cx: &mut JSContext) -> DomRoot<Window> {
+        DomRoot::from_ref(self)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-self>
+    fn Self_(&self, _cx: &mut JSContext) -> DomRoot<Window> {
+        DomRoot::from_ref(self)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-document-2>
+    fn Document(&self, cx: &mut JSContext) -> DomRoot<Document> {
+        self.document(cx)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location>
+    fn Location(&self, cx: &mut JSContext) -> DomRoot<Location> {
+        if let Some(location) = self.location.get() {
+            return location;
+        }
+        let location = Location::new(cx, self.global_scope(), self.url());
+        self.location.set(Some(&location));
+        location
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-frames>
+    fn Frames(&self, _cx: &mut JSContext) -> DomRoot<Window> {
+        DomRoot::from_ref(self)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-length>:
+    /// the number of document-tree child navigables (no iframes yet).
+    fn Length(&self, _cx: &mut JSContext) -> u32 {
+        0
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-top>:
+    /// a top-level traversable's window is its own top.
+    fn Top(&self, _cx: &mut JSContext) -> Option<DomRoot<Window>> {
+        Some(DomRoot::from_ref(self))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-parent>
+    fn Parent(&self, _cx: &mut JSContext) -> Option<DomRoot<Window>> {
+        Some(DomRoot::from_ref(self))
+    }
+
+    fn Onload(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
+        self.eventtarget.get_event_handler("load")
+    }
+
+    fn SetOnload(
+        &self,
+        _cx: &mut JSContext,
+        value: Option<Rc<EventHandlerNonNull>>,
+    ) -> Fallible<()> {
+        self.eventtarget.set_event_handler("load", value);
+        Ok(())
+    }
+
+    fn Onerror(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
+        self.eventtarget.get_event_handler("error")
+    }
+
+    fn SetOnerror(
+        &self,
+        _cx: &mut JSContext,
+        value: Option<Rc<EventHandlerNonNull>>,
+    ) -> Fallible<()> {
+        self.eventtarget.set_event_handler("error", value);
+        Ok(())
+    }
+
+    fn Onunhandledrejection(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
+        self.eventtarget.get_event_handler("unhandledrejection")
+    }
+
+    fn SetOnunhandledrejection(
+        &self,
+        _cx: &mut JSContext,
+        value: Option<Rc<EventHandlerNonNull>>,
+    ) -> Fallible<()> {
+        self.eventtarget
+            .set_event_handler("unhandledrejection", value);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:
+    /// the serialization of the relevant settings object's origin.
+    fn Origin(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.url().origin().ascii_serialization())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>
+    fn IsSecureContext(&self, _cx: &mut JSContext) -> bool {
+        jsprof_document::is_url_potentially_trustworthy(&self.url())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-crossoriginisolated>
+    fn CrossOriginIsolated(&self, _cx: &mut JSContext) -> bool {
+        self.global_scope().cross_origin_isolated()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-settimeout>
+    fn SetTimeout(
+        &self,
+        cx: &mut JSContext,
+        handler: RootedJsValue,
+        timeout: i32,
+        arguments: Vec<RootedJsValue>,
+    ) -> Fallible<i32> {
+        // Return the result of running the timer initialization steps given
+        // this, handler, timeout, arguments, and false.
+        Ok(self.initialize_timer(cx, handler, timeout, arguments, false, None))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
+    fn ClearTimeout(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
+        // Remove this's map of active timers[id].
+        self.timers.borrow_mut().remove(&id);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-setinterval>
+    fn SetInterval(
+        &self,
+        cx: &mut JSContext,
+        handler: RootedJsValue,
+        timeout: i32,
+        arguments: Vec<RootedJsValue>,
+    ) -> Fallible<i32> {
+        Ok(self.initialize_timer(cx, handler, timeout, arguments, true, None))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>
+    fn ClearInterval(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
+        self.timers.borrow_mut().remove(&id);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-queuemicrotask>
+    fn QueueMicrotask(&self, cx: &mut JSContext, callback: Rc<VoidFunction>) -> Fallible<()> {
+        // Queue a microtask to invoke callback with « » and "report". The
+        // microtask is a promise reaction job (mozjs's job queue), so it
+        // is ordered with promise jobs as HTML requires.
+        crate::dom::bindings::promise::enqueue_callback_microtask(cx, callback.callback())
+            .map_err(|_| crate::dom::bindings::error::Error::JSFailed)
+    }
+
+    /// <https://w3c.github.io/hr-time/#the-performance-attribute>
+    fn Performance(&self, cx: &mut JSContext) -> DomRoot<Performance> {
+        if let Some(p) = self.performance.get() {
+            return p;
+        }
+        let p = Performance::new(cx, self.global_scope());
+        self.performance.set(Some(&p));
+        p
+    }
+
+    /// `console` (see the deviation in `Window.webidl`).
+    fn Console(&self, cx: &mut JSContext) -> DomRoot<Console> {
+        if let Some(c) = self.console.get() {
+            return c;
+        }
+        let c = Console::new(cx, self.global_scope());
+        self.console.set(Some(&c));
+        c
+    }
+}
+
+#[allow(dead_code)]
+fn _unused(_: *mut JSObject, _: NonNull<u8>) -> *mut u8 {
+    ptr::null_mut()
+}

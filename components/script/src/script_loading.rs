@@ -1,0 +1,707 @@
+//! Loading a page into a window: the [`Loader`] abstraction, the HTML
+//! parser driving html5ever with our own tree sink (nodes are the
+//! generated-binding DOM objects), "prepare the script element", "execute
+//! the script element", "run a classic script", and the end-of-parsing
+//! steps (`DOMContentLoaded`, deferred scripts, `load`).
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::ffi::CString;
+use std::ptr::NonNull;
+use std::rc::Rc;
+
+use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::{Attribute, LocalName, Namespace, QualName, TokenizerResult};
+use mozjs::context::{JSContext, RawJSContext};
+use mozjs::jsval::UndefinedValue;
+use mozjs::realm::AutoRealm;
+use mozjs::rooted;
+use mozjs::rust::{evaluate_script, CompileOptionsWrapper};
+
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::document::{Document, DocumentReadyState};
+use crate::dom::element::Element;
+use crate::dom::event::Event;
+use crate::dom::globalscope::{report_pending_exception, GlobalScope};
+use crate::dom::htmlscriptelement::HTMLScriptElement;
+use crate::dom::node::Node;
+use crate::dom::text::Text;
+use crate::dom::window::Window;
+use crate::event_loop::EventLoop;
+use crate::script_registry::{self, ScriptRecord};
+
+/// A response to a load.
+#[derive(Clone, Debug)]
+pub struct LoadedResponse {
+    /// The final URL (after redirects).
+    pub url: url::Url,
+    pub status: u16,
+    /// Header (name, value) pairs.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl LoadedResponse {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// <https://fetch.spec.whatwg.org/#ok-status>
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+/// What loads documents and scripts (the embedder supplies one; the
+/// network-backed loader lives outside this crate).
+pub trait Loader {
+    /// Fetches `url` (following redirects). `Err` is a network error.
+    fn load(&self, url: &url::Url) -> Result<LoadedResponse, String>;
+}
+
+/// Loads `file:` and `data:` URLs only (the loader used until the network
+/// crate is wired in, and by tests).
+pub struct LocalLoader;
+
+impl Loader for LocalLoader {
+    fn load(&self, url: &url::Url) -> Result<LoadedResponse, String> {
+        match url.scheme() {
+            "file" => {
+                let path = url
+                    .to_file_path()
+                    .map_err(|_| format!("{url}: not a local file path"))?;
+                let body = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok(LoadedResponse {
+                    url: url.clone(),
+                    status: 200,
+                    headers: Vec::new(),
+                    body,
+                })
+            }
+            "data" => {
+                // https://fetch.spec.whatwg.org/#data-url-processor (no
+                // base64 support here).
+                let rest = &url.as_str()["data:".len()..];
+                let (mime, data) = rest
+                    .split_once(',')
+                    .ok_or_else(|| format!("{url}: malformed data: URL"))?;
+                if mime.to_ascii_lowercase().ends_with(";base64") {
+                    return Err(format!("{url}: base64 data: URLs need the network loader"));
+                }
+                let body = percent_decode(data);
+                Ok(LoadedResponse {
+                    url: url.clone(),
+                    status: 200,
+                    headers: vec![("content-type".into(), mime.to_owned())],
+                    body,
+                })
+            }
+            other => Err(format!("{url}: the local loader cannot load {other}: URLs")),
+        }
+    }
+}
+
+fn percent_decode(s: &str) -> Vec<u8> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#run-a-classic-script>:
+/// compiles `source` with `filename` and `line` (and SpiderMonkey's
+/// muted-errors flag from `record`), records the script's host-defined data
+/// in the registry, runs it in the current realm, and reports an uncaught
+/// exception. Returns false if it threw.
+pub fn run_classic_script(
+    cx: &mut JSContext,
+    source: &str,
+    filename: &str,
+    line: u32,
+    record: ScriptRecord,
+) -> bool {
+    let muted = record.muted_errors;
+    script_registry::register(record);
+    // Step 1-2: settings; Step 3: check if we can run script (always).
+    // Step 4: Prepare to run script (the caller entered the realm).
+    let global = unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) };
+    if global.is_null() {
+        return false;
+    }
+    rooted!(&in(cx) let global = global);
+    let filename_c = CString::new(filename.replace('\0', "\u{FFFD}")).unwrap_or_default();
+    let mut options = CompileOptionsWrapper::new(cx, filename_c, line.max(1));
+    options.set_muted_errors(muted);
+    rooted!(&in(cx) let mut rval = UndefinedValue());
+    // Step 6-8: evaluate; if it threw, report the exception (Step 8.3:
+    // "report an exception given by evaluationStatus.[[Value]]").
+    if evaluate_script(cx, global.handle(), source, rval.handle_mut(), options).is_err() {
+        report_pending_exception(cx);
+        return false;
+    }
+    // Step 9: Clean up after running script (the event loop performs the
+    // microtask checkpoint after the task).
+    true
+}
+
+/// A script waiting to run: its element and fetched source.
+struct PendingScript {
+    element: DomRoot<HTMLScriptElement>,
+    /// `None`: the fetch failed (fire `error`).
+    source: Option<(String, ScriptRecord)>,
+}
+
+/// The tree sink: builds the DOM of `document`. Holds the raw context
+/// because html5ever's sink methods take `&self` only.
+struct Sink {
+    cx: *mut RawJSContext,
+    document: DomRoot<Document>,
+    current_line: Cell<u64>,
+}
+
+/// An element's name as html5ever needs it.
+struct OwnedName {
+    ns: Namespace,
+    local: LocalName,
+}
+
+impl std::fmt::Debug for OwnedName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.local)
+    }
+}
+
+impl ElemName for OwnedName {
+    fn ns(&self) -> &Namespace {
+        &self.ns
+    }
+    fn local_name(&self) -> &LocalName {
+        &self.local
+    }
+}
+
+impl Sink {
+    fn cx(&self) -> JSContext {
+        // SAFETY: the context outlives the parse, on this thread.
+        unsafe { JSContext::from_ptr(NonNull::new(self.cx).expect("a live context")) }
+    }
+
+    fn append_text(&self, parent: &Node, text: &str, before: Option<&Node>) {
+        // Merge with an adjacent Text node (the parser's "insert a
+        // character").
+        let previous = match before {
+            Some(b) => {
+                let children = parent.children();
+                let i = children
+                    .iter()
+                    .position(|c| std::ptr::eq(&**c, b))
+                    .unwrap_or(0);
+                i.checked_sub(1).and_then(|i| children.get(i).cloned())
+            }
+            None => parent.children().last().cloned(),
+        };
+        if let Some(t) = previous.and_then(|p| p.downcast::<Text>()) {
+            t.append_data(text);
+            return;
+        }
+        let mut cx = self.cx();
+        let node = Text::new(&mut cx, parent.global(), Some(&self.document), text);
+        parent.insert(node.upcast_node(), before);
+    }
+}
+
+impl TreeSink for Sink {
+    type Handle = DomRoot<Node>;
+    type Output = ();
+    type ElemName<'a> = OwnedName;
+
+    fn finish(self) {}
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {
+        // Parse errors are not fatal (the parser recovers as HTML says).
+    }
+
+    fn get_document(&self) -> DomRoot<Node> {
+        self.document.clone().upcast::<Node>()
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a DomRoot<Node>) -> OwnedName {
+        let element = target.downcast::<Element>();
+        let (ns, local) = match &element {
+            Some(e) => (e.namespace().unwrap_or_default(), e.local_name()),
+            None => ("", ""),
+        };
+        OwnedName {
+            ns: Namespace::from(ns),
+            local: LocalName::from(local),
+        }
+    }
+
+    fn create_element(
+        &self,
+        name: QualName,
+        attrs: Vec<Attribute>,
+        _flags: ElementFlags,
+    ) -> DomRoot<Node> {
+        let mut cx = self.cx();
+        let attributes = attrs
+            .into_iter()
+            .map(|a| (a.name.local.to_string(), a.value.to_string()))
+            .collect();
+        let ns = name.ns.to_string();
+        let namespace = (!ns.is_empty()).then_some(ns.as_str());
+        let prefix = name.prefix.as_ref().map(|p| p.to_string());
+        let element = Element::create(
+            &mut cx,
+            &self.document,
+            namespace,
+            prefix.as_deref(),
+            &name.local,
+            attributes,
+        );
+        if let Some(script) = element.downcast::<HTMLScriptElement>() {
+            // The script's text starts on the line its start tag ends on.
+            script.set_parser_inserted(true, self.current_line.get() as u32);
+            script.set_base_url(self.document.url());
+        }
+        element.upcast::<Node>()
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> DomRoot<Node> {
+        let mut cx = self.cx();
+        Node::new_comment(&mut cx, &self.document)
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> DomRoot<Node> {
+        let mut cx = self.cx();
+        Node::new_comment(&mut cx, &self.document)
+    }
+
+    fn append(&self, parent: &DomRoot<Node>, child: NodeOrText<DomRoot<Node>>) {
+        match child {
+            NodeOrText::AppendNode(node) => parent.insert(&node, None),
+            NodeOrText::AppendText(text) => self.append_text(parent, &text, None),
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &DomRoot<Node>,
+        prev_element: &DomRoot<Node>,
+        child: NodeOrText<DomRoot<Node>>,
+    ) {
+        if element.parent().is_some() {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(
+        &self,
+        _name: StrTendril,
+        _public: StrTendril,
+        _system: StrTendril,
+    ) {
+        // DocumentType nodes are not represented.
+    }
+
+    fn mark_script_already_started(&self, node: &DomRoot<Node>) {
+        if let Some(script) = node.downcast::<HTMLScriptElement>() {
+            script.set_already_started(true);
+        }
+    }
+
+    fn get_template_contents(&self, target: &DomRoot<Node>) -> DomRoot<Node> {
+        // No DocumentFragment: template contents are the template itself.
+        target.clone()
+    }
+
+    fn same_node(&self, x: &DomRoot<Node>, y: &DomRoot<Node>) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, mode: QuirksMode) {
+        self.document.set_quirks(mode == QuirksMode::Quirks);
+    }
+
+    fn append_before_sibling(&self, sibling: &DomRoot<Node>, new_node: NodeOrText<DomRoot<Node>>) {
+        let Some(parent) = sibling.parent() else {
+            return;
+        };
+        match new_node {
+            NodeOrText::AppendNode(node) => parent.insert(&node, Some(sibling)),
+            NodeOrText::AppendText(text) => self.append_text(&parent, &text, Some(sibling)),
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &DomRoot<Node>, attrs: Vec<Attribute>) {
+        if let Some(element) = target.downcast::<Element>() {
+            element.add_attributes_if_missing(
+                attrs
+                    .into_iter()
+                    .map(|a| (a.name.local.to_string(), a.value.to_string()))
+                    .collect(),
+            );
+        }
+    }
+
+    fn remove_from_parent(&self, target: &DomRoot<Node>) {
+        if let Some(parent) = target.parent() {
+            parent.remove(target);
+        }
+    }
+
+    fn reparent_children(&self, node: &DomRoot<Node>, new_parent: &DomRoot<Node>) {
+        for child in node.children() {
+            new_parent.insert(&child, None);
+        }
+    }
+
+    fn set_current_line(&self, line: u64) {
+        self.current_line.set(line);
+    }
+}
+
+/// The page-load state the end-of-parsing steps need.
+struct PageState {
+    /// <https://html.spec.whatwg.org/multipage/scripting.html#list-of-scripts-that-will-execute-when-the-document-has-finished-parsing>
+    deferred: RefCell<Vec<PendingScript>>,
+}
+
+/// How a page load ended.
+#[derive(Debug)]
+pub enum PageLoadError {
+    /// The document could not be fetched (network error or a non-ok
+    /// status).
+    Fetch(String),
+}
+
+impl std::fmt::Display for PageLoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PageLoadError::Fetch(m) => write!(f, "could not load the document: {m}"),
+        }
+    }
+}
+
+/// Navigates `window` to `url`: fetches the document with `loader`, parses
+/// it (running scripts as HTML says), and queues the end-of-parsing steps.
+/// The caller then runs the event loop to idle. `cx` is in the window's
+/// realm.
+pub fn load_page(
+    cx: &mut JSContext,
+    window: &Window,
+    url: &url::Url,
+    loader: Rc<dyn Loader>,
+) -> Result<(), PageLoadError> {
+    let response = loader.load(url).map_err(PageLoadError::Fetch)?;
+    if !response.ok() {
+        return Err(PageLoadError::Fetch(format!(
+            "{}: HTTP status {}",
+            response.url, response.status
+        )));
+    }
+    let global =
+        unsafe { GlobalScope::from_global(mozjs::rust::wrappers2::CurrentGlobalOrNull(cx)) };
+    // Cross-origin isolation and Document-Policy of the response.
+    let coop = response.header("cross-origin-opener-policy").unwrap_or("");
+    let coep = response
+        .header("cross-origin-embedder-policy")
+        .unwrap_or("");
+    let isolated = coop.trim().eq_ignore_ascii_case("same-origin")
+        && matches!(coep.trim(), "require-corp" | "credentialless")
+        && jsprof_document::is_url_potentially_trustworthy(&response.url);
+    global.set_cross_origin_isolated(isolated);
+    let document = Document::new(cx, global, response.url.clone());
+    if let Some(policy) = response.header("document-policy") {
+        document
+            .set_document_policy(jsprof_document::parse_document_policy(policy.as_bytes()).ok());
+    }
+    window.set_document(&document);
+
+    let text = String::from_utf8_lossy(&response.body).into_owned();
+    let state = Rc::new(PageState {
+        deferred: RefCell::new(Vec::new()),
+    });
+    let sink = Sink {
+        cx: unsafe { cx.raw_cx() },
+        document: document.clone(),
+        current_line: Cell::new(1),
+    };
+    let tree_builder = TreeBuilder::new(sink, TreeBuilderOpts::default());
+    let tokenizer = Tokenizer::new(tree_builder, TokenizerOpts::default());
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from(text.as_str()));
+    loop {
+        match tokenizer.feed(&input) {
+            TokenizerResult::Done => break,
+            TokenizerResult::Script(node) => {
+                if let Some(script) = node.downcast::<HTMLScriptElement>() {
+                    prepare_the_script_element(cx, &document, &script, &*loader, &state);
+                }
+            }
+            TokenizerResult::EncodingIndicator(_) => {}
+        }
+    }
+    tokenizer.end();
+    the_end(cx, window, &document, &state);
+    Ok(())
+}
+
+/// <https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element>
+/// for parser-inserted classic scripts.
+fn prepare_the_script_element(
+    cx: &mut JSContext,
+    document: &Document,
+    script: &HTMLScriptElement,
+    loader: &dyn Loader,
+    state: &PageState,
+) {
+    // Step 1: If el's already started is true, then return.
+    if script.already_started() {
+        return;
+    }
+    // Step 2-4: parser document; "force async" is not modelled.
+    let element = script.element();
+    // Step 5: Let source text be el's child text content.
+    let source_text = script.source_text();
+    // Step 6: If el has no src attribute, and source text is the empty
+    // string, then return.
+    let src = script.resolved_src();
+    if src.is_none() && source_text.is_empty() {
+        return;
+    }
+    // Step 7: If el is not connected, then return.
+    // Step 8: the script block's type string; only classic scripts run.
+    let type_ = element
+        .get_attribute("type")
+        .or_else(|| {
+            element
+                .get_attribute("language")
+                .map(|l| format!("text/{l}"))
+        })
+        .unwrap_or_default();
+    let type_ = type_.trim().to_ascii_lowercase();
+    let is_classic = type_.is_empty()
+        || matches!(
+            type_.as_str(),
+            "text/javascript" | "application/javascript" | "text/ecmascript" | "javascript"
+        );
+    if !is_classic {
+        // Step 10-11: not a JavaScript MIME type (modules and data blocks
+        // are not run).
+        return;
+    }
+    // Step 12: Set el's already started to true.
+    script.set_already_started(true);
+    let root = DomRoot::from_ref(script);
+    match src {
+        // Step 31 (no src): inline classic script; the parser-inserted
+        // case "immediately execute the script element" (no pending
+        // style sheets).
+        None => {
+            let url = document.url().to_string();
+            let record = ScriptRecord::inline(&url, script.line());
+            let pending = PendingScript {
+                element: root,
+                source: Some((source_text, record)),
+            };
+            execute_the_script_element(cx, document, pending);
+        }
+        Some(src) => {
+            // Step 30.3-30.5: parse the URL; on failure queue an element
+            // task to fire "error" at el.
+            let pending = match src {
+                Err(_) => PendingScript {
+                    element: root,
+                    source: None,
+                },
+                Ok(url) => PendingScript {
+                    element: root,
+                    source: fetch_classic_script(loader, document, &url, element),
+                },
+            };
+            let is_async = element.get_attribute("async").is_some();
+            let is_defer = element.get_attribute("defer").is_some();
+            if is_async {
+                // Step 32.3 (async): execute as soon as possible, from a
+                // task (the fetch completed; its completion is a task).
+                let document = DomRoot::from_ref(document);
+                EventLoop::current().queue_task(Box::new(move |cx| {
+                    enter_and_execute(cx, &document, pending);
+                }));
+            } else if is_defer {
+                // Step 32.1 (defer, parser-inserted): append el to its
+                // parser document's list of scripts that will execute when
+                // the document has finished parsing.
+                state.deferred.borrow_mut().push(pending);
+            } else {
+                // Step 32.4 (parser-blocking): the parser pauses until the
+                // script is ready (the fetch is synchronous), then
+                // executes it.
+                execute_the_script_element(cx, document, pending);
+            }
+        }
+    }
+}
+
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>
+/// with the CORS decisions of `jsprof-document`: the response's CORS status
+/// decides muted errors.
+fn fetch_classic_script(
+    loader: &dyn Loader,
+    document: &Document,
+    url: &url::Url,
+    element: &Element,
+) -> Option<(String, ScriptRecord)> {
+    let response = loader.load(url).ok()?;
+    if !response.ok() {
+        return None;
+    }
+    let document_origin = document.url().origin();
+    let same_origin = response.url.origin() == document_origin
+        && !matches!(document_origin, url::Origin::Opaque(_))
+        || response.url.scheme() == "data" && document_origin == url.origin()
+        || (response.url.scheme() == "file" && document.url().scheme() == "file");
+    let cors_mode = element.get_attribute("crossorigin").is_some();
+    // https://html.spec.whatwg.org/multipage/webappapis.html#muted-errors:
+    // a classic script's errors are muted when its response was opaque
+    // (cross-origin in no-cors mode); a CORS request to another origin
+    // needs the Access-Control-Allow-Origin header or it fails.
+    let (cors_status, muted) = if same_origin {
+        ("basic", false)
+    } else if cors_mode {
+        let allow = response.header("access-control-allow-origin").unwrap_or("");
+        let allowed = allow == "*" || allow == document_origin.ascii_serialization();
+        if !allowed {
+            return None;
+        }
+        ("cors", false)
+    } else {
+        ("opaque", true)
+    };
+    let source = String::from_utf8_lossy(&response.body).into_owned();
+    Some((
+        source,
+        ScriptRecord {
+            url: response.url.to_string(),
+            start_line: 1,
+            cors_status: cors_status.to_owned(),
+            muted_errors: muted,
+        },
+    ))
+}
+
+fn enter_and_execute(cx: &mut JSContext, document: &Document, pending: PendingScript) {
+    let global = document.upcast_node().global().global_object();
+    let Some(global) = NonNull::new(global) else {
+        return;
+    };
+    let mut realm = AutoRealm::new(cx, global);
+    execute_the_script_element(&mut realm, document, pending);
+}
+
+/// <https://html.spec.whatwg.org/multipage/scripting.html#execute-the-script-element>
+fn execute_the_script_element(cx: &mut JSContext, document: &Document, pending: PendingScript) {
+    let element = pending.element;
+    // Step 2: If el's result is null, then fire an event named error at
+    // el, and return.
+    let Some((source, record)) = pending.source else {
+        let global = document.upcast_node().global();
+        let event = Event::new(cx, global, "error", false, false);
+        event.set_trusted(true);
+        element
+            .element()
+            .upcast_node()
+            .as_ref()
+            .dispatch(cx, &event);
+        return;
+    };
+    // Step 5.1: Set document's currentScript attribute to el.
+    let previous = document.current_script();
+    document.set_current_script(Some(&element));
+    // Step 5.2: Run the classic script given by el's result.
+    let filename = record.url.clone();
+    let line = record.start_line;
+    run_classic_script(cx, &source, &filename, line, record);
+    // Step 7: set currentScript back to its old value.
+    document.set_current_script(previous.as_deref());
+}
+
+/// <https://html.spec.whatwg.org/multipage/parsing.html#the-end>
+fn the_end(cx: &mut JSContext, window: &Window, document: &Document, state: &Rc<PageState>) {
+    // Step 1: Update the current document readiness to "interactive".
+    document.set_ready_state(DocumentReadyState::Interactive);
+    // Step 2-4: Pop all the nodes off the stack of open elements.
+    // Step 5: While the list of scripts that will execute when the
+    // document has finished parsing is not empty: execute the first one.
+    let deferred = std::mem::take(&mut *state.deferred.borrow_mut());
+    for pending in deferred {
+        execute_the_script_element(cx, document, pending);
+        crate::runtime::perform_microtask_checkpoint(cx);
+    }
+    // Step 6: Queue a global task on the DOM manipulation task source
+    // given the Document's relevant global object to fire an event named
+    // DOMContentLoaded at the Document, with its bubbles attribute
+    // initialized to true.
+    let doc = DomRoot::from_ref(document);
+    EventLoop::current().queue_task(Box::new(move |cx| {
+        with_realm(cx, &doc, |cx, doc| {
+            let event = Event::new(
+                cx,
+                doc.upcast_node().global(),
+                "DOMContentLoaded",
+                true,
+                false,
+            );
+            event.set_trusted(true);
+            doc.upcast_node().as_ref().dispatch(cx, &event);
+        });
+    }));
+    // Step 7: Spin the event loop until the set of scripts that will
+    // execute as soon as possible is empty (async scripts are queued
+    // tasks ahead of the load task).
+    // Step 8: Queue a global task on the DOM manipulation task source given
+    // the Document's relevant global object to run: update readiness to
+    // "complete", then fire an event named load at window.
+    let doc = DomRoot::from_ref(document);
+    let win = DomRoot::from_ref(window);
+    EventLoop::current().queue_task(Box::new(move |cx| {
+        with_realm(cx, &doc, |cx, doc| {
+            // Step 8.1: Update the current document readiness to "complete".
+            doc.set_ready_state(DocumentReadyState::Complete);
+            // Step 8.3-8.4: fire an event named load at window, with legacy
+            // target override flag set.
+            let event = Event::new(cx, doc.upcast_node().global(), "load", false, false);
+            event.set_trusted(true);
+            win.upcast_event_target().dispatch(cx, &event);
+        });
+    }));
+}
+
+fn with_realm(cx: &mut JSContext, document: &Document, f: impl FnOnce(&mut JSContext, &Document)) {
+    let global = document.upcast_node().global().global_object();
+    let Some(global) = NonNull::new(global) else {
+        return;
+    };
+    let mut realm = AutoRealm::new(cx, global);
+    f(&mut realm, document);
+}

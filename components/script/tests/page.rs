@@ -1,0 +1,178 @@
+//! Page-loading tests: pages are written to a temp dir and loaded from
+//! `file:` URLs; each page records what happened in `window.log`, read
+//! back after the event loop went idle.
+
+use std::rc::Rc;
+
+use jsprof_script::script_loading::LocalLoader;
+use jsprof_script::JsRuntime;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jsprof-page-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Loads `files[0]` (others are beside it), runs to idle, returns the
+/// runtime.
+fn load(name: &str, files: &[(&str, &str)]) -> JsRuntime {
+    let dir = temp_dir(name);
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let url = url::Url::from_file_path(dir.join(files[0].0)).unwrap();
+    let mut rt = JsRuntime::new().expect("runtime");
+    rt.load_page(&url, Rc::new(LocalLoader))
+        .expect("page loads");
+    assert!(rt.run_until_idle(None));
+    rt
+}
+
+fn log(rt: &mut JsRuntime) -> String {
+    rt.evaluate("window.log.join(',')", "check.js", 1).unwrap()
+}
+
+#[test]
+fn scripts_run_in_document_order_with_defer_and_async() {
+    let mut rt = load(
+        "order",
+        &[
+            (
+                "index.html",
+                "<!DOCTYPE html><script>window.log = ['inline1'];</script>\n\
+                 <script src=defer.js defer></script>\n\
+                 <script src=async.js async></script>\n\
+                 <script src=sync.js></script>\n\
+                 <script>log.push('inline2:' + document.currentScript.tagName)</script>\n\
+                 <script>document.addEventListener('DOMContentLoaded', () => log.push('dcl'));\n\
+                 addEventListener('load', () => log.push('load:' + document.readyState));</script>",
+            ),
+            ("defer.js", "log.push('defer:' + document.readyState)"),
+            ("async.js", "log.push('async')"),
+            ("sync.js", "log.push('sync')"),
+        ],
+    );
+    assert_eq!(
+        log(&mut rt),
+        // The async script was fetched during parsing, so its task is queued
+        // before DOMContentLoaded (HTML allows either order).
+        "inline1,sync,inline2:SCRIPT,defer:interactive,async,dcl,load:complete"
+    );
+}
+
+#[test]
+fn error_positions_are_in_the_html_file_and_the_script_file() {
+    let mut rt = load(
+        "errors",
+        &[
+            (
+                "index.html",
+                "<!DOCTYPE html>\n<html>\n<head>\n<script>window.log = [];\n\
+                 addEventListener('error', e => log.push(e.lineno));\n\
+                 undefinedFunction();\n</script>\n<script src=ext.js></script>",
+            ),
+            ("ext.js", "// line 1\n\nnull.x;\n"),
+        ],
+    );
+    let errors = rt.reported_errors();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].filename.ends_with("index.html"), "{errors:?}");
+    assert_eq!(errors[0].line, 6);
+    assert!(errors[1].filename.ends_with("ext.js"));
+    assert_eq!(errors[1].line, 3);
+    assert_eq!(log(&mut rt), "6,3");
+}
+
+#[test]
+fn timers_and_microtasks_run_in_order() {
+    let mut rt = load(
+        "timers",
+        &[(
+            "index.html",
+            "<script>window.log = [];\n\
+             setTimeout(() => log.push('t2'), 2);\n\
+             setTimeout((a, b) => { log.push('t0:' + a + b); Promise.resolve().then(() => log.push('p-in-t0')); }, 0, 'x', 'y');\n\
+             const id = setTimeout(() => log.push('cleared'), 0); clearTimeout(id);\n\
+             let n = 0; const iv = setInterval(() => { log.push('i' + n); if (++n == 2) clearInterval(iv); }, 1);\n\
+             Promise.resolve().then(() => log.push('p'));\n\
+             queueMicrotask(() => log.push('qm'));\n\
+             log.push('sync');</script>",
+        )],
+    );
+    let log = log(&mut rt);
+    assert!(log.starts_with("sync,p,qm,t0:xy,p-in-t0"), "{log}");
+    assert!(!log.contains("cleared"), "{log}");
+    assert!(
+        log.contains("i0") && log.contains("i1") && !log.contains("i2"),
+        "{log}"
+    );
+}
+
+#[test]
+fn dom_queries_and_mutation() {
+    let mut rt = load(
+        "dom",
+        &[(
+            "index.html",
+            "<title>T</title><div id=a class='x y'><p data-k=v>hi</p><p>there</p></div>\n\
+             <script>window.log = [];\n\
+             log.push(document.getElementById('a').tagName);\n\
+             log.push(document.querySelectorAll('div p').length);\n\
+             log.push(document.querySelector('.y [data-k=v]').textContent);\n\
+             const s = document.createElement('span'); s.appendChild(document.createTextNode('new'));\n\
+             document.body.appendChild(s); log.push(document.body.textContent.includes('new'));\n\
+             document.body.removeChild(s); log.push(s.parentNode);\n\
+             log.push(document.title, document.documentElement.nodeName, document.head.nodeName);\n\
+             log.push(window === self && self === globalThis && window.window === window && frames === window && top === window);\n\
+             log.push(location.href.startsWith('file:'), typeof performance.now(), crossOriginIsolated, isSecureContext);\n\
+             </script>",
+        )],
+    );
+    assert_eq!(
+        log(&mut rt),
+        "DIV,2,hi,true,,T,HTML,HEAD,true,true,number,false,true"
+    );
+}
+
+#[test]
+fn broken_pages_do_not_crash() {
+    let mut rt = load(
+        "broken",
+        &[
+            (
+                "index.html",
+                "<html><body><div><p>unclosed <b>tags<script>window.log = [];</script>\n\
+                 <script src=missing.js onerror=x></script>\n\
+                 <script>document.querySelector('script[src]').addEventListener('error', () => log.push('x'));</script>\n\
+                 <script>syntax error here(</script>\n\
+                 <script>log.push('after')</script>",
+            ),
+        ],
+    );
+    assert_eq!(log(&mut rt), "after");
+    let errors = rt.reported_errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].message.contains("SyntaxError"), "{errors:?}");
+    assert_eq!(errors[0].line, 4);
+}
+
+#[test]
+fn a_missing_document_is_an_error() {
+    let mut rt = JsRuntime::new().unwrap();
+    let url = url::Url::parse("file:///nonexistent/jsprof/page.html").unwrap();
+    assert!(rt.load_page(&url, Rc::new(LocalLoader)).is_err());
+}
+
+#[test]
+fn data_urls_and_events() {
+    let mut rt = load(
+        "data",
+        &[(
+            "index.html",
+            "<script>window.log = [];</script><script src='data:text/javascript,log.push(%22data%22)'></script>\n\
+             <script>const e = new CustomEvent('c', {detail: 5}); addEventListener('c', ev => log.push(ev.detail)); dispatchEvent(e);</script>",
+        )],
+    );
+    assert_eq!(log(&mut rt), "data,5");
+}

@@ -1,0 +1,30 @@
+// DOM Standard
+// https://dom.spec.whatwg.org/#interface-document
+// (plus the HTML "partial interface Document" members the shell needs)
+// Deviations: collections are returned as sequences.
+
+[Exposed=Window]
+interface Document : Node {
+  readonly attribute USVString URL;
+  readonly attribute USVString documentURI;
+  readonly attribute DOMString compatMode;
+  readonly attribute DOMString characterSet;
+  readonly attribute DOMString contentType;
+
+  readonly attribute Element? documentElement;
+  sequence<Element> getElementsByTagName(DOMString qualifiedName);
+  Element? getElementById(DOMString elementId);
+  Element? querySelector(DOMString selectors);
+  sequence<Element> querySelectorAll(DOMString selectors);
+
+  Element createElement(DOMString localName);
+  Element createElementNS(DOMString? namespace, DOMString qualifiedName);
+  Text createTextNode(DOMString data);
+
+  // https://html.spec.whatwg.org/multipage/dom.html#the-document-object
+  readonly attribute DOMString readyState;
+  readonly attribute HTMLElement? head;
+  readonly attribute HTMLElement? body;
+  readonly attribute HTMLScriptElement? currentScript;
+  attribute DOMString title;
+};

@@ -1,0 +1,25 @@
+// DOM Standard
+// https://dom.spec.whatwg.org/#interface-element
+// Deviations: collections are returned as sequences; attribute nodes are
+// not exposed.
+
+[Exposed=Window]
+interface Element : Node {
+  readonly attribute DOMString? namespaceURI;
+  readonly attribute DOMString localName;
+  readonly attribute DOMString tagName;
+
+  attribute DOMString id;
+  attribute DOMString className;
+
+  boolean hasAttributes();
+  sequence<DOMString> getAttributeNames();
+  DOMString? getAttribute(DOMString qualifiedName);
+  undefined setAttribute(DOMString qualifiedName, DOMString value);
+  undefined removeAttribute(DOMString qualifiedName);
+  boolean hasAttribute(DOMString qualifiedName);
+
+  Element? querySelector(DOMString selectors);
+  sequence<Element> querySelectorAll(DOMString selectors);
+  sequence<Element> getElementsByTagName(DOMString qualifiedName);
+};

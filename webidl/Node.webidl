@@ -1,0 +1,32 @@
+// DOM Standard
+// https://dom.spec.whatwg.org/#interface-node
+// Subset: tree accessors and mutation by append/remove.
+
+[Exposed=Window]
+interface Node : EventTarget {
+  const unsigned short ELEMENT_NODE = 1;
+  const unsigned short TEXT_NODE = 3;
+  const unsigned short COMMENT_NODE = 8;
+  const unsigned short DOCUMENT_NODE = 9;
+  const unsigned short DOCUMENT_TYPE_NODE = 10;
+  readonly attribute unsigned short nodeType;
+  readonly attribute DOMString nodeName;
+
+  readonly attribute Document? ownerDocument;
+  readonly attribute Node? parentNode;
+  readonly attribute Element? parentElement;
+  boolean hasChildNodes();
+  sequence<Node> childNodes(); // Deviation: NodeList attribute in the standard
+  readonly attribute Node? firstChild;
+  readonly attribute Node? lastChild;
+  readonly attribute Node? previousSibling;
+  readonly attribute Node? nextSibling;
+
+  attribute DOMString? textContent;
+
+  boolean contains(Node? other);
+
+  Node insertBefore(Node node, Node? child);
+  Node appendChild(Node node);
+  Node removeChild(Node child);
+};
