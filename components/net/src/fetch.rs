@@ -97,8 +97,12 @@ pub struct RawResponse {
     /// The status message: the code's canonical reason phrase (`OK`...).
     pub status_text: String,
     /// The header list: every line, duplicates kept, names compared
-    /// case-insensitively. `data:`/`blob:`/`file:` responses have a
-    /// synthesised `Content-Type` (and `Content-Length` for `blob:`).
+    /// case-insensitively. For `http(s)` the names are lowercase and the
+    /// lines of one name come together (in their order, at the place of
+    /// the name's first line), as the HTTP client's header map keeps them;
+    /// Fetch's "get" (values joined by `, `) is unaffected.
+    /// `data:`/`blob:`/`file:` responses have a synthesised `Content-Type`
+    /// (and `Content-Length` for `blob:`).
     pub headers: HeaderList,
     /// The body (empty for `HEAD`).
     pub body: Vec<u8>,

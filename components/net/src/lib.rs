@@ -1,7 +1,7 @@
 //! The shell's loading layer: fetches documents and subresources over
 //! `http:`/`https:` (HTTP/1.1, rustls), `file:`, `data:`, `blob:` and
 //! `about:blank`, and, behind the `test-server` feature, a loopback
-//! HTTP/HTTPS server for tests ([`testing`]).
+//! HTTP/HTTPS server for tests (module `testing`).
 //!
 //! # Use
 //!

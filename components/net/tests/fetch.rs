@@ -971,28 +971,53 @@ fn odd_but_valid_urls_and_header_overrides() {
     assert_eq!(host, format!("{WPT}:{}", server.http_port()));
 }
 
-#[test]
-fn malformed_http_responses_are_protocol_errors() {
+/// A one-connection server that reads the request head, writes `answer`
+/// and closes; returns the URL to fetch.
+fn raw_server(answer: &'static [u8]) -> (Url, std::thread::JoinHandle<()>) {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    let server = std::thread::spawn(move || {
-        // One connection: read the request head, answer nonsense, close.
+    let thread = std::thread::spawn(move || {
         let (mut stream, _) = listener.accept().unwrap();
-        let mut buffer = [0u8; 4096];
-        let _ = stream.read(&mut buffer);
-        let _ = stream.write_all(b"NOT HTTP AT ALL\r\n\r\n");
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+            head.push(byte[0]);
+        }
+        let _ = stream.write_all(answer);
     });
+    (
+        Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap(),
+        thread,
+    )
+}
+
+#[test]
+fn malformed_http_responses_are_protocol_errors() {
+    let (url, server) = raw_server(b"NOT HTTP AT ALL\r\n\r\n");
     let fetcher = Fetcher::new(NetConfig::default()).unwrap();
-    let url = Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
     let error = get(&fetcher, &url).unwrap_err();
-    assert!(
-        matches!(
-            error,
-            NetError::Protocol { .. } | NetError::Connection { .. }
-        ),
-        "{error:?}"
+    assert!(matches!(error, NetError::Protocol { .. }), "{error:?}");
+    assert!(error.to_string().starts_with("malformed HTTP response"));
+    server.join().unwrap();
+}
+
+#[test]
+fn chunked_and_close_delimited_bodies() {
+    let fetcher = Fetcher::new(NetConfig::default()).unwrap();
+    let (url, server) = raw_server(
+        b"HTTP/1.1 200 Fine Thanks\r\nTransfer-Encoding: chunked\r\n\r\n\
+          5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
     );
+    let response = get(&fetcher, &url).unwrap();
+    assert_eq!(response.body, b"hello world");
+    // The reason phrase is the status code's usual one.
+    assert_eq!(response.status_text, "OK");
+    server.join().unwrap();
+
+    let (url, server) =
+        raw_server(b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil close");
+    assert_eq!(get(&fetcher, &url).unwrap().body, b"until close");
     server.join().unwrap();
 }
 
