@@ -28,6 +28,12 @@ pub enum NetError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The URL's port is a "bad port" Fetch never connects to.
+    /// <https://fetch.spec.whatwg.org/#port-blocking>
+    BadPort {
+        /// The URL asked for.
+        url: Url,
+    },
     /// Name resolution failed (after the host rules were applied).
     Dns {
         /// The host name in the URL.
@@ -210,6 +216,13 @@ impl fmt::Display for NetError {
                         "DNS lookup of {host} (mapped to {resolved_as}) failed: {detail}"
                     )
                 }
+            }
+            NetError::BadPort { url } => {
+                write!(
+                    f,
+                    "blocked: port {} is a bad port ({url})",
+                    url.port().unwrap_or(0)
+                )
             }
             NetError::ConnectionRefused { url } => write!(f, "connection refused: {url}"),
             NetError::Connection { url, detail } => {

@@ -211,6 +211,23 @@ fn is_http_scheme(url: &Url) -> bool {
     matches!(url.scheme(), "http" | "https")
 }
 
+/// <https://fetch.spec.whatwg.org/#bad-port>
+const BAD_PORTS: [u16; 83] = [
+    0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101,
+    102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427,
+    465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990,
+    993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667,
+    6668, 6669, 6679, 6697, 10080,
+];
+
+/// <https://fetch.spec.whatwg.org/#block-bad-port>, steps 2-3: an HTTP(S)
+/// URL whose port is a bad port.
+fn is_bad_port(url: &Url) -> bool {
+    // Step 2: If url's scheme is an HTTP(S) scheme and url's port is a bad
+    // port, then return blocked.
+    is_http_scheme(url) && url.port().is_some_and(|port| BAD_PORTS.contains(&port))
+}
+
 /// Fetch's "request-body-header name".
 const REQUEST_BODY_HEADER_NAMES: [&str; 4] = [
     "Content-Encoding",
@@ -316,7 +333,15 @@ impl Fetcher {
                 }
                 Ok(ok(headers, file.body))
             }
-            "http" | "https" => http::fetch(&self.inner.agent, config, request),
+            "http" | "https" => {
+                // Main fetch, step 7: If should request be blocked due to a
+                // bad port returns blocked, then set response to a network
+                // error.
+                if is_bad_port(url) {
+                    return Err(NetError::BadPort { url: url.clone() });
+                }
+                http::fetch(&self.inner.agent, config, request)
+            }
             _ => Err(NetError::UnsupportedScheme { url: url.clone() }),
         }
     }

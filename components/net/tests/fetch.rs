@@ -258,6 +258,23 @@ fn host_rules_can_change_the_port_and_fail_lookups() {
 }
 
 #[test]
+fn bad_ports_are_blocked_before_connecting() {
+    let fetcher = Fetcher::new(NetConfig::default()).unwrap();
+    for url in [
+        "http://127.0.0.1:6000/",
+        "https://127.0.0.1:25/",
+        "http://127.0.0.1:10080/",
+    ] {
+        let error = get(&fetcher, &Url::parse(url).unwrap()).unwrap_err();
+        assert!(
+            matches!(error, NetError::BadPort { .. }),
+            "{url}: {error:?}"
+        );
+        assert!(error.to_string().starts_with("blocked: port"), "{error}");
+    }
+}
+
+#[test]
 fn connection_refused() {
     let port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
