@@ -352,12 +352,14 @@ impl TestServer {
         self.https_addr.port()
     }
 
-    /// `http://<host>:<http port><path>`; `path` starts with `/`.
+    /// `http://<host>:<http port><path>`; `path` starts with `/`. Panics if
+    /// that is not a URL (a test bug).
     pub fn http_url(&self, host: &str, path: &str) -> Url {
         make_url("http", host, self.http_port(), path)
     }
 
-    /// `https://<host>:<https port><path>`; `path` starts with `/`.
+    /// `https://<host>:<https port><path>`; `path` starts with `/`. Panics
+    /// if that is not a URL (a test bug).
     pub fn https_url(&self, host: &str, path: &str) -> Url {
         make_url("https", host, self.https_port(), path)
     }
