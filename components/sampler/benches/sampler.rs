@@ -94,20 +94,28 @@ fn overheads(js: &mut Js, name: &str, source: &str, runs: usize) {
     // Three rounds; the best time of each state.
     let mut best = [f64::MAX; 5];
     let mut busy_1ms = (0.0, 0.0, 0.0);
-    for _ in 0..3 {
-        best[0] = best[0].min(time(js, source, runs));
+    for round in 0..3 {
+        let mut t = [0.0; 5];
+        t[0] = time(js, source, runs);
         let agent = js.agent(Preparation::Lazy);
-        best[1] = best[1].min(time(js, source, runs));
+        t[1] = time(js, source, runs);
         let mut s = start(&agent, js, 1.0e7, true);
-        best[2] = best[2].min(time(js, source, runs));
+        t[2] = time(js, source, runs);
         s.stop().unwrap();
         let mut s = start(&agent, js, 10.0, true);
-        best[3] = best[3].min(time(js, source, runs));
+        t[3] = time(js, source, runs);
         s.stop().unwrap();
         let mut s = start(&agent, js, 1.0, true);
-        best[4] = best[4].min(time(js, source, runs));
+        t[4] = time(js, source, runs);
         busy_1ms = intervals(&s.stop().unwrap());
         drop(agent);
+        println!(
+            "  {name} round {round}: none {:.2} | stack {:.2} | instrumented {:.2} | 10 ms {:.2} | 1 ms {:.2} (ms)",
+            t[0], t[1], t[2], t[3], t[4]
+        );
+        for (b, t) in best.iter_mut().zip(t) {
+            *b = b.min(t);
+        }
     }
     println!(
         "{name}: base {:.1} ms | stack installed x{:.3} | instrumentation on x{:.3} | \
@@ -132,7 +140,19 @@ fn main() {
     println!("== jsprof-sampler benchmark ==");
 
     // `JSPROF_BENCH_ONLY=stop` runs only the last part.
-    let only_stop = std::env::var("JSPROF_BENCH_ONLY").is_ok_and(|v| v == "stop");
+    let only = std::env::var("JSPROF_BENCH_ONLY").unwrap_or_default();
+    if only == "install" {
+        // Interleaved: no sampler vs an installed (disabled) stack.
+        for round in 0..6 {
+            let none = time(&mut js, "fib(30)", 15);
+            let agent = js.agent(Preparation::Lazy);
+            let stack = time(&mut js, "fib(30)", 15);
+            drop(agent);
+            println!("fib(30) round {round}: none {none:.2} ms | stack installed {stack:.2} ms");
+        }
+        return;
+    }
+    let only_stop = only == "stop";
     if !only_stop {
         first_parts(&mut js);
     }

@@ -102,6 +102,7 @@ struct Shared {
     resolve_requested: AtomicBool,
     truncated_samples: AtomicU64,
     suspensions: AtomicU64,
+    on_thread_captures: AtomicU64,
 }
 
 impl Shared {
@@ -151,6 +152,9 @@ pub struct SamplerStats {
     pub truncated_samples: u64,
     /// Times the JS thread was suspended.
     pub suspensions: u64,
+    /// Stacks captured by the on-thread path (`force_sample` and the
+    /// interrupt fallback).
+    pub on_thread_captures: u64,
     /// JIT return addresses resolved with `JS::GetProfiledFrames`.
     pub resolved_addresses: u64,
     /// JIT return addresses that could not be resolved.
@@ -224,6 +228,7 @@ impl AgentSampler {
             resolve_requested: AtomicBool::new(false),
             truncated_samples: AtomicU64::new(0),
             suspensions: AtomicU64::new(0),
+            on_thread_captures: AtomicU64::new(0),
         });
         let inner = Rc::new(AgentInner {
             cx,
@@ -269,6 +274,7 @@ impl AgentSampler {
         SamplerStats {
             truncated_samples: self.inner.shared.truncated_samples.load(Ordering::Relaxed),
             suspensions: self.inner.shared.suspensions.load(Ordering::Relaxed),
+            on_thread_captures: self.inner.shared.on_thread_captures.load(Ordering::Relaxed),
             resolved_addresses: resolver.resolved_addresses,
             unresolved_addresses: resolver.unresolved_addresses,
         }
@@ -411,6 +417,9 @@ impl AgentInner {
             let mut buf = self.on_thread_buf.borrow_mut();
             let status = glue::capture_on_thread(self.cx, &self.shared.stack, position, &mut buf);
             let stack = (status == CaptureStatus::Ok).then(|| merge(&buf));
+            self.shared
+                .on_thread_captures
+                .fetch_add(1, Ordering::Relaxed);
             if buf.truncated() {
                 self.shared
                     .truncated_samples

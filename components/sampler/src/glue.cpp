@@ -187,8 +187,26 @@ struct SuspendSlot {
 SuspendSlot gSlot;
 std::atomic<int> gSignal{0};
 
+/* The handshake's state, so that a signal that arrives late (after the
+ * sampler gave up waiting) neither blocks its thread nor disturbs the next
+ * capture. */
+enum : int { REQ_IDLE = 0, REQ_SENT = 1, REQ_IN_HANDLER = 2, REQ_ABANDONED = 3 };
+std::atomic<int> gRequest{REQ_IDLE};
+/* How long the sampler waits for the target to stop (a thread that blocks
+ * the signal must not deadlock the sampler). */
+const long SUSPEND_TIMEOUT_NS = 200 * 1000 * 1000;
+
 void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
   int saved_errno = errno;
+  int expected = REQ_SENT;
+  if (!gRequest.compare_exchange_strong(expected, REQ_IN_HANDLER)) {
+    /* Abandoned (or stray): don't stop. */
+    if (expected == REQ_ABANDONED) {
+      gRequest.store(REQ_IDLE);
+    }
+    errno = saved_errno;
+    return;
+  }
   ucontext_t* uc = static_cast<ucontext_t*>(ucontext_v);
 #if defined(__x86_64__)
   gSlot.pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
@@ -284,10 +302,40 @@ int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
   buf->jit_len = 0;
   buf->jit_truncated = 0;
   int sig = gSignal.load();
-  if (!sig || pthread_kill(target, sig) != 0) {
+  if (!sig) {
     return 1;
   }
-  while (sem_wait(&gSlot.suspended) != 0 && errno == EINTR) {
+  int idle = REQ_IDLE;
+  if (!gRequest.compare_exchange_strong(idle, REQ_SENT)) {
+    /* A previous, abandoned signal is still pending: skip this tick. */
+    return 1;
+  }
+  if (pthread_kill(target, sig) != 0) {
+    gRequest.store(REQ_IDLE);
+    return 1;
+  }
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_nsec += SUSPEND_TIMEOUT_NS;
+  if (deadline.tv_nsec >= 1000000000L) {
+    deadline.tv_sec += 1;
+    deadline.tv_nsec -= 1000000000L;
+  }
+  for (;;) {
+    if (sem_timedwait(&gSlot.suspended, &deadline) == 0) {
+      break;
+    }
+    if (errno == EINTR) {
+      continue;
+    }
+    /* Timed out: abandon, unless the handler got in meanwhile. */
+    int sent = REQ_SENT;
+    if (gRequest.compare_exchange_strong(sent, REQ_ABANDONED)) {
+      return 1;
+    }
+    while (sem_wait(&gSlot.suspended) != 0 && errno == EINTR) {
+    }
+    break;
   }
   /* ---- The JS thread is stopped: no allocation, no locks from here. ---- */
   struct timespec ts;
@@ -306,6 +354,7 @@ int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
     status = 2;
   }
   /* ---- Resume. ---- */
+  gRequest.store(REQ_IDLE);
   sem_post(&gSlot.resume);
   return status;
 }

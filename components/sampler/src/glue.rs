@@ -496,6 +496,22 @@ impl Context {
     /// Adds an interrupt callback that runs `hook` (JS thread). The hook is
     /// process-wide; it finds its agent through a thread-local.
     pub(crate) fn add_interrupt_hook(self, hook: fn()) {
+        thread_local! {
+            static HOOKED: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        // Once per context (callbacks cannot be removed).
+        let first = HOOKED.with(|h| {
+            let mut h = h.borrow_mut();
+            let key = self.0 as usize;
+            let first = !h.contains(&key);
+            if first {
+                h.push(key);
+            }
+            first
+        });
+        if !first {
+            return;
+        }
         let _ = INTERRUPT_HOOK.set(hook);
         // SAFETY: JS thread, live context.
         unsafe { mozjs::jsapi::JS_AddInterruptCallback(self.0.cast(), Some(on_interrupt)) };

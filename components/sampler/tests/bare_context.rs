@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jsprof_sampler::{
-    allocate_profiler_realm_id, set_profiler_realm_id, AgentSampler, Preparation, ProfilerTrace,
-    ScriptInfo, ScriptRegistry, Session, SessionError, SessionOptions,
+    allocate_profiler_realm_id, set_profiler_realm_id, AgentSampler, CaptureMode, Preparation,
+    ProfilerTrace, ScriptInfo, ScriptRegistry, Session, SessionError, SessionOptions,
 };
 use mozjs::gc::Traceable;
 use mozjs::jsapi::Heap;
@@ -57,7 +57,12 @@ unsafe extern "C" fn js_sample(_cx: *mut RawJSContext, argc: u32, vp: *mut Value
 
 unsafe extern "C" fn js_suspensions(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
     let args = CallArgs::from_vp(vp, argc);
-    let n = AGENT.with(|a| a.borrow().as_ref().map_or(0, |a| a.stats().suspensions));
+    let n = AGENT.with(|a| {
+        a.borrow().as_ref().map_or(0, |a| {
+            let stats = a.stats();
+            stats.suspensions + stats.on_thread_captures
+        })
+    });
     args.rval().set(Int32Value(n.min(i32::MAX as u64) as i32));
     true
 }
@@ -306,6 +311,40 @@ fn async_sampler_captures_js(env: &mut Env) {
         assert!(w[0].timestamp <= w[1].timestamp);
     }
     assert!(trace.samples.iter().all(|s| s.timestamp.0 % 100_000 == 0));
+    drop(agent);
+}
+
+fn on_thread_fallback_captures_js(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let registry = env.registry.clone();
+    let agent = AgentSampler::with_capture_mode(
+        env.rt.cx(),
+        registry,
+        Preparation::Lazy,
+        CaptureMode::OnThreadInterrupt,
+    );
+    assert_eq!(agent.capture_mode(), CaptureMode::OnThreadInterrupt);
+    let mut s = session(&agent, realm, 1.0, 100_000);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    env.run(
+        global,
+        APP,
+        false,
+        "function busy2() { let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); return x; }\n\
+         function spin2() { const end = Date.now() + 20000; while (suspensions() < 20 && Date.now() < end) busy2(); }\n\
+         spin2();\n",
+    );
+    let trace = s.stop().unwrap();
+    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+    assert_eq!(agent.stats().suspensions, 0, "the fallback never suspends");
+    let all = stacks(&trace);
+    let with_spin = all.iter().filter(|st| names(st).contains(&"spin2")).count();
+    assert!(
+        with_spin >= 20,
+        "samples with JS: {with_spin} of {}",
+        all.len()
+    );
     drop(agent);
 }
 
@@ -610,6 +649,10 @@ fn main() {
         ("deep_stacks_keep_their_leaf", deep_stacks_keep_their_leaf),
         ("stop_excludes_later_samples", stop_excludes_later_samples),
         ("async_sampler_captures_js", async_sampler_captures_js),
+        (
+            "on_thread_fallback_captures_js",
+            on_thread_fallback_captures_js,
+        ),
         (
             "concurrent_sessions_get_their_own_rate",
             concurrent_sessions_get_their_own_rate,
