@@ -240,7 +240,10 @@ pub struct TestServerBuilder {
 
 impl TestServerBuilder {
     /// Serves the files under `root` for paths no handler takes
-    /// (`/dir/` serves `dir/index.html`).
+    /// (`/dir/` serves `dir/index.html`), with a `Content-Type` from the
+    /// extension and, as wptserve does, the headers listed in the
+    /// directory's `__dir__.headers` and the file's `<name>.headers`
+    /// (`Name: value` lines; a `Content-Type` there replaces the guess).
     pub fn static_dir(mut self, root: impl Into<PathBuf>) -> Self {
         self.static_root = Some(root.into());
         self
@@ -533,16 +536,46 @@ fn serve_static(root: &Path, path: &str) -> TestResponse {
     if file.is_dir() {
         file.push("index.html");
     }
-    match std::fs::read(&file) {
-        Ok(body) => {
-            let response = TestResponse::ok(body);
-            match content_type_for_path(&file) {
-                Some(content_type) => response.with_content_type(&content_type),
-                None => response,
-            }
-        }
-        Err(_) => TestResponse::not_found(),
+    let Ok(body) = std::fs::read(&file) else {
+        return TestResponse::not_found();
+    };
+    // wptserve's sidecar files: `__dir__.headers` for every file of the
+    // directory, then `<file>.headers`; one `Name: value` per line.
+    let mut extra = Vec::new();
+    if let Some(dir) = file.parent() {
+        extra.extend(read_headers_file(&dir.join("__dir__.headers")));
     }
+    let mut sidecar = file.clone().into_os_string();
+    sidecar.push(".headers");
+    extra.extend(read_headers_file(Path::new(&sidecar)));
+    let mut response = TestResponse::ok(body);
+    if !extra
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("Content-Type"))
+    {
+        if let Some(content_type) = content_type_for_path(&file) {
+            response = response.with_content_type(&content_type);
+        }
+    }
+    for (name, value) in extra {
+        response = response.with_header(&name, &value);
+    }
+    response
+}
+
+/// The `Name: value` lines of a `.headers` file (none if it is missing);
+/// lines without a colon or with an empty name are skipped.
+fn read_headers_file(path: &Path) -> Vec<(String, String)> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            let name = name.trim();
+            (!name.is_empty()).then(|| (name.to_owned(), value.trim().to_owned()))
+        })
+        .collect()
 }
 
 /// The CA and the server's chain and key.

@@ -894,6 +894,13 @@ fn test_server_serves_static_files_safely() {
     std::fs::create_dir_all(root.join("dir")).unwrap();
     std::fs::write(root.join("dir/index.html"), "<p>index").unwrap();
     std::fs::write(root.join("a b.js"), "var a;").unwrap();
+    std::fs::write(root.join("dir/__dir__.headers"), "X-Dir: 1\n").unwrap();
+    std::fs::write(root.join("dir/p.html"), "<p>").unwrap();
+    std::fs::write(
+        root.join("dir/p.html.headers"),
+        "Document-Policy: js-profiling\nContent-Type: text/html;charset=utf-8\nbogus line\n",
+    )
+    .unwrap();
     let server = TestServer::builder()
         .static_dir(&root)
         .route("/dir/override.js", |_| TestResponse::ok("handler"))
@@ -905,6 +912,17 @@ fn test_server_serves_static_files_safely() {
     assert_eq!(
         response.header("Content-Type").as_deref(),
         Some("text/html")
+    );
+    assert_eq!(response.header("X-Dir").as_deref(), Some("1"));
+    let response = get(&fetcher, &server.http_url(WPT, "/dir/p.html")).unwrap();
+    assert_eq!(response.header("X-Dir").as_deref(), Some("1"));
+    assert_eq!(
+        response.header("Document-Policy").as_deref(),
+        Some("js-profiling")
+    );
+    assert_eq!(
+        header_lines(&response, "Content-Type"),
+        ["text/html;charset=utf-8"]
     );
     let response = get(&fetcher, &server.http_url(WPT, "/a%20b.js")).unwrap();
     assert_eq!(response.body, b"var a;");
