@@ -407,7 +407,8 @@ void jsprof_set_range_start(JSContext* cx, uint64_t start) {
 }
 
 typedef void (*jsprof_source_cb)(void* data, uint32_t source_id,
-                                 const char* path, size_t len);
+                                 const char* path, size_t len,
+                                 uint32_t start_line);
 
 /* Lists the sources the profiler has seen (full file names). JS thread. */
 void jsprof_script_sources(JSContext* cx, jsprof_source_cb cb, void* data) {
@@ -415,7 +416,7 @@ void jsprof_script_sources(JSContext* cx, jsprof_source_cb cb, void* data) {
       js::GetProfilerScriptSources(JS_GetRuntime(cx), false);
   for (const ProfilerJSSourceData& s : sources) {
     if (s.filePathLength() > 0) {
-      cb(data, s.sourceId(), s.filePath(), s.filePathLength());
+      cb(data, s.sourceId(), s.filePath(), s.filePathLength(), s.startLine());
     }
   }
 }

@@ -88,7 +88,7 @@ struct ResolvedJitRec {
     pad_: u32,
 }
 
-type SourceCb = unsafe extern "C" fn(*mut c_void, u32, *const c_char, usize);
+type SourceCb = unsafe extern "C" fn(*mut c_void, u32, *const c_char, usize, u32);
 
 extern "C" {
     fn jsprof_glue_profiling_stack_size() -> usize;
@@ -218,20 +218,22 @@ impl Context {
         }
     }
 
-    /// Calls `f(source_id, full_filename)` for every source the profiler saw.
-    pub(crate) fn script_sources(self, f: &mut dyn FnMut(u32, &str)) {
+    /// Calls `f(source_id, full_filename, start_line)` for every source the
+    /// profiler saw.
+    pub(crate) fn script_sources(self, f: &mut dyn FnMut(u32, &str, u32)) {
         unsafe extern "C" fn trampoline(
             data: *mut c_void,
             id: u32,
             path: *const c_char,
             len: usize,
+            start_line: u32,
         ) {
             // SAFETY: `data` is the `&mut &mut dyn FnMut` below; `path` has
             // `len` bytes.
-            let f = unsafe { &mut *(data as *mut &mut dyn FnMut(u32, &str)) };
+            let f = unsafe { &mut *(data as *mut &mut dyn FnMut(u32, &str, u32)) };
             let bytes = unsafe { std::slice::from_raw_parts(path as *const u8, len) };
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                f(id, &String::from_utf8_lossy(bytes))
+                f(id, &String::from_utf8_lossy(bytes), start_line)
             }));
         }
         let mut f = f;
@@ -240,7 +242,7 @@ impl Context {
             jsprof_script_sources(
                 self.0,
                 trampoline,
-                &mut f as *mut &mut dyn FnMut(u32, &str) as *mut c_void,
+                &mut f as *mut &mut dyn FnMut(u32, &str, u32) as *mut c_void,
             )
         }
     }

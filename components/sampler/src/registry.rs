@@ -2,7 +2,7 @@
 //! and whether its errors are muted (CORS-cross-origin). Fail closed: a source
 //! the registry does not know is treated as muted.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, RwLock};
 
 /// What the loader knows about one compiled script.
@@ -20,6 +20,8 @@ pub struct ScriptInfo {
 #[derive(Clone, Debug, Default)]
 pub struct ScriptRegistry {
     inner: Arc<RwLock<HashMap<String, ScriptInfo>>>,
+    /// Event-handler content attributes: (compile file name, start line).
+    handlers: Arc<RwLock<HashSet<(String, u32)>>>,
 }
 
 impl ScriptRegistry {
@@ -39,6 +41,20 @@ impl ScriptRegistry {
                 map.insert(compiled_filename.to_owned(), info);
             }
         }
+    }
+
+    /// Records a function compiled from an event-handler content attribute
+    /// (`onclick="..."`), compiled with `compiled_filename` and `start_line`
+    /// (the `CompileOptions` line). Its frames never appear.
+    pub fn register_event_handler(&self, compiled_filename: &str, start_line: u32) {
+        let mut set = self.handlers.write().unwrap_or_else(|e| e.into_inner());
+        set.insert((compiled_filename.to_owned(), start_line));
+    }
+
+    /// Whether a source (file name and start line) is an event handler's.
+    pub fn is_event_handler(&self, compiled_filename: &str, start_line: u32) -> bool {
+        let set = self.handlers.read().unwrap_or_else(|e| e.into_inner());
+        set.contains(&(compiled_filename.to_owned(), start_line))
     }
 
     /// What is known about a compiled file name. Eval and `new Function`

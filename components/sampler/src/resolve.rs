@@ -127,6 +127,9 @@ pub(crate) enum FrameClass {
     Scripted { muted: bool },
     /// Self-hosted (built-in) code: name only, attributed to its caller.
     Builtin,
+    /// Never shown, and transparent for attribution (event-handler content
+    /// attributes).
+    Hidden,
 }
 
 /// A resolved frame of one sample: an agent-wide frame index plus the realm
@@ -142,7 +145,8 @@ pub(crate) struct ResolvedFrame {
 pub(crate) struct Resolver {
     by_label: HashMap<u32, HashMap<Box<str>, u32>>,
     pub(crate) descs: Vec<(FrameDesc, FrameClass)>,
-    sources: HashMap<u32, String>,
+    /// Source ID → (full file name, start line).
+    sources: HashMap<u32, (String, u32)>,
     sources_refreshed: bool,
     jit_scratch: Vec<(String, u64, u32)>,
     /// JIT return addresses `GetProfiledFrames` did not know (should stay 0:
@@ -222,20 +226,23 @@ impl Resolver {
         index
     }
 
-    fn full_filename(&mut self, cx: Context, source_id: u32, parsed: &str) -> String {
+    /// The source's full file name and start line (the profile string's
+    /// file name, possibly truncated, and no line when the engine does not
+    /// list the source).
+    fn source(&mut self, cx: Context, source_id: u32, parsed: &str) -> (String, Option<u32>) {
         if source_id != 0 {
             if !self.sources.contains_key(&source_id) && !self.sources_refreshed {
                 self.sources_refreshed = true;
                 let sources = &mut self.sources;
-                cx.script_sources(&mut |id, path| {
-                    sources.insert(id, path.to_owned());
+                cx.script_sources(&mut |id, path, line| {
+                    sources.insert(id, (path.to_owned(), line));
                 });
             }
-            if let Some(full) = self.sources.get(&source_id) {
-                return full.clone();
+            if let Some((full, line)) = self.sources.get(&source_id) {
+                return (full.clone(), Some(*line));
             }
         }
-        parsed.to_owned()
+        (parsed.to_owned(), None)
     }
 
     fn classify(
@@ -255,7 +262,16 @@ impl Resolver {
             };
             return (desc, FrameClass::Builtin);
         }
-        let file = self.full_filename(cx, source_id, parsed.file);
+        let (file, start_line) = self.source(cx, source_id, parsed.file);
+        if start_line.is_some_and(|line| registry.is_event_handler(&file, line)) {
+            let desc = FrameDesc {
+                name: String::new(),
+                resource: None,
+                line: None,
+                column: None,
+            };
+            return (desc, FrameClass::Hidden);
+        }
         let (url, muted) = match registry.lookup(&file) {
             Some(info) => (info.url, info.muted_errors),
             // Fail closed: an unknown source is muted.

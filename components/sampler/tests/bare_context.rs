@@ -55,6 +55,25 @@ unsafe extern "C" fn js_sample(_cx: *mut RawJSContext, argc: u32, vp: *mut Value
     true
 }
 
+thread_local! {
+    static STOPPED: RefCell<Vec<ProfilerTrace>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `stopAll()`: stops every session from inside JS, as `Profiler.stop()`
+/// does.
+unsafe extern "C" fn js_stop_all(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+    let args = CallArgs::from_vp(vp, argc);
+    let mut sessions = take_sessions();
+    for s in sessions.iter_mut().filter(|s| !s.stopped()) {
+        if let Ok(trace) = s.stop() {
+            STOPPED.with(|t| t.borrow_mut().push(trace));
+        }
+    }
+    set_sessions(sessions);
+    args.rval().set(UndefinedValue());
+    true
+}
+
 unsafe extern "C" fn js_suspensions(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
     let args = CallArgs::from_vp(vp, argc);
     let n = AGENT.with(|a| {
@@ -106,6 +125,15 @@ impl Env {
             assert!(!JS_DefineFunction(
                 cx,
                 global.handle(),
+                c"stopAll".as_ptr(),
+                Some(js_stop_all),
+                0,
+                0
+            )
+            .is_null());
+            assert!(!JS_DefineFunction(
+                cx,
+                global.handle(),
                 c"suspensions".as_ptr(),
                 Some(js_suspensions),
                 0,
@@ -116,6 +144,16 @@ impl Env {
             GLOBALS.with(|g| g.borrow_mut().push(Heap::boxed(global.get())));
             (NonNull::new(global.get()).unwrap(), realm_id)
         }
+    }
+
+    /// Compiles and runs `source` as `filename`, starting at `line`.
+    fn run_at(&mut self, global: NonNull<JSObject>, filename: &str, line: u32, source: &str) {
+        let cx = self.rt.cx();
+        rooted!(&in(cx) let global = global.as_ptr());
+        rooted!(&in(cx) let mut rval = UndefinedValue());
+        let options = CompileOptionsWrapper::new(cx, CString::new(filename).unwrap(), line);
+        let result = evaluate_script(cx, global.handle(), source, rval.handle_mut(), options);
+        assert!(result.is_ok(), "script {filename} threw");
     }
 
     /// Compiles and runs `source` as `filename` in `global`.
@@ -588,6 +626,71 @@ fn concurrent_sessions_get_their_own_rate(env: &mut Env) {
 
 type Case = fn(&mut Env);
 
+fn event_handler_attributes_add_no_frame(env: &mut Env) {
+    let doc = "https://example.com/page.html";
+    env.register(doc, false);
+    // Line 40 of the document holds `onclick="clicked()"`, compiled alone.
+    env.registry.register_event_handler(doc, 40);
+    let (global, realm) = env.global();
+    let agent = env.agent(Preparation::Lazy);
+    env.run_at(global, doc, 10, "function clicked() { sample(); }\n");
+    set_sessions(vec![forced_session(&agent, realm, 100)]);
+    env.run_at(
+        global,
+        doc,
+        40,
+        "(function onclick(event) { clicked(); })()",
+    );
+    env.run_at(
+        global,
+        doc,
+        12,
+        "(function inlineCaller() { clicked(); })()",
+    );
+    let mut sessions = take_sessions();
+    let all = stacks(&sessions[0].stop().unwrap());
+    assert_eq!(all.len(), 2);
+    assert_eq!(names(&all[0]), vec!["clicked"], "{:?}", all[0]);
+    assert_eq!(names(&all[1]), vec!["", "inlineCaller", "clicked"]);
+    assert_eq!(
+        all[1][2],
+        (
+            "clicked".to_owned(),
+            Some(doc.to_owned()),
+            Some(10),
+            Some(17)
+        )
+    );
+    drop(agent);
+}
+
+fn stop_from_inside_js(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    set_sessions(vec![forced_session(&agent, realm, 100)]);
+    // Stopping turns the instrumentation off (and discards JIT code) while
+    // JS frames, some JIT-compiled, are on the stack; the code keeps running.
+    env.run(
+        global,
+        APP,
+        false,
+        "function hot(n) { let x = 0; for (let i = 0; i < n; i++) x += i % 7; return x; }\n\
+         function inner() { sample(); hot(100000); stopAll(); return hot(100000); }\n\
+         function outerStop() { let t = 0; for (let i = 0; i < 3; i++) t += inner(); sample(); return t; }\n\
+         outerStop();\n",
+    );
+    assert!(!agent.instrumentation_enabled());
+    let traces = STOPPED.with(|t| std::mem::take(&mut *t.borrow_mut()));
+    assert_eq!(traces.len(), 1);
+    let all = stacks(&traces[0]);
+    assert_eq!(all.len(), 1, "samples after stop() are excluded");
+    assert_eq!(names(&all[0]), vec!["", "outerStop", "inner"]);
+    let mut sessions = take_sessions();
+    assert_eq!(sessions[0].stop(), Err(SessionError::AlreadyStopped));
+    drop(agent);
+}
+
 fn deep_stacks_keep_their_leaf(env: &mut Env) {
     let (global, realm) = env.global();
     env.register(APP, false);
@@ -647,6 +750,11 @@ fn main() {
         ("muted_scripts_never_appear", muted_scripts_never_appear),
         ("buffer_limit_is_exact", buffer_limit_is_exact),
         ("deep_stacks_keep_their_leaf", deep_stacks_keep_their_leaf),
+        ("stop_from_inside_js", stop_from_inside_js),
+        (
+            "event_handler_attributes_add_no_frame",
+            event_handler_attributes_add_no_frame,
+        ),
         ("stop_excludes_later_samples", stop_excludes_later_samples),
         ("async_sampler_captures_js", async_sampler_captures_js),
         (
