@@ -1,9 +1,14 @@
 //! The jsprof shell: the command line around the engine components.
 
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use jsprof_script::script_loading::{LoadedResponse, Loader, LocalLoader};
+use jsprof_document::{HeaderList, ScriptFetchParams};
+use jsprof_net::{
+    BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, NetConfig, NetError, RawResponse,
+};
+use jsprof_script::script_loading::Loader;
 use jsprof_script::{JsRuntime, ScriptError};
 
 /// The bundled demo script, run by `jsprof eval` examples and tests.
@@ -42,22 +47,48 @@ impl std::fmt::Display for EvalError {
     }
 }
 
-/// The shell's loader: the bundled demo at [`DEMO_PAGE_URL`], else the
-/// local (`file:`, `data:`) loader. (The network loader of `jsprof-net`
-/// plugs in behind the same trait once it lands.)
-pub struct ShellLoader;
+/// The shell's loader: the bundled demo at [`DEMO_PAGE_URL`], every other
+/// URL through the `jsprof-net` [`Fetcher`].
+pub struct ShellLoader {
+    fetcher: Fetcher,
+}
+
+impl ShellLoader {
+    /// A loader with this network configuration (host rules, trusted
+    /// certificates, timeout, blob store).
+    pub fn new(config: NetConfig) -> Result<ShellLoader, NetError> {
+        Ok(ShellLoader {
+            fetcher: Fetcher::new(config)?,
+        })
+    }
+}
 
 impl Loader for ShellLoader {
-    fn load(&self, url: &url::Url) -> Result<LoadedResponse, String> {
+    fn fetch_document(&self, url: &url::Url) -> Result<FollowedResponse, NetError> {
         if url.as_str() == DEMO_PAGE_URL {
-            return Ok(LoadedResponse {
-                url: url.clone(),
-                status: 200,
-                headers: vec![("content-type".into(), "text/html".into())],
-                body: DEMO_PAGE.as_bytes().to_vec(),
+            return Ok(FollowedResponse {
+                url_list: vec![url.clone()],
+                response: RawResponse {
+                    url: url.clone(),
+                    status: 200,
+                    status_text: "OK".to_owned(),
+                    headers: HeaderList::new().with("Content-Type", "text/html;charset=utf-8"),
+                    body: DEMO_PAGE.as_bytes().to_vec(),
+                },
             });
         }
-        LocalLoader.load(url)
+        self.fetcher.fetch_document(url)
+    }
+
+    fn fetch_classic_script(
+        &self,
+        params: ScriptFetchParams,
+    ) -> Result<ClassicScriptFetch, NetError> {
+        Loader::fetch_classic_script(&self.fetcher, params)
+    }
+
+    fn blob_store(&self) -> Arc<BlobStore> {
+        self.fetcher.blob_store()
     }
 }
 
@@ -78,17 +109,25 @@ pub fn url_from_argument(argument: &str) -> Result<url::Url, String> {
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     pub timeout: Option<Duration>,
+    /// Host rules, certificates, and the rest of the network
+    /// configuration.
+    pub net: NetConfig,
+    /// No shell messages (console output and script errors still print).
+    pub quiet: bool,
 }
 
 /// Loads the page at `url` and runs it to idle (or the timeout). Script
 /// errors are reported on stderr, not returned; `Err` means the document
 /// could not be loaded.
 pub fn run_page(url: &url::Url, options: &RunOptions) -> Result<(), String> {
+    let loader = ShellLoader::new(options.net.clone()).map_err(|e| e.to_string())?;
     let mut runtime = JsRuntime::new()?;
     let deadline = options.timeout.map(|t| Instant::now() + t);
     runtime
-        .load_page(url, Rc::new(ShellLoader))
+        .load_page(url, Rc::new(loader))
         .map_err(|e| e.to_string())?;
-    runtime.run_until_idle(deadline);
+    if !runtime.run_until_idle(deadline) && !options.quiet {
+        eprintln!("jsprof: timeout reached, stopping the page");
+    }
     Ok(())
 }

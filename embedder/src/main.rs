@@ -10,9 +10,11 @@ usage: jsprof [OPTIONS] [URL|PATH]  load a page (default: the bundled demo page)
 
 options:
   --timeout SECONDS   stop running the page after this long
-  --map HOST=IP       resolve HOST to IP (network loads)
-  --ca-file FILE      trust the certificates in FILE (network loads)
-  --insecure          accept invalid certificates (network loads)
+  --map HOST=IP       resolve HOST (a name, or a pattern like *.example.test) to IP;
+                      repeatable
+  --host-rules RULES  Chromium-style rules: \"MAP web-platform.test 127.0.0.1, EXCLUDE x\"
+  --ca-file FILE      trust exactly the PEM CA certificates in FILE (https loads)
+  --insecure          accept any server certificate (self-signed loopback servers)
   --quiet             no shell messages (console output still prints)";
 
 fn main() -> ExitCode {
@@ -24,8 +26,6 @@ fn main() -> ExitCode {
     }
     let mut options = jsprof_shell::RunOptions::default();
     let mut page: Option<String> = None;
-    let mut quiet = false;
-    let mut network_options = Vec::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
@@ -44,17 +44,30 @@ fn main() -> ExitCode {
                     _ => return fail(&format!("--timeout: not a number of seconds: {value}")),
                 }
             }
-            "--map" | "--ca-file" => {
+            "--map" | "--host-rules" | "--ca-file" => {
                 let Some(value) = iter.next() else {
                     return fail(&format!("{arg} needs a value"));
                 };
-                if arg == "--map" && !value.contains('=') {
-                    return fail(&format!("--map expects HOST=IP, got {value}"));
+                let rules = match arg.as_str() {
+                    "--map" => match value.split_once('=') {
+                        Some((host, ip)) => {
+                            jsprof_net::HostRules::new().map(host.trim(), ip.trim())
+                        }
+                        None => return fail(&format!("--map expects HOST=IP, got {value}")),
+                    },
+                    "--host-rules" => jsprof_net::HostRules::parse(value),
+                    _ => {
+                        options.net.ca_file = Some(value.into());
+                        continue;
+                    }
+                };
+                match rules {
+                    Ok(rules) => options.net.host_rules.extend(&rules),
+                    Err(error) => return fail(&format!("{arg} {value}: {error}")),
                 }
-                network_options.push(arg.clone());
             }
-            "--insecure" => network_options.push(arg.clone()),
-            "--quiet" => quiet = true,
+            "--insecure" => options.net.accept_invalid_certs = true,
+            "--quiet" => options.quiet = true,
             other if other.starts_with("--") => {
                 return fail(&format!("unknown option {other}\n{USAGE}"))
             }
@@ -65,12 +78,6 @@ fn main() -> ExitCode {
                 page = Some(other.to_owned());
             }
         }
-    }
-    if !network_options.is_empty() && !quiet {
-        eprintln!(
-            "jsprof: {} apply to network loads, which this build does not make yet",
-            network_options.join(", ")
-        );
     }
     let url = match page {
         None => url::Url::parse(jsprof_shell::DEMO_PAGE_URL).expect("the demo URL parses"),

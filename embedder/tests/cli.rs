@@ -67,3 +67,62 @@ fn bad_arguments_and_missing_files_are_clear_errors() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/x.js"));
 }
+
+/// `jsprof` against the loopback test server: host mapping, the test CA,
+/// `--insecure`, a cross-origin script, console output on stdout.
+#[test]
+fn network_pages_with_host_mapping_and_certificates() {
+    use jsprof_net::testing::{TestResponse, TestServer};
+    let server = TestServer::start().unwrap();
+    let cross = server.https_url("not-web-platform.test", "/b.js");
+    server.route("/index.html", move |_| {
+        TestResponse::ok(format!(
+            "<script>console.log('inline ' + location.host.split(':')[0])</script>\
+             <script src={cross}></script>"
+        ))
+        .with_content_type("text/html")
+    });
+    server.route("/b.js", |_| {
+        TestResponse::ok("console.log('cross-origin script')").with_content_type("text/javascript")
+    });
+    let page = server.https_url("web-platform.test", "/index.html");
+    let expected = "inline web-platform.test\ncross-origin script\n";
+    let ca = server.ca_file().to_str().unwrap().to_owned();
+    // Chromium-style rules and the test CA.
+    let out = jsprof(
+        &[
+            "--host-rules",
+            "MAP *web-platform.test 127.0.0.1",
+            "--ca-file",
+            &ca,
+            page.as_str(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    // --map for each name, and --insecure instead of the CA.
+    let out = jsprof(
+        &[
+            "--quiet",
+            "--map",
+            "web-platform.test=127.0.0.1",
+            "--map",
+            "not-web-platform.test=127.0.0.1",
+            "--insecure",
+            page.as_str(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    // Without a trusted certificate: the document cannot be loaded.
+    let out = jsprof(&["--map", "web-platform.test=127.0.0.1", page.as_str()], "");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("could not load the document"), "{stderr}");
+    // A malformed mapping is a usage error.
+    let out = jsprof(&["--map", "web-platform.test", page.as_str()], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--map expects HOST=IP"));
+}

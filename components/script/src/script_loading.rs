@@ -9,12 +9,18 @@ use std::cell::{Cell, RefCell};
 use std::ffi::CString;
 use std::ptr::NonNull;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{Attribute, LocalName, Namespace, QualName, TokenizerResult};
+use jsprof_document::{
+    is_secure_context, process_response_policy, CorsSettings, CrossOriginIsolation, Environment,
+    Origin, ScriptCorsOutcome, ScriptFetchParams,
+};
+use jsprof_net::{BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, NetError};
 use mozjs::context::{JSContext, RawJSContext};
 use mozjs::jsval::UndefinedValue;
 use mozjs::realm::AutoRealm;
@@ -33,96 +39,44 @@ use crate::dom::window::Window;
 use crate::event_loop::EventLoop;
 use crate::script_registry::{self, ScriptRecord};
 
-/// A response to a load.
-#[derive(Clone, Debug)]
-pub struct LoadedResponse {
-    /// The final URL (after redirects).
-    pub url: url::Url,
-    pub status: u16,
-    /// Header (name, value) pairs.
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-}
-
-impl LoadedResponse {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// <https://fetch.spec.whatwg.org/#ok-status>
-    pub fn ok(&self) -> bool {
-        (200..300).contains(&self.status)
-    }
-}
-
-/// What loads documents and scripts (the embedder supplies one; the
-/// network-backed loader lives outside this crate).
+/// What loads documents and scripts: every load of the shell goes through
+/// a [`jsprof_net::Fetcher`] (which implements this trait); the embedder
+/// may wrap one to serve internal pages (the bundled demo).
 pub trait Loader {
-    /// Fetches `url` (following redirects). `Err` is a network error.
-    fn load(&self, url: &url::Url) -> Result<LoadedResponse, String>;
+    /// A navigation fetch of `url`: follows redirects (Fetch's redirect
+    /// mode "follow"); the response keeps its URL list and headers. `Err`
+    /// is a network error.
+    fn fetch_document(&self, url: &url::Url) -> Result<FollowedResponse, NetError>;
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>:
+    /// `jsprof_document`'s per-hop state machine decides the request mode,
+    /// each hop's `Origin` header, the CORS check and muted errors; the
+    /// loader sends the hops.
+    fn fetch_classic_script(
+        &self,
+        params: ScriptFetchParams,
+    ) -> Result<ClassicScriptFetch, NetError>;
+
+    /// The blob URL store `blob:` URLs resolve in (shared with
+    /// `URL.createObjectURL`).
+    fn blob_store(&self) -> Arc<BlobStore>;
 }
 
-/// Loads `file:` and `data:` URLs only (the loader used until the network
-/// crate is wired in, and by tests).
-pub struct LocalLoader;
-
-impl Loader for LocalLoader {
-    fn load(&self, url: &url::Url) -> Result<LoadedResponse, String> {
-        match url.scheme() {
-            "file" => {
-                let path = url
-                    .to_file_path()
-                    .map_err(|_| format!("{url}: not a local file path"))?;
-                let body = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                Ok(LoadedResponse {
-                    url: url.clone(),
-                    status: 200,
-                    headers: Vec::new(),
-                    body,
-                })
-            }
-            "data" => {
-                // https://fetch.spec.whatwg.org/#data-url-processor (no
-                // base64 support here).
-                let rest = &url.as_str()["data:".len()..];
-                let (mime, data) = rest
-                    .split_once(',')
-                    .ok_or_else(|| format!("{url}: malformed data: URL"))?;
-                if mime.to_ascii_lowercase().ends_with(";base64") {
-                    return Err(format!("{url}: base64 data: URLs need the network loader"));
-                }
-                let body = percent_decode(data);
-                Ok(LoadedResponse {
-                    url: url.clone(),
-                    status: 200,
-                    headers: vec![("content-type".into(), mime.to_owned())],
-                    body,
-                })
-            }
-            other => Err(format!("{url}: the local loader cannot load {other}: URLs")),
-        }
+impl Loader for Fetcher {
+    fn fetch_document(&self, url: &url::Url) -> Result<FollowedResponse, NetError> {
+        self.fetch_following(url, &[])
     }
-}
 
-fn percent_decode(s: &str) -> Vec<u8> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
+    fn fetch_classic_script(
+        &self,
+        params: ScriptFetchParams,
+    ) -> Result<ClassicScriptFetch, NetError> {
+        Fetcher::fetch_classic_script(self, params)
     }
-    out
+
+    fn blob_store(&self) -> Arc<BlobStore> {
+        self.config().blob_store.clone()
+    }
 }
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#run-a-classic-script>:
@@ -412,31 +366,49 @@ pub fn load_page(
     url: &url::Url,
     loader: Rc<dyn Loader>,
 ) -> Result<(), PageLoadError> {
-    let response = loader.load(url).map_err(PageLoadError::Fetch)?;
-    if !response.ok() {
+    // https://html.spec.whatwg.org/multipage/browsing-the-web.html#create-navigation-params-by-fetching
+    // (navigation fetch with redirect mode "follow").
+    let followed = loader
+        .fetch_document(url)
+        .map_err(|e| PageLoadError::Fetch(e.to_string()))?;
+    let response = followed.response;
+    if !response.is_ok() {
         return Err(PageLoadError::Fetch(format!(
-            "{}: HTTP status {}",
-            response.url, response.status
+            "{}: HTTP status {} {}",
+            response.url, response.status, response.status_text
         )));
     }
     let global =
         unsafe { GlobalScope::from_global(mozjs::rust::wrappers2::CurrentGlobalOrNull(cx)) };
-    // Cross-origin isolation and Document-Policy of the response.
-    let coop = response.header("cross-origin-opener-policy").unwrap_or("");
-    let coep = response
-        .header("cross-origin-embedder-policy")
-        .unwrap_or("");
-    let isolated = coop.trim().eq_ignore_ascii_case("same-origin")
-        && matches!(coep.trim(), "require-corp" | "credentialless")
-        && jsprof_document::is_url_potentially_trustworthy(&response.url);
-    global.set_cross_origin_isolated(isolated);
+    // The document's URL is the response's URL (the last of the URL list).
     let document = Document::new(cx, global, response.url.clone());
-    if let Some(policy) = response.header("document-policy") {
-        document
-            .set_document_policy(jsprof_document::parse_document_policy(policy.as_bytes()).ok());
+    document.set_response_headers(response.headers.clone());
+    // https://html.spec.whatwg.org/multipage/browsing-the-web.html#initialise-the-document-object:
+    // a top-level document's environment is a secure context when its URL
+    // is potentially trustworthy; COOP and COEP come from the response
+    // (obtain an opener / embedder policy), and decide the global's
+    // cross-origin isolated capability.
+    let secure = is_secure_context(Environment::Window {
+        top_level_creation_url: &response.url,
+    });
+    let isolation = CrossOriginIsolation::from_response(&response.headers, secure);
+    global.set_cross_origin_isolated(isolation.is_cross_origin_isolated());
+    document.set_embedder_policy(isolation.embedder_policy.value);
+    // https://wicg.github.io/document-policy/#algo-process-response-policy
+    let policy = process_response_policy(&response.headers);
+    if let Some(warning) = &policy.warning {
+        eprintln!("{}: {warning}", response.url);
     }
+    document.set_document_policy(
+        response
+            .headers
+            .contains("document-policy")
+            .then_some(policy.policy),
+    );
     window.set_document(&document);
 
+    // Decoding: UTF-8 (no charset sniffing; invalid sequences become
+    // U+FFFD).
     let text = String::from_utf8_lossy(&response.body).into_owned();
     let state = Rc::new(PageState {
         deferred: RefCell::new(Vec::new()),
@@ -563,51 +535,72 @@ fn prepare_the_script_element(
     }
 }
 
-/// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>
-/// with the CORS decisions of `jsprof-document`: the response's CORS status
-/// decides muted errors.
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>:
+/// the request mode comes from the element's `crossorigin` attribute
+/// (<https://html.spec.whatwg.org/multipage/urls-and-fetching.html#cors-settings-attributes>),
+/// and `jsprof-document` decides, hop by hop, the CORS check, redirects
+/// and the muted errors. `None` is "result is null" (fire `error`).
 fn fetch_classic_script(
     loader: &dyn Loader,
     document: &Document,
     url: &url::Url,
     element: &Element,
 ) -> Option<(String, ScriptRecord)> {
-    let response = loader.load(url).ok()?;
-    if !response.ok() {
-        return None;
-    }
-    let document_origin = document.url().origin();
-    let same_origin = response.url.origin() == document_origin
-        && !matches!(document_origin, url::Origin::Opaque(_))
-        || response.url.scheme() == "data" && document_origin == url.origin()
-        || (response.url.scheme() == "file" && document.url().scheme() == "file");
-    let cors_mode = element.get_attribute("crossorigin").is_some();
-    // https://html.spec.whatwg.org/multipage/webappapis.html#muted-errors:
-    // a classic script's errors are muted when its response was opaque
-    // (cross-origin in no-cors mode); a CORS request to another origin
-    // needs the Access-Control-Allow-Origin header or it fails.
-    let (cors_status, muted) = if same_origin {
-        ("basic", false)
-    } else if cors_mode {
-        let allow = response.header("access-control-allow-origin").unwrap_or("");
-        let allowed = allow == "*" || allow == document_origin.ascii_serialization();
-        if !allowed {
+    // Step 1: Let request be the result of creating a potential-CORS
+    // request given url, "script", and corsSetting.
+    // Step 2: Set request's client to settingsObject.
+    let params = ScriptFetchParams {
+        url: url.clone(),
+        cors_setting: CorsSettings::from_attribute(element.get_attribute("crossorigin").as_deref()),
+        client_origin: Origin::of(&document.url()),
+        embedder_policy: document.embedder_policy(),
+    };
+    // Step 5: Fetch request (a network error is a null result).
+    let fetched = match loader.fetch_classic_script(params) {
+        Ok(fetched) => fetched,
+        Err(error) => {
+            eprintln!("{error}");
             return None;
         }
-        ("cors", false)
-    } else {
-        ("opaque", true)
     };
-    let source = String::from_utf8_lossy(&response.body).into_owned();
-    Some((
-        source,
-        ScriptRecord {
-            url: response.url.to_string(),
-            start_line: 1,
-            cors_status: cors_status.to_owned(),
-            muted_errors: muted,
-        },
-    ))
+    match fetched.outcome {
+        ScriptCorsOutcome::Blocked(reason) => {
+            eprintln!("{url}: script blocked: {reason:?}");
+            None
+        }
+        ScriptCorsOutcome::Run {
+            muted_errors,
+            response_url,
+        } => {
+            let response = fetched.response?;
+            // Step 5.4: Let sourceText be the result of decoding bodyBytes
+            // to Unicode (UTF-8 here).
+            let source = String::from_utf8_lossy(&response.body).into_owned();
+            // https://fetch.spec.whatwg.org/#concept-response-type: "basic"
+            // for a same-origin (or data:) response, "cors" for a CORS
+            // request that passed the check, "opaque" when muted.
+            let cors_status = if muted_errors {
+                "opaque"
+            } else if Origin::of(&response_url).same_origin(&Origin::of(&document.url()))
+                || response_url.scheme() == "data"
+            {
+                "basic"
+            } else {
+                "cors"
+            };
+            // Step 5.7: create a classic script given sourceText,
+            // settingsObject, response's URL, options, mutedErrors.
+            Some((
+                source,
+                ScriptRecord {
+                    url: response_url.to_string(),
+                    start_line: 1,
+                    cors_status: cors_status.to_owned(),
+                    muted_errors,
+                },
+            ))
+        }
+    }
 }
 
 fn enter_and_execute(cx: &mut JSContext, document: &Document, pending: PendingScript) {

@@ -4,8 +4,11 @@
 
 use std::rc::Rc;
 
-use jsprof_script::script_loading::LocalLoader;
 use jsprof_script::JsRuntime;
+
+fn fetcher() -> jsprof_net::Fetcher {
+    jsprof_net::Fetcher::new(jsprof_net::NetConfig::default()).unwrap()
+}
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("jsprof-page-{}-{name}", std::process::id()));
@@ -23,8 +26,7 @@ fn load(name: &str, files: &[(&str, &str)]) -> JsRuntime {
     }
     let url = url::Url::from_file_path(dir.join(files[0].0)).unwrap();
     let mut rt = JsRuntime::new().expect("runtime");
-    rt.load_page(&url, Rc::new(LocalLoader))
-        .expect("page loads");
+    rt.load_page(&url, Rc::new(fetcher())).expect("page loads");
     assert!(rt.run_until_idle(None));
     rt
 }
@@ -161,7 +163,7 @@ fn broken_pages_do_not_crash() {
 fn a_missing_document_is_an_error() {
     let mut rt = JsRuntime::new().unwrap();
     let url = url::Url::parse("file:///nonexistent/jsprof/page.html").unwrap();
-    assert!(rt.load_page(&url, Rc::new(LocalLoader)).is_err());
+    assert!(rt.load_page(&url, Rc::new(fetcher())).is_err());
 }
 
 #[test]

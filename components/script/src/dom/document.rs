@@ -38,6 +38,12 @@ pub struct Document {
     current_script: MutNullableDom<HTMLScriptElement>,
     /// The response's `Document-Policy` (parsed by `jsprof-document`).
     document_policy: RefCell<Option<jsprof_document::DocumentPolicy>>,
+    /// The response's header list, kept for the document component
+    /// (Document-Policy, COOP, COEP).
+    response_headers: RefCell<jsprof_document::HeaderList>,
+    /// <https://html.spec.whatwg.org/multipage/browsers.html#concept-document-policy-container>'s
+    /// embedder policy value: the client's COEP for subresource fetches.
+    embedder_policy: Cell<jsprof_document::EmbedderPolicyValue>,
     quirks: Cell<bool>,
 }
 
@@ -68,6 +74,8 @@ impl Document {
                 ready_state: Cell::new(DocumentReadyState::Loading),
                 current_script: MutNullableDom::default(),
                 document_policy: RefCell::new(None),
+                response_headers: RefCell::new(jsprof_document::HeaderList::new()),
+                embedder_policy: Cell::new(Default::default()),
                 quirks: Cell::new(false),
             }),
             None,
@@ -109,6 +117,24 @@ impl Document {
 
     pub fn set_document_policy(&self, policy: Option<jsprof_document::DocumentPolicy>) {
         *self.document_policy.borrow_mut() = policy;
+    }
+
+    /// The header list of the response the document was created from.
+    pub fn response_headers(&self) -> jsprof_document::HeaderList {
+        self.response_headers.borrow().clone()
+    }
+
+    pub fn set_response_headers(&self, headers: jsprof_document::HeaderList) {
+        *self.response_headers.borrow_mut() = headers;
+    }
+
+    /// The document's embedder policy value (COEP).
+    pub fn embedder_policy(&self) -> jsprof_document::EmbedderPolicyValue {
+        self.embedder_policy.get()
+    }
+
+    pub fn set_embedder_policy(&self, value: jsprof_document::EmbedderPolicyValue) {
+        self.embedder_policy.set(value);
     }
 
     /// <https://dom.spec.whatwg.org/#document-element>
