@@ -45,7 +45,20 @@ fn main() {
             },
         );
         let chunk_target = (target - total).min(1_000_000) as usize;
-        while session.sample_count() < chunk_target {
+        let mut last_report = Instant::now();
+        loop {
+            let taken = session.sample_count();
+            if taken >= chunk_target {
+                break;
+            }
+            if last_report.elapsed().as_secs() >= 10 {
+                last_report = Instant::now();
+                println!(
+                    "  {} samples in this session, {:.0} s, mix() runs {k}",
+                    taken,
+                    t0.elapsed().as_secs_f64()
+                );
+            }
             js.eval(&format!("mix({k})"));
             k += 1;
             agent.poll();

@@ -343,7 +343,7 @@ impl AgentInner {
             st.sessions.push(Active {
                 id,
                 interval_ns: interval_ns.max(1),
-                next_due_ns: now + interval_ns.max(1),
+                next_due_ns: now.saturating_add(interval_ns.max(1)),
                 limit,
                 taken: 0,
                 full: false,
@@ -374,6 +374,11 @@ impl AgentInner {
             self.resolve_pending();
             self.cx.set_instrumentation(false);
             self.instrumentation.set(false);
+            // Sessions still alive are full: they take no more samples, so
+            // the agent-wide frame indices can start over.
+            if let Ok(mut resolver) = self.resolver.try_borrow_mut() {
+                resolver.reset();
+            }
             if self.preparation == Preparation::Lazy {
                 self.stop_thread();
             }
@@ -618,7 +623,7 @@ fn sampler_thread(shared: Arc<Shared>) {
             }
             // Absolute deadlines: skip missed ticks instead of drifting.
             while active.next_due_ns <= now + DUE_SLACK_NS {
-                active.next_due_ns += active.interval_ns;
+                active.next_due_ns = active.next_due_ns.saturating_add(active.interval_ns);
             }
             match admit(active) {
                 Admit::Take => due.push(active.id),

@@ -20,8 +20,8 @@ pub struct ScriptInfo {
 #[derive(Clone, Debug, Default)]
 pub struct ScriptRegistry {
     inner: Arc<RwLock<HashMap<String, ScriptInfo>>>,
-    /// Event-handler content attributes: (compile file name, start line).
-    handlers: Arc<RwLock<HashSet<(String, u32)>>>,
+    /// Event-handler content attributes: compile file name → start lines.
+    handlers: Arc<RwLock<HashMap<String, HashSet<u32>>>>,
 }
 
 impl ScriptRegistry {
@@ -47,14 +47,23 @@ impl ScriptRegistry {
     /// (`onclick="..."`), compiled with `compiled_filename` and `start_line`
     /// (the `CompileOptions` line). Its frames never appear.
     pub fn register_event_handler(&self, compiled_filename: &str, start_line: u32) {
-        let mut set = self.handlers.write().unwrap_or_else(|e| e.into_inner());
-        set.insert((compiled_filename.to_owned(), start_line));
+        let mut map = self.handlers.write().unwrap_or_else(|e| e.into_inner());
+        map.entry(compiled_filename.to_owned())
+            .or_default()
+            .insert(start_line);
     }
 
     /// Whether a source (file name and start line) is an event handler's.
     pub fn is_event_handler(&self, compiled_filename: &str, start_line: u32) -> bool {
-        let set = self.handlers.read().unwrap_or_else(|e| e.into_inner());
-        set.contains(&(compiled_filename.to_owned(), start_line))
+        let map = self.handlers.read().unwrap_or_else(|e| e.into_inner());
+        map.get(compiled_filename)
+            .is_some_and(|lines| lines.contains(&start_line))
+    }
+
+    /// Whether any event handler was registered under this file name.
+    pub fn has_event_handlers(&self, compiled_filename: &str) -> bool {
+        let map = self.handlers.read().unwrap_or_else(|e| e.into_inner());
+        map.contains_key(compiled_filename)
     }
 
     /// What is known about a compiled file name. Eval and `new Function`

@@ -120,6 +120,9 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
     RawStack { frames }
 }
 
+/// SpiderMonkey truncates file names in profile strings to this many bytes.
+const PROFILE_STRING_MAX_FILENAME: usize = 200;
+
 /// How a resolved frame takes part in a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FrameClass {
@@ -157,6 +160,16 @@ pub(crate) struct Resolver {
 }
 
 impl Resolver {
+    /// Forgets every cached frame (when the instrumentation goes off; the
+    /// engine forgets its source list then too), keeping the counters.
+    pub(crate) fn reset(&mut self) {
+        *self = Resolver {
+            unresolved_addresses: self.unresolved_addresses,
+            resolved_addresses: self.resolved_addresses,
+            ..Resolver::default()
+        };
+    }
+
     /// Call before each batch: allows one refresh of the source list.
     pub(crate) fn begin_batch(&mut self) {
         self.sources_refreshed = false;
@@ -229,8 +242,19 @@ impl Resolver {
     /// The source's full file name and start line (the profile string's
     /// file name, possibly truncated, and no line when the engine does not
     /// list the source).
-    fn source(&mut self, cx: Context, source_id: u32, parsed: &str) -> (String, Option<u32>) {
-        if source_id != 0 {
+    fn source(
+        &mut self,
+        cx: Context,
+        registry: &ScriptRegistry,
+        source_id: u32,
+        parsed: &str,
+    ) -> (String, Option<u32>) {
+        // The engine's source list is only needed when the profile string's
+        // file name may be truncated, or to tell event handlers apart; it
+        // lists every source, so it is not consulted otherwise.
+        let needed =
+            parsed.len() >= PROFILE_STRING_MAX_FILENAME || registry.has_event_handlers(parsed);
+        if source_id != 0 && needed {
             if !self.sources.contains_key(&source_id) && !self.sources_refreshed {
                 self.sources_refreshed = true;
                 let sources = &mut self.sources;
@@ -262,7 +286,7 @@ impl Resolver {
             };
             return (desc, FrameClass::Builtin);
         }
-        let (file, start_line) = self.source(cx, source_id, parsed.file);
+        let (file, start_line) = self.source(cx, registry, source_id, parsed.file);
         if start_line.is_some_and(|line| registry.is_event_handler(&file, line)) {
             let desc = FrameDesc {
                 name: String::new(),

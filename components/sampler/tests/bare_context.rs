@@ -551,6 +551,20 @@ fn buffer_limit_is_exact(env: &mut Env) {
     );
     let trace = sessions[0].stop().unwrap();
     assert_eq!(trace.samples.len(), 5);
+    // Odd options neither panic nor sample: a zero limit fills at the first
+    // attempt; NaN and huge intervals are clamped/saturated.
+    let mut zero = forced_session(&agent, realm, 0);
+    zero.force_sample();
+    assert_eq!(zero.stop().unwrap().samples.len(), 0);
+    let nan = session(&agent, realm, f64::NAN, 10);
+    assert_eq!(
+        nan.sample_interval_ms(),
+        jsprof_sampler::MIN_SAMPLE_INTERVAL_MS
+    );
+    let huge = session(&agent, realm, 1.0e300, 10);
+    huge.force_sample();
+    assert_eq!(huge.sample_count(), 1);
+    drop((nan, huge));
     drop(agent);
 }
 
