@@ -242,8 +242,8 @@ fn run(args: Arguments) -> Result<ExitCode, String> {
 }
 
 /// `WPT_UPDATE_META=1`: rewrites the metadata of the files that ran so that
-/// their observed results are the expectations. Existing reasons (and
-/// status lists that accept the result) are kept; new entries take
+/// their observed results are the expectations. Entries that accept the
+/// result are kept (with their reasons); new or changed entries take
 /// `WPT_UPDATE_REASON`. A file with only PASS/OK results loses its metadata.
 fn update_metadata(
     meta_root: &Path,
@@ -257,13 +257,9 @@ fn update_metadata(
                 Some(e) if e.accepts(actual) && e.reason.is_some() => Ok(e.clone()),
                 _ => Ok(Expectation {
                     statuses: vec![actual.to_owned()],
-                    reason: Some(
-                        old.and_then(|e| e.reason.clone())
-                            .or_else(|| reason.clone())
-                            .ok_or_else(|| {
-                                format!("{what} is now {actual}: set WPT_UPDATE_REASON to say why")
-                            })?,
-                    ),
+                    reason: Some(reason.clone().ok_or_else(|| {
+                        format!("{what} is now {actual}: set WPT_UPDATE_REASON to say why")
+                    })?),
                 }),
             }
         };
@@ -370,7 +366,9 @@ fn run_files(
         hosts: hosts.clone(),
         timeout_multiplier: settings.multiplier,
     })?;
-    let ca_file = server.ca_file().to_owned();
+    let ca_file = scratch.path().join("wpt-ca.pem");
+    std::fs::write(&ca_file, server.ca_pem_bundle())
+        .map_err(|e| format!("cannot write {}: {e}", ca_file.display()))?;
 
     let mut shell_args = Vec::new();
     for name in hosts.all() {

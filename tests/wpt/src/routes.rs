@@ -13,6 +13,7 @@
 //! * the `pipe` query parameter: `sub`, `header(name,value)`,
 //!   `status(code)`, `|`-separated (CORS headers on any file:
 //!   `?pipe=header(Access-Control-Allow-Origin,*)`);
+//! * `/resources/testdriver-vendor.js`: empty unless the root has one;
 //! * other `.py` handlers: 501, named; anything else missing: 404.
 
 use std::path::{Path, PathBuf};
@@ -74,8 +75,9 @@ pub struct Routes {
     /// Served when the root lacks them: URL path → file.
     pub fallback: Vec<(String, PathBuf)>,
     pub hosts: Hosts,
-    pub http_port: u16,
-    pub https_port: u16,
+    /// The two HTTP ports (the primary server's, then the second one's).
+    pub http_ports: [u16; 2],
+    pub https_ports: [u16; 2],
     pub timeout_multiplier: f64,
 }
 
@@ -111,8 +113,8 @@ impl Routes {
         let (hostname, port) = self.request_host(request, scheme);
         let ctx = Context {
             hosts: &self.hosts,
-            http_port: self.http_port,
-            https_port: self.https_port,
+            http_ports: self.http_ports,
+            https_ports: self.https_ports,
             scheme,
             hostname: &hostname,
             port,
@@ -150,9 +152,9 @@ impl Routes {
 
     fn request_host(&self, request: &Request, scheme: &str) -> (String, u16) {
         let default_port = if scheme == "https" {
-            self.https_port
+            self.https_ports[0]
         } else {
-            self.http_port
+            self.http_ports[0]
         };
         let host = request
             .headers
@@ -180,6 +182,15 @@ impl Routes {
         }
         if let Some((_, file)) = self.fallback.iter().find(|(url, _)| url == path) {
             return serve_file(file, pipes, ctx);
+        }
+        if path == "/resources/testdriver-vendor.js" {
+            // WPT runners serve their browser's vendor file here; ours has
+            // nothing to add to testdriver.js.
+            return Ok(Response::new(
+                200,
+                content_type("x.js"),
+                "// no vendor hooks\n",
+            ));
         }
         if let Some((kind, js_path)) = Kind::from_html_path(path) {
             let js_on_disk = self.root.join(&js_path[1..]);
@@ -379,8 +390,8 @@ mod tests {
                 ("/resources/testharness.js".into(), harness),
             ],
             hosts: Hosts::default(),
-            http_port: 8000,
-            https_port: 8443,
+            http_ports: [8000, 8001],
+            https_ports: [8443, 8444],
             timeout_multiplier: 3.0,
         };
         Fixture { _dir: dir, routes }
@@ -453,6 +464,7 @@ mod tests {
         );
         assert_eq!(body(&get(&f, "/resources/WebIDLParser.js")), "// webidl2");
         assert_eq!(body(&get(&f, "/common/gc.js")), "// gc");
+        assert_eq!(get(&f, "/resources/testdriver-vendor.js").status, 200);
     }
 
     #[test]

@@ -41,13 +41,20 @@ impl Shell {
     /// Loads `url` and collects its results, killing the shell at `timeout`.
     pub fn run(&self, url: &str, timeout: Duration) -> FileOutcome {
         let start = Instant::now();
-        let spawned = Command::new(&self.binary)
+        let mut command = Command::new(&self.binary);
+        command
             .arg(url)
             .args(&self.args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn();
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own process group, so that a kill reaches its children.
+            command.process_group(0);
+        }
+        let spawned = command.spawn();
         let mut child = match spawned {
             Ok(child) => child,
             Err(e) => {
@@ -144,7 +151,17 @@ enum End {
     StdoutClosed,
 }
 
+/// Kills the shell and its process group (which this runner created for
+/// it), then reaps it.
 fn kill(child: &mut Child) {
+    #[cfg(unix)]
+    if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group
+        // only: the group of this child, made by `process_group(0)`.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
     let _ = child.kill();
     let _ = child.wait();
 }
@@ -291,6 +308,40 @@ mod tests {
         let outcome = shell.run("http://x/", LONG);
         assert_eq!(outcome.status, "CRASH");
         assert!(outcome.message.unwrap().contains("dying"));
+    }
+
+    #[test]
+    fn a_timeout_kills_the_shells_children_too() {
+        let (dir, shell) = fake("sleep 60 &\necho $! > \"$(dirname \"$0\")/child.pid\"\nwait");
+        let outcome = shell.run("http://x/", Duration::from_millis(500));
+        assert_eq!(outcome.status, "TIMEOUT");
+        let pid = std::fs::read_to_string(dir.path().join("child.pid")).unwrap();
+        let pid: i32 = pid.trim().parse().unwrap();
+        // Reaped by init or gone: kill(pid, 0) fails once it is dead. It was
+        // sent SIGKILL, so wait briefly for the kernel to finish it.
+        let mut alive = true;
+        for _ in 0..100 {
+            // SAFETY: signal 0 only checks for existence.
+            alive = unsafe { libc::kill(pid, 0) } == 0 && !is_zombie(pid);
+            if !alive {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!alive, "the shell's child {pid} survived");
+        assert!(outcome.duration < Duration::from_secs(10));
+    }
+
+    fn is_zombie(pid: i32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+            .unwrap_or(false)
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! `jsprof_net::testing::TestServer` (HTTP and HTTPS on 127.0.0.1 only,
 //! ephemeral ports, a CA made at start whose certificate is valid for both
 //! WPT host names and their subdomains, bounded connections and timeouts;
-//! stops when dropped). Every request goes to one catch-all handler.
+//! stops when dropped). Every request goes to one catch-all handler. Two
+//! such servers run, for WPT's second ports (`{{ports[http][1]}}`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use jsprof_net::testing::{RecordedRequest, TestResponse, TestServer};
@@ -14,6 +15,7 @@ use crate::routes::{Request, Routes};
 
 pub struct Server {
     inner: TestServer,
+    second: TestServer,
 }
 
 /// What [`Server::start`] needs besides the ports it picks.
@@ -27,23 +29,29 @@ pub struct Setup {
 
 impl Server {
     pub fn start(setup: Setup) -> Result<Server, String> {
-        let mut builder = TestServer::builder();
-        for name in setup.hosts.all() {
-            builder = builder.host(&name);
-        }
-        let inner = builder
-            .start()
-            .map_err(|e| format!("cannot start the WPT server on loopback: {e}"))?;
+        let start = || {
+            let mut builder = TestServer::builder();
+            for name in setup.hosts.all() {
+                builder = builder.host(&name);
+            }
+            builder
+                .start()
+                .map_err(|e| format!("cannot start the WPT server on loopback: {e}"))
+        };
+        let (inner, second) = (start()?, start()?);
         let routes = Arc::new(Routes {
             root: setup.root,
             fallback: setup.fallback,
             hosts: setup.hosts,
-            http_port: inner.http_port(),
-            https_port: inner.https_port(),
+            http_ports: [inner.http_port(), second.http_port()],
+            https_ports: [inner.https_port(), second.https_port()],
             timeout_multiplier: setup.timeout_multiplier,
         });
-        inner.route("/*", move |request| answer(&routes, request));
-        Ok(Server { inner })
+        for server in [&inner, &second] {
+            let routes = routes.clone();
+            server.route("/*", move |request| answer(&routes, request));
+        }
+        Ok(Server { inner, second })
     }
 
     pub fn http_port(&self) -> u16 {
@@ -54,9 +62,13 @@ impl Server {
         self.inner.https_port()
     }
 
-    /// The PEM file of the CA to trust (the shell's `--ca-file`).
-    pub fn ca_file(&self) -> &Path {
-        self.inner.ca_file()
+    /// The PEM of both servers' CAs, for one `--ca-file`.
+    pub fn ca_pem_bundle(&self) -> String {
+        format!(
+            "{}\n{}",
+            self.inner.ca_pem().trim_end(),
+            self.second.ca_pem()
+        )
     }
 }
 
@@ -126,6 +138,23 @@ mod tests {
                 .status,
             404
         );
-        assert!(server.ca_file().is_file());
+        assert_eq!(
+            server.ca_pem_bundle().matches("BEGIN CERTIFICATE").count(),
+            2
+        );
+        let second = url::Url::parse(&format!(
+            "https://www.web-platform.test:{}/a.sub.txt",
+            server.second.https_port()
+        ))
+        .unwrap();
+        let fetcher = Fetcher::new(server.second.net_config()).unwrap();
+        assert_eq!(
+            fetcher
+                .fetch_following(&second, &[])
+                .unwrap()
+                .response
+                .status,
+            200
+        );
     }
 }

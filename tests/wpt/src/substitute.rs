@@ -6,7 +6,8 @@
 //!   subdomains);
 //! * `{{hosts[][]}}`, `{{hosts[][www1]}}`, `{{hosts[alt][]}}`,
 //!   `{{hosts[alt][www]}}`;
-//! * `{{ports[http][0]}}`, `{{ports[https][0]}}`;
+//! * `{{ports[http][0]}}`, `{{ports[https][0]}}` and the second ports
+//!   `{{ports[http][1]}}`, `{{ports[https][1]}}` (no h2, ws or wss);
 //! * `{{location[scheme|host|hostname|port|path|pathname|query|server]}}` of
 //!   the request being served;
 //! * `{{GET[name]}}` (query parameter) and `{{headers[name]}}` (request
@@ -26,8 +27,10 @@ use crate::config::Hosts;
 #[derive(Debug, Clone)]
 pub struct Context<'a> {
     pub hosts: &'a Hosts,
-    pub http_port: u16,
-    pub https_port: u16,
+    /// The two HTTP ports (`ports[http][0]`, `ports[http][1]`).
+    pub http_ports: [u16; 2],
+    /// The two HTTPS ports.
+    pub https_ports: [u16; 2],
     /// `http` or `https`.
     pub scheme: &'a str,
     /// The request's host name, without port.
@@ -104,9 +107,14 @@ pub fn evaluate(expr: &str, ctx: &Context) -> Result<String, String> {
         ("domains", [sub]) => ctx.hosts.name("", sub).ok_or_else(unsupported),
         ("hosts", [base, sub]) => ctx.hosts.name(base, sub).ok_or_else(unsupported),
         ("ports", [scheme, index]) => {
-            let port = match (*scheme, *index) {
-                ("http", "0") => ctx.http_port,
-                ("https", "0") => ctx.https_port,
+            let ports = match *scheme {
+                "http" => ctx.http_ports,
+                "https" => ctx.https_ports,
+                _ => return Err(unsupported()),
+            };
+            let port = match *index {
+                "0" => ports[0],
+                "1" => ports[1],
                 _ => return Err(unsupported()),
             };
             Ok(port.to_string())
@@ -203,8 +211,8 @@ mod tests {
         let headers = vec![("X-Probe".to_owned(), "yes".to_owned())];
         let ctx = Context {
             hosts: &hosts,
-            http_port: 8000,
-            https_port: 8443,
+            http_ports: [8000, 8001],
+            https_ports: [8443, 8444],
             scheme: "https",
             hostname: "web-platform.test",
             port: 8443,
@@ -219,11 +227,11 @@ mod tests {
     fn hosts_domains_and_ports() {
         with_ctx(|ctx| {
             let text = "{{host}} {{domains[]}} {{domains[www]}} {{hosts[][]}} \
-                        {{hosts[alt][]}} {{hosts[alt][www2]}} {{ports[http][0]}} {{ports[https][0]}}";
+                        {{hosts[alt][]}} {{hosts[alt][www2]}} {{ports[http][0]}} {{ports[https][0]}} {{ports[http][1]}}";
             assert_eq!(
                 substitute(text, ctx).unwrap(),
                 "web-platform.test web-platform.test www.web-platform.test web-platform.test \
-                 not-web-platform.test www2.not-web-platform.test 8000 8443"
+                 not-web-platform.test www2.not-web-platform.test 8000 8443 8001"
             );
         });
     }
@@ -256,6 +264,7 @@ mod tests {
         with_ctx(|ctx| {
             for bad in [
                 "{{ports[ws][0]}}",
+                "{{ports[http][2]}}",
                 "{{hosts[other][]}}",
                 "{{domains[nope]}}",
                 "{{location[bogus]}}",

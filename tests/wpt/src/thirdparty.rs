@@ -26,7 +26,7 @@ pub const INTEGRITY: &str =
 const NPM_TIMEOUT: Duration = Duration::from_secs(180);
 
 /// Served URL path → path inside the unpacked package.
-pub const FILES: [(&str, &str); 4] = [
+pub const FILES: [(&str, &str); 5] = [
     (
         "/resources/testharness.js",
         "package/testharness/testharness.js",
@@ -40,6 +40,11 @@ pub const FILES: [(&str, &str); 4] = [
         "package/testharness/webidl2.js",
     ),
     ("/common/gc.js", "package/common/gc.js"),
+    // A stand-in test_driver (bless() runs its action; no real input).
+    (
+        "/resources/testdriver.js",
+        "package/lib/testdriver-dummy.js",
+    ),
 ];
 
 pub fn cache_dir() -> PathBuf {
