@@ -29,7 +29,7 @@ use jsprof_wpt::metadata::{self, Expectation, FileMeta};
 use jsprof_wpt::runner::{FileOutcome, Shell};
 use jsprof_wpt::server::{Server, Setup};
 use jsprof_wpt::thirdparty;
-use jsprof_wpt::verdict::{judge, Counts, Verdict};
+use jsprof_wpt::verdict::{judge_file, Counts, Verdict};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// testharness.js's own file timeouts (normal, long), in seconds.
@@ -470,53 +470,17 @@ fn shell_binary() -> Result<PathBuf, String> {
     }
 }
 
-/// Trials of one file: the harness status, each subtest, and (strict, file
-/// OK) metadata subtests that did not run.
+/// Trials of one file (see [`judge_file`]).
 fn file_trials(
     test: &TestFile,
     meta: &FileMeta,
     outcome: FileOutcome,
     strict: bool,
 ) -> Vec<(Trial, Verdict)> {
-    let mut trials = Vec::new();
-    let verdict = judge(&outcome.status, &meta.harness, strict);
-    let detail = outcome.message.clone().unwrap_or_default();
-    trials.push(make_trial(
-        test.path.clone(),
-        &outcome.status,
-        verdict,
-        detail,
-    ));
-    let mut seen = HashSet::new();
-    for sub in &outcome.subtests {
-        seen.insert(sub.name.clone());
-        let verdict = judge(&sub.status, &meta.subtest(&sub.name), strict);
-        let detail = [sub.message.clone(), sub.stack.clone()]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join("\n");
-        trials.push(make_trial(
-            format!("{} :: {}", test.path, sub.name),
-            &sub.status,
-            verdict,
-            detail,
-        ));
-    }
-    if strict && outcome.status == "OK" {
-        for name in meta.subtests.keys().filter(|n| !seen.contains(*n)) {
-            let verdict = Verdict::Unexpected(
-                "listed in the metadata but not reported by the test (renamed or removed?)".into(),
-            );
-            trials.push(make_trial(
-                format!("{} :: {name}", test.path),
-                "MISSING",
-                verdict,
-                String::new(),
-            ));
-        }
-    }
-    trials
+    judge_file(&test.path, meta, &outcome, strict)
+        .into_iter()
+        .map(|j| make_trial(j.name, &j.status, j.verdict, j.detail))
+        .collect()
 }
 
 fn make_trial(name: String, status: &str, verdict: Verdict, detail: String) -> (Trial, Verdict) {

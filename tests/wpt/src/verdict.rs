@@ -1,6 +1,9 @@
 //! Comparing a result with its expectation.
 
-use crate::metadata::Expectation;
+use std::collections::HashSet;
+
+use crate::metadata::{Expectation, FileMeta};
+use crate::runner::FileOutcome;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
@@ -67,9 +70,135 @@ impl Counts {
     }
 }
 
+/// One judged result: a trial to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    /// `<path>` for the harness status, `<path> :: <subtest>` otherwise.
+    pub name: String,
+    /// The actual status (`MISSING` for a metadata subtest not reported).
+    pub status: String,
+    pub verdict: Verdict,
+    /// Message and stack, for failures.
+    pub detail: String,
+}
+
+/// Judges a file's outcome: its harness status, each subtest, and (strict,
+/// status OK) each metadata subtest the page did not report, which is
+/// unexpected (a renamed or removed subtest leaves stale metadata).
+pub fn judge_file(path: &str, meta: &FileMeta, outcome: &FileOutcome, strict: bool) -> Vec<Judged> {
+    let mut judged = vec![Judged {
+        name: path.to_owned(),
+        status: outcome.status.clone(),
+        verdict: judge(&outcome.status, &meta.harness, strict),
+        detail: outcome.message.clone().unwrap_or_default(),
+    }];
+    let mut seen = HashSet::new();
+    for sub in &outcome.subtests {
+        seen.insert(sub.name.as_str());
+        judged.push(Judged {
+            name: format!("{path} :: {}", sub.name),
+            status: sub.status.clone(),
+            verdict: judge(&sub.status, &meta.subtest(&sub.name), strict),
+            detail: [sub.message.as_deref(), sub.stack.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join("\n"),
+        });
+    }
+    if strict && outcome.status == "OK" {
+        for name in meta.subtests.keys().filter(|n| !seen.contains(n.as_str())) {
+            judged.push(Judged {
+                name: format!("{path} :: {name}"),
+                status: "MISSING".into(),
+                verdict: Verdict::Unexpected(
+                    "listed in the metadata but not reported by the test (renamed or removed?)"
+                        .into(),
+                ),
+                detail: String::new(),
+            });
+        }
+    }
+    judged
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::SubtestResult;
+    use std::time::Duration;
+
+    fn outcome(status: &str, subtests: &[(&str, &str)]) -> FileOutcome {
+        FileOutcome {
+            status: status.into(),
+            message: Some("why".into()),
+            subtests: subtests
+                .iter()
+                .map(|(name, status)| SubtestResult {
+                    name: name.to_string(),
+                    status: status.to_string(),
+                    message: Some(format!("{name} message")),
+                    stack: None,
+                })
+                .collect(),
+            duration: Duration::ZERO,
+        }
+    }
+
+    fn meta(text: &str) -> FileMeta {
+        crate::metadata::parse(text, "t.html").unwrap()
+    }
+
+    #[test]
+    fn judges_harness_and_subtests_against_metadata() {
+        let m = meta("[t.html]\n  [b]\n    expected: FAIL\n    reason: r\n");
+        let judged = judge_file(
+            "d/t.html",
+            &m,
+            &outcome("OK", &[("a", "PASS"), ("b", "FAIL")]),
+            true,
+        );
+        let names: Vec<&str> = judged.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names, ["d/t.html", "d/t.html :: a", "d/t.html :: b"]);
+        assert_eq!(judged[0].verdict, Verdict::Pass);
+        assert_eq!(judged[1].verdict, Verdict::Pass);
+        assert_eq!(judged[2].verdict, Verdict::ExpectedFailure);
+        assert_eq!(judged[2].detail, "b message");
+    }
+
+    #[test]
+    fn stale_metadata_subtests_fail_only_when_the_page_completed() {
+        let m = meta("[t.html]\n  expected: [OK, ERROR]\n  reason: r\n  [gone]\n    expected: FAIL\n    reason: r\n");
+        let judged = judge_file("t.html", &m, &outcome("OK", &[]), true);
+        assert_eq!(judged.len(), 2);
+        assert_eq!(judged[1].status, "MISSING");
+        assert!(matches!(judged[1].verdict, Verdict::Unexpected(_)));
+        let errored = judge_file("t.html", &m, &outcome("ERROR", &[]), true);
+        assert_eq!(errored.len(), 1);
+        assert_eq!(errored[0].verdict, Verdict::ExpectedFailure);
+        let lenient = judge_file("t.html", &m, &outcome("OK", &[]), false);
+        assert_eq!(lenient.len(), 1);
+    }
+
+    #[test]
+    fn unexpected_results_carry_the_page_message() {
+        let judged = judge_file(
+            "t.html",
+            &FileMeta::default(),
+            &outcome("CRASH", &[("a", "TIMEOUT")]),
+            true,
+        );
+        assert!(matches!(judged[0].verdict, Verdict::Unexpected(_)));
+        assert_eq!(judged[0].detail, "why");
+        assert!(matches!(judged[1].verdict, Verdict::Unexpected(_)));
+        let lenient = judge_file(
+            "t.html",
+            &FileMeta::default(),
+            &outcome("CRASH", &[]),
+            false,
+        );
+        assert_eq!(lenient[0].verdict, Verdict::Reported);
+    }
 
     fn expect(statuses: &[&str]) -> Expectation {
         Expectation {
