@@ -84,10 +84,18 @@ fn intervals(trace: &ProfilerTrace) -> (f64, f64, f64) {
     (mean, percentile(&d, 0.5), percentile(&d, 0.99))
 }
 
-fn leaf_name(trace: &ProfilerTrace, s: usize) -> Option<&str> {
-    let stack = trace.samples[s].stack_id?;
-    let frame = trace.stacks[stack as usize].frame_id;
-    Some(trace.frames[frame as usize].name.as_str())
+/// The deepest frame of sample `s` named one of `names`.
+fn deepest_of<'a>(trace: &ProfilerTrace, s: usize, names: &[&'a str]) -> Option<&'a str> {
+    let mut id = trace.samples[s].stack_id;
+    while let Some(i) = id {
+        let stack = &trace.stacks[i as usize];
+        let name = trace.frames[stack.frame_id as usize].name.as_str();
+        if let Some(n) = names.iter().find(|n| **n == name) {
+            return Some(n);
+        }
+        id = stack.parent_id;
+    }
+    None
 }
 
 fn overheads(js: &mut Js, name: &str, source: &str, runs: usize) {
@@ -181,7 +189,7 @@ fn first_parts(js: &mut Js) {
     let trace = s.stop().unwrap();
     let (mut parse, mut jsl) = (0usize, 0usize);
     for i in 0..trace.samples.len() {
-        match leaf_name(&trace, i) {
+        match deepest_of(&trace, i, &["parsePart", "jsPart"]) {
             Some("parsePart") => parse += 1,
             Some("jsPart") => jsl += 1,
             _ => {}

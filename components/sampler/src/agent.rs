@@ -547,6 +547,7 @@ fn take_sample(
             }
             // Step 4.2: a built-in is attributed to the script that invoked it.
             FrameClass::Builtin => same_realm && caller_included,
+            FrameClass::Native => caller_included,
             // Event-handler attributes add no frame and leave attribution
             // to their caller.
             FrameClass::Hidden => false,

@@ -28,7 +28,14 @@
 namespace {
 
 /* Must match glue.rs. */
-enum PsKind : uint32_t { PS_LABEL = 0, PS_SP_MARKER = 1, PS_JS = 2, PS_JS_OSR = 3 };
+enum PsKind : uint32_t {
+  PS_LABEL = 0,
+  PS_SP_MARKER = 1,
+  PS_JS = 2,
+  PS_JS_OSR = 3,
+  /* A native built-in's label frame (category JS_Builtin): label + method. */
+  PS_BUILTIN = 4
+};
 enum JitKind : uint32_t {
   JIT_BLINTERP = 0,
   JIT_BASELINE = 1,
@@ -44,6 +51,9 @@ struct PsFrameRec {
   uint32_t kind;
   uint32_t str_off;
   uint32_t str_len;
+  /* PS_BUILTIN: the second string (method name or "constructor"). */
+  uint32_t str2_off;
+  uint32_t str2_len;
 };
 
 struct JitFrameRec {
@@ -115,6 +125,8 @@ void copy_profiling_stack(ProfilingStack* ps, CaptureBuf* buf) {
     r.source_id = 0;
     r.str_off = 0;
     r.str_len = NO_STRING;
+    r.str2_off = 0;
+    r.str2_len = NO_STRING;
     if (f.isJsFrame()) {
       r.kind = f.isOSRFrame() ? PS_JS_OSR : PS_JS;
       r.realm_id = f.realmID();
@@ -124,6 +136,17 @@ void copy_profiling_stack(ProfilingStack* ps, CaptureBuf* buf) {
     } else {
       r.kind = f.isSpMarkerFrame() ? PS_SP_MARKER : PS_LABEL;
       r.stack_addr = uint64_t(uintptr_t(f.stackAddress()));
+      r.str2_off = 0;
+      r.str2_len = NO_STRING;
+      if (f.isLabelFrame() &&
+          f.categoryPair() == JS::ProfilingCategoryPair::JS_Builtin &&
+          (f.flags() & uint32_t(js::ProfilingStackFrame::Flags::RELEVANT_FOR_JS))) {
+        /* Built-in labels and method names are static strings; copied
+         * anyway so that resolution never depends on their lifetime. */
+        r.kind = PS_BUILTIN;
+        copy_str(buf, f.label(), &r.str_off, &r.str_len);
+        copy_str(buf, f.dynamicString(), &r.str2_off, &r.str2_len);
+      }
     }
   }
 }

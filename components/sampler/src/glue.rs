@@ -33,6 +33,7 @@ pub(crate) const PS_LABEL: u32 = 0;
 pub(crate) const PS_SP_MARKER: u32 = 1;
 pub(crate) const PS_JS: u32 = 2;
 pub(crate) const PS_JS_OSR: u32 = 3;
+pub(crate) const PS_BUILTIN: u32 = 4;
 pub(crate) const JIT_BLINTERP: u32 = 0;
 pub(crate) const JIT_BASELINE: u32 = 1;
 pub(crate) const JIT_ION: u32 = 2;
@@ -48,6 +49,8 @@ pub(crate) struct PsFrameRec {
     pub kind: u32,
     pub str_off: u32,
     pub str_len: u32,
+    pub str2_off: u32,
+    pub str2_len: u32,
 }
 
 /// A physical JIT/wasm frame found by `JS::ProfilingFrameIterator`.

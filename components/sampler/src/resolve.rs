@@ -22,6 +22,8 @@ pub(crate) enum RawFrame {
     },
     /// A Baseline or Ion frame (possibly several inlined frames).
     Jit { return_addr: u64 },
+    /// A native built-in (`JSON.parse`, `Array.prototype.sort`, `new Map`).
+    Native { name: Box<str> },
 }
 
 /// One captured stack, root first.
@@ -48,7 +50,10 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
         let mut ps_addr = 0u64;
         if i < buf.ps.len() {
             let f = &buf.ps[i];
-            if f.kind == glue::PS_LABEL || f.kind == glue::PS_SP_MARKER {
+            if f.kind == glue::PS_LABEL
+                || f.kind == glue::PS_SP_MARKER
+                || f.kind == glue::PS_BUILTIN
+            {
                 last_marker = f.stack_addr;
                 first_marker.get_or_insert(f.stack_addr);
             }
@@ -66,14 +71,19 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
         let jit_addr = if j > 0 { buf.jit[j - 1].stack_addr } else { 0 };
         if i < buf.ps.len() && (j == 0 || ps_addr > jit_addr) {
             let f = &buf.ps[i];
-            let frame = (f.kind == glue::PS_JS)
-                .then(|| string(f.str_off, f.str_len))
-                .flatten()
-                .map(|label| RawFrame::Labelled {
+            let frame = match f.kind {
+                glue::PS_JS => string(f.str_off, f.str_len).map(|label| RawFrame::Labelled {
                     label,
                     realm: f.realm_id,
                     source_id: f.source_id,
-                });
+                }),
+                glue::PS_BUILTIN => {
+                    builtin_name(string(f.str_off, f.str_len), string(f.str2_off, f.str2_len))
+                        .map(|name| RawFrame::Native { name })
+                }
+                // Engine-internal labels never appear.
+                _ => None,
+            };
             merged.push((ps_addr, frame));
             i += 1;
         } else if j > 0 {
@@ -123,6 +133,20 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
 /// SpiderMonkey truncates file names in profile strings to this many bytes.
 const PROFILE_STRING_MAX_FILENAME: usize = 200;
 
+/// The name of a native built-in from its label frame: the method for
+/// `("JSON", "parse")`, the constructor for `("Map", "constructor")`.
+fn builtin_name(label: Option<Box<str>>, method: Option<Box<str>>) -> Option<Box<str>> {
+    match (label, method) {
+        (Some(label), Some(method)) if &*method == "constructor" => Some(label),
+        (_, Some(method)) => Some(method),
+        (Some(label), None) => Some(label),
+        (None, None) => None,
+    }
+}
+
+/// Source ID under which native built-ins are interned (never a real one).
+const NATIVE_SOURCE: u32 = u32::MAX;
+
 /// How a resolved frame takes part in a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FrameClass {
@@ -130,6 +154,9 @@ pub(crate) enum FrameClass {
     Scripted { muted: bool },
     /// Self-hosted (built-in) code: name only, attributed to its caller.
     Builtin,
+    /// A native built-in: name only, attributed to its caller, in its
+    /// caller's realm.
+    Native,
     /// Never shown, and transparent for attribution (event-handler content
     /// attributes).
     Hidden,
@@ -197,6 +224,11 @@ impl Resolver {
                         realm: *realm,
                     });
                 }
+                RawFrame::Native { name } => {
+                    let index = self.intern_native(name);
+                    // A native's realm is its caller's (see `take_sample`).
+                    out.push(ResolvedFrame { index, realm: 0 });
+                }
                 RawFrame::Jit { return_addr } => {
                     let mut scratch = std::mem::take(&mut self.jit_scratch);
                     scratch.clear();
@@ -217,6 +249,25 @@ impl Resolver {
                 }
             }
         }
+    }
+
+    fn intern_native(&mut self, name: &str) -> u32 {
+        if let Some(&index) = self.by_label.get(&NATIVE_SOURCE).and_then(|m| m.get(name)) {
+            return index;
+        }
+        let index = self.descs.len() as u32;
+        let desc = FrameDesc {
+            name: name.to_owned(),
+            resource: None,
+            line: None,
+            column: None,
+        };
+        self.descs.push((desc, FrameClass::Native));
+        self.by_label
+            .entry(NATIVE_SOURCE)
+            .or_default()
+            .insert(name.into(), index);
+        index
     }
 
     fn intern(

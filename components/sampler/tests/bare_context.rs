@@ -473,13 +473,14 @@ fn muted_scripts_never_appear(env: &mut Env) {
            String(secretObj);\n\
            unregistered();\n\
            [3].map(function visibleCallback() { sample(); });\n\
+           JSON.parse('[1]', function visibleReviver(k, v) { sample(); return v; });\n\
          }\n\
          visible();\n",
     );
     let mut sessions = take_sessions();
     let trace = sessions[0].stop().unwrap();
     let all = stacks(&trace);
-    assert_eq!(all.len(), 10, "{all:?}");
+    assert_eq!(all.len(), 12, "{all:?}");
     for frame in &trace.frames {
         assert!(
             !frame.name.to_lowercase().contains("secret"),
@@ -506,10 +507,17 @@ fn muted_scripts_never_appear(env: &mut Env) {
     for st in &all[6..9] {
         assert_eq!(names(st), vec!["", "visible"], "{st:?}");
     }
-    // The visible callback through a built-in: the built-in shows, name only.
-    let last = all.last().unwrap();
-    assert_eq!(names(last), vec!["", "visible", "map", "visibleCallback"]);
-    assert_eq!(last[2], ("map".to_owned(), None, None, None));
+    // The visible callback through a built-in: the built-in shows, name only
+    // (self-hosted `map`, native `JSON.parse`).
+    assert_eq!(
+        names(&all[9]),
+        vec!["", "visible", "map", "visibleCallback"]
+    );
+    assert_eq!(all[9][2], ("map".to_owned(), None, None, None));
+    for st in &all[10..] {
+        assert_eq!(names(st), vec!["", "visible", "parse", "visibleReviver"]);
+        assert_eq!(st[2], ("parse".to_owned(), None, None, None));
+    }
     drop(agent);
 }
 
