@@ -103,6 +103,8 @@ struct Shared {
     truncated_samples: AtomicU64,
     suspensions: AtomicU64,
     on_thread_captures: AtomicU64,
+    /// Total time the JS thread was kept stopped by captures.
+    suspended_ns: AtomicU64,
 }
 
 impl Shared {
@@ -130,6 +132,7 @@ pub(crate) struct AgentInner {
     resolver: RefCell<Resolver>,
     on_thread_buf: RefCell<CaptureBuffers>,
     resolved_scratch: RefCell<Vec<ResolvedFrame>>,
+    resolve_ns: Cell<u64>,
 }
 
 thread_local! {
@@ -155,6 +158,11 @@ pub struct SamplerStats {
     /// Stacks captured by the on-thread path (`force_sample` and the
     /// interrupt fallback).
     pub on_thread_captures: u64,
+    /// Total time captures kept the JS thread stopped (ns; excludes signal
+    /// delivery and wake-up).
+    pub suspended_ns: u64,
+    /// Total time spent resolving captures on the JS thread (ns).
+    pub resolve_ns: u64,
     /// JIT return addresses resolved with `JS::GetProfiledFrames`.
     pub resolved_addresses: u64,
     /// JIT return addresses that could not be resolved.
@@ -229,6 +237,7 @@ impl AgentSampler {
             truncated_samples: AtomicU64::new(0),
             suspensions: AtomicU64::new(0),
             on_thread_captures: AtomicU64::new(0),
+            suspended_ns: AtomicU64::new(0),
         });
         let inner = Rc::new(AgentInner {
             cx,
@@ -245,6 +254,7 @@ impl AgentSampler {
                 INITIAL_CAPTURE_ARENA,
             )),
             resolved_scratch: RefCell::new(Vec::new()),
+            resolve_ns: Cell::new(0),
         });
         cx.add_interrupt_hook(interrupt_hook);
         CURRENT_AGENT.with(|a| *a.borrow_mut() = Rc::downgrade(&inner));
@@ -275,6 +285,8 @@ impl AgentSampler {
             truncated_samples: self.inner.shared.truncated_samples.load(Ordering::Relaxed),
             suspensions: self.inner.shared.suspensions.load(Ordering::Relaxed),
             on_thread_captures: self.inner.shared.on_thread_captures.load(Ordering::Relaxed),
+            suspended_ns: self.inner.shared.suspended_ns.load(Ordering::Relaxed),
+            resolve_ns: self.inner.resolve_ns.get(),
             resolved_addresses: resolver.resolved_addresses,
             unresolved_addresses: resolver.unresolved_addresses,
         }
@@ -479,6 +491,7 @@ impl AgentInner {
             self.shared.lock().pending.splice(0..0, pending);
             return;
         };
+        let started = glue::monotonic_ns();
         resolver.begin_batch();
         for sample in &pending {
             match &sample.stack {
@@ -493,6 +506,8 @@ impl AgentInner {
         }
         // Every position below `range_start` is resolved: its JIT code may go.
         self.cx.set_range_start(range_start);
+        self.resolve_ns
+            .set(self.resolve_ns.get() + glue::monotonic_ns().saturating_sub(started));
     }
 
     fn shutdown(&self) {
@@ -686,11 +701,12 @@ fn capture_tick(
     }
     match shared.mode {
         CaptureMode::SuspendThread => {
-            let (status, at) =
+            let (status, at, stopped_ns) =
                 glue::capture_suspended(shared.cx, &shared.stack, shared.thread, position, buf);
             let (time_ns, stack) = match status {
                 CaptureStatus::Ok => {
                     shared.suspensions.fetch_add(1, Ordering::Relaxed);
+                    shared.suspended_ns.fetch_add(stopped_ns, Ordering::Relaxed);
                     (at, Some(merge(buf)))
                 }
                 CaptureStatus::NoInstrumentation => (at, None),

@@ -317,7 +317,8 @@ pthread_t jsprof_current_thread() { return pthread_self(); }
  * calls process-wide. */
 int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
                              pthread_t target, uint64_t position,
-                             CaptureBuf* buf, uint64_t* suspended_at_ns) {
+                             CaptureBuf* buf, uint64_t* suspended_at_ns,
+                             uint64_t* stopped_ns) {
   buf->arena_len = 0;
   buf->arena_truncated = 0;
   buf->ps_len = 0;
@@ -376,6 +377,9 @@ int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
   } else {
     status = 2;
   }
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  *stopped_ns = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec) -
+                *suspended_at_ns;
   /* ---- Resume. ---- */
   gRequest.store(REQ_IDLE);
   sem_post(&gSlot.resume);

@@ -16,7 +16,13 @@
 //!   its `ucontext`) and preserves `errno`.
 //! * Captures are serialised process-wide by [`CAPTURE_LOCK`] (held by the
 //!   sampler thread only, never by a JS thread), because the handshake uses
-//!   one global slot.
+//!   one global slot. The handshake has a state word (`gRequest`, a lock-free
+//!   atomic): if the target does not stop within 200 ms the request is
+//!   abandoned, and a late signal then returns at once without stopping.
+//! * Strings read from the stopped thread (profile strings, built-in labels)
+//!   are copied into the arena before the resume; nothing keeps a pointer to
+//!   engine memory past it, except JIT return addresses, which are resolved
+//!   on the JS thread while the sample position keeps their code alive.
 //! * A [`Context`] is a `JSContext*` that is only dereferenced by the C++
 //!   side: on its own thread for resolution and instrumentation, and from the
 //!   sampler thread only while that thread is suspended (what Gecko does).
@@ -114,6 +120,7 @@ extern "C" {
         position: u64,
         buf: *mut CaptureBuf,
         suspended_at_ns: *mut u64,
+        stopped_ns: *mut u64,
     ) -> i32;
     fn jsprof_capture_on_thread(
         cx: *mut c_void,
@@ -436,24 +443,35 @@ fn status(code: i32) -> CaptureStatus {
 }
 
 /// Suspends `thread`, copies its stacks into `buf`, resumes it. Returns the
-/// status and the CLOCK_MONOTONIC time (ns) at which the thread was stopped.
-/// Sampler thread only; `thread` must be the thread running `cx`.
+/// status, the CLOCK_MONOTONIC time (ns) at which the thread was stopped,
+/// and how long the capture kept it stopped (ns, from the stop to the
+/// resume request). Sampler thread only; `thread` must run `cx`.
 pub(crate) fn capture_suspended(
     cx: Context,
     stack: &ProfilingStack,
     thread: ThreadHandle,
     position: u64,
     buf: &mut CaptureBuffers,
-) -> (CaptureStatus, u64) {
+) -> (CaptureStatus, u64, u64) {
     let mut raw = buf.raw();
     let mut at = 0u64;
+    let mut stopped = 0u64;
     let guard = CAPTURE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     // SAFETY: see the module invariants; buffers are valid for their caps.
-    let code =
-        unsafe { jsprof_capture_suspended(cx.0, stack.ptr, thread.0, position, &mut raw, &mut at) };
+    let code = unsafe {
+        jsprof_capture_suspended(
+            cx.0,
+            stack.ptr,
+            thread.0,
+            position,
+            &mut raw,
+            &mut at,
+            &mut stopped,
+        )
+    };
     drop(guard);
     buf.adopt(&raw);
-    (status(code), at)
+    (status(code), at, stopped)
 }
 
 /// Captures the current thread's stacks (the JS thread itself).

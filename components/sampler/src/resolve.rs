@@ -179,6 +179,8 @@ pub(crate) struct Resolver {
     sources: HashMap<u32, (String, u32)>,
     sources_refreshed: bool,
     jit_scratch: Vec<(String, u64, u32)>,
+    /// JIT return address → its resolved frames, for the current batch.
+    jit_cache: HashMap<u64, Vec<ResolvedFrame>>,
     /// JIT return addresses `GetProfiledFrames` did not know (should stay 0:
     /// the sample-position range keeps their code alive).
     pub(crate) unresolved_addresses: u64,
@@ -197,9 +199,13 @@ impl Resolver {
         };
     }
 
-    /// Call before each batch: allows one refresh of the source list.
+    /// Call before each batch: allows one refresh of the source list, and
+    /// forgets JIT addresses (within a batch an address names one piece of
+    /// code: the sample positions keep all of it alive until the batch is
+    /// done; across batches code may be freed and its address reused).
     pub(crate) fn begin_batch(&mut self) {
         self.sources_refreshed = false;
+        self.jit_cache.clear();
     }
 
     /// Resolves a raw stack into frames, root first.
@@ -230,6 +236,12 @@ impl Resolver {
                     out.push(ResolvedFrame { index, realm: 0 });
                 }
                 RawFrame::Jit { return_addr } => {
+                    if let Some(frames) = self.jit_cache.get(return_addr) {
+                        out.extend_from_slice(frames);
+                        self.resolved_addresses += 1;
+                        continue;
+                    }
+                    let first = out.len();
                     let mut scratch = std::mem::take(&mut self.jit_scratch);
                     scratch.clear();
                     cx.resolve_jit(*return_addr, &mut scratch);
@@ -246,6 +258,9 @@ impl Resolver {
                         });
                     }
                     self.jit_scratch = scratch;
+                    if out.len() > first {
+                        self.jit_cache.insert(*return_addr, out[first..].to_vec());
+                    }
                 }
             }
         }
