@@ -167,6 +167,9 @@ pub struct SamplerStats {
     pub resolved_addresses: u64,
     /// JIT return addresses that could not be resolved.
     pub unresolved_addresses: u64,
+    /// Physical JS frames resolved, by tier: interpreter, baseline
+    /// interpreter, Baseline, Ion (an Ion frame may hold inlined frames).
+    pub frames_by_tier: [u64; 4],
 }
 
 impl AgentSampler {
@@ -289,6 +292,7 @@ impl AgentSampler {
             resolve_ns: self.inner.resolve_ns.get(),
             resolved_addresses: resolver.resolved_addresses,
             unresolved_addresses: resolver.unresolved_addresses,
+            frames_by_tier: resolver.frames_by_tier,
         }
     }
 

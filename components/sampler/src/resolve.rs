@@ -19,11 +19,21 @@ pub(crate) enum RawFrame {
         label: Box<str>,
         realm: u64,
         source_id: u32,
+        tier: Tier,
     },
     /// A Baseline or Ion frame (possibly several inlined frames).
-    Jit { return_addr: u64 },
+    Jit { return_addr: u64, tier: Tier },
     /// A native built-in (`JSON.parse`, `Array.prototype.sort`, `new Map`).
     Native { name: Box<str> },
+}
+
+/// The execution tier a frame was captured in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tier {
+    Interpreter = 0,
+    BaselineInterpreter = 1,
+    Baseline = 2,
+    Ion = 3,
 }
 
 /// One captured stack, root first.
@@ -76,6 +86,7 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
                     label,
                     realm: f.realm_id,
                     source_id: f.source_id,
+                    tier: Tier::Interpreter,
                 }),
                 glue::PS_BUILTIN => {
                     builtin_name(string(f.str_off, f.str_len), string(f.str2_off, f.str2_len))
@@ -94,10 +105,16 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
                         label,
                         realm: f.realm_id,
                         source_id: f.source_id,
+                        tier: Tier::BaselineInterpreter,
                     })
                 }
-                glue::JIT_BASELINE | glue::JIT_ION => Some(RawFrame::Jit {
+                glue::JIT_BASELINE => Some(RawFrame::Jit {
                     return_addr: f.return_addr,
+                    tier: Tier::Baseline,
+                }),
+                glue::JIT_ION => Some(RawFrame::Jit {
+                    return_addr: f.return_addr,
+                    tier: Tier::Ion,
                 }),
                 // Wasm frames and their stubs never appear (see the docs).
                 _ => None,
@@ -186,6 +203,8 @@ pub(crate) struct Resolver {
     pub(crate) unresolved_addresses: u64,
     /// JIT return addresses resolved.
     pub(crate) resolved_addresses: u64,
+    /// Physical frames resolved per tier (see [`Tier`]).
+    pub(crate) frames_by_tier: [u64; 4],
 }
 
 impl Resolver {
@@ -195,6 +214,7 @@ impl Resolver {
         *self = Resolver {
             unresolved_addresses: self.unresolved_addresses,
             resolved_addresses: self.resolved_addresses,
+            frames_by_tier: self.frames_by_tier,
             ..Resolver::default()
         };
     }
@@ -223,7 +243,9 @@ impl Resolver {
                     label,
                     realm,
                     source_id,
+                    tier,
                 } => {
+                    self.frames_by_tier[*tier as usize] += 1;
                     let index = self.intern(cx, registry, label, *source_id);
                     out.push(ResolvedFrame {
                         index,
@@ -235,7 +257,8 @@ impl Resolver {
                     // A native's realm is its caller's (see `take_sample`).
                     out.push(ResolvedFrame { index, realm: 0 });
                 }
-                RawFrame::Jit { return_addr } => {
+                RawFrame::Jit { return_addr, tier } => {
+                    self.frames_by_tier[*tier as usize] += 1;
                     if let Some(frames) = self.jit_cache.get(return_addr) {
                         out.extend_from_slice(frames);
                         self.resolved_addresses += 1;

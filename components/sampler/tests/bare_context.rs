@@ -278,7 +278,7 @@ fn nested_call_at_every_tier(env: &mut Env) {
          function drive() {\n\
            let total = 0;\n\
            for (let i = 0; i < 40000; i++) {\n\
-             total += outer(i, i === 0 || i === 5 || i === 300 || i === 3000 || i === 39999);\n\
+             total += outer(i, i === 0 || i === 5 || i === 50 || i === 300 || i === 3000 || i === 39999);\n\
            }\n\
            return total;\n\
          }\n\
@@ -287,7 +287,10 @@ fn nested_call_at_every_tier(env: &mut Env) {
     let mut sessions = take_sessions();
     let trace = sessions[0].stop().unwrap();
     let all = stacks(&trace);
-    assert_eq!(all.len(), 5, "one sample per forced call");
+    assert_eq!(all.len(), 6, "one sample per forced call");
+    // The samples really saw every tier.
+    let tiers = agent.stats().frames_by_tier;
+    assert!(tiers.iter().all(|n| *n > 0), "frames by tier {tiers:?}");
     for stack in &all {
         let tail: Vec<_> = stack[stack.len() - 3..].to_vec();
         let app = Some(APP.to_owned());
