@@ -622,6 +622,68 @@ fn stop_excludes_later_samples(env: &mut Env) {
     assert_eq!(orphan.stop(), Err(SessionError::AgentGone));
 }
 
+/// Runs a spin loop named `spin_name` under a 1 ms session until the agent
+/// has suspended its thread 30 times; returns each sample's frame names.
+fn spin_and_profile(env: &mut Env, spin_name: &str) -> Vec<Vec<String>> {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    let mut s = session(&agent, realm, 1.0, 100_000);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    env.run(
+        global,
+        APP,
+        false,
+        &format!(
+            "function {spin_name}() {{ const end = Date.now() + 20000; \
+             while (suspensions() < 30 && Date.now() < end) {{ let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); }} }}\n\
+             {spin_name}();\n"
+        ),
+    );
+    let trace = s.stop().unwrap();
+    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+    assert!(agent.stats().suspensions >= 30);
+    drop(agent);
+    stacks(&trace)
+        .iter()
+        .map(|st| names(st).iter().map(|n| n.to_string()).collect())
+        .collect()
+}
+
+fn two_agents_on_two_threads(env: &mut Env) {
+    let parent = env.rt.prepare_for_new_child();
+    let registry = env.registry.clone();
+    let child = std::thread::spawn(move || {
+        let rt = unsafe { Runtime::create_with_parent(parent) };
+        let mut child_env = Env { rt, registry };
+        unsafe {
+            mozjs::rust::wrappers2::JS_AddExtraGCRootsTracer(
+                child_env.rt.cx(),
+                Some(trace_globals),
+                ptr::null_mut(),
+            );
+        }
+        let stacks = spin_and_profile(&mut child_env, "childSpin");
+        GLOBALS.with(|g| g.borrow_mut().clear());
+        drop(child_env);
+        stacks
+    });
+    let main_stacks = spin_and_profile(env, "mainSpin");
+    let child_stacks = child.join().expect("child thread");
+    // Each agent's signal went to its own thread: each trace holds only its
+    // own thread's JS.
+    let count = |stacks: &Vec<Vec<String>>, name: &str| {
+        stacks
+            .iter()
+            .filter(|s| s.iter().any(|n| n == name))
+            .count()
+    };
+    assert!(count(&main_stacks, "mainSpin") >= 25, "{main_stacks:?}");
+    assert_eq!(count(&main_stacks, "childSpin"), 0);
+    assert!(count(&child_stacks, "childSpin") >= 25, "{child_stacks:?}");
+    assert_eq!(count(&child_stacks, "mainSpin"), 0);
+}
+
 fn concurrent_sessions_get_their_own_rate(env: &mut Env) {
     let (_global, realm) = env.global();
     let agent = env.agent(Preparation::Lazy);
@@ -786,6 +848,7 @@ fn main() {
             "on_thread_fallback_captures_js",
             on_thread_fallback_captures_js,
         ),
+        ("two_agents_on_two_threads", two_agents_on_two_threads),
         (
             "concurrent_sessions_get_their_own_rate",
             concurrent_sessions_get_their_own_rate,
