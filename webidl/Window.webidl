@@ -12,6 +12,11 @@
 //   namespaces, so it is an attribute returning a `Console` object.
 // * `frames[i]` (the indexed getter of WindowProxy) is defined as own
 //   properties of the global when a child navigable is created.
+// * `top` and `parent` are `WindowProxy?` in the standard and `object?`
+//   here: the Window itself for a same-origin caller, a
+//   `CrossOriginWindow` view (see CrossOriginWindow.webidl) otherwise.
+// * postMessage: only the `(message, targetOrigin)` overload, no transfer
+//   list (no overloads in the generator).
 
 [Global=Window, Exposed=Window]
 interface Window : EventTarget {
@@ -22,13 +27,15 @@ interface Window : EventTarget {
 
   readonly attribute Window frames;
   readonly attribute unsigned long length;
-  [LegacyUnforgeable] readonly attribute Window? top;
-  readonly attribute Window? parent;
+  [LegacyUnforgeable] readonly attribute object? top;
+  readonly attribute object? parent;
+  undefined postMessage(any message, USVString targetOrigin);
 
   // GlobalEventHandlers / WindowEventHandlers (subset)
   attribute EventHandler onload;
   attribute EventHandler onerror; // Deviation: OnErrorEventHandler gets the event
   attribute EventHandler onunhandledrejection;
+  attribute EventHandler onmessage;
 
   // WindowOrWorkerGlobalScope
   // https://html.spec.whatwg.org/multipage/webappapis.html#windoworworkerglobalscope

@@ -232,6 +232,10 @@ pub struct Attribute {
     pub readonly: bool,
     /// `[LegacyUnforgeable]`: defined on each instance, non-configurable.
     pub unforgeable: bool,
+    /// `[Throws]` (a binding annotation, as in Gecko and Servo): the getter
+    /// may throw (its trait method returns `Fallible`), as prose-defined
+    /// getters do (a cross-origin `WindowProxy`'s `document`).
+    pub getter_throws: bool,
     pub location: Location,
 }
 

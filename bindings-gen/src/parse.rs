@@ -484,7 +484,7 @@ impl<'a> Resolver<'a> {
                 InterfaceMember::Attribute(a) => {
                     let a_loc = loc(file, a.identifier.0);
                     let a_attrs = ExtAttrs::new(&a.attributes);
-                    a_attrs.check(file, "an attribute", &["LegacyUnforgeable"])?;
+                    a_attrs.check(file, "an attribute", &["LegacyUnforgeable", "Throws"])?;
                     match a.modifier {
                         None => {}
                         Some(StringifierOrInheritOrStatic::Static(_)) => {
@@ -518,6 +518,7 @@ impl<'a> Resolver<'a> {
                         ty,
                         readonly: a.readonly.is_some(),
                         unforgeable,
+                        getter_throws: a_attrs.has("Throws"),
                         location: a_loc,
                     });
                 }

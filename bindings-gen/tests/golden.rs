@@ -104,3 +104,8 @@ fn dictionary_members_are_read_in_lexicographic_order_parent_first() {
 fn global_and_variadic() {
     check("variadic");
 }
+
+#[test]
+fn throwing_getters() {
+    check("throws");
+}

@@ -130,9 +130,20 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             if attr.readonly { "readonly " } else { "" },
             attr.name
         );
+        let (getter_ret, getter_call) = if attr.getter_throws {
+            (
+                quote!(Fallible<#t>),
+                quote!(<#self_ty as #methods_trait>::#getter_name(this, cx).map_err(|error| throw_dom_error(cx, error))?),
+            )
+        } else {
+            (
+                quote!(#t),
+                quote!(<#self_ty as #methods_trait>::#getter_name(this, cx)),
+            )
+        };
         trait_items.push(quote! {
             #[doc = #doc]
-            fn #getter_name(&self, cx: &mut JSContext) -> #t;
+            fn #getter_name(&self, cx: &mut JSContext) -> #getter_ret;
         });
         let getter = format_ident!("get_{}", attr.name);
         let what = format!("get {}.{}", name, attr.name);
@@ -142,7 +153,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             pub(crate) unsafe extern "C" fn #getter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
                 call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
                     let this = unwrap_this::<#self_ty>(cx, &args, #what)?;
-                    let result: #t = <#self_ty as #methods_trait>::#getter_name(this, cx);
+                    let result: #t = #getter_call;
                     result.to_js(cx, args.rval());
                     Ok(())
                 })

@@ -5,6 +5,7 @@
 //! ([`runtime`]). The DOM ([`dom`]) is exposed through bindings generated
 //! from `webidl/` by `bindings-gen` (see `dom::bindings`).
 
+pub mod browsing_context;
 pub mod dom;
 pub mod engine;
 pub mod event_loop;

@@ -124,6 +124,8 @@ impl JsRuntime {
         }
         let job_queue = JobQueue(queue);
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
+        // SAFETY: a static table of plain functions.
+        unsafe { mozjs::rust::wrappers2::SetDOMCallbacks(runtime.cx(), &DOM_CALLBACKS) };
         let reported_errors = Rc::new(RefCell::new(Vec::new()));
         let event_loop = EventLoop::install();
         let object = GlobalScope::create_global(
@@ -248,9 +250,10 @@ impl JsRuntime {
 
 impl Drop for JsRuntime {
     fn drop(&mut self) {
-        // Queued tasks and timers root JS objects: drop them while the
-        // context lives.
+        // Queued tasks, timers and the navigables root JS objects: drop
+        // them while the context lives.
         self.event_loop.shut_down();
+        crate::browsing_context::shut_down();
     }
 }
 
@@ -330,6 +333,71 @@ unsafe extern "C" fn run_jobs(cx: *mut RawJSContext) {
         let mut cx = unsafe { JSContext::from_ptr(raw) };
         perform_microtask_checkpoint(&mut cx);
     }
+}
+
+/// SpiderMonkey's hooks on DOM objects (classes with
+/// `JSCLASS_IS_DOMJSCLASS`). Its error reporting asks
+/// `extractExceptionInfo` about a thrown DOM object, so an uncaught
+/// `DOMException` is reported as `Name: message`.
+static DOM_CALLBACKS: mozjs::jsapi::JSDOMCallbacks = mozjs::jsapi::JSDOMCallbacks {
+    instanceClassMatchesProto: Some(instance_class_matches_proto),
+    instanceClassIsError: Some(instance_class_is_error),
+    extractExceptionInfo: Some(extract_exception_info),
+};
+
+/// Used by JIT-info'd DOM accessors only (the bindings have none).
+unsafe extern "C" fn instance_class_matches_proto(
+    _class: *const mozjs::jsapi::JSClass,
+    _proto_id: u32,
+    _depth: u32,
+) -> bool {
+    false
+}
+
+unsafe extern "C" fn instance_class_is_error(_class: *const mozjs::jsapi::JSClass) -> bool {
+    false
+}
+
+unsafe extern "C" fn extract_exception_info(
+    cx: *mut RawJSContext,
+    object: mozjs::jsapi::HandleObject,
+    is_exception: *mut bool,
+    filename: mozjs::jsapi::MutableHandle<*mut mozjs::jsapi::JSString>,
+    line: *mut u32,
+    column: *mut u32,
+    message: mozjs::jsapi::MutableHandle<*mut mozjs::jsapi::JSString>,
+) -> bool {
+    use crate::dom::domexception::DOMException;
+    let Some(raw) = NonNull::new(cx) else {
+        return false;
+    };
+    let mut cx = unsafe { JSContext::from_ptr(raw) };
+    let exception = unsafe {
+        crate::dom::bindings::root::DomRoot::<DOMException>::try_from_object(object.get())
+    };
+    let Some(exception) = exception else {
+        unsafe { *is_exception = false };
+        return true;
+    };
+    let text: Vec<u16> = format!("{}: {}", exception.name(), exception.message())
+        .encode_utf16()
+        .collect();
+    let empty: [u16; 0] = [];
+    unsafe {
+        let message_string =
+            mozjs::rust::wrappers2::JS_NewUCStringCopyN(&mut cx, text.as_ptr(), text.len());
+        let filename_string =
+            mozjs::rust::wrappers2::JS_NewUCStringCopyN(&mut cx, empty.as_ptr(), 0);
+        if message_string.is_null() || filename_string.is_null() {
+            return false;
+        }
+        *is_exception = true;
+        message.set(message_string);
+        filename.set(filename_string);
+        *line = 0;
+        *column = 0;
+    }
+    true
 }
 
 unsafe extern "C" fn trace_non_gc_thing_micro_task(_trc: *mut JSTracer, _value: *mut Value) {}

@@ -178,3 +178,24 @@ fn data_urls_and_events() {
     );
     assert_eq!(log(&mut rt), "data,5");
 }
+
+#[test]
+fn uncaught_dom_exceptions_are_reported_not_fatal() {
+    let mut rt = load(
+        "domexception",
+        &[(
+            "index.html",
+            "<script>window.log = [];\
+             addEventListener('error', e => log.push(e.message + '|' + e.error.name));</script>\
+             <script>throw new DOMException('custom', 'SyntaxError');</script>\
+             <script>document.createElement('not a name');</script>\
+             <script>log.push('after')</script>",
+        )],
+    );
+    assert_eq!(
+        log(&mut rt),
+        "SyntaxError: custom|SyntaxError,\
+         InvalidCharacterError: The string contains invalid characters.|InvalidCharacterError,after"
+    );
+    assert_eq!(rt.reported_errors().len(), 2);
+}

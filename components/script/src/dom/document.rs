@@ -45,6 +45,10 @@ pub struct Document {
     /// embedder policy value: the client's COEP for subresource fetches.
     embedder_policy: Cell<jsprof_document::EmbedderPolicyValue>,
     quirks: Cell<bool>,
+    /// Things delaying the load event
+    /// (<https://html.spec.whatwg.org/multipage/parsing.html#delay-the-load-event>):
+    /// child navigables not loaded yet.
+    load_delay: Cell<u32>,
 }
 
 impl AsRef<Node> for Document {
@@ -77,6 +81,7 @@ impl Document {
                 response_headers: RefCell::new(jsprof_document::HeaderList::new()),
                 embedder_policy: Cell::new(Default::default()),
                 quirks: Cell::new(false),
+                load_delay: Cell::new(0),
             }),
             None,
         )
@@ -117,6 +122,21 @@ impl Document {
 
     pub fn set_document_policy(&self, policy: Option<jsprof_document::DocumentPolicy>) {
         *self.document_policy.borrow_mut() = policy;
+    }
+
+    /// Something starts delaying the load event.
+    pub fn delay_load(&self) {
+        self.load_delay.set(self.load_delay.get() + 1);
+    }
+
+    /// Something stops delaying the load event.
+    pub fn undelay_load(&self) {
+        self.load_delay.set(self.load_delay.get().saturating_sub(1));
+    }
+
+    /// Whether the load event is delayed.
+    pub fn load_delayed(&self) -> bool {
+        self.load_delay.get() > 0
     }
 
     /// The header list of the response the document was created from.

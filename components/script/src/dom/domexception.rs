@@ -48,6 +48,16 @@ impl DOMException {
         DOMException::new(cx, global, name.as_str().to_owned(), message)
     }
 
+    /// <https://webidl.spec.whatwg.org/#domexception-name>
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// <https://webidl.spec.whatwg.org/#domexception-message>
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     fn new_inherited(name: DOMString, message: DOMString) -> DOMException {
         DOMException {
             reflector: Reflector::new(),

@@ -16,6 +16,7 @@ use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
 use crate::dom::htmlelement::HTMLElement;
+use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::node::{Node, NodeKind};
 
@@ -64,7 +65,8 @@ impl Element {
     }
 
     /// <https://dom.spec.whatwg.org/#concept-create-element> (no custom
-    /// elements): the interface is HTMLScriptElement for `script` and
+    /// elements): the interface is HTMLScriptElement for `script`, HTMLIFrameElement
+    /// for `iframe`, and
     /// HTMLElement for other HTML elements, else Element.
     pub fn create(
         cx: &mut JSContext,
@@ -81,6 +83,11 @@ impl Element {
                     document, namespace, prefix, local_name,
                 ));
                 reflect_dom_object(cx, global, Box::new(script), None).upcast::<Element>()
+            } else if local_name == "iframe" {
+                let iframe = HTMLIFrameElement::new_inherited(Element::new_inherited(
+                    document, namespace, prefix, local_name,
+                ));
+                reflect_dom_object(cx, global, Box::new(iframe), None).upcast::<Element>()
             } else {
                 let html = HTMLElement::new_inherited(Element::new_inherited(
                     document, namespace, prefix, local_name,

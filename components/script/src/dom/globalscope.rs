@@ -454,6 +454,12 @@ impl GlobalScope {
     }
 
     /// Records an error reported by "report the exception".
+    /// The list "report the exception" records into (shared by the
+    /// agent's globals).
+    pub(crate) fn reported_errors_handle(&self) -> Rc<RefCell<Vec<ScriptError>>> {
+        self.reported_errors.clone()
+    }
+
     pub fn record_reported_error(&self, error: ScriptError) {
         self.reported_errors.borrow_mut().push(error);
     }

@@ -3,6 +3,7 @@
 
 pub mod bindings;
 pub mod console;
+pub mod crossoriginwindow;
 pub mod customevent;
 pub mod document;
 pub mod domexception;
@@ -12,8 +13,10 @@ pub mod event;
 pub mod eventtarget;
 pub mod globalscope;
 pub mod htmlelement;
+pub mod htmliframeelement;
 pub mod htmlscriptelement;
 pub mod location;
+pub mod messageevent;
 pub mod node;
 pub mod performance;
 pub mod profiler;

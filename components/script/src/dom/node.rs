@@ -257,6 +257,34 @@ impl Node {
             children.insert(index, Dom::from_ref(node));
         }
         node.parent.set(Some(self));
+        // Step 7.7: For each shadow-including inclusive descendant
+        // inclusiveDescendant of node, in shadow-including tree order: run
+        // the insertion steps with inclusiveDescendant (only `<iframe>` has
+        // any here; they apply when it becomes connected).
+        if self.is_connected() {
+            node.run_insertion_steps();
+        }
+    }
+
+    /// <https://dom.spec.whatwg.org/#connected>: the root is a document.
+    pub fn is_connected(&self) -> bool {
+        let mut current = DomRoot::from_ref(self);
+        while let Some(parent) = current.parent() {
+            current = parent;
+        }
+        current.kind == NodeKind::Document
+    }
+
+    fn run_insertion_steps(&self) {
+        if let Some(iframe) = self
+            .root_ref()
+            .downcast::<crate::dom::htmliframeelement::HTMLIFrameElement>()
+        {
+            crate::script_loading::iframe_insertion_steps(&iframe);
+        }
+        for child in self.children() {
+            child.run_insertion_steps();
+        }
     }
 
     fn set_owner_document_recursively(&self, document: &Document) {

@@ -19,9 +19,10 @@ use mozjs::rust::wrappers2::{Call, JS_DefineProperties, JS_SetPrototype};
 use mozjs::rust::HandleObject;
 use mozjs::{rooted, rooted_vec};
 
+use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::codegen::WindowBinding::WindowMethods;
 use crate::dom::bindings::codegen::{EventHandlerNonNull, PrototypeList, VoidFunction};
-use crate::dom::bindings::conversions::{is_callable, RootedJsValue, USVString};
+use crate::dom::bindings::conversions::{is_callable, RootedJsObject, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
@@ -46,6 +47,10 @@ struct Timer {
     nesting_level: u32,
 }
 
+/// A `CrossOriginWindow` this realm made for a navigable (boxed: a Heap
+/// must not move).
+type CrossOriginView = (NavigableId, Box<Heap<*mut JSObject>>);
+
 pub struct Window {
     eventtarget: EventTarget,
     document: MutNullableDom<Document>,
@@ -57,6 +62,14 @@ pub struct Window {
     /// The nesting level of the timer task running now (0 outside timers).
     current_nesting_level: Cell<u32>,
     url: RefCell<url::Url>,
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-origin>
+    /// (the associated Document's origin).
+    origin: RefCell<jsprof_document::Origin>,
+    /// This window's navigable, once registered.
+    navigable: Cell<Option<NavigableId>>,
+    /// The `CrossOriginWindow` views this realm made, by target navigable
+    /// (so a view keeps its identity). Objects of this realm.
+    cross_origin_views: RefCell<Vec<CrossOriginView>>,
 }
 
 impl AsRef<EventTarget> for Window {
@@ -73,6 +86,11 @@ unsafe impl Traceable for Window {
             self.location.trace(trc);
             self.console.trace(trc);
             self.performance.trace(trc);
+            if let Ok(views) = self.cross_origin_views.try_borrow() {
+                for (_, view) in views.iter() {
+                    view.trace(trc);
+                }
+            }
             if let Ok(timers) = self.timers.try_borrow() {
                 for timer in timers.values() {
                     timer.handler.trace(trc);
@@ -102,6 +120,9 @@ impl Window {
             next_timer_id: Cell::new(1),
             current_nesting_level: Cell::new(0),
             url: RefCell::new(url::Url::parse("about:blank").expect("about:blank parses")),
+            origin: RefCell::new(jsprof_document::Origin::new_opaque()),
+            navigable: Cell::new(None),
+            cross_origin_views: RefCell::new(Vec::new()),
         });
         let raw = Box::into_raw(window);
         unsafe {
@@ -142,6 +163,16 @@ impl Window {
         document
     }
 
+    /// The associated Document, if one was set (no `about:blank` made).
+    pub fn active_document(&self) -> Option<DomRoot<Document>> {
+        self.document.get()
+    }
+
+    /// The global object (this window's reflector).
+    pub fn global_object(&self) -> *mut JSObject {
+        self.reflector().get_jsobject()
+    }
+
     /// Sets the associated Document (a navigation's new document).
     pub fn set_document(&self, document: &Document) {
         *self.url.borrow_mut() = document.url();
@@ -151,6 +182,53 @@ impl Window {
 
     pub fn url(&self) -> url::Url {
         self.url.borrow().clone()
+    }
+
+    /// The origin of this window's settings object (its Document's).
+    pub fn origin(&self) -> jsprof_document::Origin {
+        self.origin.borrow().clone()
+    }
+
+    pub fn set_origin(&self, origin: jsprof_document::Origin) {
+        *self.origin.borrow_mut() = origin;
+    }
+
+    /// This window's navigable; a window not yet registered becomes a
+    /// top-level traversable.
+    pub fn navigable_id(&self) -> NavigableId {
+        if let Some(id) = self.navigable.get() {
+            return id;
+        }
+        let id = browsing_context::register(self.reflector().get_jsobject(), None, None);
+        self.navigable.set(Some(id));
+        id
+    }
+
+    pub(crate) fn set_navigable_id(&self, id: NavigableId) {
+        self.navigable.set(Some(id));
+    }
+
+    /// The view of navigable `target`'s window this realm uses, made by
+    /// `make` (in this realm) the first time.
+    pub(crate) fn cross_origin_view(
+        &self,
+        cx: &mut JSContext,
+        target: NavigableId,
+        make: impl FnOnce(&mut JSContext) -> *mut JSObject,
+    ) -> *mut JSObject {
+        if let Some((_, view)) = self
+            .cross_origin_views
+            .borrow()
+            .iter()
+            .find(|(id, _)| *id == target)
+        {
+            return view.get();
+        }
+        let view = make(cx);
+        self.cross_origin_views
+            .borrow_mut()
+            .push((target, Heap::boxed(view)));
+        view
     }
 
     pub fn upcast_event_target(&self) -> &EventTarget {
@@ -336,20 +414,56 @@ impl WindowMethods for Window {
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-length>:
-    /// the number of document-tree child navigables (no iframes yet).
+    /// the number of document-tree child navigables.
     fn Length(&self, _cx: &mut JSContext) -> u32 {
-        0
+        browsing_context::children_of(self.navigable_id()).len() as u32
     }
 
-    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-top>:
-    /// a top-level traversable's window is its own top.
-    fn Top(&self, _cx: &mut JSContext) -> Option<DomRoot<Window>> {
-        Some(DomRoot::from_ref(self))
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-top>
+    fn Top(&self, cx: &mut JSContext) -> Option<RootedJsObject> {
+        // Step 1: If this's navigable is null, then return null.
+        // Step 2: Return this's navigable's top-level traversable's active
+        // WindowProxy.
+        let top = browsing_context::top_of(self.navigable_id());
+        browsing_context::window_proxy_for(cx, top)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-parent>
-    fn Parent(&self, _cx: &mut JSContext) -> Option<DomRoot<Window>> {
-        Some(DomRoot::from_ref(self))
+    fn Parent(&self, cx: &mut JSContext) -> Option<RootedJsObject> {
+        // Step 1: Let navigable be this's navigable.
+        // Step 2: If navigable is null, then return null.
+        let navigable = self.navigable_id();
+        // Step 3: If navigable's parent is not null, then set navigable to
+        // navigable's parent.
+        let navigable = browsing_context::parent_of(navigable).unwrap_or(navigable);
+        // Step 4: Return navigable's active WindowProxy.
+        browsing_context::window_proxy_for(cx, navigable)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/web-messaging.html#dom-window-postmessage>
+    fn PostMessage(
+        &self,
+        cx: &mut JSContext,
+        message: RootedJsValue,
+        target_origin: USVString,
+    ) -> Fallible<()> {
+        // The method steps are to run the window post message steps given
+        // this, message, and options (targetOrigin).
+        window_post_message_steps(cx, self.navigable_id(), &message, &target_origin.0)
+    }
+
+    fn Onmessage(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
+        self.eventtarget.get_event_handler("message")
+    }
+
+    fn SetOnmessage(
+        &self,
+        cx: &mut JSContext,
+        value: Option<Rc<EventHandlerNonNull>>,
+    ) -> Fallible<()> {
+        let _ = cx;
+        self.eventtarget.set_event_handler("message", value);
+        Ok(())
     }
 
     fn Onload(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
@@ -395,7 +509,7 @@ impl WindowMethods for Window {
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:
     /// the serialization of the relevant settings object's origin.
     fn Origin(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url().origin().ascii_serialization())
+        USVString(self.origin().ascii_serialization())
     }
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>
@@ -476,6 +590,137 @@ impl WindowMethods for Window {
 }
 
 #[allow(dead_code)]
+/// <https://html.spec.whatwg.org/multipage/web-messaging.html#window-post-message-steps>
+/// given the window of navigable `target`. `cx` is in the realm of the
+/// method called (the target's for a same-origin `Window`, the caller's
+/// for a `CrossOriginWindow` view); `message` is a value of that realm.
+pub(crate) fn window_post_message_steps(
+    cx: &mut JSContext,
+    target: NavigableId,
+    message: &RootedJsValue,
+    target_origin: &str,
+) -> Fallible<()> {
+    use crate::dom::bindings::error::{DomExceptionName, Error};
+    use crate::dom::bindings::structuredclone::{structured_deserialize, structured_serialize};
+    // Step 1: Let targetRealm be targetWindow's realm.
+    // Step 2: Let incumbentSettings be the incumbent settings object (the
+    // global of the script that called: SpiderMonkey's scripted caller).
+    let caller = unsafe { mozjs::rust::wrappers2::GetScriptedCallerGlobal(cx) };
+    let caller = if caller.is_null() {
+        unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) }
+    } else {
+        caller
+    };
+    if caller.is_null() {
+        return Ok(());
+    }
+    let Some(incumbent) = (unsafe { GlobalScope::from_global(caller) }).as_window() else {
+        return Ok(());
+    };
+    let incumbent_origin = incumbent.origin();
+    let source_navigable = incumbent.navigable_id();
+    // Step 3: Let targetOrigin be options["targetOrigin"].
+    // Step 4: If targetOrigin is a single U+002F SOLIDUS character (/),
+    // then set targetOrigin to incumbentSettings's origin.
+    let target_origin = if target_origin == "/" {
+        Some(incumbent_origin.clone())
+    } else if target_origin == "*" {
+        None
+    } else {
+        // Step 5: Otherwise, if targetOrigin is not a single U+002A
+        // ASTERISK character (*), then:
+        // Step 5.1: Let parsedURL be the result of running the URL parser
+        // on targetOrigin.
+        // Step 5.2: If parsedURL is failure, then throw a "SyntaxError"
+        // DOMException.
+        let parsed = url::Url::parse(target_origin).map_err(|_| {
+            Error::dom_with_message(
+                DomExceptionName::SyntaxError,
+                format!("postMessage: invalid target origin {target_origin:?}"),
+            )
+        })?;
+        // Step 5.3: Set targetOrigin to parsedURL's origin.
+        Some(jsprof_document::Origin::of(&parsed))
+    };
+    // Step 6: Let transfer be options["transfer"] (none).
+    // Step 7: Let serializeWithTransferResult be
+    // StructuredSerializeWithTransfer(message, transfer). Rethrow any
+    // exceptions.
+    rooted!(&in(cx) let value = message.get());
+    let serialized = structured_serialize(cx, value.handle())?;
+    // Step 8: Queue a global task on the posted message task source given
+    // targetWindow to run the following steps:
+    let origin = incumbent_origin.ascii_serialization();
+    EventLoop::current().queue_task(Box::new(move |cx| {
+        let Some(global) = browsing_context::global_ptr(target) else {
+            return;
+        };
+        let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+        let cx = &mut *realm;
+        let Some(target_window) = browsing_context::window_of(target) else {
+            return;
+        };
+        // Step 8.1: If the targetOrigin argument is not a single literal
+        // U+002A ASTERISK character (*) and targetWindow's associated
+        // Document's origin is not same origin with targetOrigin, then
+        // return.
+        if let Some(target_origin) = &target_origin {
+            if !target_window.origin().same_origin(target_origin) {
+                return;
+            }
+        }
+        // Step 8.2: Let origin be the serialization of incumbentSettings's
+        // origin.
+        // Step 8.3: Let source be the WindowProxy object corresponding to
+        // incumbentSettings's global object (as this realm may see it).
+        let source = browsing_context::window_proxy_for(cx, source_navigable);
+        rooted!(&in(cx) let mut source_object = source.as_ref().map_or(ptr::null_mut(), |s| s.get()));
+        if !source_object.get().is_null() {
+            rooted!(&in(cx) let mut v = ObjectValue(source_object.get()));
+            unsafe { mozjs::rust::wrappers2::JS_WrapValue(cx, v.handle_mut()) };
+            source_object.set(v.to_object());
+        }
+        // Step 8.4: Let deserializeRecord be
+        // StructuredDeserializeWithTransfer(serializeWithTransferResult,
+        // targetRealm).
+        rooted!(&in(cx) let mut data = UndefinedValue());
+        if structured_deserialize(cx, &serialized, data.handle_mut()).is_err() {
+            // Step 8.5: If this throws an exception, catch it, fire an
+            // event named messageerror at targetWindow, using MessageEvent,
+            // with the origin attribute initialized to origin and the
+            // source attribute initialized to source, and then return.
+            let event = crate::dom::messageevent::MessageEvent::new_message(
+                cx,
+                target_window.global_scope(),
+                UndefinedValue(),
+                &origin,
+                source_object.get(),
+            );
+            event.upcast_event().initialize("messageerror", false, false);
+            target_window
+                .upcast_event_target()
+                .dispatch(cx, event.upcast_event());
+            return;
+        }
+        // Step 8.6-8.7: Fire an event named message at targetWindow, using
+        // MessageEvent, with the origin attribute initialized to origin,
+        // the source attribute initialized to source, the data attribute
+        // initialized to messageClone, and the ports attribute initialized
+        // to newPorts.
+        let event = crate::dom::messageevent::MessageEvent::new_message(
+            cx,
+            target_window.global_scope(),
+            data.get(),
+            &origin,
+            source_object.get(),
+        );
+        target_window
+            .upcast_event_target()
+            .dispatch(cx, event.upcast_event());
+    }));
+    Ok(())
+}
+
 fn _unused(_: *mut JSObject, _: NonNull<u8>) -> *mut u8 {
     ptr::null_mut()
 }

@@ -20,3 +20,4 @@ pub mod native;
 pub mod promise;
 pub mod reflector;
 pub mod root;
+pub mod structuredclone;

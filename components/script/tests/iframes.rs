@@ -1,0 +1,206 @@
+//! `<iframe>` child browsing contexts (new Window globals in the same
+//! agent), `frames`/`parent`/`top`/`contentWindow`, same- and
+//! cross-origin access, and `window.postMessage`, on a loopback server
+//! with two origins.
+
+use std::rc::Rc;
+
+use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_net::Fetcher;
+use jsprof_script::JsRuntime;
+
+const SAME: &str = "web-platform.test";
+const CROSS: &str = "not-web-platform.test";
+
+fn html(body: &str) -> TestResponse {
+    TestResponse::ok(body.to_owned()).with_content_type("text/html")
+}
+
+fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
+    let fetcher = Fetcher::new(server.net_config()).unwrap();
+    let mut rt = JsRuntime::new().expect("runtime");
+    rt.load_page(url, Rc::new(fetcher)).expect("page loads");
+    assert!(rt.run_until_idle(None));
+    rt
+}
+
+fn log(rt: &mut JsRuntime) -> String {
+    rt.evaluate("window.log.join(',')", "check.js", 1).unwrap()
+}
+
+#[test]
+fn a_same_origin_iframe_is_scriptable_both_ways() {
+    let server = TestServer::start().unwrap();
+    server.route("/index.html", |_| {
+        html(
+            "<title>parent</title><script>window.log = ['length:' + frames.length]</script>\
+             <iframe src=/child.html></iframe>\
+             <script>const iframe = document.querySelector('iframe');\
+             iframe.addEventListener('load', () => {\
+               const w = iframe.contentWindow;\
+               log.push('iframe-load', 'length:' + frames.length,\
+                 'same:' + (frames[0] === w), 'value:' + w.childValue,\
+                 'title:' + iframe.contentDocument.title,\
+                 'doc:' + (w.document === iframe.contentDocument),\
+                 'parent:' + (w.parent === window), 'top:' + (w.top === window),\
+                 'own-global:' + (w !== window && w.Array !== Array));\
+             });\
+             addEventListener('load', () => log.push('parent-load'));</script>",
+        )
+    });
+    server.route("/child.html", |_| {
+        html(
+            "<title>child</title><script>window.childValue = 42;\
+             parent.log.push('child-script:' + parent.document.title + ':' + (parent === top)\
+               + ':' + (self !== parent));\
+             addEventListener('load', () => parent.log.push('child-load'));</script>",
+        )
+    });
+    let mut rt = load(&server, &server.http_url(SAME, "/index.html"));
+    assert_eq!(
+        log(&mut rt),
+        "length:0,child-script:parent:true:true,child-load,iframe-load,length:1,same:true,\
+         value:42,title:child,doc:true,parent:true,top:true,own-global:true,parent-load"
+    );
+}
+
+#[test]
+fn a_cross_origin_iframe_is_not_scriptable() {
+    let server = TestServer::start().unwrap();
+    let child = server.http_url(CROSS, "/child.html");
+    server.route("/index.html", move |_| {
+        html(&format!(
+            "<script>window.log = [];\
+             addEventListener('message', e => log.push('message:' + e.data.name + ':'\
+               + (e.origin === '{origin}') + ':' + (e.source === frames[0])));</script>\
+             <iframe src={child}></iframe>\
+             <script>const iframe = document.querySelector('iframe');\
+             iframe.addEventListener('load', () => {{\
+               const w = iframe.contentWindow;\
+               try {{ w.document; log.push('document readable'); }}\
+               catch (e) {{ log.push('document:' + e.name + ':' + (e instanceof DOMException)); }}\
+               try {{ w.location; log.push('location readable'); }}\
+               catch (e) {{ log.push('location:' + e.name); }}\
+               log.push('contentDocument:' + iframe.contentDocument,\
+                 'secret:' + w.secret, 'frames0:' + (frames[0] === w),\
+                 'postMessage:' + typeof w.postMessage, 'self:' + (w.self === w),\
+                 'parent:' + (w.parent === window));\
+             }});</script>",
+            origin = child.origin().ascii_serialization(),
+        ))
+    });
+    server.route("/child.html", |_| {
+        html(
+            "<script>window.secret = 'hidden';\
+             let name = 'none';\
+             try { parent.document; } catch (e) { name = e.name; }\
+             parent.postMessage({ name }, '*');</script>",
+        )
+    });
+    let mut rt = load(&server, &server.http_url(SAME, "/index.html"));
+    assert_eq!(
+        log(&mut rt),
+        "message:SecurityError:true:true,document:SecurityError:true,location:SecurityError,\
+         contentDocument:null,secret:undefined,frames0:true,postMessage:function,self:true,\
+         parent:true"
+    );
+    assert!(
+        rt.reported_errors().is_empty(),
+        "{:?}",
+        rt.reported_errors()
+    );
+}
+
+#[test]
+fn post_message_clones_plain_data_and_checks_the_target_origin() {
+    let server = TestServer::start().unwrap();
+    server.route("/index.html", |_| {
+        html(
+            "<script>window.log = [];\
+             const sent = { list: [1, { b: 'x' }], date: new Date(0), map: new Map([[1, 2]]) };\
+             sent.self = sent;\
+             addEventListener('message', e => {\
+               const d = e.data;\
+               log.push('message:' + JSON.stringify(d.list) + ':' + d.date.getTime() + ':'\
+                 + d.map.get(1) + ':' + (d.self === d) + ':' + (d !== sent) + ':'\
+                 + e.origin + ':' + (e.source === window) + ':' + e.isTrusted);\
+             });\
+             postMessage(sent, '/');\
+             postMessage('dropped', 'http://elsewhere.test');\
+             for (const [value, origin] of [[() => 1, '*'], [document, '*'], ['x', 'not a url']]) {\
+               try { postMessage(value, origin); } catch (e) { log.push(e.name); }\
+             }\
+             log.push('sync-end');</script>",
+        )
+    });
+    let page = server.http_url(SAME, "/index.html");
+    let mut rt = load(&server, &page);
+    let origin = page.origin().ascii_serialization();
+    assert_eq!(
+        log(&mut rt),
+        format!(
+            "DataCloneError,DataCloneError,SyntaxError,sync-end,\
+             message:[1,{{\"b\":\"x\"}}]:0:2:true:true:{origin}:true:true"
+        )
+    );
+}
+
+#[test]
+fn a_child_posts_to_its_parent_and_back() {
+    let server = TestServer::start().unwrap();
+    let child = server.https_url(CROSS, "/child.html");
+    let parent_origin = server.https_url(SAME, "/").origin().ascii_serialization();
+    let child_origin = child.origin().ascii_serialization();
+    let page_child_origin = child_origin.clone();
+    server.route("/index.html", move |_| {
+        html(&format!(
+            "<script>window.log = [];\
+             addEventListener('message', e => {{\
+               log.push('parent got ' + e.data);\
+               if (e.data === 'ping') e.source.postMessage('pong', '{page_child_origin}');\
+             }});</script><iframe src={child}></iframe>"
+        ))
+    });
+    server.route("/child.html", move |_| {
+        html(&format!(
+            "<script>addEventListener('message', e => parent.postMessage('child got ' + e.data\
+               + ' from ' + e.origin, '*'));\
+             parent.postMessage('ping', '{parent_origin}');</script>"
+        ))
+    });
+    let mut rt = load(&server, &server.https_url(SAME, "/index.html"));
+    let origin = server.https_url(SAME, "/").origin().ascii_serialization();
+    assert_eq!(
+        log(&mut rt),
+        format!("parent got ping,parent got child got pong from {origin}")
+    );
+}
+
+#[test]
+fn broken_and_self_framing_iframes_do_not_hang_or_crash() {
+    let server = TestServer::start().unwrap();
+    server.route("/index.html", |_| {
+        html(
+            "<script>window.log = []</script>\
+             <iframe src=/missing.html></iframe><iframe src=/self.html></iframe>\
+             <iframe src='http://unmapped.invalid/'></iframe><iframe></iframe>\
+             <script>for (const f of document.querySelectorAll('iframe'))\
+               f.addEventListener('load', () => log.push('load'));\
+             addEventListener('load', () => log.push('parent-load:' + frames.length));</script>",
+        )
+    });
+    // Frames itself forever (stopped by the nesting limit).
+    server.route("/self.html", |_| html("<iframe src=/self.html></iframe>"));
+    let mut rt = load(&server, &server.http_url(SAME, "/index.html"));
+    assert_eq!(log(&mut rt), "load,load,load,load,parent-load:4");
+    // The about:blank child inherits the parent's origin: scriptable.
+    assert_eq!(
+        rt.evaluate(
+            "String(frames[3].document.URL) + ' ' + (frames[3].origin === origin)",
+            "check.js",
+            1
+        )
+        .unwrap(),
+        "about:blank true"
+    );
+}

@@ -1,0 +1,13 @@
+// HTML Standard
+// https://html.spec.whatwg.org/multipage/iframe-embed-object.html#htmliframeelement
+// Subset. Deviation: `contentWindow` is `WindowProxy?` in the standard;
+// there is no WindowProxy here, so it is `object?`: the child's Window for
+// a same-origin caller, a `CrossOriginWindow` view otherwise.
+
+[Exposed=Window]
+interface HTMLIFrameElement : HTMLElement {
+  attribute USVString src;
+  attribute DOMString name;
+  readonly attribute Document? contentDocument;
+  readonly attribute object? contentWindow;
+};
