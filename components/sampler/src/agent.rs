@@ -23,7 +23,7 @@ use crate::clock::SessionClock;
 use crate::glue::{self, CaptureBuffers, CaptureStatus, Context, ProfilingStack, ThreadHandle};
 use crate::registry::ScriptRegistry;
 use crate::resolve::{merge, FrameClass, RawStack, ResolvedFrame, Resolver};
-use crate::trace::TraceBuilder;
+use crate::trace::{SampleSink, TraceBuilder};
 
 /// When the agent prepares its sampling machinery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -67,6 +67,9 @@ struct Active {
     /// Stopped by the buffer limit (no more samples).
     full: bool,
     on_full: Option<BufferFullCallback>,
+    /// For idle samples, appended here directly by the sampling thread.
+    clock: SessionClock,
+    sink: SampleSink,
 }
 
 /// A captured sample, waiting for resolution on the JS thread.
@@ -346,6 +349,8 @@ impl AgentInner {
     ) -> u64 {
         let id = self.next_session_id.get();
         self.next_session_id.set(id + 1);
+        let clock = state.clock;
+        let sink = state.builder.sink();
         self.sessions.borrow_mut().insert(id, state);
         // Instrumentation first: samples need it.
         if !self.instrumentation.get() {
@@ -364,6 +369,8 @@ impl AgentInner {
                 taken: 0,
                 full: false,
                 on_full,
+                clock,
+                sink,
             });
         }
         self.shared.wake.notify_all();
@@ -670,8 +677,19 @@ fn sampler_thread(shared: Arc<Shared>) {
         let sample = capture_tick(&shared, &mut buf, position, due);
         st = shared.lock();
         st.in_flight = None;
-        if let Some(sample) = sample {
-            st.pending.push(sample);
+        match sample {
+            // Nothing to resolve: straight into the sessions' samples.
+            Some(sample) if sample.stack.is_none() => {
+                for active in st
+                    .sessions
+                    .iter()
+                    .filter(|a| sample.sessions.contains(&a.id))
+                {
+                    active.sink.push_idle(active.clock.relative(sample.time_ns));
+                }
+            }
+            Some(sample) => st.pending.push(sample),
+            None => {}
         }
         let many = st.pending.len() >= RESOLVE_THRESHOLD;
         if many || !fired.is_empty() {

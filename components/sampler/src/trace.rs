@@ -2,6 +2,7 @@
 //! <https://wicg.github.io/js-self-profiling/#the-profilertrace-dictionary>
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::{Serialize, Serializer};
 
@@ -75,6 +76,24 @@ pub(crate) struct FrameDesc {
 
 const NO_STACK: u32 = u32::MAX;
 
+/// A session's samples as `(timestamp ns, stack ID or NO_STACK)`, 16 bytes
+/// each. Shared with the sampling thread, which appends idle samples (no
+/// stack, nothing to resolve) directly, so that a page idling under a
+/// session does not queue captures for the JS thread.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SampleSink(Arc<Mutex<Vec<(u64, u32)>>>);
+
+impl SampleSink {
+    fn lock(&self) -> MutexGuard<'_, Vec<(u64, u32)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Appends a sample without a stack.
+    pub(crate) fn push_idle(&self, timestamp_ns: u64) {
+        self.lock().push((timestamp_ns, NO_STACK));
+    }
+}
+
 /// Builds one session's trace with O(1) amortised interning per frame.
 /// Samples are stored as 16 bytes each until the trace is produced.
 #[derive(Debug, Default)]
@@ -88,12 +107,12 @@ pub(crate) struct TraceBuilder {
     frame_cache: Vec<u32>,
     stacks: Vec<ProfilerStack>,
     stack_ids: HashMap<(u32, u32), u32>,
-    samples: Vec<(u64, u32)>,
+    samples: SampleSink,
 }
 
 impl TraceBuilder {
     pub(crate) fn sample_count(&self) -> usize {
-        self.samples.len()
+        self.samples.lock().len()
     }
 
     /// "get an element ID" for a resource string.
@@ -165,12 +184,19 @@ impl TraceBuilder {
     /// Step 6 of "take a sample": appends a sample.
     /// <https://wicg.github.io/js-self-profiling/#dfn-take-a-sample>
     pub(crate) fn push_sample(&mut self, timestamp_ns: u64, stack: Option<u32>) {
-        self.samples.push((timestamp_ns, stack.unwrap_or(NO_STACK)));
+        self.samples
+            .lock()
+            .push((timestamp_ns, stack.unwrap_or(NO_STACK)));
+    }
+
+    /// The sink the sampling thread appends idle samples to.
+    pub(crate) fn sink(&self) -> SampleSink {
+        self.samples.clone()
     }
 
     /// Approximate heap bytes used by this builder.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.samples.capacity() * std::mem::size_of::<(u64, u32)>()
+        self.samples.lock().capacity() * std::mem::size_of::<(u64, u32)>()
             + self.stacks.capacity() * std::mem::size_of::<ProfilerStack>()
             + self.stack_ids.capacity() * 16
             + self.frames.capacity() * std::mem::size_of::<ProfilerFrame>()
@@ -188,8 +214,7 @@ impl TraceBuilder {
             resources: self.resources,
             frames: self.frames,
             stacks: self.stacks,
-            samples: self
-                .samples
+            samples: sorted(std::mem::take(&mut *self.samples.lock()))
                 .into_iter()
                 .map(|(ts, stack)| ProfilerSample {
                     timestamp: Timestamp(ts),
@@ -200,9 +225,42 @@ impl TraceBuilder {
     }
 }
 
+/// Samples in time order: idle samples appended by the sampling thread can
+/// overtake captures still waiting for resolution. Stable, so samples with
+/// the same coarsened time keep their order; a no-op when already sorted.
+fn sorted(mut samples: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
+    if !samples.is_sorted_by_key(|s| s.0) {
+        samples.sort_by_key(|s| s.0);
+    }
+    samples
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn idle_samples_are_put_in_time_order() {
+        let mut b = TraceBuilder::default();
+        let f = b.frame_id(
+            0,
+            &FrameDesc {
+                name: "f".into(),
+                resource: None,
+                line: None,
+                column: None,
+            },
+        );
+        let s0 = b.stack_id(None, f);
+        b.sink().push_idle(300_000);
+        b.push_sample(100_000, Some(s0));
+        b.sink().push_idle(200_000);
+        let t = b.finish();
+        let times: Vec<u64> = t.samples.iter().map(|s| s.timestamp.0).collect();
+        assert_eq!(times, vec![100_000, 200_000, 300_000]);
+        assert_eq!(t.samples[0].stack_id, Some(0));
+        assert_eq!(t.samples[1].stack_id, None);
+    }
 
     #[test]
     fn trie_and_json() {
@@ -227,6 +285,7 @@ mod tests {
         b.push_sample(643_700_000, Some(s1));
         b.push_sample(643_800_000, None);
         let json = serde_json::to_string(&b.finish()).unwrap();
+        // (Idle samples appended out of order are put in time order below.)
         assert_eq!(
             json,
             r#"{"resources":["https://a/x.js"],"frames":[{"name":"f","resourceId":0,"line":1,"column":11},{"name":"g","resourceId":0,"line":1,"column":11}],"stacks":[{"frameId":0},{"parentId":0,"frameId":1}],"samples":[{"timestamp":643.7,"stackId":1},{"timestamp":643.8}]}"#
