@@ -36,6 +36,7 @@ interface Window : EventTarget {
   attribute EventHandler onerror; // Deviation: OnErrorEventHandler gets the event
   attribute EventHandler onunhandledrejection;
   attribute EventHandler onmessage;
+  attribute EventHandler onrejectionhandled;
 
   // WindowOrWorkerGlobalScope
   // https://html.spec.whatwg.org/multipage/webappapis.html#windoworworkerglobalscope

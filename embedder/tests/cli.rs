@@ -126,3 +126,25 @@ fn network_pages_with_host_mapping_and_certificates() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--map expects HOST=IP"));
 }
+
+#[test]
+fn an_unhandled_rejection_is_a_warning_not_a_failure() {
+    let dir = std::env::temp_dir().join(format!("jsprof-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("reject.html");
+    std::fs::write(
+        &page,
+        "<script>Promise.reject(new TypeError('boom'));\
+         Promise.reject(new Error('handled')).catch(() => console.log('handled'));</script>",
+    )
+    .unwrap();
+    let out = jsprof(&[page.to_str().unwrap()], "");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "handled\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Uncaught (in promise) TypeError: boom"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("handled"), "{stderr}");
+}

@@ -124,6 +124,7 @@ impl JsRuntime {
         }
         let job_queue = JobQueue(queue);
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
+        crate::rejection::install(runtime.cx());
         // SAFETY: a static table of plain functions.
         unsafe { mozjs::rust::wrappers2::SetDOMCallbacks(runtime.cx(), &DOM_CALLBACKS) };
         let reported_errors = Rc::new(RefCell::new(Vec::new()));
@@ -254,6 +255,7 @@ impl Drop for JsRuntime {
         // them while the context lives.
         self.event_loop.shut_down();
         crate::browsing_context::shut_down();
+        crate::rejection::shut_down();
     }
 }
 
@@ -292,7 +294,10 @@ pub fn perform_microtask_checkpoint(cx: &mut JSContext) {
         }
     }
     unsafe { JobQueueIsEmpty(cx) };
-    // Step 4: rejected promises notification (not implemented yet).
+    // Step 4: For each environment settings object settingsObject whose
+    // responsible event loop is this event loop, notify about rejected
+    // promises given settingsObject.
+    crate::rejection::notify_about_rejected_promises();
     // Step 6: Cleanup Indexed Database transactions (none).
     // Step 7: Perform ClearKeptObjects().
     unsafe { ClearKeptObjects(cx) };

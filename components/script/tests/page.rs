@@ -199,3 +199,29 @@ fn uncaught_dom_exceptions_are_reported_not_fatal() {
     );
     assert_eq!(rt.reported_errors().len(), 2);
 }
+
+#[test]
+fn unhandled_rejections_fire_events_and_late_handlers_fire_rejectionhandled() {
+    let mut rt = load(
+        "rejections",
+        &[(
+            "index.html",
+            "<script>window.log = [];\
+             addEventListener('unhandledrejection', e => {\
+               log.push('unhandled:' + e.reason.message + ':' + (e.promise instanceof Promise)\
+                 + ':' + e.cancelable + ':' + e.isTrusted);\
+               if (e.reason.message === 'quiet') e.preventDefault();\
+             });\
+             onrejectionhandled = e => log.push('rejectionhandled:' + e.reason.message);\
+             const p1 = Promise.reject(new Error('one'));\
+             Promise.reject(new Error('quiet'));\
+             Promise.reject(new Error('caught')).catch(() => log.push('caught'));\
+             setTimeout(() => p1.catch(() => log.push('late catch')), 0);</script>",
+        )],
+    );
+    assert_eq!(
+        log(&mut rt),
+        "caught,unhandled:one:true:true:true,unhandled:quiet:true:true:true,late catch,\
+         rejectionhandled:one"
+    );
+}

@@ -20,6 +20,7 @@ pub mod messageevent;
 pub mod node;
 pub mod performance;
 pub mod profiler;
+pub mod promiserejectionevent;
 pub mod testbinding;
 pub mod testworkeronly;
 pub mod text;

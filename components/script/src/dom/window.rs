@@ -452,6 +452,20 @@ impl WindowMethods for Window {
         window_post_message_steps(cx, self.navigable_id(), &message, &target_origin.0)
     }
 
+    fn Onrejectionhandled(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
+        self.eventtarget.get_event_handler("rejectionhandled")
+    }
+
+    fn SetOnrejectionhandled(
+        &self,
+        _cx: &mut JSContext,
+        value: Option<Rc<EventHandlerNonNull>>,
+    ) -> Fallible<()> {
+        self.eventtarget
+            .set_event_handler("rejectionhandled", value);
+        Ok(())
+    }
+
     fn Onmessage(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
         self.eventtarget.get_event_handler("message")
     }

@@ -1,0 +1,112 @@
+//! `PromiseRejectionEvent`
+//! (<https://html.spec.whatwg.org/multipage/webappapis.html#promiserejectionevent>).
+
+use mozjs::context::JSContext;
+use mozjs::gc::{RootedTraceableBox, Traceable};
+use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::jsval::JSVal;
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::PromiseRejectionEventBinding::PromiseRejectionEventMethods;
+use crate::dom::bindings::codegen::PromiseRejectionEventInit;
+use crate::dom::bindings::conversions::{DOMString, RootedJsObject, RootedJsValue};
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::event::Event;
+use crate::dom::globalscope::GlobalScope;
+
+pub struct PromiseRejectionEvent {
+    event: Event,
+    promise: Box<Heap<*mut JSObject>>,
+    reason: Box<Heap<JSVal>>,
+}
+
+impl AsRef<Event> for PromiseRejectionEvent {
+    fn as_ref(&self) -> &Event {
+        &self.event
+    }
+}
+
+unsafe impl Traceable for PromiseRejectionEvent {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe {
+            self.event.trace(trc);
+            self.promise.trace(trc);
+            self.reason.trace(trc);
+        }
+    }
+}
+
+impl PromiseRejectionEvent {
+    /// A trusted event named `type_` (`unhandledrejection`, cancelable, or
+    /// `rejectionhandled`) for `promise` of `global`'s realm.
+    pub fn new_trusted(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        type_: &str,
+        cancelable: bool,
+        promise: *mut JSObject,
+        reason: JSVal,
+    ) -> DomRoot<PromiseRejectionEvent> {
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(PromiseRejectionEvent {
+                event: Event::new_inherited(global.now()),
+                promise: Heap::boxed(promise),
+                reason: Heap::boxed(reason),
+            }),
+            None,
+        );
+        event.event.initialize(type_, false, cancelable);
+        event.event.set_trusted(true);
+        event
+    }
+
+    pub fn upcast_event(&self) -> &Event {
+        &self.event
+    }
+}
+
+impl PromiseRejectionEventMethods for PromiseRejectionEvent {
+    fn Promise(&self, _cx: &mut JSContext) -> RootedJsObject {
+        let root = RootedTraceableBox::new(Heap::default());
+        root.set(self.promise.get());
+        root
+    }
+
+    fn Reason(&self, _cx: &mut JSContext) -> RootedJsValue {
+        let value = RootedJsValue::new(Heap::default());
+        value.set(self.reason.get());
+        value
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-event-constructor>
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: DOMString,
+        init: PromiseRejectionEventInit,
+    ) -> Fallible<DomRoot<PromiseRejectionEvent>> {
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(PromiseRejectionEvent {
+                event: Event::new_inherited(global.now()),
+                promise: Heap::boxed(init.promise.get()),
+                reason: Heap::boxed(
+                    init.reason
+                        .as_ref()
+                        .map_or(mozjs::jsval::UndefinedValue(), |r| r.get()),
+                ),
+            }),
+            proto,
+        );
+        event
+            .event
+            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
+        Ok(event)
+    }
+}

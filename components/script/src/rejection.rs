@@ -1,0 +1,232 @@
+//! Unhandled promise rejections
+//! (<https://html.spec.whatwg.org/multipage/webappapis.html#unhandled-promise-rejections>):
+//! SpiderMonkey's promise rejection tracker is HTML's
+//! HostPromiseRejectionTracker; the microtask checkpoint calls
+//! [`notify_about_rejected_promises`].
+//!
+//! One agent per thread, so the settings objects' "about-to-be-notified
+//! rejected promises list" and "outstanding rejected promises weak set"
+//! are kept per thread (each promise knows its global). The weak set holds
+//! its promises strongly until the runtime goes away (a simplification).
+
+use std::cell::RefCell;
+use std::ffi::c_void;
+use std::ptr::NonNull;
+
+use mozjs::context::{JSContext, RawJSContext};
+use mozjs::gc::RootedTraceableBox;
+use mozjs::jsapi::{Heap, JSObject, PromiseRejectionHandlingState};
+use mozjs::jsval::UndefinedValue;
+use mozjs::realm::AutoRealm;
+use mozjs::rooted;
+
+use crate::dom::globalscope::GlobalScope;
+use crate::dom::promiserejectionevent::PromiseRejectionEvent;
+use crate::event_loop::EventLoop;
+
+type PromiseRoot = RootedTraceableBox<Heap<*mut JSObject>>;
+
+thread_local! {
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#about-to-be-notified-rejected-promises-list>
+    static ABOUT_TO_BE_NOTIFIED: RefCell<Vec<PromiseRoot>> = const { RefCell::new(Vec::new()) };
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#outstanding-rejected-promises-weak-set>
+    static OUTSTANDING: RefCell<Vec<PromiseRoot>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most promises kept in the outstanding set (oldest dropped first).
+const MAX_OUTSTANDING: usize = 10_000;
+
+fn root(promise: *mut JSObject) -> PromiseRoot {
+    let root = RootedTraceableBox::new(Heap::default());
+    root.set(promise);
+    root
+}
+
+/// Installs the tracker on the context.
+pub(crate) fn install(cx: &JSContext) {
+    unsafe {
+        mozjs::rust::wrappers2::SetPromiseRejectionTrackerCallback(
+            cx,
+            Some(host_promise_rejection_tracker),
+            std::ptr::null_mut(),
+        )
+    };
+}
+
+/// Drops every root; called before the context goes away.
+pub(crate) fn shut_down() {
+    let a = ABOUT_TO_BE_NOTIFIED.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    let b = OUTSTANDING.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    drop((a, b));
+}
+
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#the-hostpromiserejectiontracker-implementation>
+unsafe extern "C" fn host_promise_rejection_tracker(
+    _cx: *mut RawJSContext,
+    muted_errors: bool,
+    promise: mozjs::jsapi::HandleObject,
+    operation: PromiseRejectionHandlingState,
+    _data: *mut c_void,
+) {
+    // Step 1: Let script be the running script.
+    // Step 2: If script is a classic script and script's muted errors is
+    // true, then return.
+    if muted_errors {
+        return;
+    }
+    // Step 3: Let settings object be the current settings object (the
+    // promise's global, kept with it).
+    let promise = promise.get();
+    match operation {
+        // Step 5: If operation is "reject", then: append promise to
+        // settings object's about-to-be-notified rejected promises list.
+        PromiseRejectionHandlingState::Unhandled => {
+            ABOUT_TO_BE_NOTIFIED.with(|l| l.borrow_mut().push(root(promise)));
+        }
+        // Step 6: If operation is "handle", then:
+        PromiseRejectionHandlingState::Handled => {
+            // Step 6.1: If settings object's about-to-be-notified rejected
+            // promises list contains promise, then remove promise from that
+            // list and return.
+            let was_pending = ABOUT_TO_BE_NOTIFIED.with(|l| {
+                let mut l = l.borrow_mut();
+                let before = l.len();
+                l.retain(|p| p.get() != promise);
+                l.len() != before
+            });
+            if was_pending {
+                return;
+            }
+            // Step 6.2: If settings object's outstanding rejected promises
+            // weak set does not contain promise, then return.
+            // Step 6.3: Remove promise from settings object's outstanding
+            // rejected promises weak set.
+            let was_outstanding = OUTSTANDING.with(|l| {
+                let mut l = l.borrow_mut();
+                let before = l.len();
+                l.retain(|p| p.get() != promise);
+                l.len() != before
+            });
+            if !was_outstanding {
+                return;
+            }
+            // Step 6.4: Let global be settings object's global object.
+            // Step 6.5: Queue a global task on the DOM manipulation task
+            // source given global to fire an event named rejectionhandled
+            // at global, using PromiseRejectionEvent, with the promise
+            // attribute initialized to promise, and the reason attribute
+            // initialized to promise.[[PromiseResult]].
+            let promise = root(promise);
+            EventLoop::current().queue_task(Box::new(move |cx| {
+                fire(cx, &promise, "rejectionhandled", false);
+            }));
+        }
+    }
+}
+
+/// Fires `type_` at the promise's global; returns "not handled" (the
+/// event was not canceled), or true when there is no window to fire at.
+fn fire(cx: &mut JSContext, promise: &PromiseRoot, type_: &str, cancelable: bool) -> bool {
+    let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(promise.get()) };
+    let Some(global) = NonNull::new(global) else {
+        return true;
+    };
+    let mut realm = AutoRealm::new(cx, global);
+    let cx = &mut *realm;
+    let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
+    let Some(window) = scope.as_window() else {
+        return true;
+    };
+    rooted!(&in(cx) let promise_object = promise.get());
+    rooted!(&in(cx) let mut reason = UndefinedValue());
+    unsafe {
+        mozjs::rust::wrappers2::JS_GetPromiseResult(promise_object.handle(), reason.handle_mut())
+    };
+    let event = PromiseRejectionEvent::new_trusted(
+        cx,
+        scope,
+        type_,
+        cancelable,
+        promise.get(),
+        reason.get(),
+    );
+    window
+        .upcast_event_target()
+        .dispatch(cx, event.upcast_event())
+}
+
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#notify-about-rejected-promises>
+/// (for the agent's settings objects at once).
+pub(crate) fn notify_about_rejected_promises() {
+    // Step 1: Let list be a clone of settings object's about-to-be-notified
+    // rejected promises list.
+    // Step 3: Clear settings object's about-to-be-notified rejected
+    // promises list.
+    let list = ABOUT_TO_BE_NOTIFIED.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    // Step 2: If list is empty, then return.
+    if list.is_empty() {
+        return;
+    }
+    // Step 4: Let global be settings object's global object.
+    // Step 5: Queue a global task on the DOM manipulation task source given
+    // global to run the following substep:
+    EventLoop::current().queue_task(Box::new(move |cx| {
+        // Step 5.1: For each promise p of list:
+        for p in list {
+            rooted!(&in(cx) let promise = p.get());
+            // Step 5.1.1: If p.[[PromiseIsHandled]] is true, then continue.
+            if unsafe { mozjs::rust::wrappers2::GetPromiseIsHandled(promise.handle()) } {
+                continue;
+            }
+            // Step 5.1.2: Let notCanceled be the result of firing an event
+            // named unhandledrejection at global, using
+            // PromiseRejectionEvent, with the cancelable attribute
+            // initialized to true, the promise attribute initialized to p,
+            // and the reason attribute initialized to p.[[PromiseResult]].
+            let not_canceled = fire(cx, &p, "unhandledrejection", true);
+            // Step 5.1.3: If notCanceled is true, then the user agent may
+            // report p.[[PromiseResult]] to a developer console.
+            if not_canceled {
+                warn_unhandled(cx, &p);
+            }
+            // Step 5.1.4: If p.[[PromiseIsHandled]] is false, then append p
+            // to settings object's outstanding rejected promises weak set.
+            if !unsafe { mozjs::rust::wrappers2::GetPromiseIsHandled(promise.handle()) } {
+                OUTSTANDING.with(|l| {
+                    let mut l = l.borrow_mut();
+                    if l.len() >= MAX_OUTSTANDING {
+                        l.remove(0);
+                    }
+                    l.push(p);
+                });
+            }
+        }
+    }));
+}
+
+/// The console warning: `Uncaught (in promise) <reason>`.
+fn warn_unhandled(cx: &mut JSContext, promise: &PromiseRoot) {
+    let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(promise.get()) };
+    let Some(global) = NonNull::new(global) else {
+        return;
+    };
+    let mut realm = AutoRealm::new(cx, global);
+    let cx = &mut *realm;
+    rooted!(&in(cx) let promise_object = promise.get());
+    rooted!(&in(cx) let mut reason = UndefinedValue());
+    unsafe {
+        mozjs::rust::wrappers2::JS_GetPromiseResult(promise_object.handle(), reason.handle_mut())
+    };
+    let text = match crate::dom::bindings::conversions::to_rust_string(cx, reason.handle()) {
+        Ok(text) => text,
+        Err(()) => {
+            unsafe {
+                if mozjs::rust::wrappers2::JS_IsExceptionPending(cx) {
+                    mozjs::rust::wrappers2::JS_ClearPendingException(cx);
+                }
+            }
+            "(a reason that cannot be converted to a string)".to_owned()
+        }
+    };
+    eprintln!("Uncaught (in promise) {text}");
+}
