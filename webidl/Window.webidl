@@ -49,6 +49,11 @@ interface Window : EventTarget {
   undefined clearInterval(optional long id = 0);
   undefined queueMicrotask(VoidFunction callback);
 
+  // https://fetch.spec.whatwg.org/#fetch-method
+  // Deviation: RequestInfo is `USVString` here (no Request interface) and
+  // there is no RequestInit; same-origin GET only (see dom/response.rs).
+  Promise<Response> fetch(USVString input);
+
   // https://w3c.github.io/hr-time/#the-performance-attribute
   readonly attribute Performance performance;
 

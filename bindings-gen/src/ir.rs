@@ -283,6 +283,9 @@ pub struct Interface {
     pub constructor: Option<Operation>,
     pub attributes: Vec<Attribute>,
     pub operations: Vec<Operation>,
+    /// Static operations (<https://webidl.spec.whatwg.org/#es-static-operations>):
+    /// properties of the interface object.
+    pub static_operations: Vec<Operation>,
     pub constants: Vec<Constant>,
     pub location: Location,
 }

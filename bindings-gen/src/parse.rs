@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use weedle::argument::Argument as WArgument;
 use weedle::attribute::{ExtendedAttribute, ExtendedAttributeList, IdentifierOrString};
-use weedle::interface::{InterfaceMember, StringifierOrInheritOrStatic};
+use weedle::interface::{InterfaceMember, StringifierOrInheritOrStatic, StringifierOrStatic};
 use weedle::literal::{ConstValue as WConstValue, DefaultValue as WDefault, FloatLit, IntegerLit};
 use weedle::types::{
     AttributedType, FloatingPointType, IntegerType as WIntegerType, NonAnyType, ReturnType,
@@ -462,6 +462,7 @@ impl<'a> Resolver<'a> {
             constructor: None,
             attributes: Vec::new(),
             operations: Vec::new(),
+            static_operations: Vec::new(),
             constants: Vec::new(),
             location: location.clone(),
         };
@@ -530,12 +531,13 @@ impl<'a> Resolver<'a> {
                         ));
                     };
                     let op_loc = loc(file, id.0);
-                    if op.modifier.is_some() {
-                        return Err(err(
-                            &op_loc,
-                            "static and stringifier operations are not supported",
-                        ));
-                    }
+                    let is_static = match op.modifier {
+                        None => false,
+                        Some(StringifierOrStatic::Static(_)) => true,
+                        Some(StringifierOrStatic::Stringifier(_)) => {
+                            return Err(err(&op_loc, "stringifier operations are not supported"))
+                        }
+                    };
                     if op.special.is_some() {
                         return Err(err(&op_loc, "special operations (getter, setter, deleter, legacycaller) are not supported"));
                     }
@@ -549,12 +551,17 @@ impl<'a> Resolver<'a> {
                     }
                     let arguments = self.arguments(file, &op.args.body.list, &op_loc, true)?;
                     let return_type = self.return_type(file, &op.return_type, &op_loc)?;
-                    iface.operations.push(Operation {
+                    let operation = Operation {
                         name: Some(op_name),
                         arguments,
                         return_type,
                         location: op_loc,
-                    });
+                    };
+                    if is_static {
+                        iface.static_operations.push(operation);
+                    } else {
+                        iface.operations.push(operation);
+                    }
                 }
                 InterfaceMember::Const(c) => {
                     let c_loc = loc(file, c.identifier.0);

@@ -109,3 +109,8 @@ fn global_and_variadic() {
 fn throwing_getters() {
     check("throws");
 }
+
+#[test]
+fn static_operations() {
+    check("static");
+}

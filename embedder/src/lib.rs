@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use jsprof_document::{HeaderList, ScriptFetchParams};
 use jsprof_net::{
-    BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, NetConfig, NetError, RawResponse,
+    BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, HopRequest, NetConfig, NetError,
+    RawResponse,
 };
 use jsprof_script::script_loading::Loader;
 use jsprof_script::{JsRuntime, ScriptError};
@@ -88,7 +89,11 @@ impl Loader for ShellLoader {
     }
 
     fn blob_store(&self) -> Arc<BlobStore> {
-        self.fetcher.blob_store()
+        Loader::blob_store(&self.fetcher)
+    }
+
+    fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError> {
+        self.fetcher.fetch_hop(request)
     }
 }
 

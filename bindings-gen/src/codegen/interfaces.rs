@@ -200,11 +200,23 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         }
     }
 
-    // Operations: https://webidl.spec.whatwg.org/#es-operations
-    for op in &iface.operations {
+    // Operations: https://webidl.spec.whatwg.org/#es-operations, and
+    // static operations (https://webidl.spec.whatwg.org/#es-static-operations),
+    // which are properties of the interface object and have no `this`.
+    let mut static_method_specs = Vec::new();
+    let all_operations = iface
+        .operations
+        .iter()
+        .map(|op| (op, false))
+        .chain(iface.static_operations.iter().map(|op| (op, true)));
+    for (op, is_static) in all_operations {
         let op_name = op.name.as_deref().expect("regular operations have names");
         let method = ident(&camel_case(op_name));
-        let native = format_ident!("op_{}", op_name);
+        let native = if is_static {
+            format_ident!("static_op_{}", op_name)
+        } else {
+            format_ident!("op_{}", op_name)
+        };
         let what = format!("{}.{}", name, op_name);
         let (stmts, arg_names) = argument_conversions(defs, op, &what);
         let params = op.arguments.iter().zip(&arg_names).map(|(a, n)| {
@@ -212,24 +224,52 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             quote!(#n: #t)
         });
         let ret = rust_type(&op.return_type);
-        let doc = format!(" `{}()`", op_name);
-        trait_items.push(quote! {
-            #[doc = #doc]
-            fn #method(&self, cx: &mut JSContext, #(#params),*) -> Fallible<#ret>;
-        });
+        let doc = format!(" `{}{}()`", if is_static { "static " } else { "" }, op_name);
+        if is_static {
+            trait_items.push(quote! {
+                #[doc = #doc]
+                fn #method(cx: &mut JSContext, global: &GlobalScope, #(#params),*) -> Fallible<#ret>;
+            });
+        } else {
+            trait_items.push(quote! {
+                #[doc = #doc]
+                fn #method(&self, cx: &mut JSContext, #(#params),*) -> Fallible<#ret>;
+            });
+        }
         let kind = if op.returns_promise() {
             quote!(ReturnKind::Promise)
         } else {
             quote!(ReturnKind::Value)
         };
+        let (prologue, call) = if is_static {
+            (
+                quote!(let global = static_operation_global(cx)?;),
+                quote!(<#self_ty as #methods_trait>::#method(cx, global, #(#arg_names),*)),
+            )
+        } else {
+            (
+                quote!(let this = unwrap_this::<#self_ty>(cx, &args, #what)?;),
+                quote!(<#self_ty as #methods_trait>::#method(this, cx, #(#arg_names),*)),
+            )
+        };
+        let native_doc = if is_static {
+            quote!(
+                /// The static operation's function
+                /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+            )
+        } else {
+            quote!(
+                /// The operation's function
+                /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+            )
+        };
         natives.push(quote! {
-            /// The operation's function
-            /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+            #native_doc
             pub(crate) unsafe extern "C" fn #native(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
                 call_native(cx, argc, vp, #what, #kind, |cx, args| unsafe {
-                    let this = unwrap_this::<#self_ty>(cx, &args, #what)?;
+                    #prologue
                     #(#stmts)*
-                    let result: #ret = <#self_ty as #methods_trait>::#method(this, cx, #(#arg_names),*)
+                    let result: #ret = #call
                         .map_err(|error| throw_dom_error(cx, error))?;
                     result.to_js(cx, args.rval());
                     Ok(())
@@ -238,7 +278,12 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         });
         let key = c_str(op_name);
         let length = op.required_argument_count() as u16;
-        method_specs.push(quote!(function_spec(#key, Some(#native), #length, JSPROP_ENUMERATE)));
+        let spec = quote!(function_spec(#key, Some(#native), #length, JSPROP_ENUMERATE));
+        if is_static {
+            static_method_specs.push(spec);
+        } else {
+            method_specs.push(spec);
+        }
     }
 
     // The constructor: https://webidl.spec.whatwg.org/#js-constructor
@@ -306,6 +351,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
 
     let n_attrs = attribute_specs.len() + 1;
     let n_methods = method_specs.len() + 1;
+    let n_static_methods = static_method_specs.len() + 1;
     let n_unforgeable = unforgeable.len() + 1;
     let key = c_str(name);
     let parent = match &iface.parent {
@@ -409,6 +455,8 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 StaticSpecs([#(#attribute_specs,)* JSPropertySpec::ZERO]);
             static METHODS: StaticSpecs<[JSFunctionSpec; #n_methods]> =
                 StaticSpecs([#(#method_specs,)* JSFunctionSpec::ZERO]);
+            static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; #n_static_methods]> =
+                StaticSpecs([#(#static_method_specs,)* JSFunctionSpec::ZERO]);
             static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_unforgeable]> =
                 StaticSpecs([#(#unforgeable,)* JSPropertySpec::ZERO]);
             static CONSTANTS: &[ConstantSpec] = &[#(#constants),*];
@@ -424,6 +472,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 constructor_length: #constructor_length,
                 attributes: &ATTRIBUTES.0,
                 methods: &METHODS.0,
+                static_methods: &STATIC_METHODS.0,
                 constants: CONSTANTS,
                 exposure: Exposure { window: #window, dedicated_worker: #worker },
                 pref: #pref,

@@ -244,6 +244,9 @@ pub mod PayloadBinding {
     static METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -259,6 +262,7 @@ pub mod PayloadBinding {
         constructor_length: 0u32,
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
+        static_methods: &STATIC_METHODS.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,

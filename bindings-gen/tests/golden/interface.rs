@@ -56,6 +56,9 @@ pub mod BaseBinding {
     static METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -71,6 +74,7 @@ pub mod BaseBinding {
         constructor_length: 0u32,
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
+        static_methods: &STATIC_METHODS.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -371,6 +375,9 @@ pub mod ThingBinding {
         function_spec(c"inspect", Some(op_inspect), 2u16, JSPROP_ENUMERATE),
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 2usize]> = StaticSpecs([
         accessor_spec(
             c"trusted",
@@ -397,6 +404,7 @@ pub mod ThingBinding {
         constructor_length: 1u32,
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
+        static_methods: &STATIC_METHODS.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,

@@ -229,6 +229,9 @@ pub mod SwitchBinding {
         function_spec(c"pick", Some(op_pick), 1u16, JSPROP_ENUMERATE),
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -244,6 +247,7 @@ pub mod SwitchBinding {
         constructor_length: 0u32,
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
+        static_methods: &STATIC_METHODS.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,

@@ -205,6 +205,9 @@ pub mod ConsoleBinding {
         function_spec(c"error", Some(op_error), 0u16, JSPROP_ENUMERATE),
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -220,6 +223,7 @@ pub mod ConsoleBinding {
         constructor_length: 0u32,
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
+        static_methods: &STATIC_METHODS.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -346,6 +350,9 @@ pub mod GlobalThingBinding {
         function_spec(c"run", Some(op_run), 0u16, JSPROP_ENUMERATE),
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -361,6 +368,7 @@ pub mod GlobalThingBinding {
         constructor_length: 0u32,
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
+        static_methods: &STATIC_METHODS.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,

@@ -47,6 +47,10 @@ struct Navigable {
 }
 
 thread_local! {
+    /// The blob URL store when no loader is set (scripts evaluated
+    /// without a page).
+    static FALLBACK_BLOB_STORE: std::sync::Arc<jsprof_net::BlobStore> =
+        std::sync::Arc::new(jsprof_net::BlobStore::new());
     static NAVIGABLES: RefCell<Vec<Navigable>> = const { RefCell::new(Vec::new()) };
     static LOADER: RefCell<Option<Rc<dyn Loader>>> = const { RefCell::new(None) };
 }
@@ -144,6 +148,15 @@ pub fn set_loader(loader: Rc<dyn Loader>) {
 
 pub fn loader() -> Option<Rc<dyn Loader>> {
     LOADER.with(|l| l.borrow().clone())
+}
+
+/// <https://w3c.github.io/FileAPI/#blob-url-store>: the loader's (shared
+/// with the fetcher, so `blob:` URLs load), else a per-thread one.
+pub fn blob_store() -> std::sync::Arc<jsprof_net::BlobStore> {
+    match loader() {
+        Some(loader) => loader.blob_store(),
+        None => FALLBACK_BLOB_STORE.with(|s| s.clone()),
+    }
 }
 
 /// Drops every root; called before the context goes away.

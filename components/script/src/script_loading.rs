@@ -20,7 +20,9 @@ use jsprof_document::{
     is_secure_context, process_response_policy, CorsSettings, CrossOriginIsolation, Environment,
     Origin, ScriptCorsOutcome, ScriptFetchParams,
 };
-use jsprof_net::{BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, NetError};
+use jsprof_net::{
+    BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, HopRequest, NetError, RawResponse,
+};
 use mozjs::context::{JSContext, RawJSContext};
 use mozjs::jsval::UndefinedValue;
 use mozjs::realm::AutoRealm;
@@ -62,6 +64,10 @@ pub trait Loader {
     /// The blob URL store `blob:` URLs resolve in (shared with
     /// `URL.createObjectURL`).
     fn blob_store(&self) -> Arc<BlobStore>;
+
+    /// One request, redirects not followed (for `fetch()`, which checks
+    /// each redirect's target before requesting it).
+    fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError>;
 }
 
 impl Loader for Fetcher {
@@ -78,6 +84,10 @@ impl Loader for Fetcher {
 
     fn blob_store(&self) -> Arc<BlobStore> {
         self.config().blob_store.clone()
+    }
+
+    fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError> {
+        Fetcher::fetch_hop(self, request)
     }
 }
 

@@ -2,6 +2,7 @@
 //! `*Methods` implementation), plus the bindings runtime.
 
 pub mod bindings;
+pub mod blob;
 pub mod console;
 pub mod crossoriginwindow;
 pub mod customevent;
@@ -21,7 +22,9 @@ pub mod node;
 pub mod performance;
 pub mod profiler;
 pub mod promiserejectionevent;
+pub mod response;
 pub mod testbinding;
 pub mod testworkeronly;
 pub mod text;
+pub mod url;
 pub mod window;

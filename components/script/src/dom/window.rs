@@ -452,6 +452,15 @@ impl WindowMethods for Window {
         window_post_message_steps(cx, self.navigable_id(), &message, &target_origin.0)
     }
 
+    /// <https://fetch.spec.whatwg.org/#dom-global-fetch>
+    fn Fetch(
+        &self,
+        cx: &mut JSContext,
+        input: USVString,
+    ) -> Fallible<Rc<crate::dom::bindings::promise::Promise>> {
+        crate::dom::response::fetch(self, cx, &input.0)
+    }
+
     fn Onrejectionhandled(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
         self.eventtarget.get_event_handler("rejectionhandled")
     }

@@ -31,7 +31,8 @@ pub use crate::dom::bindings::interface::{
     ProtoParent, PrototypeId, StaticSpecs,
 };
 pub use crate::dom::bindings::native::{
-    call_native, check_argument_count, constructor_prologue, unwrap_this, ReturnKind,
+    call_native, check_argument_count, constructor_prologue, static_operation_global, unwrap_this,
+    ReturnKind,
 };
 pub use crate::dom::bindings::promise::Promise;
 pub use crate::dom::bindings::reflector::{

@@ -87,6 +87,8 @@ pub struct InterfaceSpec {
     pub constructor_length: u32,
     pub attributes: &'static [JSPropertySpec],
     pub methods: &'static [JSFunctionSpec],
+    /// Static operations: functions of the interface object.
+    pub static_methods: &'static [JSFunctionSpec],
     pub constants: &'static [ConstantSpec],
     pub exposure: Exposure,
     /// `[Pref="name"]`: installed only on globals with that pref enabled.
@@ -293,6 +295,13 @@ pub fn get_or_create_interface_objects(
     }
     // Constants are also properties of the interface object.
     define_constants(cx, interface.handle(), spec.constants)?;
+    // https://webidl.spec.whatwg.org/#es-static-operations: for each static
+    // operation, define a property on the interface object.
+    if spec.static_methods.len() > 1
+        && !unsafe { JS_DefineFunctions(cx, interface.handle(), spec.static_methods.as_ptr()) }
+    {
+        return Err(());
+    }
     // The prototype's "constructor" ({[[Writable]]: true, [[Enumerable]]:
     // false, [[Configurable]]: true}).
     rooted!(&in(cx) let interface_value = ObjectValue(interface.get()));

@@ -202,6 +202,14 @@ pub fn check_argument_count(
 /// check, the current global, and the prototype of the new object from
 /// NewTarget (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>,
 /// steps "Let prototype be ? Get(newTarget, "prototype")").
+/// The global a static operation runs for: the current global (the
+/// interface object's realm).
+/// <https://webidl.spec.whatwg.org/#dfn-create-operation-function> step
+/// 2.1.2 (static: no `this` check).
+pub fn static_operation_global<'g>(cx: &mut JSContext) -> Result<&'g GlobalScope, ()> {
+    unsafe { GlobalScope::current(cx) }.ok_or(())
+}
+
 pub fn constructor_prologue<'g>(
     cx: &mut JSContext,
     args: &NativeArgs,

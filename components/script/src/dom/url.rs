@@ -1,0 +1,220 @@
+//! `URL` (<https://url.spec.whatwg.org/#url-class>) on the `url` crate,
+//! with the File API's `createObjectURL`/`revokeObjectURL`
+//! (<https://w3c.github.io/FileAPI/#creating-revoking>) on the blob URL
+//! store shared with the loader (`jsprof_net::BlobStore`).
+
+use std::cell::RefCell;
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+use mozjs::rust::HandleObject;
+
+use crate::browsing_context;
+use crate::dom::bindings::codegen::URLBinding::URLMethods;
+use crate::dom::bindings::conversions::{DOMString, USVString};
+use crate::dom::bindings::error::{Error, Fallible};
+use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::blob::Blob;
+use crate::dom::globalscope::GlobalScope;
+
+pub struct URL {
+    pub(crate) reflector: Reflector,
+    /// <https://url.spec.whatwg.org/#concept-url-url>
+    url: RefCell<url::Url>,
+}
+
+unsafe impl Traceable for URL {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.reflector.trace(trc) }
+    }
+}
+
+/// <https://url.spec.whatwg.org/#api-url-parser>
+fn api_url_parser(url: &str, base: Option<&str>) -> Option<url::Url> {
+    // Step 1: Let parsedBase be null.
+    // Step 2: If base is non-null: parse it; failure → failure.
+    let parsed_base = match base {
+        Some(base) => Some(url::Url::parse(base).ok()?),
+        None => None,
+    };
+    // Step 3: Return the result of running the basic URL parser on url
+    // with parsedBase.
+    url::Url::options()
+        .base_url(parsed_base.as_ref())
+        .parse(url)
+        .ok()
+}
+
+/// The current global's origin (its window's, else the URL origin of
+/// nothing: opaque).
+fn settings_origin(global: &GlobalScope) -> jsprof_document::Origin {
+    match global.as_window() {
+        Some(window) => window.origin(),
+        None => jsprof_document::Origin::new_opaque(),
+    }
+}
+
+impl URLMethods for URL {
+    /// <https://url.spec.whatwg.org/#dom-url-url>
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        url: USVString,
+        base: Option<USVString>,
+    ) -> Fallible<DomRoot<URL>> {
+        // Step 1: Let parsedURL be the result of running the API URL parser
+        // on url with base, if given.
+        // Step 2: If parsedURL is failure, then throw a TypeError.
+        let parsed = api_url_parser(&url.0, base.as_ref().map(|b| b.0.as_str()))
+            .ok_or_else(|| Error::Type(format!("{:?} is not a valid URL", url.0)))?;
+        // Step 3: Initialize this with parsedURL.
+        Ok(reflect_dom_object(
+            cx,
+            global,
+            Box::new(URL {
+                reflector: Reflector::new(),
+                url: RefCell::new(parsed),
+            }),
+            proto,
+        ))
+    }
+
+    /// <https://url.spec.whatwg.org/#dom-url-canparse>
+    fn CanParse(
+        _cx: &mut JSContext,
+        _global: &GlobalScope,
+        url: USVString,
+        base: Option<USVString>,
+    ) -> Fallible<bool> {
+        Ok(api_url_parser(&url.0, base.as_ref().map(|b| b.0.as_str())).is_some())
+    }
+
+    fn Href(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.url.borrow().to_string())
+    }
+
+    /// <https://url.spec.whatwg.org/#dom-url-href>: the href setter
+    /// throws a TypeError for a string that does not parse.
+    fn SetHref(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
+        let parsed = url::Url::parse(&value.0)
+            .map_err(|_| Error::Type(format!("{:?} is not a valid URL", value.0)))?;
+        *self.url.borrow_mut() = parsed;
+        Ok(())
+    }
+
+    fn Origin(&self, _cx: &mut JSContext) -> USVString {
+        USVString(jsprof_document::Origin::of(&self.url.borrow()).ascii_serialization())
+    }
+
+    fn Protocol(&self, _cx: &mut JSContext) -> USVString {
+        USVString(format!("{}:", self.url.borrow().scheme()))
+    }
+
+    fn Username(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.url.borrow().username().to_owned())
+    }
+
+    fn Password(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.url.borrow().password().unwrap_or("").to_owned())
+    }
+
+    fn Host(&self, _cx: &mut JSContext) -> USVString {
+        let url = self.url.borrow();
+        let host = url.host_str().unwrap_or("");
+        USVString(match url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_owned(),
+        })
+    }
+
+    fn Hostname(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.url.borrow().host_str().unwrap_or("").to_owned())
+    }
+
+    fn Port(&self, _cx: &mut JSContext) -> USVString {
+        USVString(
+            self.url
+                .borrow()
+                .port()
+                .map(|p| p.to_string())
+                .unwrap_or_default(),
+        )
+    }
+
+    fn Pathname(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.url.borrow().path().to_owned())
+    }
+
+    /// <https://url.spec.whatwg.org/#dom-url-search>: empty for a null or
+    /// empty query, else "?" + query.
+    fn Search(&self, _cx: &mut JSContext) -> USVString {
+        USVString(match self.url.borrow().query() {
+            None | Some("") => String::new(),
+            Some(q) => format!("?{q}"),
+        })
+    }
+
+    /// <https://url.spec.whatwg.org/#dom-url-hash>
+    fn Hash(&self, _cx: &mut JSContext) -> USVString {
+        USVString(match self.url.borrow().fragment() {
+            None | Some("") => String::new(),
+            Some(f) => format!("#{f}"),
+        })
+    }
+
+    /// <https://url.spec.whatwg.org/#dom-url-tojson>
+    fn ToJSON(&self, _cx: &mut JSContext) -> Fallible<USVString> {
+        Ok(USVString(self.url.borrow().to_string()))
+    }
+
+    /// <https://w3c.github.io/FileAPI/#dfn-createObjectURL>: the result of
+    /// adding an entry to the blob URL store for obj
+    /// (<https://w3c.github.io/FileAPI/#add-an-entry>).
+    fn CreateObjectURL(
+        _cx: &mut JSContext,
+        global: &GlobalScope,
+        obj: DomRoot<Blob>,
+    ) -> Fallible<DOMString> {
+        // Step 1: Let store be the user agent's blob URL store.
+        let store = browsing_context::blob_store();
+        // Step 2: Let url be the result of generating a new blob URL.
+        // Step 3: Let entry be a new blob URL entry consisting of object
+        // and the current settings object.
+        // Step 4: Set store[url] to entry.
+        // Step 5: Return url.
+        let origin = settings_origin(global);
+        Ok(store
+            .register(&origin, obj.bytes(), obj.type_string())
+            .to_string())
+    }
+
+    /// <https://w3c.github.io/FileAPI/#dfn-revokeObjectURL>
+    fn RevokeObjectURL(_cx: &mut JSContext, global: &GlobalScope, url: DOMString) -> Fallible<()> {
+        // Step 1: Let url record be the result of parsing url.
+        // Step 2: If url record's scheme is not "blob", return.
+        let Ok(record) = url::Url::parse(&url) else {
+            return Ok(());
+        };
+        if record.scheme() != "blob" {
+            return Ok(());
+        }
+        // Step 3: Let entry be urlRecord's blob URL entry.
+        // Step 4: If entry is null, then return.
+        // Step 5: Let isAuthorized be the result of checking for same-partition
+        // blob URL usage with entry and the current settings object.
+        // Step 6: If isAuthorized is false, then return.
+        let store = browsing_context::blob_store();
+        let Some(entry) = store.resolve(&record) else {
+            return Ok(());
+        };
+        if !entry.origin.same_origin(&settings_origin(global)) {
+            return Ok(());
+        }
+        // Step 7: Remove an entry from the Blob URL Store for url.
+        store.revoke(&record);
+        Ok(())
+    }
+}

@@ -1,0 +1,32 @@
+// URL Standard
+// https://url.spec.whatwg.org/#url-class
+// with the File API's partial interface
+// (https://w3c.github.io/FileAPI/#creating-revoking) merged in (no partial
+// interfaces in the generator).
+// Deviations: only `href` is settable; no `searchParams`; no
+// `LegacyWindowAlias=webkitURL`; no `parse()`.
+
+[Exposed=*]
+interface URL {
+  constructor(USVString url, optional USVString base);
+
+  static boolean canParse(USVString url, optional USVString base);
+
+  attribute USVString href;
+  readonly attribute USVString origin;
+  readonly attribute USVString protocol;
+  readonly attribute USVString username;
+  readonly attribute USVString password;
+  readonly attribute USVString host;
+  readonly attribute USVString hostname;
+  readonly attribute USVString port;
+  readonly attribute USVString pathname;
+  readonly attribute USVString search;
+  readonly attribute USVString hash;
+
+  USVString toJSON();
+
+  // File API
+  static DOMString createObjectURL(Blob obj);
+  static undefined revokeObjectURL(DOMString url);
+};
