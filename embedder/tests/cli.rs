@@ -148,3 +148,54 @@ fn an_unhandled_rejection_is_a_warning_not_a_failure() {
     );
     assert!(!stderr.contains("handled"), "{stderr}");
 }
+
+/// `examples/pageload` served by the loopback test server (both origins on
+/// its port instead of 8000/8001), run as its README says.
+#[test]
+fn the_pageload_example_runs() {
+    use jsprof_net::testing::{TestResponse, TestServer};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/pageload");
+    let server = TestServer::start().unwrap();
+    let cdn = server.http_url("not-web-platform.test", "/cdn/");
+    for (dir, prefix) in [("site", "/"), ("cdn", "/cdn/")] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+            let text = std::fs::read_to_string(&path)
+                .unwrap()
+                .replace("http://not-web-platform.test:8001/", cdn.as_str());
+            let content_type = jsprof_net::content_type_for_path(&path).unwrap_or_default();
+            server.route(&format!("{prefix}{name}"), move |_| {
+                TestResponse::ok(text.clone()).with_content_type(&content_type)
+            });
+        }
+    }
+    let page = server.http_url("web-platform.test", "/index.html");
+    let out = jsprof(
+        &[
+            "--host-rules",
+            "MAP *web-platform.test 127.0.0.1",
+            page.as_str(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let port = server.http_port();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "1 inline <head> script, origin http://web-platform.test:{port}\n\
+             2 app.js (same origin): fibonacci(20) = 6765\n\
+             2b lib.js (cross origin) loaded\n\
+             3 deferred.js, readyState = interactive\n\
+             4 DOMContentLoaded, library says hello from not-web-platform.test\n\
+             5 window error event: \"Script error.\" 0\n\
+             6 message from the frame: hello, parent.document is SecurityError from \
+             http://not-web-platform.test:{port}\n\
+             7 load, frames.length = 1\n\
+             8 fetched data.json: 3 items\n"
+        )
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("must not leak"), "{stderr}");
+}

@@ -569,10 +569,15 @@ pub fn report_pending_exception(cx: &mut JSContext) {
     // Step 7: If notHandled is true, report the error to the developer
     // console.
     if not_handled {
-        eprintln!(
-            "{}:{}:{} {}",
-            reported.filename, reported.line, reported.column, reported.message
-        );
+        if reported.filename.is_empty() {
+            // A muted error: no position to show.
+            eprintln!("{}", reported.message);
+        } else {
+            eprintln!(
+                "{}:{}:{} {}",
+                reported.filename, reported.line, reported.column, reported.message
+            );
+        }
     }
     if let Some(global) = scope {
         global.record_reported_error(reported);

@@ -1,0 +1,1 @@
+console.log("3 deferred.js, readyState =", document.readyState);
