@@ -423,6 +423,7 @@ fn load_document(
     let secure = is_secure_context(Environment::Window {
         top_level_creation_url: &top_level_url,
     });
+    window.set_secure_context(secure);
     let isolation = CrossOriginIsolation::from_response(&response.headers, secure);
     global.set_cross_origin_isolated(isolation.is_cross_origin_isolated());
     document.set_embedder_policy(isolation.embedder_policy.value);

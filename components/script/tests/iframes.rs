@@ -204,3 +204,31 @@ fn broken_and_self_framing_iframes_do_not_hang_or_crash() {
         "about:blank true"
     );
 }
+
+#[test]
+fn an_https_frame_in_an_http_page_is_not_a_secure_context() {
+    let server = TestServer::start().unwrap();
+    let child = server.https_url(CROSS, "/child.html");
+    server.route("/index.html", move |_| {
+        html(&format!(
+            "<script>window.log = [isSecureContext];\
+             addEventListener('message', e => log.push('child:' + e.data));</script>\
+             <iframe src={child}></iframe>"
+        ))
+    });
+    server.route("/child.html", |_| {
+        html("<script>parent.postMessage(isSecureContext + ':' + location.protocol, '*')</script>")
+    });
+    let mut rt = load(&server, &server.http_url(SAME, "/index.html"));
+    assert_eq!(log(&mut rt), "false,child:false:https:");
+    // The same frame at top level is secure.
+    let mut rt2 = {
+        drop(rt);
+        load(&server, &server.https_url(CROSS, "/child.html"))
+    };
+    assert_eq!(
+        rt2.evaluate("String(isSecureContext)", "check.js", 1)
+            .unwrap(),
+        "true"
+    );
+}

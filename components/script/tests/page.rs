@@ -225,3 +225,34 @@ fn unhandled_rejections_fire_events_and_late_handlers_fire_rejectionhandled() {
          rejectionhandled:one"
     );
 }
+
+#[test]
+fn message_channels_deliver_cloned_messages_in_tasks() {
+    let mut rt = load(
+        "channel",
+        &[(
+            "index.html",
+            "<script>window.log = [];\
+             const { port1, port2 } = new MessageChannel();\
+             const sent = { n: 1, nested: [2] };\
+             port1.postMessage('queued before start');\
+             port2.onmessage = e => log.push('port2:' + JSON.stringify(e.data) + ':'\
+               + (e.data !== sent) + ':' + (e.target === port2));\
+             port1.postMessage(sent);\
+             port1.addEventListener('message', e => log.push('port1:' + e.data));\
+             port2.postMessage('not started yet');\
+             setTimeout(() => { port1.start(); }, 0);\
+             const other = new MessageChannel();\
+             other.port2.onmessage = () => log.push('closed port received');\
+             other.port1.close();\
+             other.port1.postMessage('dropped');\
+             try { port1.postMessage(() => 1); } catch (e) { log.push(e.name); }\
+             log.push('sync');</script>",
+        )],
+    );
+    assert_eq!(
+        log(&mut rt),
+        "DataCloneError,sync,port2:\"queued before start\":true:true,\
+         port2:{\"n\":1,\"nested\":[2]}:true:true,port1:not started yet"
+    );
+}

@@ -67,6 +67,9 @@ pub struct Window {
     origin: RefCell<jsprof_document::Origin>,
     /// This window's navigable, once registered.
     navigable: Cell<Option<NavigableId>>,
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#secure-context>
+    /// of this window's environment.
+    secure_context: Cell<bool>,
     /// The `CrossOriginWindow` views this realm made, by target navigable
     /// (so a view keeps its identity). Objects of this realm.
     cross_origin_views: RefCell<Vec<CrossOriginView>>,
@@ -122,6 +125,7 @@ impl Window {
             url: RefCell::new(url::Url::parse("about:blank").expect("about:blank parses")),
             origin: RefCell::new(jsprof_document::Origin::new_opaque()),
             navigable: Cell::new(None),
+            secure_context: Cell::new(false),
             cross_origin_views: RefCell::new(Vec::new()),
         });
         let raw = Box::into_raw(window);
@@ -191,6 +195,10 @@ impl Window {
 
     pub fn set_origin(&self, origin: jsprof_document::Origin) {
         *self.origin.borrow_mut() = origin;
+    }
+
+    pub fn set_secure_context(&self, secure: bool) {
+        self.secure_context.set(secure);
     }
 
     /// This window's navigable; a window not yet registered becomes a
@@ -537,7 +545,11 @@ impl WindowMethods for Window {
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>
     fn IsSecureContext(&self, _cx: &mut JSContext) -> bool {
-        jsprof_document::is_url_potentially_trustworthy(&self.url())
+        // "Return true if this's relevant settings object is a secure
+        // context": decided when the document was created (from the
+        // top-level creation URL, so a child of an insecure page is not
+        // secure).
+        self.secure_context.get()
     }
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-crossoriginisolated>
