@@ -456,7 +456,10 @@ fn muted_scripts_never_appear(env: &mut Env) {
            (new Function('sample()'))();\n\
          }\n\
          function secretHook() { sample(); return 'x'; }\n\
-         var secretObj = { get secretGetter() { sample(); return 1; }, toString: secretHook };\n",
+         var secretObj = { get secretGetter() { sample(); return 1; }, toString: secretHook };\n\
+         var secretProxy = new Proxy({}, { get: function secretTrap() { sample(); return 1; } });\n\
+         function secretCompare(a, b) { sample(); return a - b; }\n\
+         function secretCallsBack(cb) { [1].map(cb); }\n",
     );
     env.run(
         global,
@@ -477,13 +480,16 @@ fn muted_scripts_never_appear(env: &mut Env) {
            unregistered();\n\
            [3].map(function visibleCallback() { sample(); });\n\
            JSON.parse('[1]', function visibleReviver(k, v) { sample(); return v; });\n\
+           secretProxy.anything;\n\
+           [2, 1].sort(secretCompare);\n\
+           secretCallsBack(function calledBack() { sample(); });\n\
          }\n\
          visible();\n",
     );
     let mut sessions = take_sessions();
     let trace = sessions[0].stop().unwrap();
     let all = stacks(&trace);
-    assert_eq!(all.len(), 12, "{all:?}");
+    assert_eq!(all.len(), 15, "{all:?}");
     for frame in &trace.frames {
         assert!(
             !frame.name.to_lowercase().contains("secret"),
@@ -517,10 +523,18 @@ fn muted_scripts_never_appear(env: &mut Env) {
         vec!["", "visible", "map", "visibleCallback"]
     );
     assert_eq!(all[9][2], ("map".to_owned(), None, None, None));
-    for st in &all[10..] {
+    for st in &all[10..12] {
         assert_eq!(names(st), vec!["", "visible", "parse", "visibleReviver"]);
         assert_eq!(st[2], ("parse".to_owned(), None, None, None));
     }
+    // A muted Proxy trap triggered by visible code.
+    assert_eq!(names(&all[12]), vec!["", "visible"]);
+    // A visible call to a native built-in with a muted comparator.
+    assert_eq!(names(&all[13]), vec!["", "visible", "sort"]);
+    // Muted code calling back into visible code through a built-in: the
+    // muted frame and the built-in it called go, the visible callback stays.
+    assert_eq!(names(&all[14]), vec!["", "visible", "calledBack"]);
+
     drop(agent);
 }
 
