@@ -765,6 +765,36 @@ fn event_handler_attributes_add_no_frame(env: &mut Env) {
     drop(agent);
 }
 
+fn resource_is_the_response_url(env: &mut Env) {
+    // The loader compiles with the request URL and registers the response
+    // URL after redirects; `//# sourceURL` changes nothing.
+    let request = "https://example.com/old.js";
+    env.registry.register(
+        request,
+        ScriptInfo {
+            url: "https://cdn.example.com/new.js".to_owned(),
+            muted_errors: false,
+        },
+    );
+    let (global, realm) = env.global();
+    let agent = env.agent(Preparation::Lazy);
+    set_sessions(vec![forced_session(&agent, realm, 10)]);
+    env.run(
+        global,
+        request,
+        false,
+        "function redirected() { sample(); }\nredirected();\n//# sourceURL=https://evil.example/fake.js\n",
+    );
+    let mut sessions = take_sessions();
+    let trace = sessions[0].stop().unwrap();
+    assert_eq!(
+        trace.resources,
+        vec!["https://cdn.example.com/new.js".to_owned()]
+    );
+    assert_eq!(names(&stacks(&trace)[0]), vec!["", "redirected"]);
+    drop(agent);
+}
+
 fn stop_from_inside_js(env: &mut Env) {
     let (global, realm) = env.global();
     env.register(APP, false);
@@ -852,6 +882,7 @@ fn main() {
         ("buffer_limit_is_exact", buffer_limit_is_exact),
         ("deep_stacks_keep_their_leaf", deep_stacks_keep_their_leaf),
         ("stop_from_inside_js", stop_from_inside_js),
+        ("resource_is_the_response_url", resource_is_the_response_url),
         (
             "event_handler_attributes_add_no_frame",
             event_handler_attributes_add_no_frame,
