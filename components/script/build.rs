@@ -8,15 +8,24 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let webidl = manifest.join("../../webidl");
+    // Rerun paths are relative to this package, so a build reused from
+    // another checkout of the repository (CI's fresh clone shares the
+    // target directory) watches this checkout's files, not the other's.
+    const WEBIDL: &str = "../../webidl";
+    let webidl = manifest.join(WEBIDL);
     let webidl = webidl.canonicalize().unwrap_or(webidl);
-    println!("cargo::rerun-if-changed={}", webidl.display());
+    println!("cargo::rerun-if-changed={WEBIDL}");
     let files = match jsprof_bindings_gen::read_dir(&webidl) {
         Ok(files) => files,
         Err(e) => fail(&format!("{}: {e}", webidl.display())),
     };
     for file in &files {
-        println!("cargo::rerun-if-changed={}", file.path.display());
+        if let Some(name) = file.path.file_name() {
+            println!(
+                "cargo::rerun-if-changed={WEBIDL}/{}",
+                name.to_string_lossy()
+            );
+        }
     }
     let code = match jsprof_bindings_gen::generate(&files) {
         Ok(code) => code,
