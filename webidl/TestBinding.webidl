@@ -109,6 +109,13 @@ interface TestBinding : EventTarget {
   boolean fireEvent(DOMString type);
   undefined collectGarbage();
   readonly attribute unsigned long droppedInstances;
+
+  // The JS Self-Profiling API's WebDriver "Force Sample" as a shell hook:
+  // every started session of the current browsing context takes a sample
+  // now; returns how many did.
+  unsigned long forceProfilerSample();
+  // Profiling sessions still held by a Profiler (or the shell).
+  readonly attribute unsigned long liveProfilingSessions;
 };
 
 [Exposed=DedicatedWorker, Pref="dom.testbinding.enabled"]

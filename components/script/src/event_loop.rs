@@ -40,6 +40,8 @@ pub struct EventLoop {
     seq: Cell<u64>,
     /// Pending loads (fetches whose completion will queue a task).
     pending_loads: Cell<u32>,
+    /// When the sampler's captures were last resolved.
+    last_profiler_poll: Cell<Option<Instant>>,
 }
 
 thread_local! {
@@ -151,6 +153,13 @@ impl EventLoop {
                 return false;
             }
             self.queue_due_timers();
+            // The sampler's notifications (samplebufferfull, possibly from
+            // the sampling thread) become tasks here, on the JS thread; the
+            // sampler's pending captures are resolved now and then.
+            crate::profiling::deliver_notifications(cx);
+            if crate::profiling::poll_due(&self.last_profiler_poll) {
+                crate::profiling::poll();
+            }
             // Step 1: Let oldestTask be the first runnable task of the
             // chosen task queue, removed from it.
             let task = self.tasks.borrow_mut().pop_front();
@@ -169,6 +178,15 @@ impl EventLoop {
                         }
                         std::thread::sleep(Duration::from_millis(1));
                         continue;
+                    };
+                    // While a session runs, wake at least every 10 ms so a
+                    // samplebufferfull notification is not held back by a
+                    // long timer. (std::thread::sleep retries on EINTR, which
+                    // the sampler's signal can cause.)
+                    let next = if crate::profiling::has_started_sessions() {
+                        next.min(Instant::now() + Duration::from_millis(10))
+                    } else {
+                        next
                     };
                     let mut until = next;
                     if let Some(d) = deadline {

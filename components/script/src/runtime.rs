@@ -168,6 +168,16 @@ impl JsRuntime {
         filename: &str,
         line: u32,
     ) -> Result<String, ScriptError> {
+        // The embedder's own script: same-origin, reported under its file
+        // name (registered once).
+        if crate::script_registry::sampler_registry()
+            .lookup(filename)
+            .is_none()
+        {
+            crate::script_registry::register(crate::script_registry::ScriptRecord::inline(
+                filename, line,
+            ));
+        }
         let filename_c = CString::new(filename.replace('\0', "\u{FFFD}")).unwrap_or_default();
         let global = self.global.handle();
         let cx = self.runtime.cx();
@@ -254,6 +264,8 @@ impl Drop for JsRuntime {
         // Queued tasks, timers and the navigables root JS objects: drop
         // them while the context lives.
         self.event_loop.shut_down();
+        // The sampler and every session go before the context.
+        crate::profiling::shut_down();
         crate::browsing_context::shut_down();
         crate::rejection::shut_down();
     }

@@ -439,6 +439,10 @@ fn load_document(
             .then_some(policy.policy),
     );
     window.set_document(&document);
+    // The JS Self-Profiling API at document creation: the realm's earlier
+    // sessions stop, an eager policy prepares the sampler, and `jsprof
+    // profile` starts its session in a top-level document's realm.
+    crate::profiling::document_created(cx, global, &document, creator.is_none());
 
     // Decoding: UTF-8 (no charset sniffing; invalid sequences become
     // U+FFFD).

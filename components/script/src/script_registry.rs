@@ -1,13 +1,22 @@
 //! The per-thread (per-agent) registry of classic scripts: each script's
 //! host-defined data (HTML's "classic script": base URL, fetch CORS
-//! status, muted errors), keyed by the file name and starting line it was
-//! compiled with. The sampler reads it back for a running frame with
-//! [`lookup`] (a frame's `JSScript` gives its file name; a frame whose
-//! line is at or after the record's start line belongs to the latest such
-//! record), and SpiderMonkey also knows muted scripts itself: they are
-//! compiled with `mutedErrors_` set, so `JS_ScriptHasMutedErrors` agrees.
+//! status, muted errors), keyed by the file name it was compiled with.
+//!
+//! One source of truth for "which URL does this compiled file name report,
+//! and are its errors muted": the sampler's [`jsprof_sampler::ScriptRegistry`]
+//! of this agent ([`sampler_registry`]). [`register`] records every script
+//! there (compile file name → response URL + muted flag) before it is
+//! compiled, and both "report the exception" ([`is_muted`]) and the
+//! sampler's per-frame filter read it back; eval and `new Function` code
+//! inherit their introducer's entry, and an unknown file name is muted for
+//! the sampler (fail closed). The extra host-defined data (start line, CORS
+//! status) is kept alongside, per record, for [`lookup`] and [`all`].
+//! SpiderMonkey also knows muted scripts itself: they are compiled with
+//! `mutedErrors_` set.
 
 use std::cell::RefCell;
+
+use jsprof_sampler::{ScriptInfo, ScriptRegistry};
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#classic-script>
 /// host-defined data.
@@ -38,10 +47,27 @@ impl ScriptRecord {
 
 thread_local! {
     static SCRIPTS: RefCell<Vec<ScriptRecord>> = const { RefCell::new(Vec::new()) };
+    static SAMPLER_REGISTRY: ScriptRegistry = ScriptRegistry::new();
 }
 
-/// Records a script about to be compiled.
+/// This agent's registry as the sampler reads it (shared handle).
+pub fn sampler_registry() -> ScriptRegistry {
+    SAMPLER_REGISTRY.with(|r| r.clone())
+}
+
+/// Records a script about to be compiled with `record.url` as its file
+/// name: in the sampler's registry (response URL, muted errors) and in the
+/// host-defined data list.
 pub fn register(record: ScriptRecord) {
+    SAMPLER_REGISTRY.with(|r| {
+        r.register(
+            &record.url,
+            ScriptInfo {
+                url: record.url.clone(),
+                muted_errors: record.muted_errors,
+            },
+        )
+    });
     SCRIPTS.with(|s| s.borrow_mut().push(record));
 }
 
@@ -62,11 +88,11 @@ pub fn all() -> Vec<ScriptRecord> {
     SCRIPTS.with(|s| s.borrow().clone())
 }
 
-/// Whether errors from `filename` are muted (any muted record for it).
+/// Whether errors from `filename` are muted: its entry (or its eval /
+/// `new Function` introducer's) in the sampler's registry is muted (a file
+/// name registered muted once stays muted). File names the loader never
+/// registered (scripts evaluated directly by the embedder) are not muted
+/// here.
 pub fn is_muted(filename: &str) -> bool {
-    SCRIPTS.with(|s| {
-        s.borrow()
-            .iter()
-            .any(|r| r.url == filename && r.muted_errors)
-    })
+    SAMPLER_REGISTRY.with(|r| r.lookup(filename).is_some_and(|info| info.muted_errors))
 }

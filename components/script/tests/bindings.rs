@@ -842,7 +842,7 @@ fn promise_reactions_run_after_each_evaluation() {
 
 #[test]
 fn exposure_and_prefs() {
-    // Normal runtimes: no test interfaces and no Profiler.
+    // Normal runtimes: no test interfaces; Profiler on Window only.
     let mut rt = JsRuntime::new().unwrap();
     // One runtime per thread.
     assert!(JsRuntime::new().is_err());
@@ -853,7 +853,7 @@ fn exposure_and_prefs() {
             1
         )
         .unwrap(),
-        "function,function,function,undefined,undefined,undefined"
+        "function,function,function,undefined,function,undefined"
     );
     drop(rt);
     // Dedicated worker globals: [Exposed=DedicatedWorker] interfaces.
@@ -888,7 +888,8 @@ fn exposure_and_prefs() {
 }
 
 #[test]
-fn profiler_bindings_behind_their_pref() {
+fn profiler_bindings_on_window() {
+    // No pref needed any more (the old pref is harmless).
     let mut prefs = Prefs::new();
     prefs.enable(PROFILER_PREF);
     let mut rt = JsRuntime::with_options(RuntimeOptions {
@@ -910,8 +911,13 @@ fn profiler_bindings_behind_their_pref() {
         assert_throws_js(TypeError, function () { new Profiler(); });
         assert_throws_js(TypeError, function () { new Profiler({ maxBufferSize: 10 }); }, "required member");
         assert_throws_js(TypeError, function () { new Profiler({ sampleInterval: NaN, maxBufferSize: 10 }); });
-        // Not implemented yet (the Profiler issue).
-        assert_throws_dom("NotSupportedError", function () {
+        assert_throws_js(TypeError, function () { new Profiler({ sampleInterval: Infinity, maxBufferSize: 10 }); });
+        assert_throws_js(TypeError, function () { new Profiler({ sampleInterval: 10 }); }, "required maxBufferSize");
+        // Step 1 before step 2: a negative interval is a RangeError even
+        // without the policy.
+        assert_throws_js(RangeError, function () { new Profiler({ sampleInterval: -1, maxBufferSize: 10 }); });
+        // Step 2: no document (so no policy enabling js-profiling).
+        assert_throws_dom("NotAllowedError", function () {
           new Profiler({ sampleInterval: 10, maxBufferSize: Number.MAX_SAFE_INTEGER });
         });
         "ok"

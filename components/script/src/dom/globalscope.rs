@@ -53,12 +53,13 @@ pub enum GlobalKind {
 /// Enables the test-only interfaces (`TestBinding`...).
 pub const TESTBINDING_PREF: &str = "dom.testbinding.enabled";
 
-/// Installs `Profiler` (off until the Profiler issue implements it).
+/// Formerly gated `Profiler`; kept so embedders that enable it still
+/// build. `Profiler` is now exposed on every `Window` global.
 pub const PROFILER_PREF: &str = "dom.profiler.enabled";
 
 /// Interfaces whose IDL follows a spec exactly (no `[Pref]`) but that are
-/// installed only when a pref is on.
-const INTERFACE_PREFS: &[(&str, &str)] = &[("Profiler", PROFILER_PREF)];
+/// installed only when a pref is on (none at present).
+const INTERFACE_PREFS: &[(&str, &str)] = &[];
 
 /// Runtime preferences of a global (as Servo's prefs).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -252,6 +253,8 @@ pub struct GlobalScope {
     reported_errors: Rc<RefCell<Vec<ScriptError>>>,
     /// <https://html.spec.whatwg.org/#concept-settings-object-cross-origin-isolated-capability>
     cross_origin_isolated: std::cell::Cell<bool>,
+    /// The sampler's ID of this global's realm.
+    profiler_realm_id: u64,
 }
 
 impl GlobalScope {
@@ -279,7 +282,12 @@ impl GlobalScope {
         reported_errors: Rc<RefCell<Vec<ScriptError>>>,
         existing_compartment: Option<*mut JSObject>,
     ) -> Result<*mut JSObject, String> {
-        let options = RealmOptions::default();
+        let mut options = RealmOptions::default();
+        // The realm's profilerRealmID, which the sampler checks per frame
+        // (https://wicg.github.io/js-self-profiling/#dfn-take-a-sample:
+        // "if the realm of the frame is not the session's realm").
+        let profiler_realm_id = jsprof_sampler::allocate_profiler_realm_id();
+        jsprof_sampler::set_profiler_realm_id(&mut options, profiler_realm_id);
         // Sharing a compartment between same-origin realms is not done yet.
         let _ = existing_compartment;
         let class: &'static JSClass = match kind {
@@ -308,6 +316,7 @@ impl GlobalScope {
             time_origin: Instant::now(),
             reported_errors,
             cross_origin_isolated: std::cell::Cell::new(false),
+            profiler_realm_id,
         });
         let raw = Box::into_raw(scope);
         unsafe {
@@ -353,6 +362,12 @@ impl GlobalScope {
         }
         let scope = unsafe { scope_pointer(global) };
         (!scope.is_null()).then(|| unsafe { &*scope })
+    }
+
+    /// The sampler's ID of this global's realm
+    /// ([`jsprof_sampler::set_profiler_realm_id`]).
+    pub fn profiler_realm_id(&self) -> u64 {
+        self.profiler_realm_id
     }
 
     pub fn kind(&self) -> GlobalKind {

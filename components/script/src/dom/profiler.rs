@@ -1,28 +1,58 @@
-//! `Profiler` (<https://wicg.github.io/js-self-profiling/#the-profiler-interface>).
+//! `Profiler` (<https://wicg.github.io/js-self-profiling/#the-profiler-interface>),
+//! generated from `webidl/Profiler.webidl`, on the sampler component
+//! (`jsprof-sampler`) through [`crate::profiling`].
 //!
-//! Placeholder until the Profiler issue: the bindings, the `ProfilerMethods`
-//! trait and the dictionaries are generated from `webidl/Profiler.webidl`,
-//! but the interface is installed only on globals whose prefs enable
-//! [`PROFILER_PREF`](crate::dom::globalscope::PROFILER_PREF) (none by
-//! default), and its constructor throws a "NotSupportedError" DOMException.
+//! Each `Profiler` owns exactly one profiling session
+//! ([`SessionHandle`]); sessions of one agent share its one sampler.
+//!
+//! `samplebufferfull`: when the session's sample count reaches
+//! `maxBufferSize` it takes no more samples and an `Event` named
+//! `samplebufferfull` is fired at this `Profiler` in a task. As the
+//! explainer (and its own example, which calls `stop()` from the listener
+//! to collect the trace) has it, and unlike the letter of the
+//! specification, the session is not moved to the stopped state: `stopped`
+//! stays false and `stop()` resolves with the full trace.
+//!
+//! Lifetime: the `Profiler` is not kept alive by its session; when it is
+//! garbage-collected while started, its session is cancelled and its
+//! buffers freed at the next turn of the event loop (not inside the
+//! finalizer). A navigation of its browsing context stops it.
+//!
+//! Pausing (RECOMMENDED for a browsing context not in the foreground): the
+//! shell has no notion of foreground or background documents, so sessions
+//! never pause.
+
+use std::cell::Cell;
+use std::ptr::NonNull;
+use std::rc::Rc;
 
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
+use mozjs::realm::AutoRealm;
 use mozjs::rust::HandleObject;
-use std::rc::Rc;
 
 use crate::dom::bindings::codegen::ProfilerBinding::ProfilerMethods;
-use crate::dom::bindings::codegen::ProfilerInitOptions;
+use crate::dom::bindings::codegen::{
+    ProfilerFrame, ProfilerInitOptions, ProfilerSample, ProfilerStack, ProfilerTrace,
+};
 use crate::dom::bindings::conversions::Finite;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::promise::Promise;
+use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::DomRoot;
+use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
+use crate::event_loop::EventLoop;
+use crate::profiling::{self, SessionHandle};
 
 pub struct Profiler {
     eventtarget: EventTarget,
+    /// The associated profiling session.
+    session: Rc<SessionHandle>,
+    /// Set by `stop()` (the session may also be stopped by a navigation).
+    stop_called: Cell<bool>,
 }
 
 impl AsRef<EventTarget> for Profiler {
@@ -37,36 +67,227 @@ unsafe impl Traceable for Profiler {
     }
 }
 
+impl Drop for Profiler {
+    /// A `Profiler` collected while started: its session is cancelled
+    /// (the handle's last strong reference goes with it) and its
+    /// buffer-full handler forgotten.
+    fn drop(&mut self) {
+        forget_live(self.session.key());
+        profiling::forget(self.session.key());
+        profiling::bury(self.session.clone());
+    }
+}
+
+impl Profiler {
+    /// The session (for the shell's hooks and tests).
+    pub fn session(&self) -> &Rc<SessionHandle> {
+        &self.session
+    }
+
+    /// Queues the task firing `samplebufferfull` at `profiler_ptr`, if that
+    /// `Profiler` still exists when the task runs.
+    fn queue_sample_buffer_full(key: u64, profiler_ptr: *const Profiler) {
+        EventLoop::current().queue_task(Box::new(move |cx| {
+            // The Profiler unregisters its handler when dropped; a handler
+            // still registered means the object has not been finalized.
+            // Finish any incremental GC first, so that an object found
+            // unreachable by a GC in progress is finalized (and its entry
+            // gone) rather than resurrected.
+            profiling_finish_gc(cx);
+            if !LIVE_PROFILERS.with(|l| l.borrow().contains(&(key, profiler_ptr))) {
+                return;
+            }
+            // SAFETY: registered while the Box lives (removed in Drop, which
+            // runs in the finalizer); no GC can run between the check and
+            // rooting.
+            let profiler = DomRoot::from_ref(unsafe { &*profiler_ptr });
+            let object = profiler.reflector().get_jsobject();
+            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object) };
+            let Some(global) = NonNull::new(global) else {
+                return;
+            };
+            let mut realm = AutoRealm::new(cx, global);
+            let cx = &mut *realm;
+            let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
+            let event = Event::new(cx, scope, "samplebufferfull", false, false);
+            event.set_trusted(true);
+            profiler.eventtarget.dispatch(cx, &event);
+        }));
+    }
+}
+
+thread_local! {
+    /// `Profiler` structs alive on this thread (session key, address).
+    static LIVE_PROFILERS: std::cell::RefCell<Vec<(u64, *const Profiler)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Completes an incremental GC in progress, if any.
+fn profiling_finish_gc(cx: &mut JSContext) {
+    unsafe {
+        if mozjs::rust::wrappers2::IsIncrementalGCInProgress(cx) {
+            mozjs::rust::wrappers2::PrepareForFullGC(cx);
+            mozjs::rust::wrappers2::FinishIncrementalGC(cx, mozjs::jsapi::GCReason::API);
+        }
+    }
+}
+
+/// Converts the sampler's trace into the generated `ProfilerTrace`
+/// dictionary (optional members absent when the sampler has none).
+fn to_dictionary(trace: jsprof_sampler::ProfilerTrace) -> ProfilerTrace {
+    ProfilerTrace {
+        frames: trace
+            .frames
+            .into_iter()
+            .map(|f| ProfilerFrame {
+                column: f.column,
+                line: f.line,
+                name: f.name,
+                resource_id: f.resource_id,
+            })
+            .collect(),
+        resources: trace.resources,
+        samples: trace
+            .samples
+            .into_iter()
+            .map(|s| ProfilerSample {
+                stack_id: s.stack_id,
+                timestamp: Finite::<f64>::wrap(s.timestamp.as_ms()),
+            })
+            .collect(),
+        stacks: trace
+            .stacks
+            .into_iter()
+            .map(|s| ProfilerStack {
+                frame_id: s.frame_id,
+                parent_id: s.parent_id,
+            })
+            .collect(),
+    }
+}
+
 impl ProfilerMethods for Profiler {
     /// <https://wicg.github.io/js-self-profiling/#dom-profiler-profiler>
-    /// (not implemented yet).
+    ///
+    /// The dictionary conversion (generated) already threw a `TypeError`
+    /// for a missing member or a non-finite `sampleInterval`.
     fn Constructor(
-        _cx: &mut JSContext,
-        _global: &GlobalScope,
-        _proto: Option<HandleObject>,
-        _options: ProfilerInitOptions,
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        options: ProfilerInitOptions,
     ) -> Fallible<DomRoot<Profiler>> {
-        Err(Error::dom_with_message(
-            DomExceptionName::NotSupportedError,
-            "The Profiler interface is not implemented yet.",
-        ))
+        let requested = *options.sample_interval;
+        // Step 1: If options' sampleInterval is less than 0, throw a
+        // RangeError.
+        if requested < 0.0 {
+            return Err(Error::Range(format!(
+                "sampleInterval must not be negative (got {requested})"
+            )));
+        }
+        // Step 2: Get the policy value for "js-profiling" in the Document.
+        // If the result is false, throw a "NotAllowedError" DOMException.
+        let allowed = global
+            .as_window()
+            .and_then(|w| w.active_document())
+            .and_then(|d| d.document_policy())
+            .is_some_and(|p| p.js_profiling_allowed());
+        if !allowed {
+            return Err(Error::dom_with_message(
+                DomExceptionName::NotAllowedError,
+                "JS profiling is not enabled by the document's policy (Document-Policy: js-profiling)",
+            ));
+        }
+        // Step 3: Create a new profiling session: 3.1 the requested interval
+        // or the next one the UA supports; 3.2 the current global's time
+        // origin; 3.3 the buffer limit maxBufferSize; 3.4 the surrounding
+        // agent; 3.5 the current realm; 3.6 an empty ProfilerTrace. It starts
+        // in the started state.
+        let interval = profiling::supported_interval(requested);
+        let session =
+            profiling::start_session(cx, global, interval, options.max_buffer_size as usize);
+        let key = session.key();
+        // Step 4: Return a new Profiler associated with the new session.
+        let profiler = reflect_dom_object(
+            cx,
+            global,
+            Box::new(Profiler {
+                eventtarget: EventTarget::new_inherited(),
+                session,
+                stop_called: Cell::new(false),
+            }),
+            proto,
+        );
+        let ptr: *const Profiler = &*profiler;
+        LIVE_PROFILERS.with(|l| l.borrow_mut().push((key, ptr)));
+        profiling::on_buffer_full(
+            key,
+            Box::new(move |_cx| Profiler::queue_sample_buffer_full(key, ptr)),
+        );
+        Ok(profiler)
     }
 
-    /// <https://wicg.github.io/js-self-profiling/#dom-profiler-sampleinterval>
+    /// <https://wicg.github.io/js-self-profiling/#dom-profiler-sampleinterval>:
+    /// the session's sample interval (the supported interval step 3.1
+    /// chose).
     fn SampleInterval(&self, _cx: &mut JSContext) -> Finite<f64> {
-        Finite::<f64>::wrap(0.0)
+        Finite::<f64>::wrap(self.session.sample_interval_ms())
     }
 
-    /// <https://wicg.github.io/js-self-profiling/#dom-profiler-stopped>
+    /// <https://wicg.github.io/js-self-profiling/#dom-profiler-stopped>:
+    /// true iff the session's state is stopped (a full buffer does not
+    /// stop it; see the module documentation).
     fn Stopped(&self, _cx: &mut JSContext) -> bool {
-        true
+        self.stop_called.get() || self.session.stopped()
     }
 
     /// <https://wicg.github.io/js-self-profiling/#dom-profiler-stop>
     fn Stop(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
-        Ok(Promise::new_rejected(
-            cx,
-            Error::dom(DomExceptionName::InvalidStateError),
-        ))
+        // Step 1: If the session's state is stopped, return a promise
+        // rejected with an "InvalidStateError" DOMException.
+        if self.stop_called.get() || self.session.stopped() {
+            return Ok(Promise::new_rejected(
+                cx,
+                Error::dom_with_message(
+                    DomExceptionName::InvalidStateError,
+                    "the profiler is already stopped",
+                ),
+            ));
+        }
+        // Step 2: Set the session's state to stopped (no sample taken
+        // after this is included: the sampler removes the session now).
+        self.stop_called.set(true);
+        let trace = self.session.stop();
+        // Step 3: Let p be a new promise.
+        let promise = Promise::new(cx);
+        // Step 4: In parallel: 4.1 stop the session (done above); 4.2
+        // resolve p with the trace (in a task: the conversion needs the
+        // JS thread).
+        let p = promise.clone();
+        EventLoop::current().queue_task(Box::new(move |cx| {
+            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(p.object().get()) };
+            let Some(global) = NonNull::new(global) else {
+                return;
+            };
+            let mut realm = AutoRealm::new(cx, global);
+            let cx = &mut *realm;
+            match trace {
+                Ok(trace) => p.resolve(cx, &to_dictionary(trace)),
+                Err(_) => p.reject_error(
+                    cx,
+                    Error::dom_with_message(
+                        DomExceptionName::InvalidStateError,
+                        "the profiling session ended with its agent",
+                    ),
+                ),
+            }
+        }));
+        // Step 5: Return p.
+        Ok(promise)
     }
+}
+
+/// Removes the live entry of a dropped `Profiler`.
+fn forget_live(key: u64) {
+    LIVE_PROFILERS.with(|l| l.borrow_mut().retain(|(k, _)| *k != key));
 }

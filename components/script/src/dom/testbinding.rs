@@ -553,4 +553,17 @@ impl TestBindingMethods for TestBinding {
         unsafe { JS_GC(cx, GCReason::API) };
         Ok(())
     }
+
+    /// <https://wicg.github.io/js-self-profiling/#force-sample> for the
+    /// current browsing context.
+    fn ForceProfilerSample(&self, cx: &mut JSContext) -> Fallible<u32> {
+        let navigable = unsafe { GlobalScope::current(cx) }
+            .and_then(|g| g.as_window())
+            .map(|w| w.navigable_id());
+        Ok(crate::profiling::force_sample(navigable) as u32)
+    }
+
+    fn LiveProfilingSessions(&self, _cx: &mut JSContext) -> u32 {
+        crate::profiling::live_session_count() as u32
+    }
 }

@@ -1,0 +1,423 @@
+//! The JS Self-Profiling API's agent-level machinery in the shell
+//! (<https://wicg.github.io/js-self-profiling/#profiling-sessions>): the
+//! agent's one [`AgentSampler`] (one per [`crate::JsRuntime`], i.e. per
+//! SpiderMonkey context), the live profiling sessions of its browsing
+//! contexts, the `samplebufferfull` notifications coming from the sampling
+//! thread, the WebDriver "Force Sample" hook, and the session the `jsprof
+//! profile` command starts at document creation.
+//!
+//! * The sampler is created lazily at the first `new Profiler()` (document
+//!   policy `js-profiling-mode=lazy`), or when a document whose policy says
+//!   `eager` is created ([`document_created`]); it is dropped before the
+//!   context ([`shut_down`], from `JsRuntime`'s `Drop`).
+//! * Every session is owned by its [`SessionHandle`] (held by the `Profiler`
+//!   object, or by the shell for `jsprof profile`); this module keeps weak
+//!   references only, so a `Profiler` that becomes garbage drops its handle
+//!   and with it the session and its buffers.
+//! * `on_buffer_full` may run on the sampling thread: it only sets a flag
+//!   and pushes the session key into a mutex-protected inbox; the event
+//!   loop drains the inbox on the JS thread ([`deliver_notifications`]) and
+//!   queues the task that fires `samplebufferfull`.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use jsprof_sampler::{
+    AgentSampler, Preparation, ProfilerTrace, Session, SessionError, SessionOptions,
+};
+use mozjs::context::JSContext;
+
+use crate::browsing_context::{self, NavigableId};
+use crate::dom::globalscope::GlobalScope;
+
+/// The smallest sample interval the shell supports, in milliseconds.
+pub const MIN_SUPPORTED_INTERVAL_MS: f64 = 1.0;
+
+/// "The next interval supported by the UA" for a requested (non-negative,
+/// finite) interval: the supported intervals are the whole milliseconds
+/// from 1 ms up, and a request is rounded up to the next one (0.3 → 1,
+/// 10 → 10, 10.5 → 11). Why whole milliseconds: the sampling thread keeps
+/// 1 ms deadlines on a loaded 2-core machine (p50 1.000 ms) at a few percent
+/// of overhead, while below 1 ms the signal round trips start to dominate
+/// and trace timestamps are coarsened to 100 µs anyway (HR-Time), so a
+/// finer interval would cost more than it shows. Rounding up (never down)
+/// keeps the overhead a page asked for as its upper bound, and a supported
+/// value maps to itself.
+/// <https://wicg.github.io/js-self-profiling/#dom-profiler-profiler> step 3.1
+pub fn supported_interval(requested_ms: f64) -> f64 {
+    if !requested_ms.is_finite() || requested_ms <= MIN_SUPPORTED_INTERVAL_MS {
+        return MIN_SUPPORTED_INTERVAL_MS;
+    }
+    requested_ms.ceil()
+}
+
+/// A profiling session of this agent, owned by a `Profiler` (or by the
+/// shell). Dropping it stops the session and frees its buffers.
+pub struct SessionHandle {
+    key: u64,
+    /// The `profilerRealmID` of the session's realm.
+    realm_id: u64,
+    /// The browsing context whose realm this is, if a window's.
+    navigable: Option<NavigableId>,
+    session: RefCell<Option<Session>>,
+    /// Set (possibly on the sampling thread) when the buffer filled.
+    buffer_full: Arc<std::sync::atomic::AtomicBool>,
+    interval_ms: f64,
+}
+
+impl SessionHandle {
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The session's sample interval (ms).
+    pub fn sample_interval_ms(&self) -> f64 {
+        self.interval_ms
+    }
+
+    /// Whether the session is stopped (by `stop()`, or because its browsing
+    /// context was navigated or closed).
+    pub fn stopped(&self) -> bool {
+        self.session.borrow().as_ref().is_none_or(|s| s.stopped())
+    }
+
+    /// Whether the session's sample buffer filled (it takes no more
+    /// samples; it stays "started" until `stop()`, as the explainer says).
+    pub fn buffer_full(&self) -> bool {
+        self.buffer_full.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Stops the session and returns its trace
+    /// (<https://wicg.github.io/js-self-profiling/#dom-profiler-stop>
+    /// steps 2 and 4.1-4.2).
+    pub fn stop(&self) -> Result<ProfilerTrace, SessionError> {
+        let mut session = self.session.borrow_mut();
+        match session.as_mut() {
+            Some(s) => s.stop(),
+            None => Err(SessionError::AlreadyStopped),
+        }
+    }
+
+    /// Takes a sample now if started (WebDriver's Force Sample).
+    pub fn force_sample(&self) {
+        if let Some(s) = self.session.borrow().as_ref() {
+            s.force_sample();
+        }
+    }
+
+    /// Samples taken so far.
+    pub fn sample_count(&self) -> usize {
+        self.session
+            .borrow()
+            .as_ref()
+            .map_or(0, |s| s.sample_count())
+    }
+
+    /// Cancels the session (its trace is discarded).
+    fn cancel(&self) {
+        // Dropping the session removes it from the sampler.
+        self.session.borrow_mut().take();
+    }
+}
+
+/// What runs on the JS thread when a session's buffer filled.
+type BufferFullHandler = Box<dyn Fn(&mut JSContext)>;
+
+thread_local! {
+    static AGENT: RefCell<Option<AgentSampler>> = const { RefCell::new(None) };
+    static SESSIONS: RefCell<Vec<Weak<SessionHandle>>> = const { RefCell::new(Vec::new()) };
+    static NEXT_KEY: Cell<u64> = const { Cell::new(1) };
+    /// Keys of sessions whose buffer filled, pushed by `on_buffer_full`.
+    static INBOX: Arc<Mutex<Vec<u64>>> = Arc::new(Mutex::new(Vec::new()));
+    /// Listeners for buffer-full notifications, by session key (the
+    /// `Profiler` objects register a callback that queues their task).
+    static BUFFER_FULL_HANDLERS: RefCell<Vec<(u64, BufferFullHandler)>> =
+        const { RefCell::new(Vec::new()) };
+    /// What the `jsprof profile` command asked for.
+    static SHELL_PROFILE: RefCell<Option<ShellProfileRequest>> = const { RefCell::new(None) };
+    static SHELL_SESSION: RefCell<Option<Rc<SessionHandle>>> = const { RefCell::new(None) };
+    /// Sessions of `Profiler`s finalized by the GC, cancelled at the next
+    /// turn of the event loop (not inside the finalizer, which may run
+    /// while the sampler itself is busy on this thread).
+    static GRAVEYARD: RefCell<Vec<Rc<SessionHandle>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Hands over the session of a finalized `Profiler` (see [`reap`]).
+pub(crate) fn bury(handle: Rc<SessionHandle>) {
+    GRAVEYARD.with(|g| g.borrow_mut().push(handle));
+}
+
+/// Cancels the sessions of finalized `Profiler`s, freeing their buffers.
+pub fn reap() {
+    let dead = GRAVEYARD.with(|g| std::mem::take(&mut *g.borrow_mut()));
+    for handle in &dead {
+        handle.cancel();
+    }
+    drop(dead);
+}
+
+/// The agent's sampler, created on first use with `preparation`.
+fn with_agent<R>(
+    cx: &mut JSContext,
+    preparation: Preparation,
+    f: impl FnOnce(&AgentSampler) -> R,
+) -> R {
+    AGENT.with(|a| {
+        let mut agent = a.borrow_mut();
+        let agent = agent.get_or_insert_with(|| {
+            AgentSampler::new(cx, crate::script_registry::sampler_registry(), preparation)
+        });
+        f(agent)
+    })
+}
+
+/// Whether this agent's sampler exists.
+pub fn sampler_created() -> bool {
+    AGENT.with(|a| a.borrow().is_some())
+}
+
+/// Creates a profiling session in `global`'s realm (the `Profiler`
+/// constructor's step 3), started immediately.
+pub fn start_session(
+    cx: &mut JSContext,
+    global: &GlobalScope,
+    interval_ms: f64,
+    max_buffer_size: usize,
+) -> Rc<SessionHandle> {
+    let key = NEXT_KEY.with(|k| {
+        let key = k.get();
+        k.set(key + 1);
+        key
+    });
+    let buffer_full = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let inbox = INBOX.with(|i| i.clone());
+    let flag = buffer_full.clone();
+    let options = SessionOptions {
+        // Step 3.1: the supported interval (the caller rounded it).
+        sample_interval_ms: interval_ms,
+        // Step 3.3: the sample buffer size limit.
+        max_buffer_size,
+        // Step 3.5: the current realm.
+        realm_id: global.profiler_realm_id(),
+        // Step 3.2: the time origin of the current global object.
+        time_origin: global.time_origin(),
+        cross_origin_isolated: global.cross_origin_isolated(),
+        // May run on the sampling thread: only record and queue.
+        on_buffer_full: Some(Box::new(move || {
+            flag.store(true, std::sync::atomic::Ordering::Release);
+            inbox.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+        })),
+    };
+    // Step 3.4: the surrounding agent's sampler.
+    let session = with_agent(cx, Preparation::Lazy, |agent| {
+        Session::start(agent, options)
+    });
+    let handle = Rc::new(SessionHandle {
+        key,
+        realm_id: global.profiler_realm_id(),
+        navigable: global.as_window().map(|w| w.navigable_id()),
+        session: RefCell::new(Some(session)),
+        buffer_full,
+        interval_ms,
+    });
+    SESSIONS.with(|s| {
+        let mut s = s.borrow_mut();
+        s.retain(|w| w.strong_count() > 0);
+        s.push(Rc::downgrade(&handle));
+    });
+    handle
+}
+
+/// Every live session handle.
+fn live_sessions() -> Vec<Rc<SessionHandle>> {
+    SESSIONS.with(|s| s.borrow().iter().filter_map(Weak::upgrade).collect())
+}
+
+/// How many session handles are alive (held by a `Profiler` or the shell).
+pub fn live_session_count() -> usize {
+    live_sessions().len()
+}
+
+/// Whether any session of this agent is started.
+pub fn has_started_sessions() -> bool {
+    live_sessions().iter().any(|s| !s.stopped())
+}
+
+/// Registers what to do on the JS thread when session `key`'s buffer
+/// fills (the `Profiler` queues its `samplebufferfull` task).
+pub(crate) fn on_buffer_full(key: u64, handler: BufferFullHandler) {
+    BUFFER_FULL_HANDLERS.with(|h| h.borrow_mut().push((key, handler)));
+}
+
+/// Forgets session `key`'s buffer-full handler (its `Profiler` is gone).
+pub(crate) fn forget(key: u64) {
+    BUFFER_FULL_HANDLERS.with(|h| {
+        // Take the handlers out before dropping them: a handler's captures
+        // may drop more state.
+        let removed: Vec<_> = {
+            let mut h = h.borrow_mut();
+            let (gone, kept) = std::mem::take(&mut *h)
+                .into_iter()
+                .partition(|(k, _)| *k == key);
+            *h = kept;
+            gone
+        };
+        drop(removed);
+    });
+}
+
+/// Drains the buffer-full notifications (on the JS thread, from the event
+/// loop) and runs their handlers, which queue the `samplebufferfull`
+/// tasks. Returns whether any arrived.
+pub fn deliver_notifications(cx: &mut JSContext) -> bool {
+    reap();
+    let keys: Vec<u64> =
+        INBOX.with(|i| std::mem::take(&mut *i.lock().unwrap_or_else(|e| e.into_inner())));
+    if keys.is_empty() {
+        return false;
+    }
+    for key in keys {
+        // Run the handler outside the borrow (it queues a task).
+        let handler = BUFFER_FULL_HANDLERS.with(|h| {
+            let mut h = h.borrow_mut();
+            h.iter().position(|(k, _)| *k == key).map(|i| h.remove(i).1)
+        });
+        if let Some(handler) = handler {
+            handler(cx);
+        }
+    }
+    true
+}
+
+/// Resolves pending captures now and then during long sessions (the event
+/// loop calls this between tasks).
+pub fn poll() {
+    AGENT.with(|a| {
+        if let Some(agent) = a.borrow().as_ref() {
+            agent.poll();
+        }
+    });
+}
+
+/// WebDriver's "Force Sample"
+/// (<https://wicg.github.io/js-self-profiling/#force-sample>), as an
+/// internal hook of the shell: every started profiling session created in
+/// the browsing context `navigable` (its top-level traversable and its
+/// descendants; `None`: every session of the agent) takes a sample now.
+/// Returns how many sessions sampled.
+pub fn force_sample(navigable: Option<NavigableId>) -> usize {
+    // Step 1: Let sessions be a list of all profiling sessions created in
+    // the current browsing context.
+    let top = navigable.map(browsing_context::top_of);
+    let sessions: Vec<_> = live_sessions()
+        .into_iter()
+        .filter(|s| match top {
+            None => true,
+            Some(top) => s
+                .navigable
+                .is_some_and(|n| browsing_context::top_of(n) == top),
+        })
+        .collect();
+    // Step 2: For each session: if its state is started, take a sample.
+    let mut count = 0;
+    for session in sessions {
+        if !session.stopped() {
+            session.force_sample();
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Stops (cancels) every session of the realm `realm_id`: its document is
+/// being replaced or its browsing context closed.
+pub fn stop_sessions_of_realm(realm_id: u64) {
+    for session in live_sessions() {
+        if session.realm_id == realm_id {
+            session.cancel();
+        }
+    }
+}
+
+/// How the `jsprof profile` command profiles a page.
+#[derive(Clone, Debug)]
+pub struct ShellProfileRequest {
+    pub interval_ms: f64,
+    pub max_samples: usize,
+}
+
+/// Asks that the next top-level document created on this thread be
+/// profiled from its creation: its policy is enabled (the `profile`
+/// command's user profiles their own page) and a session starts in its
+/// realm.
+pub fn request_shell_profile(request: ShellProfileRequest) {
+    SHELL_PROFILE.with(|p| *p.borrow_mut() = Some(request));
+}
+
+/// The session the shell started for `jsprof profile`, if any.
+pub fn shell_session() -> Option<Rc<SessionHandle>> {
+    SHELL_SESSION.with(|s| s.borrow().clone())
+}
+
+/// Called when a document is created in `global` (a navigation): stops
+/// the realm's earlier sessions, applies the `profile` command's request
+/// to a top-level document, and prepares the sampler for an `eager`
+/// document policy (<https://wicg.github.io/js-self-profiling/#document-policy>).
+pub(crate) fn document_created(
+    cx: &mut JSContext,
+    global: &GlobalScope,
+    document: &crate::dom::document::Document,
+    top_level: bool,
+) {
+    stop_sessions_of_realm(global.profiler_realm_id());
+    if top_level {
+        if let Some(request) = SHELL_PROFILE.with(|p| p.borrow_mut().take()) {
+            document.set_document_policy(Some(jsprof_document::DocumentPolicy::enabled(
+                jsprof_document::ProfilingMode::Eager,
+            )));
+            with_agent(cx, Preparation::Eager, |_| ());
+            let interval = supported_interval(request.interval_ms);
+            let handle = start_session(cx, global, interval, request.max_samples);
+            SHELL_SESSION.with(|s| *s.borrow_mut() = Some(handle));
+            return;
+        }
+    }
+    let setup = document
+        .document_policy()
+        .map(|p| p.sampler_setup())
+        .unwrap_or(jsprof_document::SamplerSetup::Never);
+    if setup == jsprof_document::SamplerSetup::AtDocumentCreation {
+        with_agent(cx, Preparation::Eager, |_| ());
+    }
+}
+
+/// Drops every session and the sampler; called before the context goes
+/// away.
+pub(crate) fn shut_down() {
+    SHELL_SESSION.with(|s| s.borrow_mut().take());
+    SHELL_PROFILE.with(|p| p.borrow_mut().take());
+    reap();
+    for session in live_sessions() {
+        session.cancel();
+    }
+    SESSIONS.with(|s| s.borrow_mut().clear());
+    let handlers = BUFFER_FULL_HANDLERS.with(|h| std::mem::take(&mut *h.borrow_mut()));
+    drop(handlers);
+    INBOX.with(|i| i.lock().unwrap_or_else(|e| e.into_inner()).clear());
+    let agent = AGENT.with(|a| a.borrow_mut().take());
+    drop(agent);
+}
+
+/// Time of the last [`poll`] by the event loop.
+pub(crate) fn poll_due(last: &Cell<Option<Instant>>) -> bool {
+    let now = Instant::now();
+    match last.get() {
+        Some(t) if now.duration_since(t).as_millis() < 50 => false,
+        _ => {
+            last.set(Some(now));
+            true
+        }
+    }
+}
