@@ -20,6 +20,10 @@ pub const DEMO_FILENAME: &str = "jsprof:demo/demo.js";
 pub const DEMO_PAGE: &str = include_str!("../demo/index.html");
 /// The internal URL the demo page is served at.
 pub const DEMO_PAGE_URL: &str = "jsprof:demo/index.html";
+/// The bundled page-load demo, profiled when `jsprof` is given no argument.
+pub const PAGELOAD_DEMO: &str = include_str!("../demo/pageload.html");
+/// The internal URL the page-load demo is served at.
+pub const PAGELOAD_DEMO_URL: &str = "jsprof:demo/pageload.html";
 
 /// Evaluates one classic script in a fresh runtime on this thread and returns
 /// its completion value as a string.
@@ -66,7 +70,12 @@ impl ShellLoader {
 
 impl Loader for ShellLoader {
     fn fetch_document(&self, url: &url::Url) -> Result<FollowedResponse, NetError> {
-        if url.as_str() == DEMO_PAGE_URL {
+        let bundled = match url.as_str() {
+            DEMO_PAGE_URL => Some(DEMO_PAGE),
+            PAGELOAD_DEMO_URL => Some(PAGELOAD_DEMO),
+            _ => None,
+        };
+        if let Some(page) = bundled {
             return Ok(FollowedResponse {
                 url_list: vec![url.clone()],
                 response: RawResponse {
@@ -74,7 +83,7 @@ impl Loader for ShellLoader {
                     status: 200,
                     status_text: "OK".to_owned(),
                     headers: HeaderList::new().with("Content-Type", "text/html;charset=utf-8"),
-                    body: DEMO_PAGE.as_bytes().to_vec(),
+                    body: page.as_bytes().to_vec(),
                 },
             });
         }
@@ -135,4 +144,179 @@ pub fn run_page(url: &url::Url, options: &RunOptions) -> Result<(), String> {
         eprintln!("jsprof: timeout reached, stopping the page");
     }
     Ok(())
+}
+
+/// What `jsprof profile` records.
+#[derive(Clone, Debug)]
+pub struct ProfileOptions {
+    /// The requested sample interval (ms); the effective one is the next
+    /// interval the engine supports (whole milliseconds, at least 1).
+    pub interval_ms: f64,
+    /// The session's sample buffer limit.
+    pub max_samples: usize,
+    /// Stop the page after this long even if it is not idle.
+    pub duration: Option<Duration>,
+}
+
+impl Default for ProfileOptions {
+    fn default() -> Self {
+        ProfileOptions {
+            interval_ms: 1.0,
+            max_samples: 100_000,
+            duration: None,
+        }
+    }
+}
+
+/// A finished `jsprof profile` run.
+pub struct Profile {
+    pub trace: jsprof_sampler::ProfilerTrace,
+    /// The effective sample interval (ms).
+    pub interval_ms: f64,
+    /// Whether the sample buffer filled before the page was done.
+    pub buffer_full: bool,
+}
+
+/// Loads the page at `url` with a profiling session started by the shell
+/// in the page's main realm at document creation (as the spec's page-load
+/// example does from script; the document's policy is enabled for it: it
+/// is the user's own page), runs it to its load event and then to idle
+/// (or `duration`), and returns the session's trace.
+pub fn profile_page(
+    url: &url::Url,
+    options: &RunOptions,
+    profile: &ProfileOptions,
+) -> Result<Profile, String> {
+    let loader = ShellLoader::new(options.net.clone()).map_err(|e| e.to_string())?;
+    let mut runtime = JsRuntime::new()?;
+    let limit = [options.timeout, profile.duration]
+        .into_iter()
+        .flatten()
+        .min();
+    let deadline = limit.map(|t| Instant::now() + t);
+    jsprof_script::profiling::request_shell_profile(
+        jsprof_script::profiling::ShellProfileRequest {
+            interval_ms: profile.interval_ms,
+            max_samples: profile.max_samples,
+        },
+    );
+    runtime
+        .load_page(url, Rc::new(loader))
+        .map_err(|e| e.to_string())?;
+    if !runtime.run_until_idle(deadline) && !options.quiet {
+        eprintln!("jsprof: duration reached, stopping the page");
+    }
+    let session = jsprof_script::profiling::shell_session()
+        .ok_or("the page's document was not created, nothing was profiled")?;
+    let buffer_full = session.buffer_full();
+    let interval_ms = session.sample_interval_ms();
+    let trace = session
+        .stop()
+        .map_err(|e| format!("the profiling session ended early: {e:?}"))?;
+    drop(session);
+    drop(runtime);
+    Ok(Profile {
+        trace,
+        interval_ms,
+        buffer_full,
+    })
+}
+
+/// The trace as JSON (the `ProfilerTrace` format of the explainer's
+/// appendix).
+pub fn trace_json(trace: &jsprof_sampler::ProfilerTrace) -> String {
+    serde_json::to_string(trace).expect("a trace serializes")
+}
+
+/// A short text summary: total samples, then the top `top` functions by
+/// self samples (the sample's leaf frame) and by total samples (on the
+/// stack, once per sample), each with its resource and line.
+pub fn summarize(profile: &Profile, top: usize) -> String {
+    use std::fmt::Write;
+    let trace = &profile.trace;
+    let frames = trace.frames.len();
+    let mut self_counts = vec![0usize; frames];
+    let mut total_counts = vec![0usize; frames];
+    let mut with_stack = 0;
+    let mut seen = vec![usize::MAX; frames];
+    for (index, sample) in trace.samples.iter().enumerate() {
+        let Some(mut stack_id) = sample.stack_id else {
+            continue;
+        };
+        with_stack += 1;
+        let mut leaf = true;
+        // Walk leaf to root (bounded by the number of stacks).
+        for _ in 0..trace.stacks.len() {
+            let Some(stack) = trace.stacks.get(stack_id as usize) else {
+                break;
+            };
+            let frame = stack.frame_id as usize;
+            if frame < frames {
+                if leaf {
+                    self_counts[frame] += 1;
+                }
+                if seen[frame] != index {
+                    seen[frame] = index;
+                    total_counts[frame] += 1;
+                }
+            }
+            leaf = false;
+            match stack.parent_id {
+                Some(parent) => stack_id = parent,
+                None => break,
+            }
+        }
+    }
+    let describe = |frame: usize| -> String {
+        let f = &trace.frames[frame];
+        let name = match (f.name.is_empty(), f.line) {
+            (false, _) => f.name.as_str(),
+            // A script's top-level code has a resource but no definition
+            // position.
+            (true, None) => "(top level)",
+            (true, Some(_)) => "(anonymous)",
+        };
+        match f.resource_id.and_then(|r| trace.resources.get(r as usize)) {
+            Some(resource) if f.line.is_none() => format!("{name}  {resource}"),
+            Some(resource) => format!(
+                "{name}  {resource}:{}:{}",
+                f.line.unwrap_or(0),
+                f.column.unwrap_or(0)
+            ),
+            None => format!("{name}  (built-in)"),
+        }
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "total samples: {} ({} with JS on the stack, {} idle) at {} ms{}",
+        trace.samples.len(),
+        with_stack,
+        trace.samples.len() - with_stack,
+        profile.interval_ms,
+        if profile.buffer_full {
+            " (the sample buffer filled: --max-samples)"
+        } else {
+            ""
+        }
+    );
+    for (title, counts) in [("self", &self_counts), ("total", &total_counts)] {
+        let mut order: Vec<usize> = (0..frames).filter(|&f| counts[f] > 0).collect();
+        order.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
+        let _ = writeln!(out, "top functions by {title} samples:");
+        if order.is_empty() {
+            let _ = writeln!(out, "  (none)");
+        }
+        for &frame in order.iter().take(top) {
+            let percent = 100.0 * counts[frame] as f64 / trace.samples.len().max(1) as f64;
+            let _ = writeln!(
+                out,
+                "  {:>6} {:>5.1}%  {}",
+                counts[frame],
+                percent,
+                describe(frame)
+            );
+        }
+    }
+    out
 }

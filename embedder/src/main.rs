@@ -4,9 +4,21 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 const USAGE: &str = "\
-usage: jsprof [OPTIONS] [URL|PATH]  load a page (default: the bundled demo page) and run it to idle
+usage: jsprof                        profile the bundled page-load demo and print the summary
+       jsprof profile [OPTIONS] [URL|PATH]
+                                     load a page with a profiling session started at document
+                                     creation, run it to its load event and to idle, write the
+                                     ProfilerTrace as JSON and print a summary
+       jsprof [OPTIONS] URL|PATH     load a page and run it to idle
        jsprof eval <FILE|->          evaluate a classic script file (- reads standard input)
        jsprof --help                 show this help
+
+profile options:
+  --interval MS       sample interval in milliseconds (default 1; rounded up to a whole ms)
+  --max-samples N     sample buffer limit (default 100000)
+  --duration SECONDS  stop the page after this long even if it is not idle
+  --out FILE          where to write the trace (default ./jsprof-trace.json)
+  --top N             functions listed in the summary (default 10)
 
 options:
   --timeout SECONDS   stop running the page after this long
@@ -24,7 +36,14 @@ fn main() -> ExitCode {
             return eval_file(path);
         }
     }
+    let (profile, args) = match args.split_first() {
+        Some((first, rest)) if first == "profile" => (true, rest.to_vec()),
+        _ => (args.is_empty(), args),
+    };
     let mut options = jsprof_shell::RunOptions::default();
+    let mut profile_options = jsprof_shell::ProfileOptions::default();
+    let mut out_file = String::from("jsprof-trace.json");
+    let mut top = 10usize;
     let mut page: Option<String> = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -33,16 +52,44 @@ fn main() -> ExitCode {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
             }
-            "--timeout" => {
+            "--timeout" | "--duration" | "--interval" => {
                 let Some(value) = iter.next() else {
-                    return fail("--timeout needs a number of seconds");
+                    return fail(&format!("{arg} needs a number"));
                 };
-                match value.parse::<f64>() {
-                    Ok(s) if s.is_finite() && s >= 0.0 => {
-                        options.timeout = Some(Duration::from_secs_f64(s))
+                let number = match value.parse::<f64>() {
+                    Ok(n) if (0.0..=1e9).contains(&n) => n,
+                    _ => return fail(&format!("{arg}: not a non-negative number: {value}")),
+                };
+                match arg.as_str() {
+                    "--timeout" => options.timeout = Some(Duration::from_secs_f64(number)),
+                    "--duration" if profile => {
+                        profile_options.duration = Some(Duration::from_secs_f64(number))
                     }
-                    _ => return fail(&format!("--timeout: not a number of seconds: {value}")),
+                    "--interval" if profile => profile_options.interval_ms = number,
+                    _ => return fail(&format!("{arg} is an option of `jsprof profile`")),
                 }
+            }
+            "--max-samples" | "--top" => {
+                let Some(value) = iter.next() else {
+                    return fail(&format!("{arg} needs a number"));
+                };
+                let Ok(number) = value.parse::<usize>() else {
+                    return fail(&format!("{arg}: not a whole number: {value}"));
+                };
+                match arg.as_str() {
+                    "--max-samples" if profile => profile_options.max_samples = number,
+                    "--top" if profile => top = number,
+                    _ => return fail(&format!("{arg} is an option of `jsprof profile`")),
+                }
+            }
+            "--out" => {
+                let Some(value) = iter.next() else {
+                    return fail("--out needs a file name");
+                };
+                if !profile {
+                    return fail("--out is an option of `jsprof profile`");
+                }
+                out_file = value.clone();
             }
             "--map" | "--host-rules" | "--ca-file" => {
                 let Some(value) = iter.next() else {
@@ -80,16 +127,42 @@ fn main() -> ExitCode {
         }
     }
     let url = match page {
+        None if profile => {
+            url::Url::parse(jsprof_shell::PAGELOAD_DEMO_URL).expect("the demo URL parses")
+        }
         None => url::Url::parse(jsprof_shell::DEMO_PAGE_URL).expect("the demo URL parses"),
         Some(page) => match jsprof_shell::url_from_argument(&page) {
             Ok(url) => url,
             Err(message) => return fail(&message),
         },
     };
+    if profile {
+        return profile_page(&url, &options, &profile_options, &out_file, top);
+    }
     match jsprof_shell::run_page(&url, &options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => fail(&message),
     }
+}
+
+fn profile_page(
+    url: &url::Url,
+    options: &jsprof_shell::RunOptions,
+    profile_options: &jsprof_shell::ProfileOptions,
+    out_file: &str,
+    top: usize,
+) -> ExitCode {
+    let profile = match jsprof_shell::profile_page(url, options, profile_options) {
+        Ok(profile) => profile,
+        Err(message) => return fail(&message),
+    };
+    if let Err(error) = std::fs::write(out_file, jsprof_shell::trace_json(&profile.trace)) {
+        return fail(&format!("cannot write {out_file}: {error}"));
+    }
+    println!("profile of {url}");
+    print!("{}", jsprof_shell::summarize(&profile, top));
+    println!("trace written to {out_file}");
+    ExitCode::SUCCESS
 }
 
 fn eval_file(path: &str) -> ExitCode {

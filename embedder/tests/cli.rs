@@ -21,8 +21,8 @@ fn jsprof(args: &[&str], stdin: &str) -> Output {
 }
 
 #[test]
-fn no_argument_runs_the_bundled_demo() {
-    let out = jsprof(&[], "");
+fn the_bundled_demo_page_runs() {
+    let out = jsprof(&["jsprof:demo/index.html"], "");
     assert!(out.status.success(), "{out:?}");
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -198,4 +198,175 @@ fn the_pageload_example_runs() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("must not leak"), "{stderr}");
+}
+
+/// `jsprof` with no argument profiles the bundled page-load demo and
+/// prints the summary; the trace goes to ./jsprof-trace.json.
+#[test]
+fn no_argument_profiles_the_page_load_demo() {
+    let dir = temp_dir("demo");
+    let out = Command::new(env!("CARGO_BIN_EXE_jsprof"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("profile of jsprof:demo/pageload.html\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("total samples: "), "{stdout}");
+    assert!(
+        stdout.contains("top functions by self samples:"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("top functions by total samples:"),
+        "{stdout}"
+    );
+    // startUp runs during the page load: it is on the stack of the
+    // samples taken then (how many depends on speed; at least one, as the
+    // start-up work takes tens of milliseconds at a 1 ms interval).
+    assert!(
+        stdout.contains("startUp  jsprof:demo/pageload.html:33:19"),
+        "{stdout}"
+    );
+    let json = std::fs::read_to_string(dir.join("jsprof-trace.json")).unwrap();
+    let trace: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(trace["resources"][0], "jsprof:demo/pageload.html");
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jsprof-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `jsprof profile PATH`: a local file (no headers) is profiled with the
+/// policy enabled; the trace JSON has the nested calls with their
+/// resource, line and column; the summary lists them; the page's own
+/// `new Profiler()` works too. Work is repeated until samples hit all three
+/// functions (bounded), so the test needs no timing.
+#[test]
+fn profile_a_local_page() {
+    let dir = temp_dir("profile");
+    let page = dir.join("page.html");
+    std::fs::write(
+        &page,
+        "<!DOCTYPE html><script>\n\
+         function leaf() { let x = 0; for (let i = 0; i < 20000; i++) x += Math.sqrt(i); return x; }\n\
+         function middle() { return leaf(); }\n\
+         function outer() { return middle(); }\n\
+         const own = new Profiler({ sampleInterval: 5, maxBufferSize: 10 });\n\
+         const t0 = performance.now();\n\
+         while (performance.now() - t0 < 300) outer();\n\
+         own.stop().then(t => console.log('own profiler ok', Array.isArray(t.samples)));\n\
+         </script>",
+    )
+    .unwrap();
+    let out_file = dir.join("trace.json");
+    let out = jsprof(
+        &[
+            "profile",
+            page.to_str().unwrap(),
+            "--interval",
+            "1",
+            "--max-samples",
+            "100000",
+            "--out",
+            out_file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("own profiler ok true"), "{stdout}");
+    let url = url::Url::from_file_path(&page).unwrap();
+    for (name, line, column) in [("leaf", 2, 14), ("middle", 3, 16), ("outer", 4, 15)] {
+        assert!(
+            stdout.contains(&format!("{name}  {url}:{line}:{column}")),
+            "{name}: {stdout}"
+        );
+    }
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+    assert_eq!(trace["resources"][0], url.as_str());
+    let names: Vec<&str> = trace["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    for name in ["leaf", "middle", "outer"] {
+        assert!(names.contains(&name), "{names:?}");
+    }
+}
+
+/// `--max-samples` caps the trace and the summary says the buffer filled;
+/// bad option values are clear errors.
+#[test]
+fn profile_options() {
+    let dir = temp_dir("options");
+    let page = dir.join("busy.html");
+    std::fs::write(
+        &page,
+        "<script>function spin() { const t = performance.now(); while (performance.now() - t < 200); }\n\
+         spin();</script>",
+    )
+    .unwrap();
+    let out_file = dir.join("t.json");
+    let out = jsprof(
+        &[
+            "profile",
+            "--max-samples",
+            "3",
+            "--out",
+            out_file.to_str().unwrap(),
+            page.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("total samples: 3 "), "{stdout}");
+    assert!(stdout.contains("the sample buffer filled"), "{stdout}");
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+    assert_eq!(trace["samples"].as_array().unwrap().len(), 3);
+    for (args, message) in [
+        (
+            &["profile", "--interval", "-1"][..],
+            "--interval: not a non-negative number",
+        ),
+        (
+            &["profile", "--interval", "NaN"][..],
+            "--interval: not a non-negative number",
+        ),
+        (
+            &["profile", "--max-samples", "x"][..],
+            "--max-samples: not a whole number",
+        ),
+        (
+            &["--interval", "5", "x.html"][..],
+            "--interval is an option of `jsprof profile`",
+        ),
+        (&["profile", "--out"][..], "--out needs a file name"),
+    ] {
+        let out = jsprof(args, "");
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    let out = jsprof(
+        &[
+            "profile",
+            "--out",
+            "/nonexistent/dir/t.json",
+            page.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write /nonexistent/dir/t.json"));
 }
