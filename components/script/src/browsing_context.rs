@@ -130,6 +130,19 @@ pub fn children_of(id: NavigableId) -> Vec<NavigableId> {
     })
 }
 
+/// Calls `f` with the global of `id` and of each of its descendant
+/// navigables.
+pub fn for_each_inclusive_descendant(id: NavigableId, mut f: impl FnMut(&GlobalScope)) {
+    let mut pending = vec![id];
+    while let Some(id) = pending.pop() {
+        if let Some(global) = global_of(id) {
+            // SAFETY: the registry roots the global until shut_down.
+            f(unsafe { GlobalScope::from_global(global) });
+        }
+        pending.extend(children_of(id));
+    }
+}
+
 /// The navigable whose container is `iframe`.
 pub fn navigable_of_container(iframe: &HTMLIFrameElement) -> Option<NavigableId> {
     NAVIGABLES.with(|n| {

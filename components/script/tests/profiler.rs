@@ -417,3 +417,95 @@ fn navigation_stops_the_realms_sessions() {
         "trueInvalidStateError"
     );
 }
+
+/// Removing an `<iframe>` stops the sessions of its realm; the parent's
+/// session goes on.
+#[test]
+fn removing_an_iframe_stops_its_sessions() {
+    let server = TestServer::start().unwrap();
+    server.route("/frame.html", |_| {
+        html_with_policy(
+            "<!DOCTYPE html><script>\
+             parent.frameProfiler = new Profiler({ sampleInterval: 100000, maxBufferSize: 10 });\
+             </script>",
+        )
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<iframe src="frame.html"></iframe>
+<script>
+addEventListener("load", () => {{
+  const before = [frameProfiler.stopped, p.stopped];
+  const forcedBefore = tb.forceProfilerSample();
+  const frame = document.querySelector("iframe"); frame.parentNode.removeChild(frame);
+  const after = [frameProfiler.stopped, p.stopped];
+  frameProfiler.stop().then(() => "resolved", e => e.name).then(r => {{
+    window.result = [before, forcedBefore, after, tb.forceProfilerSample(), r].join("|");
+  }});
+}});
+</script>"#
+        ),
+    );
+    assert_eq!(
+        result(&mut rt),
+        "false,false|2|true,false|1|InvalidStateError"
+    );
+}
+
+/// `js-profiling-mode=eager` prepares the agent's sampler at document
+/// creation; `lazy` at the first `new Profiler()`.
+#[test]
+fn eager_and_lazy_sampler_setup() {
+    for (policy, at_creation) in [
+        ("js-profiling-mode=eager", true),
+        ("js-profiling", true),
+        ("js-profiling-mode=lazy", false),
+    ] {
+        let server = TestServer::start().unwrap();
+        server.route("/p.html", move |_| {
+            html("<!DOCTYPE html><p>no profiler").with_header("Document-Policy", policy)
+        });
+        let created = std::thread::scope(|s| {
+            s.spawn(|| {
+                let mut rt = load(&server, &server.http_url(SAME, "/p.html"));
+                let before = jsprof_script::profiling::sampler_created();
+                rt.evaluate(
+                    "new Profiler({ sampleInterval: 10, maxBufferSize: 10 }).stop(); ''",
+                    "c.js",
+                    1,
+                )
+                .unwrap();
+                (before, jsprof_script::profiling::sampler_created())
+            })
+            .join()
+            .unwrap()
+        });
+        assert_eq!(created, (at_creation, true), "{policy}");
+    }
+}
+
+/// Many profilers left running and dropped: every session is freed.
+#[test]
+fn dropped_profilers_do_not_leak_sessions() {
+    let server = TestServer::start().unwrap();
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>
+(function () {{
+  for (let i = 0; i < 200; i++) {{
+    const p = new Profiler({SLOW});
+    if (i % 2) p.addEventListener("samplebufferfull", () => p.stop());
+  }}
+}})();
+const during = tb.liveProfilingSessions;
+const sampled = tb.forceProfilerSample();
+tb.collectGarbage();
+setTimeout(() => {{ window.result = [during, sampled, tb.liveProfilingSessions, tb.forceProfilerSample()].join(); }}, 0);
+</script>"#
+        ),
+    );
+    assert_eq!(result(&mut rt), "200,200,0,0");
+}

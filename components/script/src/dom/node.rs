@@ -322,11 +322,39 @@ impl Node {
     pub fn remove(&self, node: &Node) {
         // Step 1: Let parent be node's parent. Step 2: Assert: parent is
         // non-null (the caller is the parent).
+        let was_connected = self.is_connected();
         // Step 12: Remove node from its parent's children.
         self.children
             .borrow_mut()
             .retain(|d| d.reflector_object() != node.reflector().get_jsobject());
         node.parent.set(None);
+        // Steps 15-16: run the removing steps for node and each of its
+        // shadow-including descendants (only `<iframe>` has any here).
+        if was_connected {
+            node.run_removing_steps();
+        }
+    }
+
+    /// The `<iframe>` removing steps
+    /// (<https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>):
+    /// "destroy a child navigable". Deviation: the navigable (and its
+    /// `contentWindow`) stays registered; what is done is what the JS
+    /// Self-Profiling API needs: the profiling sessions of the destroyed
+    /// navigable's realm and of its descendants' realms stop.
+    fn run_removing_steps(&self) {
+        if let Some(iframe) = self
+            .root_ref()
+            .downcast::<crate::dom::htmliframeelement::HTMLIFrameElement>()
+        {
+            if let Some(id) = iframe.content_navigable() {
+                crate::browsing_context::for_each_inclusive_descendant(id, |global| {
+                    crate::profiling::stop_sessions_of_realm(global.profiler_realm_id());
+                });
+            }
+        }
+        for child in self.children() {
+            child.run_removing_steps();
+        }
     }
 
     /// Replaces all children with `node`
