@@ -410,7 +410,8 @@ pub(crate) fn shut_down() {
     drop(agent);
 }
 
-/// Time of the last [`poll`] by the event loop.
+/// Whether the event loop should [`poll`] now (at most every 50 ms;
+/// `last` is when it last did).
 pub(crate) fn poll_due(last: &Cell<Option<Instant>>) -> bool {
     let now = Instant::now();
     match last.get() {
