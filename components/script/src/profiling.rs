@@ -146,7 +146,10 @@ thread_local! {
 
 /// Hands over the session of a finalized `Profiler` (see [`reap`]).
 pub(crate) fn bury(handle: Rc<SessionHandle>) {
-    GRAVEYARD.with(|g| g.borrow_mut().push(handle));
+    // `try_with`: finalizers may run while the thread's locals are being
+    // destroyed (a runtime dropped at thread exit); the handle then simply
+    // drops here.
+    let _ = GRAVEYARD.try_with(|g| g.borrow_mut().push(handle));
 }
 
 /// Cancels the sessions of finalized `Profiler`s, freeing their buffers.
@@ -253,7 +256,7 @@ pub(crate) fn on_buffer_full(key: u64, handler: BufferFullHandler) {
 
 /// Forgets session `key`'s buffer-full handler (its `Profiler` is gone).
 pub(crate) fn forget(key: u64) {
-    BUFFER_FULL_HANDLERS.with(|h| {
+    let _ = BUFFER_FULL_HANDLERS.try_with(|h| {
         // Take the handlers out before dropping them: a handler's captures
         // may drop more state.
         let removed: Vec<_> = {
