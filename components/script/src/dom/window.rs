@@ -45,6 +45,11 @@ struct Timer {
     repeat: bool,
     /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timer-nesting-level>
     nesting_level: u32,
+    /// For a string handler whose initiating script has muted errors: that
+    /// script's compile file name. The string is code that script wrote,
+    /// so it is compiled as part of it (as its eval code is): muted for
+    /// error reporting and never shown by the profiler.
+    muted_initiator: Option<String>,
 }
 
 /// A `CrossOriginWindow` this realm made for a navigable (boxed: a Heap
@@ -246,7 +251,7 @@ impl Window {
     /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timer-initialisation-steps>
     fn initialize_timer(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         handler: RootedJsValue,
         timeout: i32,
         arguments: Vec<RootedJsValue>,
@@ -276,7 +281,18 @@ impl Window {
             timeout = 4;
         }
         // Step 6-7: realm and initiating script (the handler runs in this
-        // window's realm).
+        // window's realm). A string handler from a script with muted errors
+        // keeps that script's file name (see `Timer::muted_initiator`).
+        // (A repeat keeps the first run's: `run_timer` sets it again.)
+        rooted!(&in(cx) let handler_value = handler.get());
+        let muted_initiator = if previous_id.is_some() || is_callable(handler_value.handle()) {
+            None
+        } else {
+            mozjs::rust::describe_scripted_caller(cx)
+                .ok()
+                .map(|caller| caller.filename)
+                .filter(|filename| crate::script_registry::is_muted(filename))
+        };
         // Step 8-9: the task (run by `run_timer`), with nesting level + 1.
         let timer = Timer {
             handler: Heap::boxed(handler.get()),
@@ -284,6 +300,7 @@ impl Window {
             timeout,
             repeat,
             nesting_level: nesting_level + 1,
+            muted_initiator,
         };
         // Step 11: Set global's map of active timers[id] to uniqueHandle.
         self.timers.borrow_mut().insert(id, timer);
@@ -303,7 +320,7 @@ impl Window {
     pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
         // Step 8.1: If id does not exist in global's map of active timers,
         // then abort these steps.
-        let (handler, arguments, timeout, repeat, nesting_level) = {
+        let (handler, arguments, timeout, repeat, nesting_level, muted_initiator) = {
             let timers = self.timers.borrow();
             let Some(timer) = timers.get(&id) else {
                 return;
@@ -314,6 +331,7 @@ impl Window {
                 timer.timeout,
                 timer.repeat,
                 timer.nesting_level,
+                timer.muted_initiator.clone(),
             )
         };
         if let Some(timer) = self.timers.borrow().get(&id) {
@@ -352,19 +370,29 @@ impl Window {
             }
         } else {
             // Step 8.5: Otherwise: ToString the handler and run it as a
-            // classic script (the document's URL as the file name).
+            // classic script (the document's URL as the file name, or the
+            // muted initiating script's).
             let source =
                 crate::dom::bindings::conversions::to_rust_string(cx, handler_value.handle());
             match source {
                 Ok(source) => {
-                    let url = self.url().to_string();
-                    crate::script_loading::run_classic_script(
-                        cx,
-                        &source,
-                        &url,
-                        1,
-                        crate::script_registry::ScriptRecord::inline(&url, 1),
-                    );
+                    let (url, record) = match muted_initiator.clone() {
+                        Some(filename) => {
+                            let record = crate::script_registry::ScriptRecord {
+                                url: filename.clone(),
+                                start_line: 1,
+                                cors_status: "opaque".to_owned(),
+                                muted_errors: true,
+                            };
+                            (filename, record)
+                        }
+                        None => {
+                            let url = self.url().to_string();
+                            let record = crate::script_registry::ScriptRecord::inline(&url, 1);
+                            (url, record)
+                        }
+                    };
+                    crate::script_loading::run_classic_script(cx, &source, &url, 1, record);
                 }
                 Err(()) => report_pending_exception(cx),
             }
@@ -382,6 +410,9 @@ impl Window {
             self.timers.borrow_mut().remove(&id);
             self.current_nesting_level.set(nesting_level);
             self.initialize_timer(cx, handler, timeout, arguments, true, Some(id));
+            if let Some(timer) = self.timers.borrow_mut().get_mut(&id) {
+                timer.muted_initiator = muted_initiator;
+            }
             self.current_nesting_level.set(previous_level);
         } else {
             // Step 8.9: Otherwise, remove global's map of active timers[id].

@@ -1,0 +1,702 @@
+//! Security tests for the `Profiler` interface, built to leak: every test
+//! makes a script with muted errors (a cross-origin classic script fetched
+//! without CORS) or another realm run code in every way a page can make it
+//! run while a visible page script profiles, and checks that
+//!
+//! * none of its frames appears: no frame name (every secret name ends in
+//!   `_7f3a`) and no resource URL of it anywhere in the trace, and
+//! * the visible frames around it do appear, with the exact stacks, so a
+//!   test cannot pass by returning empty traces.
+//!
+//! The rule (sampler README): a scripted frame is included iff same realm
+//! and not muted; a built-in iff its nearest scripted caller is included.
+//!
+//! Determinism: sessions use a 100 s interval (no timer sample during a
+//! test) and samples are taken with Force Sample
+//! (`TestBinding.forceProfilerSample()`), from inside the secret code where
+//! possible; no timing assertion.
+
+use std::rc::Rc;
+
+use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_net::Fetcher;
+use jsprof_script::JsRuntime;
+
+const SAME: &str = "web-platform.test";
+const CROSS: &str = "not-web-platform.test";
+
+/// The suffix of every name chosen by secret (muted or other-realm) code.
+const SECRET: &str = "_7f3a";
+
+/// No timer sample during a test.
+const SLOW: &str = "{ sampleInterval: 100000, maxBufferSize: 1000 }";
+
+fn html(body: &str) -> TestResponse {
+    TestResponse::ok(body.to_owned()).with_content_type("text/html;charset=utf-8")
+}
+
+fn html_with_policy(body: &str) -> TestResponse {
+    html(body).with_header("Document-Policy", "js-profiling")
+}
+
+fn js(body: &str) -> TestResponse {
+    TestResponse::ok(body.to_owned()).with_content_type("text/javascript")
+}
+
+/// Helpers every page gets: `tb` (the test hook object), `result`,
+/// `report(trace)`: `"<stacks>|<resources>|<trace JSON>"` where `<stacks>`
+/// lists each sample's frame names, leaf first, joined by `<` (`-` for a
+/// sample without a stack), samples joined by `;`; `waitFor(cond, f)` runs
+/// `f` in the first task (after this one) in which `cond()` holds.
+const HELPERS: &str = r#"<script>
+window.tb = new TestBinding();
+window.result = "pending";
+function stackNames(trace, stackId) {
+  const out = [];
+  while (stackId !== undefined) {
+    const stack = trace.stacks[stackId];
+    out.push(trace.frames[stack.frameId].name);
+    stackId = stack.parentId;
+  }
+  return out.join("<"); // leaf first
+}
+function report(trace) {
+  const stacks = trace.samples.map(s => s.stackId === undefined ? "-" : stackNames(trace, s.stackId));
+  return stacks.join(";") + "|" + JSON.stringify(trace.resources) + "|" + JSON.stringify(trace);
+}
+function waitFor(cond, f) {
+  setTimeout(() => cond() ? f() : waitFor(cond, f), 0);
+}
+</script>"#;
+
+fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
+    let fetcher = Fetcher::new(server.net_config()).unwrap();
+    let mut rt = JsRuntime::new_for_tests().expect("runtime");
+    rt.load_page(url, Rc::new(fetcher)).expect("page loads");
+    assert!(rt.run_until_idle(None));
+    rt
+}
+
+fn result(rt: &mut JsRuntime) -> String {
+    let errors = rt.reported_errors();
+    assert!(errors.is_empty(), "page errors: {errors:?}");
+    rt.evaluate("String(window.result)", "check.js", 1).unwrap()
+}
+
+/// Serves `body` (with the policy) at /index.html of the same origin and
+/// returns the loaded runtime.
+fn page(server: &TestServer, body: &str) -> JsRuntime {
+    let body = format!("<!DOCTYPE html>{HELPERS}{body}");
+    server.route("/index.html", move |_| html_with_policy(&body));
+    load(server, &server.http_url(SAME, "/index.html"))
+}
+
+/// A trace as `report()` gives it.
+struct Report {
+    /// Per sample, the frame names leaf first joined by `<`, `-` for none.
+    stacks: Vec<String>,
+    /// `trace.resources` as JSON.
+    resources: String,
+    /// The whole trace as JSON.
+    json: String,
+}
+
+/// Splits a `report()` string and checks that no secret name and none of
+/// `secret_urls` appears anywhere in it.
+fn parse(out: &str, secret_urls: &[&str]) -> Report {
+    assert_ne!(out, "pending", "the page never finished");
+    let mut parts = out.splitn(3, '|');
+    let stacks = parts.next().unwrap();
+    let resources = parts.next().expect("a report").to_owned();
+    let json = parts.next().expect("a report").to_owned();
+    assert!(!out.contains(SECRET), "a secret name leaked: {out}");
+    for url in secret_urls {
+        assert!(!out.contains(url), "the secret URL {url} leaked: {out}");
+    }
+    // The trace has the shape of a trace (a leak cannot hide behind a
+    // different serialization).
+    assert!(json.starts_with(r#"{"frames":["#), "{json}");
+    Report {
+        stacks: stacks.split(';').map(str::to_owned).collect(),
+        resources,
+        json,
+    }
+}
+
+fn resources(urls: &[&url::Url]) -> String {
+    let quoted: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
+    format!("[{}]", quoted.join(","))
+}
+
+/// Case 1: a muted script's functions (a declaration, a nested call, a
+/// bound function, a class constructor) called from visible code, with the
+/// sample forced inside the muted code, and a visible callback the muted
+/// code calls back: only the visible frames appear, each sample keeps its
+/// visible stack with the muted frames cut out.
+#[test]
+fn muted_function_called_from_visible_code() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", |_| {
+        js(
+            "function mutedSecretFn_7f3a(cb) { return mutedInner_7f3a(cb); }\n\
+            function mutedInner_7f3a(cb) { return cb ? cb() : tb.forceProfilerSample(); }\n\
+            class MutedClass_7f3a { constructor() { this.n = mutedInner_7f3a(); } }\n\
+            window.mutedEntry = mutedSecretFn_7f3a;\n\
+            window.mutedBound = mutedSecretFn_7f3a.bind(null);\n\
+            window.MutedCtor = MutedClass_7f3a;\n",
+        )
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script>
+function visibleCallback() {{ return tb.forceProfilerSample(); }}
+function visibleCaller() {{ return mutedEntry(); }}
+function visibleCallsBack() {{ return mutedEntry(visibleCallback); }}
+function visibleBound() {{ return mutedBound(); }}
+function visibleNew() {{ return new MutedCtor().n; }}
+const n = [visibleCaller(), visibleCallsBack(), visibleBound(), visibleNew()];
+p.stop().then(t => {{ window.result = report(t); }});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[muted.as_str()]);
+    assert_eq!(
+        r.stacks,
+        [
+            "visibleCaller<",
+            "visibleCallback<visibleCallsBack<",
+            "visibleBound<",
+            "visibleNew<"
+        ],
+        "{out}"
+    );
+    let href = server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href]), "{out}");
+}
+
+/// Case 2: the built-ins a muted script calls (`Array.prototype.map` with
+/// a muted callback, `JSON.parse` with a muted reviver, `sort` with a
+/// muted comparator), sampled inside the muted callbacks and inside a
+/// visible callback the muted code passes to `map`: no `map`, `parse` or
+/// `sort` frame. The control: the same built-ins called by visible code do
+/// appear (name only).
+#[test]
+fn builtins_called_by_muted_code_are_absent() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", |_| {
+        js("window.mutedBuiltins = function mutedBuiltins_7f3a(visibleCb) {\n\
+              [1].map(function mutedMapCb_7f3a(x) { return tb.forceProfilerSample(); });\n\
+              JSON.parse('[1]', function mutedReviver_7f3a(k, v) { return k === '' ? tb.forceProfilerSample() : v; });\n\
+              [2, 1].sort(function mutedCompare_7f3a(a, b) { tb.forceProfilerSample(); return a - b; });\n\
+              return [1].map(visibleCb);\n\
+            };\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script>
+function visibleCb() {{ return tb.forceProfilerSample(); }}
+function visibleCaller() {{ return mutedBuiltins(visibleCb); }}
+function visibleControl() {{ return [1].map(visibleCb).concat(JSON.parse("[1]", function visibleReviver(k, v) {{ return k === "" ? tb.forceProfilerSample() : v; }})); }}
+visibleCaller();
+visibleControl();
+p.stop().then(t => {{ window.result = report(t); }});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[muted.as_str()]);
+    assert_eq!(
+        r.stacks,
+        [
+            "visibleCaller<",
+            "visibleCaller<",
+            "visibleCaller<",
+            "visibleCb<visibleCaller<",
+            "visibleCb<map<visibleControl<",
+            "visibleReviver<parse<visibleControl<",
+        ],
+        "{out}"
+    );
+}
+
+/// Case 3: a muted script's timer callback (`setTimeout` registered by the
+/// muted script) runs while the visible session is started, and Force
+/// Sample happens inside it: that sample has no stack. A visible timer
+/// callback sampled the same way has its frame.
+#[test]
+fn muted_timer_callback() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", |_| {
+        js("function mutedTimerInner_7f3a() { return tb.forceProfilerSample(); }\n\
+            setTimeout(function mutedTimerCb_7f3a() { window.mutedRan = mutedTimerInner_7f3a(); }, 0);\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script>
+waitFor(() => window.mutedRan, () => {{
+  setTimeout(function visibleTimerCb() {{ tb.forceProfilerSample(); }}, 0);
+  waitFor(() => true, () => p.stop().then(t => {{ window.result = mutedRan + "|" + report(t); }}));
+}});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let (ran, out) = out.split_once('|').unwrap();
+    assert_eq!(ran, "1");
+    let r = parse(out, &[muted.as_str()]);
+    assert_eq!(r.stacks, ["-", "visibleTimerCb"], "{out}");
+}
+
+/// Case 3b: strings passed to `setTimeout` / `setInterval` by the muted
+/// script (directly, through `Reflect.apply`, from a muted function that
+/// visible code calls) are code the muted script wrote, like its eval
+/// code: the functions they define never appear, on every repeat of the
+/// interval too. (Found leaking: the timer compiled them as the page's own
+/// inline script, so `mutedStringTimer_7f3a` appeared with the page's URL.)
+#[test]
+fn muted_string_timer_code() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", |_| {
+        js("setTimeout('function mutedStringTimer_7f3a() { return tb.forceProfilerSample(); }\\n\
+                        window.mutedRan = mutedStringTimer_7f3a();', 0);\n\
+            window.mutedLater = function mutedLater_7f3a() {\n\
+              setTimeout('window.mutedRan2 = (function mutedStringTimer2_7f3a() { return tb.forceProfilerSample(); })();', 0);\n\
+              Reflect.apply(setTimeout, window, ['window.mutedRan3 = (function mutedStringTimer3_7f3a() { return tb.forceProfilerSample(); })();', 0]);\n\
+              window.mutedInterval = setInterval('window.mutedTicks = (window.mutedTicks | 0) + (function mutedInterval_7f3a() { return tb.forceProfilerSample(); })();\\n\
+                                                  if (mutedTicks >= 3) clearInterval(mutedInterval);', 0);\n\
+            };\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script>
+waitFor(() => window.mutedRan, () => {{
+  (function visibleCaller() {{ mutedLater(); }})();
+  waitFor(() => window.mutedRan2 && window.mutedRan3 && window.mutedTicks >= 3, () => {{
+    (function visibleLast() {{ tb.forceProfilerSample(); }})();
+    p.stop().then(t => {{ window.result = report(t); }});
+  }});
+}});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[muted.as_str()]);
+    assert_eq!(
+        r.stacks,
+        ["-", "-", "-", "-", "-", "-", "visibleLast<<"],
+        "{out}"
+    );
+    assert_eq!(
+        rt.evaluate(
+            "[mutedRan, mutedRan2, mutedRan3, mutedTicks].join()",
+            "c.js",
+            1
+        )
+        .unwrap(),
+        "1,1,1,3"
+    );
+}
+
+/// Case 4: a muted script's event listener (and event handler IDL
+/// attribute) on `window`, triggered by visible `dispatchEvent`: the
+/// samples forced inside them keep only the visible dispatcher; a visible
+/// listener on the same event appears under it.
+#[test]
+fn muted_event_listener() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", |_| {
+        js("addEventListener('ping', function mutedListener_7f3a(e) { mutedHelper_7f3a(); });\n\
+            function mutedHelper_7f3a() { tb.forceProfilerSample(); }\n\
+            window.onmessage = function mutedOnMessage_7f3a(e) { window.mutedGot = e.data; tb.forceProfilerSample(); };\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script>
+addEventListener("ping", function visibleListener() {{ tb.forceProfilerSample(); }});
+function visibleDispatcher() {{ dispatchEvent(new Event("ping")); }}
+visibleDispatcher();
+postMessage("hi", "*");
+waitFor(() => window.mutedGot, () => p.stop().then(t => {{ window.result = report(t); }}));
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[muted.as_str()]);
+    assert_eq!(
+        r.stacks,
+        [
+            "visibleDispatcher<",
+            "visibleListener<visibleDispatcher<",
+            "-"
+        ],
+        "{out}"
+    );
+}
+
+/// Case 5: a muted script's promise reactions (`.then` callbacks, an async
+/// function's continuation, `queueMicrotask`, a generator resumed by
+/// visible code) run from microtasks: the samples forced inside them have
+/// no stack, or only the visible frames; a visible reaction appears.
+#[test]
+fn muted_promise_reactions_and_microtasks() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", |_| {
+        js("window.mutedThen = function mutedThen_7f3a(p) {\n\
+              return p.then(function mutedReaction_7f3a(v) { tb.forceProfilerSample(); return v; });\n\
+            };\n\
+            window.mutedAsync = async function mutedAsync_7f3a(p) { await p; tb.forceProfilerSample(); return 2; };\n\
+            queueMicrotask(function mutedMicrotask_7f3a() { tb.forceProfilerSample(); });\n\
+            window.mutedGen = (function* mutedGen_7f3a() { for (;;) { tb.forceProfilerSample(); yield 1; } })();\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script>
+function visibleGen() {{ return mutedGen.next().value; }}
+visibleGen();
+mutedThen(Promise.resolve(1))
+  .then(() => mutedAsync(Promise.resolve()))
+  .then(function visibleReaction() {{
+    tb.forceProfilerSample();
+    p.stop().then(t => {{ window.result = report(t); }});
+  }});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[muted.as_str()]);
+    assert_eq!(
+        r.stacks,
+        ["next<visibleGen<", "-", "-", "-", "visibleReaction"],
+        "{out}"
+    );
+}
+
+/// Case 6: getters, setters, `toString`, `valueOf`, `Symbol.toPrimitive`
+/// and a Proxy trap defined by the muted script, triggered by visible
+/// code (`obj.x`, `String(obj)`, `+obj`, template literals): only the
+/// visible caller appears (and no built-in the conversion goes through
+/// when its nearest scripted caller is muted).
+#[test]
+fn muted_accessors_and_conversion_hooks() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", |_| {
+        js("window.mutedObj = {\n\
+              get mutedProp_7f3a() { return tb.forceProfilerSample(); },\n\
+              set mutedProp_7f3a(v) { tb.forceProfilerSample(); },\n\
+              toString: function mutedToString_7f3a() { tb.forceProfilerSample(); return 's'; },\n\
+              valueOf: function mutedValueOf_7f3a() { tb.forceProfilerSample(); return 1; },\n\
+            };\n\
+            window.mutedPrim = { [Symbol.toPrimitive]: function mutedToPrimitive_7f3a() { tb.forceProfilerSample(); return 'p'; } };\n\
+            window.mutedProxy = new Proxy({}, { get: function mutedTrap_7f3a(t, k) { return tb.forceProfilerSample(); } });\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script>
+const key = "mutedProp" + "_7f3a";
+function visibleGet() {{ return mutedObj[key]; }}
+function visibleSet() {{ mutedObj[key] = 1; }}
+function visibleString() {{ return String(mutedObj); }}
+function visibleNumber() {{ return +mutedObj; }}
+function visibleTemplate() {{ return `${{mutedPrim}}`; }}
+function visibleProxy() {{ return mutedProxy.anything; }}
+[visibleGet(), visibleSet(), visibleString(), visibleNumber(), visibleTemplate(), visibleProxy()];
+p.stop().then(t => {{ window.result = report(t); }});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[muted.as_str()]);
+    assert_eq!(
+        r.stacks,
+        [
+            "visibleGet<",
+            "visibleSet<",
+            "visibleString<",
+            "visibleNumber<",
+            "visibleTemplate<",
+            "visibleProxy<"
+        ],
+        "{out}"
+    );
+}
+
+/// Case 7: eval (direct, indirect, nested) and `new Function` code created
+/// by the muted script, called from visible code: no frame of it (the
+/// `new Function` function is named `anonymous`, which must not appear
+/// either) and no resource of the form `<muted URL> line N > eval`.
+#[test]
+fn muted_eval_and_new_function() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", |_| {
+        js("window.mutedDirect = eval('(function mutedEvalFn_7f3a() { return tb.forceProfilerSample(); })');\n\
+            window.mutedIndirect = (0, eval)('(function mutedIndirectFn_7f3a() { return tb.forceProfilerSample(); })');\n\
+            window.mutedNested = eval('eval(\"(function mutedNestedFn_7f3a() { return tb.forceProfilerSample(); })\")');\n\
+            window.mutedFunction = new Function('return tb.forceProfilerSample();');\n\
+            window.mutedFunctionInEval = eval('new Function(\"return tb.forceProfilerSample();\")');\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script>
+function visibleDirect() {{ return mutedDirect(); }}
+function visibleIndirect() {{ return mutedIndirect(); }}
+function visibleNested() {{ return mutedNested(); }}
+function visibleFunction() {{ return mutedFunction(); }}
+function visibleFunctionInEval() {{ return mutedFunctionInEval(); }}
+[visibleDirect(), visibleIndirect(), visibleNested(), visibleFunction(), visibleFunctionInEval()];
+// The control: the page's own eval and new Function code appears.
+new Function("return (function visibleEvalFn() {{ return tb.forceProfilerSample(); }})()")();
+p.stop().then(t => {{ window.result = report(t); }});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[muted.as_str(), "not-web-platform"]);
+    assert_eq!(
+        r.stacks,
+        [
+            "visibleDirect<",
+            "visibleIndirect<",
+            "visibleNested<",
+            "visibleFunction<",
+            "visibleFunctionInEval<",
+            "visibleEvalFn<anonymous<",
+        ],
+        "{out}"
+    );
+}
+
+/// Case 8: a same-origin script URL that redirects to another origin
+/// without CORS is muted (its response URL is cross-origin), and so is
+/// one that goes cross-origin and comes back to the page's origin (the
+/// response is tainted by the cross-origin hop): their functions are
+/// absent, and none of the URLs on the way appears.
+#[test]
+fn redirected_scripts_are_muted() {
+    let server = TestServer::start().unwrap();
+    let target = server.http_url(CROSS, "/target.js");
+    let back = server.http_url(SAME, "/back.js");
+    let via = server.http_url(CROSS, "/via.js");
+    let (target_s, back_s) = (target.to_string(), back.to_string());
+    server.route("/away.js", move |_| TestResponse::redirect(302, &target_s));
+    server.route("/target.js", |_| {
+        js("window.mutedAway = function mutedAway_7f3a() { return tb.forceProfilerSample(); };\n")
+    });
+    server.route("/round.js", {
+        let via = via.to_string();
+        move |_| TestResponse::redirect(302, &via)
+    });
+    server.route("/via.js", move |_| TestResponse::redirect(302, &back_s));
+    server.route("/back.js", |_| {
+        js("window.mutedBack = function mutedBack_7f3a() { return tb.forceProfilerSample(); };\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="away.js"></script>
+<script src="round.js"></script>
+<script>
+function visibleAway() {{ return mutedAway(); }}
+function visibleBack() {{ return mutedBack(); }}
+[visibleAway(), visibleBack()];
+p.stop().then(t => {{ window.result = report(t); }});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(
+        &out,
+        &[
+            target.as_str(),
+            back.as_str(),
+            via.as_str(),
+            "away.js",
+            "round.js",
+        ],
+    );
+    assert_eq!(r.stacks, ["visibleAway<", "visibleBack<"], "{out}");
+    // The requests were made (the scripts ran through the redirects).
+    assert_eq!(server.requests_to("/back.js").len(), 1);
+}
+
+/// Case 9: a muted script claiming the page's own URL (absolute and
+/// relative) with `//# sourceURL=` and `//@ sourceURL=`: still absent
+/// (the resource is the response URL, the muted flag the fetch's).
+#[test]
+fn muted_script_claiming_a_visible_source_url() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    let muted2 = server.http_url(CROSS, "/muted2.js");
+    let href = server.http_url(SAME, "/index.html");
+    let claim = href.to_string();
+    server.route("/muted.js", move |_| {
+        js(&format!(
+            "window.mutedClaim = function mutedClaim_7f3a() {{ return tb.forceProfilerSample(); }};\n\
+             window.mutedClaimEval = eval('(function mutedClaimEval_7f3a() {{ return tb.forceProfilerSample(); }})\\n//# sourceURL={claim}');\n\
+             //# sourceURL={claim}\n"
+        ))
+    });
+    server.route("/muted2.js", |_| {
+        js("window.mutedClaim2 = function mutedClaim2_7f3a() { return tb.forceProfilerSample(); };\n\
+            //@ sourceURL=index.html\n")
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{muted}"></script>
+<script src="{muted2}"></script>
+<script>
+function visibleCaller() {{ return mutedClaim() + mutedClaimEval() + mutedClaim2(); }}
+visibleCaller();
+p.stop().then(t => {{ window.result = report(t); }});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[muted.as_str(), muted2.as_str()]);
+    assert_eq!(
+        r.stacks,
+        ["visibleCaller<", "visibleCaller<", "visibleCaller<"],
+        "{out}"
+    );
+    assert_eq!(r.resources, resources(&[&href]), "{out}");
+}
+
+/// Case 10: realms in both call directions. The parent calls a
+/// same-origin iframe's function, which calls back into the parent, where
+/// the sample is forced: the parent's trace has the parent's frames and
+/// none of the iframe's; the iframe's own profiler (sampled by the same
+/// Force Sample) has the iframe's frame and none of the parent's.
+#[test]
+fn other_realms_in_both_directions() {
+    let server = TestServer::start().unwrap();
+    let frame_url = server.http_url(SAME, "/frame.html");
+    server.route("/frame.html", |_| {
+        html_with_policy(&format!(
+            "<!DOCTYPE html>{HELPERS}<script>\n\
+             window.fp = new Profiler({SLOW});\n\
+             function frameMiddle_7f3a() {{ return parent.parentLeaf(); }}\n\
+             addEventListener(\"go\", function frameOuter_7f3a() {{ return parent.parentMiddle(); }});\n\
+             </script>"
+        ))
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<iframe src="frame.html"></iframe>
+<script>
+function parentLeaf() {{ return tb.forceProfilerSample(); }}
+function parentMiddle() {{ return tb.forceProfilerSample(); }}
+function parentOuter() {{ return frames[0].frameMiddle_7f3a(); }}
+addEventListener("load", function parentOnLoad() {{
+  const w = frames[0];
+  parentOuter();
+  // The iframe calls the parent: the sample is forced in the parent's function.
+  w.dispatchEvent(new w.Event("go"));
+  Promise.all([p.stop(), w.fp.stop()]).then(([pt, ft]) => {{
+    window.result = report(pt) + "\n" + w.report(ft).replace(/_7f3a/g, "_IFRAME");
+  }});
+}});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let (parent, frame) = out.split_once('\n').unwrap();
+    let href = server.http_url(SAME, "/index.html");
+    let pr = parse(parent, &[frame_url.as_str()]);
+    assert_eq!(
+        pr.stacks,
+        [
+            "parentLeaf<parentOuter<parentOnLoad",
+            "parentMiddle<parentOnLoad"
+        ],
+        "{out}"
+    );
+    assert_eq!(pr.resources, resources(&[&href]), "{out}");
+    // The iframe's trace: its own frames (renamed by the page so that
+    // `parse` can look for the parent's names), never the parent's.
+    let fr = parse(frame, &[href.as_str()]);
+    assert!(!fr.json.contains("parent"), "{out}");
+    assert_eq!(
+        fr.stacks,
+        ["frameMiddle_IFRAME", "frameOuter_IFRAME"],
+        "{out}"
+    );
+    assert_eq!(fr.resources, resources(&[&frame_url]), "{out}");
+}
+
+/// Case 11, the control: a CORS-enabled cross-origin script (the
+/// `crossorigin` attribute and `Access-Control-Allow-Origin`) is visible:
+/// its functions appear with its URL, around and under the visible caller.
+/// Proves the tests above can see cross-origin frames at all.
+#[test]
+fn cors_enabled_cross_origin_script_is_visible() {
+    let server = TestServer::start().unwrap();
+    let cors = server.http_url(CROSS, "/cors.js");
+    server.route("/cors.js", |r| {
+        js("function corsLeaf() { return tb.forceProfilerSample(); }\n\
+            window.corsEntry = function corsEntry(cb) { return cb ? [1].map(cb)[0] : corsLeaf(); };\n")
+        .with_cors_echo(r)
+    });
+    let mut rt = page(
+        &server,
+        &format!(
+            r#"<script>window.p = new Profiler({SLOW});</script>
+<script src="{cors}" crossorigin></script>
+<script>
+function visibleCaller() {{ return corsEntry(); }}
+function visibleCallback() {{ return tb.forceProfilerSample(); }}
+function visibleCallsBack() {{ return corsEntry(visibleCallback); }}
+[visibleCaller(), visibleCallsBack()];
+p.stop().then(t => {{ window.result = report(t); }});
+</script>"#
+        ),
+    );
+    let out = result(&mut rt);
+    let r = parse(&out, &[]);
+    assert_eq!(
+        r.stacks,
+        [
+            "corsLeaf<corsEntry<visibleCaller<",
+            "visibleCallback<map<corsEntry<visibleCallsBack<"
+        ],
+        "{out}"
+    );
+    let href = server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href, &cors]), "{out}");
+}
