@@ -260,13 +260,27 @@ mod tests {
     use super::*;
     use crate::report::MARK;
 
-    /// A fake shell: a shell script that ignores its arguments.
+    /// A fake shell: a shell script that ignores its arguments. A child
+    /// process writes it: had this process written it, another test's fork
+    /// could still hold the file open for writing when it is executed
+    /// (ETXTBSY).
     fn fake(script: &str) -> (tempfile::TempDir, Shell) {
+        use std::io::Write;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("fake-shell");
-        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut writer = Command::new("/bin/sh")
+            .arg("-c")
+            .arg("cat > \"$0\" && chmod 755 \"$0\"")
+            .arg(&path)
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = writer.stdin.take().unwrap();
+        stdin
+            .write_all(format!("#!/bin/sh\n{script}\n").as_bytes())
+            .unwrap();
+        drop(stdin);
+        assert!(writer.wait().unwrap().success());
         (
             dir,
             Shell {
