@@ -12,10 +12,6 @@ use jsprof_net::{
 use jsprof_script::script_loading::Loader;
 use jsprof_script::{JsRuntime, ScriptError};
 
-/// The bundled demo script, run by `jsprof eval` examples and tests.
-pub const DEMO_SCRIPT: &str = include_str!("../demo/demo.js");
-/// The file name the demo script is compiled with.
-pub const DEMO_FILENAME: &str = "jsprof:demo/demo.js";
 /// The bundled demo page, loaded when `jsprof` is given no page.
 pub const DEMO_PAGE: &str = include_str!("../demo/index.html");
 /// The internal URL the demo page is served at.

@@ -238,48 +238,27 @@ mod tests {
     #[test]
     fn crossorigin_attribute_states() {
         assert_eq!(CorsSettings::from_attribute(None), CorsSettings::NoCors);
-        assert_eq!(
-            CorsSettings::from_attribute(Some("")),
-            CorsSettings::Anonymous
-        );
-        assert_eq!(
-            CorsSettings::from_attribute(Some("anonymous")),
-            CorsSettings::Anonymous
-        );
-        assert_eq!(
-            CorsSettings::from_attribute(Some("ANONYMOUS")),
-            CorsSettings::Anonymous
-        );
-        assert_eq!(
-            CorsSettings::from_attribute(Some("use-credentials")),
-            CorsSettings::UseCredentials
-        );
-        assert_eq!(
-            CorsSettings::from_attribute(Some("Use-Credentials")),
-            CorsSettings::UseCredentials
-        );
-        // Invalid values are Anonymous, including near misses.
-        assert_eq!(
-            CorsSettings::from_attribute(Some("foo")),
-            CorsSettings::Anonymous
-        );
-        assert_eq!(
-            CorsSettings::from_attribute(Some(" use-credentials")),
-            CorsSettings::Anonymous
-        );
-        assert_eq!(
-            CorsSettings::from_attribute(Some("use-credentials ")),
-            CorsSettings::Anonymous
-        );
-        assert_eq!(
-            CorsSettings::from_attribute(Some("credentials")),
-            CorsSettings::Anonymous
-        );
-        // Non-ASCII case folding does not apply ("ſ" is not "s").
-        assert_eq!(
-            CorsSettings::from_attribute(Some("uſe-credentials")),
-            CorsSettings::Anonymous
-        );
+        // Keywords match ASCII case-insensitively; invalid values (near
+        // misses, padding, non-ASCII case folding: "ſ" is not "s") are the
+        // invalid value default, Anonymous; the empty string is Anonymous.
+        for (value, expected) in [
+            ("", CorsSettings::Anonymous),
+            ("anonymous", CorsSettings::Anonymous),
+            ("ANONYMOUS", CorsSettings::Anonymous),
+            ("use-credentials", CorsSettings::UseCredentials),
+            ("Use-Credentials", CorsSettings::UseCredentials),
+            ("foo", CorsSettings::Anonymous),
+            (" use-credentials", CorsSettings::Anonymous),
+            ("use-credentials ", CorsSettings::Anonymous),
+            ("credentials", CorsSettings::Anonymous),
+            ("uſe-credentials", CorsSettings::Anonymous),
+        ] {
+            assert_eq!(
+                CorsSettings::from_attribute(Some(value)),
+                expected,
+                "{value:?}"
+            );
+        }
     }
 
     #[test]

@@ -176,29 +176,16 @@ impl Objdir {
             .collect();
         found.sort();
         let (_, newest) = found.pop().ok_or_else(not_found)?;
-        let newest = Objdir { root: newest };
-        let configuration = newest.configuration();
-        if found.iter().any(|(_, other)| {
-            Objdir {
-                root: other.clone(),
-            }
-            .configuration()
-                != configuration
-        }) {
+        let newest_configuration = configuration(&newest);
+        if found
+            .iter()
+            .any(|(_, other)| configuration(other) != newest_configuration)
+        {
             let mut candidates: Vec<PathBuf> = found.into_iter().map(|(_, path)| path).collect();
-            candidates.push(newest.root);
+            candidates.push(newest);
             return Err(LocateError::Ambiguous { candidates });
         }
-        Ok(newest)
-    }
-
-    /// What decides the headers' meaning: the configure defines and
-    /// `js-config.h`.
-    fn configuration(&self) -> (Option<String>, Option<String>) {
-        (
-            std::fs::read_to_string(self.confdefs()).ok(),
-            std::fs::read_to_string(self.include_dir().join("js-config.h")).ok(),
-        )
+        Ok(Objdir { root: newest })
     }
 
     /// The objdir itself.
@@ -273,6 +260,15 @@ impl Objdir {
         }
         build
     }
+}
+
+/// What decides the meaning of the headers in objdir `root`: its configure
+/// defines and `js-config.h`.
+fn configuration(root: &Path) -> (Option<String>, Option<String>) {
+    (
+        std::fs::read_to_string(root.join("js/src/js-confdefs.h")).ok(),
+        std::fs::read_to_string(root.join("dist/include/js-config.h")).ok(),
+    )
 }
 
 /// `<target>/<profile>/build/<crate>-<hash>/out` → `<target>/<profile>/build`.
