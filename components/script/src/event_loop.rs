@@ -259,11 +259,15 @@ impl EventLoop {
             .set(self.pending_loads.get().saturating_sub(1));
     }
 
-    /// Whether nothing is left to run: no task, no timer, no pending load.
+    /// Whether nothing is left to run: no task, no timer, no pending load,
+    /// nothing posted by another agent, and every worker of this agent
+    /// idle (the condition under which `run_until_idle` returns true).
     pub fn is_idle(&self) -> bool {
         self.tasks.borrow().is_empty()
             && self.timers.borrow().is_empty()
             && self.pending_loads.get() == 0
+            && crate::workers::all_idle()
+            && self.inbox.is_empty()
     }
 
     /// Moves due timers to the task queue, in due-time order.
@@ -381,15 +385,10 @@ impl EventLoop {
                     perform_microtask_checkpoint(cx);
                 }
                 None => {
-                    let has_timers = !self.timers.borrow().is_empty();
-                    // The workers first, then the inbox: a worker posts
-                    // before it declares itself idle, so a message from an
-                    // idle worker is already in the inbox.
-                    if !has_timers
-                        && self.pending_loads.get() == 0
-                        && crate::workers::all_idle()
-                        && self.inbox.is_empty()
-                    {
+                    // (In `is_idle`, the workers are read before the inbox:
+                    // a worker posts before it declares itself idle, so a
+                    // message from an idle worker is already in the inbox.)
+                    if self.is_idle() {
                         return true;
                     }
                     // (Condvar waits may return early, e.g. on the

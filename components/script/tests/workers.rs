@@ -185,24 +185,28 @@ fn worker_global_scope_members() {
 fn performance_now_uses_the_workers_own_time_origin() {
     let _serial = serial();
     let mut rt = runtime();
-    // The page spends a while before creating the worker; the worker's
-    // clock starts at the worker's creation, so its now() is smaller than
-    // the page's and its timeOrigin later.
+    // The worker's time origin is the moment `new Worker` ran: between the
+    // page's clock readings just before and just after the constructor
+    // (give or take 1 ms for coarsening and the epoch conversion). The
+    // page waits 30 ms of its own clock first, so the two origins differ
+    // by at least that.
     let log = run(
         &mut rt,
         r#"
         const start = performance.now();
         while (performance.now() - start < 30) {}
-        const pageNow = performance.now();
+        const before = performance.now();
         const w = dataWorker(`postMessage([performance.now(), performance.timeOrigin])`);
+        const after = performance.now();
         w.onmessage = (e) => {
             const [workerNow, workerOrigin] = e.data;
-            log.push(workerNow >= 0, workerNow < pageNow,
-                workerOrigin >= performance.timeOrigin + 30 - 1);
+            const origin = performance.timeOrigin;
+            log.push(workerNow >= 0, workerOrigin >= origin + before - 1,
+                workerOrigin <= origin + after + 1, workerOrigin - origin >= 29);
         };
         "#,
     );
-    assert_eq!(log, "[true,true,true]");
+    assert_eq!(log, "[true,true,true,true]");
 }
 
 #[test]
@@ -847,6 +851,86 @@ fn removing_an_iframe_terminates_its_workers() {
     .unwrap();
     assert!(rt.run_until_idle(deadline()));
     assert_eq!(worker_threads(), before);
+}
+
+#[test]
+fn terminate_or_drop_while_the_script_is_being_fetched() {
+    let _serial = serial();
+    let before = worker_threads();
+    let server = TestServer::start().unwrap();
+    server.route("/slow.js", |_| {
+        js("postMessage('ran (unexpected)')").stall_before_headers(Duration::from_millis(300))
+    });
+    // terminate() right away: the fetch completes on the worker's thread,
+    // none of the script runs, and the page is idle once the thread ended.
+    let mut rt = page(
+        &server,
+        r#"<script>
+        const w = new Worker('/slow.js');
+        w.onmessage = (e) => log.push(e.data);
+        w.onerror = () => log.push('error (unexpected)');
+        w.terminate();
+        log.push('terminated');
+        </script>"#,
+        None,
+    );
+    assert_eq!(page_log(&mut rt), r#"["terminated"]"#);
+    assert_eq!(worker_threads(), before);
+    // The owner goes away while the fetch is in progress: dropping the
+    // runtime terminates and joins the worker.
+    rt.evaluate(
+        "new Worker('/slow.js').onmessage = (e) => log.push(e.data);",
+        "t.js",
+        1,
+    )
+    .unwrap();
+    drop(rt);
+    assert_eq!(worker_threads(), before);
+}
+
+#[test]
+fn workers_of_an_isolated_page_need_a_compatible_embedder_policy() {
+    let _serial = serial();
+    let server = TestServer::start().unwrap();
+    let isolated = |response: TestResponse| {
+        response
+            .with_header("Cross-Origin-Opener-Policy", "same-origin")
+            .with_header("Cross-Origin-Embedder-Policy", "require-corp")
+    };
+    let report = "postMessage([crossOriginIsolated, isSecureContext, self.origin])";
+    server.route("/coep.js", move |_| {
+        js(report).with_header("Cross-Origin-Embedder-Policy", "require-corp")
+    });
+    server.route("/no-coep.js", move |_| js(report));
+    let body = format!(
+        r#"<!DOCTYPE html><script>{PRELUDE}
+        function watch(label, w) {{
+            w.onmessage = (e) => log.push(label + ' ' + JSON.stringify(e.data));
+            w.onerror = () => log.push(label + ' error');
+        }}
+        log.push('page ' + crossOriginIsolated);
+        watch('coep', new Worker('/coep.js'));
+        watch('no-coep', new Worker('/no-coep.js'));
+        watch('blob', blobWorker({report:?}));
+        watch('data', dataWorker({report:?}));
+        </script>"#
+    );
+    server.route("/index.html", move |_| isolated(html(&body)));
+    let fetcher = Fetcher::new(server.net_config()).unwrap();
+    let mut rt = JsRuntime::new_for_tests().expect("runtime");
+    let url = server.https_url(SAME, "/index.html");
+    rt.load_page(&url, Rc::new(fetcher)).expect("page loads");
+    assert!(rt.run_until_idle(deadline()));
+    let origin = url.origin().ascii_serialization();
+    // A network worker must send a COEP compatible with its isolated
+    // owner's (else its fetch is a network error); blob: inherits the
+    // owner's; a data: worker is never isolated and has an opaque origin.
+    assert_eq!(
+        sorted_log(&mut rt),
+        format!(
+            r#"["blob [true,true,\"{origin}\"]","coep [true,true,\"{origin}\"]","data [false,true,\"null\"]","no-coep error","page true"]"#
+        )
+    );
 }
 
 /// A measurement, not a pass/fail test (run it with `--ignored

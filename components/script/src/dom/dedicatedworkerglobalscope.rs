@@ -418,6 +418,11 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         // The JS Self-Profiling API: an eager policy prepares this agent's
         // sampler now, as for a document.
         crate::profiling::worker_global_created(cx, &policy.outcome.policy);
+        // A worker terminated while its script was being fetched runs none
+        // of it.
+        if shared.is_closing() {
+            return false;
+        }
         // Step 3.10 / "fetch a classic worker script" step 4: create a
         // classic script; onComplete step 10: run it.
         let record = ScriptRecord {

@@ -1,4 +1,4 @@
-//! Globals: the custom global `JSClass`, the per-global state
+//! Globals: the hooks of the `[Global]` interfaces' classes, the per-global state
 //! ([`GlobalScope`], in a reserved slot of the global) with the cache of
 //! interface and prototype objects, prefs, and reported errors.
 
@@ -178,39 +178,13 @@ unsafe extern "C" fn finalize_dom_global<T: DomObject>(gcx: *mut GCContext, glob
     }
 }
 
-/// Whether `class` is the class of one of our globals.
+/// Whether `class` is the class of one of our globals (the `[Global]`
+/// interfaces' classes: every global is a Window or a dedicated worker's
+/// global).
 fn is_our_global_class(class: *const JSClass) -> bool {
-    std::ptr::eq(class, &GLOBAL_CLASS)
-        || std::ptr::eq(class, &WindowBinding::CLASS.base)
+    std::ptr::eq(class, &WindowBinding::CLASS.base)
         || std::ptr::eq(class, &DedicatedWorkerGlobalScopeBinding::CLASS.base)
 }
-
-static GLOBAL_CLASS_OPS: JSClassOps = JSClassOps {
-    addProperty: None,
-    delProperty: None,
-    enumerate: Some(JS_EnumerateStandardClasses),
-    newEnumerate: None,
-    resolve: Some(JS_ResolveStandardClass),
-    mayResolve: Some(JS_MayResolveStandardClass),
-    finalize: Some(finalize_global),
-    call: None,
-    construct: None,
-    trace: Some(trace_global),
-};
-
-/// The class of every global: SpiderMonkey's global slots plus one for the
-/// [`GlobalScope`].
-pub static GLOBAL_CLASS: JSClass = JSClass {
-    name: c"Global".as_ptr(),
-    flags: JSCLASS_IS_GLOBAL
-        | JSCLASS_FOREGROUND_FINALIZE
-        | (((JSCLASS_GLOBAL_SLOT_COUNT + 1) & JSCLASS_RESERVED_SLOTS_MASK)
-            << JSCLASS_RESERVED_SLOTS_SHIFT),
-    cOps: &GLOBAL_CLASS_OPS,
-    spec: ptr::null(),
-    ext: ptr::null(),
-    oOps: ptr::null(),
-};
 
 unsafe fn scope_pointer(global: *mut JSObject) -> *mut GlobalScope {
     let mut value = UndefinedValue();
@@ -354,8 +328,9 @@ impl GlobalScope {
     }
 
     /// # Safety
-    /// `global` must be a live global of [`GLOBAL_CLASS`]; the reference is
-    /// valid while it lives.
+    /// `global` must be a live global made by
+    /// [`GlobalScope::create_global`]; the reference is valid while it
+    /// lives.
     pub unsafe fn from_global<'a>(global: *mut JSObject) -> &'a GlobalScope {
         let scope = unsafe { scope_pointer(global) };
         assert!(!scope.is_null(), "not a jsprof global");
