@@ -807,6 +807,37 @@ fn profile_in_a_worker_has_the_workers_frames_only() {
 }
 
 #[test]
+fn cross_origin_imported_scripts_are_hidden_from_the_workers_profile() {
+    let _serial = serial();
+    let server = TestServer::start().unwrap();
+    // A cross-origin script imported without CORS (muted errors): its
+    // function calls back into the worker's own code, which force-samples.
+    server.route("/lib.js", |_| js("function crossLib(f) { return f(); }"));
+    let lib = server.http_url(CROSS, "/lib.js");
+    let worker = format!(
+        r#"
+        importScripts('{lib}');
+        function ownLeaf() {{ return new TestBinding().forceProfilerSample(); }}
+        function ownMain() {{ return crossLib(ownLeaf); }}
+        const p = new Profiler({{ sampleInterval: 100000, maxBufferSize: 100 }});
+        const forced = ownMain();
+        p.stop().then((trace) => postMessage([forced,
+            trace.frames.map(f => f.name).filter(n => n).sort().join(),
+            trace.resources.some(r => r.includes('lib.js'))]));
+        "#
+    );
+    server.route("/worker.js", move |_| {
+        js(&worker).with_header("Document-Policy", "js-profiling")
+    });
+    let mut rt = page(
+        &server,
+        r#"<script>new Worker('/worker.js').onmessage = (e) => log.push(e.data);</script>"#,
+        None,
+    );
+    assert_eq!(page_log(&mut rt), r#"[[1,"ownLeaf,ownMain",false]]"#);
+}
+
+#[test]
 fn terminate_during_an_active_profile() {
     let _serial = serial();
     let before = worker_threads();
