@@ -16,7 +16,10 @@ promise_test(async (t) => {
   assert_equals(probe.href, url, "the worker's location is its blob: URL");
   assert_equals(probe.origin, self.origin, "a blob: worker has its creator's origin");
   assertConstructed(probe.construct, "a blob: worker of a page with the policy");
-  assertWorkerProfiled(await worker.call("profile"));
+  const { trace } = await worker.call("profile");
+  assertTraceIsWellFormed(trace);
+  const frame = assertSampled(trace, "workerBusyLoop_wk");
+  assert_equals(trace.resources[frame.resourceId], url, "the worker's frames have its blob: URL");
 }, "a blob: worker inherits the page's policy and profiles");
 
 promise_test(async (t) => {
@@ -26,7 +29,10 @@ promise_test(async (t) => {
   assert_true(probe.href.startsWith("data:text/javascript,"), "the worker's location is its data: URL");
   assert_equals(probe.origin, "null", "a data: worker has an opaque origin");
   assertConstructed(probe.construct, "a data: worker of a page with the policy");
-  assertWorkerProfiled(await worker.call("profile"));
+  const { trace } = await worker.call("profile");
+  assertTraceIsWellFormed(trace);
+  const frame = assertSampled(trace, "workerBusyLoop_wk");
+  assert_equals(trace.resources[frame.resourceId], url, "the worker's frames have its data: URL");
 }, "a data: worker (opaque origin) inherits the page's policy and profiles");
 
 promise_test(async (t) => {

@@ -61,3 +61,24 @@ promise_test(async (t) => {
   assertNotAllowed((await child.call("probe")).construct,
     "a nested network worker without the header, made by a worker with it");
 }, "a nested network worker without the header may not profile, though its creator may");
+
+// A same-origin redirect: the worker's script response is the final one.
+function redirectTo(target, hopPipe) {
+  const location = new URL(target, self.location.href).href;
+  return "/common/redirect.py?location=" + encodeURIComponent(location) +
+    (hopPipe ? "&pipe=" + encodeURIComponent(hopPipe) : "");
+}
+
+promise_test(async (t) => {
+  const worker = WorkerClient.create(t, redirectTo(WORKER_SCRIPT_WITH_POLICY));
+  const probe = await worker.call("probe");
+  assert_equals(probe.href, new URL(WORKER_SCRIPT_WITH_POLICY, location.href).href,
+    "the worker's URL is the final one");
+  assertConstructed(probe.construct, "a redirected worker whose final response has the header");
+}, "a redirected worker takes the policy of its final response (allowed)");
+
+promise_test(async (t) => {
+  const worker = WorkerClient.create(t, redirectTo(WORKER_SCRIPT, "header(Document-Policy,js-profiling)"));
+  assertNotAllowed((await worker.call("probe")).construct,
+    "a redirected worker whose redirect had the header, not its final response");
+}, "a redirected worker takes the policy of its final response, not of the redirect");

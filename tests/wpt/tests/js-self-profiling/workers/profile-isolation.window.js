@@ -103,3 +103,35 @@ promise_test(async () => {
     }
   }
 }, "every scripted frame sampled in the worker is one of the worker script's");
+
+promise_test(async (t) => {
+  // The same script runs in both, so their frames are told apart by their
+  // resource: the parent's network URL, the nested worker's blob: URL.
+  const parent = WorkerClient.create(t, WORKER_SCRIPT_WITH_POLICY, "parent worker");
+  const child = await parent.spawn("blob");
+  const childUrl = (await child.call("probe")).href;
+  let inParent, inChild;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // The parent forwards the first command and, while the nested worker
+    // runs it, runs the second: both busy at the same time.
+    const childProfile = child.call("profile", { ms: 500, minSamples: 3 });
+    const parentProfile = parent.call("profile", { ms: 500, minSamples: 3 });
+    [inChild, inParent] = await Promise.all([childProfile, parentProfile]);
+    if (inChild.samplesInBusyLoop && inParent.samplesInBusyLoop) {
+      break;
+    }
+  }
+  assertWorkerProfiled(inParent);
+  assertWorkerProfiled(inChild);
+  assert_true(childUrl.startsWith("blob:"), "the nested worker's URL: " + childUrl);
+  for (const resource of inParent.trace.resources) {
+    assert_equals(resource, workerUrl, "the parent's trace has only the parent's script");
+  }
+  for (const resource of inChild.trace.resources) {
+    assert_equals(resource, childUrl, "the nested worker's trace has only its own script");
+  }
+  const parentFrame = assertSampled(inParent.trace, "workerBusyLoop_wk");
+  assert_equals(inParent.trace.resources[parentFrame.resourceId], workerUrl);
+  const childFrame = assertSampled(inChild.trace, "workerBusyLoop_wk");
+  assert_equals(inChild.trace.resources[childFrame.resourceId], childUrl);
+}, "a nested worker's frames are not in its parent's trace, nor the parent's in the nested worker's");

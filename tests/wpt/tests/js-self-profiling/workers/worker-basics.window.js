@@ -157,6 +157,28 @@ promise_test(async (t) => {
 }, "an uncaught exception in the worker fires an ErrorEvent at the Worker with message, filename and line");
 
 promise_test(async (t) => {
+  const worker = new Worker("resources/handled-error-worker.js");
+  t.add_cleanup(() => worker.terminate());
+  const received = [];
+  const errors = [];
+  worker.onmessage = (event) => received.push(event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    errors.push(event.message);
+  };
+  worker.postMessage("throw");
+  await waitUntil(() => received.includes("still running"), "the worker's \"still running\" message");
+  assert_equals(received.length, 2, "messages: " + JSON.stringify(received));
+  const [handled, message, lineno, isError, isErrorEvent] = received[0].split("|");
+  assert_equals(handled, "handled", "the worker's global got the error event first");
+  assert_true(message.includes("handled in the worker"), "message: " + message);
+  assert_equals(lineno, "12", "lineno");
+  assert_equals(isError, "true", "in the worker, the event's error is the exception");
+  assert_equals(isErrorEvent, "true", "an ErrorEvent");
+  assert_array_equals(errors, [], "no error event at the Worker");
+}, "an exception the worker's global handles (cancels) is not reported at the Worker");
+
+promise_test(async (t) => {
   const url = RESOURCES + "throw-at-load-worker.js";
   const worker = new Worker(url);
   t.add_cleanup(() => worker.terminate());

@@ -177,6 +177,35 @@ async function profile_wk({ ms = 300, minSamples = 3, maxMs = 5000, options = OP
   }
 }
 
+// Callers of the functions that profileImported_wk's imported scripts
+// define (`importedSame_wk`, `importedCross_wk`).
+function callImportedSame_wk(ms) {
+  return self.importedSame_wk(ms);
+}
+
+function callImportedCross_wk(ms) {
+  return self.importedCross_wk(ms);
+}
+
+// Imports `urls` (which define importedSame_wk and importedCross_wk), then
+// profiles calls of both until each caller was sampled (at most
+// `attempts` times).
+async function profileImported_wk({ urls, ms = 200, attempts = 3 }) {
+  importScripts(...urls);
+  let trace;
+  for (let i = 0; i < attempts; i++) {
+    const profiler = new Profiler(OPTIONS_WK);
+    callImportedSame_wk(ms);
+    callImportedCross_wk(ms);
+    trace = await profiler.stop();
+    if (countSamplesIn_wk(trace, "callImportedSame_wk") &&
+        countSamplesIn_wk(trace, "callImportedCross_wk")) {
+      break;
+    }
+  }
+  return { trace, href: location.href };
+}
+
 // Starts a profiler that is never stopped, then posts a `beat` event every
 // `beatMs`, busy (`mode` "busy": the script never yields) or idle between
 // beats (`mode` "idle"), for at most `maxMs`. Meant to be terminated.
@@ -329,6 +358,7 @@ const COMMANDS_WK = {
   probe: probe_wk,
   shape: shape_wk,
   profile: profile_wk,
+  profileImported: profileImported_wk,
   profileForever: profileForever_wk,
   spawn: spawnChild_wk,
   child: callChild_wk,
