@@ -61,7 +61,7 @@ function terminateTest(mode) {
     assertTraceIsWellFormed(pageTrace);
     assertSampled(pageTrace, "pageAfterTerminate_pg");
     assert_array_equals(framesEndingIn(pageTrace, "_wk"), [], "no frame of the worker in the page's trace");
-  }, "terminate() of a " + mode + " worker whose profiler samples: the worker stops, the page's profiler goes on");
+  }, "terminate() of a worker whose profiler samples (" + mode + "): the worker stops, the page's profiler goes on");
 
   promise_test(async (t) => {
     const first = WorkerClient.create(t, WORKER_SCRIPT_WITH_POLICY, "terminated " + mode + " worker");
@@ -73,7 +73,7 @@ function terminateTest(mode) {
     assert_array_equals(framesEndingIn(result.trace, "_pg"), [], "no page frame");
     assert_array_equals(sampledFramesNamed(result.trace, "workerForeverLoop_wk"), [],
       "no sample of the terminated worker's loop");
-  }, "after terminate() of a " + mode + " worker whose profiler samples, a new worker profiles");
+  }, "after terminate() of a worker whose profiler samples (" + mode + "), a new worker profiles");
 }
 
 terminateTest("busy");
