@@ -317,3 +317,20 @@ fn the_project_webidl_files_are_accepted() {
     assert_eq!(names, ["column", "line", "name", "resourceId"]);
     jsprof_bindings_gen::generate(&files).unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn event_handler_attributes_need_an_event_target_and_an_on_name() {
+    let prelude = "[LegacyTreatNonObjectAsNull]\ncallback EventHandlerNonNull = any (any event);\ntypedef EventHandlerNonNull? EventHandler;\n";
+    assert_error(
+        &format!("{prelude}[Exposed=Window]\ninterface A {{\n  attribute EventHandler onping;\n}};\n"),
+        6,
+        26,
+        "the event handler attribute `onping` needs an interface that inherits from EventTarget (A does not)",
+    );
+    assert_error(
+        &format!("{prelude}[Exposed=Window]\ninterface EventTarget {{}};\n[Exposed=Window]\ninterface A : EventTarget {{\n  attribute EventHandler ping;\n}};\n"),
+        8,
+        26,
+        "the event handler attribute `ping` must be named `on` followed by its event type",
+    );
+}

@@ -120,3 +120,44 @@ fn throwing_getters() {
 fn static_operations() {
     check("static");
 }
+
+#[test]
+fn event_handler_attributes() {
+    check("eventhandler");
+}
+
+/// Spot checks: an `EventHandler` attribute's getter and setter are
+/// provided trait methods over the event type (the name without `on`); an
+/// attribute of the same type written without the typedef is not one.
+#[test]
+fn event_handler_attributes_are_provided_methods() {
+    let text =
+        std::fs::read_to_string(manifest_dir().join("tests/golden/eventhandler.webidl")).unwrap();
+    let files = [SourceFile {
+        path: "e.webidl".into(),
+        text,
+    }];
+    let code = generate_for_file(&files, Path::new("e.webidl")).unwrap();
+    let port = &code[code.find("pub trait PortMethods: AsEventTarget").unwrap()..];
+    let port = &port[..port.find("\n    }\n").unwrap()];
+    assert!(port.contains(".get_event_handler(\"message\")"), "{port}");
+    assert!(
+        port.contains(".set_event_handler(\"message\", value)"),
+        "{port}"
+    );
+    assert!(port.contains(".get_event_handler(\"close\")"), "{port}");
+    assert!(!port.contains("fn SetOnclose"), "{port}");
+    // Written without the typedef: an ordinary (required) attribute method.
+    assert!(
+        port.contains(") -> Option<Rc<EventHandlerNonNull>>;"),
+        "{port}"
+    );
+    // The grandchild reaches its EventTarget part through its parent.
+    let special = &code[code
+        .find("impl AsEventTarget for crate::dom::specialport::SpecialPort")
+        .unwrap()..];
+    assert!(
+        special.contains("AsRef::<crate::dom::port::Port>::as_ref(self)"),
+        "{special}"
+    );
+}
