@@ -25,14 +25,14 @@ use mozjs::rust::wrappers2::{JS_DefineProperties, JS_SetPrototype};
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DedicatedWorkerGlobalScopeBinding::DedicatedWorkerGlobalScopeMethods;
-use crate::dom::bindings::codegen::{EventHandlerNonNull, PrototypeList};
+use crate::dom::bindings::codegen::PrototypeList;
 use crate::dom::bindings::conversions::{DOMString, RootedJsValue};
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
 use crate::dom::bindings::structuredclone::{
     structured_deserialize, structured_serialize, Serialized,
 };
-use crate::dom::eventtarget::EventTarget;
+use crate::dom::eventtarget::AsEventTarget;
 use crate::dom::globalscope::{GlobalKind, GlobalScope, Prefs};
 use crate::dom::messageevent::MessageEvent;
 use crate::dom::worker::Worker;
@@ -101,10 +101,6 @@ impl DedicatedWorkerGlobalScope {
         &self.workerglobalscope
     }
 
-    fn event_target(&self) -> &EventTarget {
-        self.workerglobalscope.upcast_event_target()
-    }
-
     /// <https://html.spec.whatwg.org/multipage/workers.html#runtime-script-errors-2>:
     /// an error not handled in the worker is reported to the worker's
     /// `Worker` object: queues (in the owner) the task that fires
@@ -141,14 +137,14 @@ impl DedicatedWorkerGlobalScope {
             event
                 .upcast_event()
                 .initialize("messageerror", false, false);
-            self.event_target().dispatch(cx, event.upcast_event());
+            self.as_event_target().dispatch(cx, event.upcast_event());
             return;
         }
         // Step 8.4-8.6: Fire an event named message at finalTargetPort,
         // using MessageEvent, with the data attribute initialized to
         // messageClone and the ports attribute initialized to newPorts.
         let event = MessageEvent::new_message(cx, scope, value.get(), "", std::ptr::null_mut());
-        self.event_target().dispatch(cx, event.upcast_event());
+        self.as_event_target().dispatch(cx, event.upcast_event());
     }
 
     /// Delivers a message from the owner to the worker of this thread (a
@@ -215,32 +211,6 @@ impl DedicatedWorkerGlobalScopeMethods for DedicatedWorkerGlobalScope {
         if let Some(shared) = self.workerglobalscope.shared() {
             shared.set_closing();
         }
-        Ok(())
-    }
-
-    fn Onmessage(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.event_target().get_event_handler("message")
-    }
-
-    fn SetOnmessage(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.event_target().set_event_handler("message", value);
-        Ok(())
-    }
-
-    fn Onmessageerror(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.event_target().get_event_handler("messageerror")
-    }
-
-    fn SetOnmessageerror(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.event_target().set_event_handler("messageerror", value);
         Ok(())
     }
 }

@@ -19,7 +19,7 @@ use mozjs::rust::HandleObject;
 
 use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::codegen::WindowBinding::WindowMethods;
-use crate::dom::bindings::codegen::{EventHandlerNonNull, PrototypeList, VoidFunction};
+use crate::dom::bindings::codegen::{PrototypeList, VoidFunction};
 use crate::dom::bindings::conversions::{RootedJsObject, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
@@ -310,74 +310,6 @@ impl WindowMethods for Window {
         input: USVString,
     ) -> Fallible<Rc<crate::dom::bindings::promise::Promise>> {
         crate::dom::response::fetch(self, cx, &input.0)
-    }
-
-    fn Onrejectionhandled(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("rejectionhandled")
-    }
-
-    fn SetOnrejectionhandled(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget
-            .set_event_handler("rejectionhandled", value);
-        Ok(())
-    }
-
-    fn Onmessage(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("message")
-    }
-
-    fn SetOnmessage(
-        &self,
-        cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        let _ = cx;
-        self.eventtarget.set_event_handler("message", value);
-        Ok(())
-    }
-
-    fn Onload(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("load")
-    }
-
-    fn SetOnload(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("load", value);
-        Ok(())
-    }
-
-    fn Onerror(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("error")
-    }
-
-    fn SetOnerror(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("error", value);
-        Ok(())
-    }
-
-    fn Onunhandledrejection(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("unhandledrejection")
-    }
-
-    fn SetOnunhandledrejection(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget
-            .set_event_handler("unhandledrejection", value);
-        Ok(())
     }
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:

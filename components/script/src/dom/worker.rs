@@ -8,7 +8,6 @@
 //! while the worker runs.
 
 use std::ptr::NonNull;
-use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -21,7 +20,7 @@ use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::WorkerBinding::WorkerMethods;
-use crate::dom::bindings::codegen::{EventHandlerNonNull, WorkerOptions, WorkerType};
+use crate::dom::bindings::codegen::{WorkerOptions, WorkerType};
 use crate::dom::bindings::conversions::{RootedJsValue, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
@@ -313,45 +312,6 @@ impl WorkerMethods for Worker {
         self.shared.inbox.post(Box::new(move |cx| {
             DedicatedWorkerGlobalScope::deliver_message_from_owner(cx, data)
         }));
-        Ok(())
-    }
-
-    fn Onmessage(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("message")
-    }
-
-    fn SetOnmessage(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("message", value);
-        Ok(())
-    }
-
-    fn Onmessageerror(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("messageerror")
-    }
-
-    fn SetOnmessageerror(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("messageerror", value);
-        Ok(())
-    }
-
-    fn Onerror(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("error")
-    }
-
-    fn SetOnerror(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("error", value);
         Ok(())
     }
 }

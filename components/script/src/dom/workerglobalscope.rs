@@ -17,8 +17,8 @@ use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
+use crate::dom::bindings::codegen::VoidFunction;
 use crate::dom::bindings::codegen::WorkerGlobalScopeBinding::WorkerGlobalScopeMethods;
-use crate::dom::bindings::codegen::{EventHandlerNonNull, VoidFunction};
 use crate::dom::bindings::conversions::{RootedJsValue, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::DomObject;
@@ -256,47 +256,6 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
     /// import scripts into worker global scope given this and urls.
     fn ImportScripts(&self, cx: &mut JSContext, urls: Vec<USVString>) -> Fallible<()> {
         self.import_scripts(cx, urls)
-    }
-
-    fn Onerror(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("error")
-    }
-
-    fn SetOnerror(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("error", value);
-        Ok(())
-    }
-
-    fn Onrejectionhandled(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("rejectionhandled")
-    }
-
-    fn SetOnrejectionhandled(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget
-            .set_event_handler("rejectionhandled", value);
-        Ok(())
-    }
-
-    fn Onunhandledrejection(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("unhandledrejection")
-    }
-
-    fn SetOnunhandledrejection(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget
-            .set_event_handler("unhandledrejection", value);
-        Ok(())
     }
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:
