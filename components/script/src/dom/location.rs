@@ -10,6 +10,7 @@ use crate::dom::bindings::conversions::USVString;
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::urlhelper::UrlHelper;
 
 pub struct Location {
     pub(crate) reflector: Reflector,
@@ -39,7 +40,7 @@ impl Location {
 impl LocationMethods for Location {
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-href>
     fn Href(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url.to_string())
+        UrlHelper::href(&self.url)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-origin>
@@ -49,46 +50,36 @@ impl LocationMethods for Location {
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-protocol>
     fn Protocol(&self, _cx: &mut JSContext) -> USVString {
-        USVString(format!("{}:", self.url.scheme()))
+        UrlHelper::protocol(&self.url)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-host>
     fn Host(&self, _cx: &mut JSContext) -> USVString {
-        let host = self.url.host_str().unwrap_or_default();
-        USVString(match self.url.port() {
-            Some(port) => format!("{host}:{port}"),
-            None => host.to_owned(),
-        })
+        UrlHelper::host(&self.url)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-hostname>
     fn Hostname(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url.host_str().unwrap_or_default().to_owned())
+        UrlHelper::hostname(&self.url)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-port>
     fn Port(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url.port().map(|p| p.to_string()).unwrap_or_default())
+        UrlHelper::port(&self.url)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-pathname>
     fn Pathname(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url.path().to_owned())
+        UrlHelper::pathname(&self.url)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-search>
     fn Search(&self, _cx: &mut JSContext) -> USVString {
-        USVString(match self.url.query() {
-            Some(q) if !q.is_empty() => format!("?{q}"),
-            _ => String::new(),
-        })
+        UrlHelper::search(&self.url)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location-hash>
     fn Hash(&self, _cx: &mut JSContext) -> USVString {
-        USVString(match self.url.fragment() {
-            Some(f) if !f.is_empty() => format!("#{f}"),
-            _ => String::new(),
-        })
+        UrlHelper::hash(&self.url)
     }
 }

@@ -30,6 +30,7 @@ pub mod testbinding;
 pub mod testworkeronly;
 pub mod text;
 pub mod url;
+pub mod urlhelper;
 pub mod window;
 pub mod worker;
 pub mod workerglobalscope;

@@ -18,6 +18,7 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::blob::Blob;
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::urlhelper::UrlHelper;
 
 pub struct URL {
     pub(crate) reflector: Reflector,
@@ -90,7 +91,7 @@ impl URLMethods for URL {
     }
 
     fn Href(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url.borrow().to_string())
+        UrlHelper::href(&self.url.borrow())
     }
 
     /// <https://url.spec.whatwg.org/#dom-url-href>: the href setter
@@ -107,7 +108,7 @@ impl URLMethods for URL {
     }
 
     fn Protocol(&self, _cx: &mut JSContext) -> USVString {
-        USVString(format!("{}:", self.url.borrow().scheme()))
+        UrlHelper::protocol(&self.url.borrow())
     }
 
     fn Username(&self, _cx: &mut JSContext) -> USVString {
@@ -119,47 +120,30 @@ impl URLMethods for URL {
     }
 
     fn Host(&self, _cx: &mut JSContext) -> USVString {
-        let url = self.url.borrow();
-        let host = url.host_str().unwrap_or("");
-        USVString(match url.port() {
-            Some(port) => format!("{host}:{port}"),
-            None => host.to_owned(),
-        })
+        UrlHelper::host(&self.url.borrow())
     }
 
     fn Hostname(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url.borrow().host_str().unwrap_or("").to_owned())
+        UrlHelper::hostname(&self.url.borrow())
     }
 
     fn Port(&self, _cx: &mut JSContext) -> USVString {
-        USVString(
-            self.url
-                .borrow()
-                .port()
-                .map(|p| p.to_string())
-                .unwrap_or_default(),
-        )
+        UrlHelper::port(&self.url.borrow())
     }
 
     fn Pathname(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url.borrow().path().to_owned())
+        UrlHelper::pathname(&self.url.borrow())
     }
 
     /// <https://url.spec.whatwg.org/#dom-url-search>: empty for a null or
     /// empty query, else "?" + query.
     fn Search(&self, _cx: &mut JSContext) -> USVString {
-        USVString(match self.url.borrow().query() {
-            None | Some("") => String::new(),
-            Some(q) => format!("?{q}"),
-        })
+        UrlHelper::search(&self.url.borrow())
     }
 
     /// <https://url.spec.whatwg.org/#dom-url-hash>
     fn Hash(&self, _cx: &mut JSContext) -> USVString {
-        USVString(match self.url.borrow().fragment() {
-            None | Some("") => String::new(),
-            Some(f) => format!("#{f}"),
-        })
+        UrlHelper::hash(&self.url.borrow())
     }
 
     /// <https://url.spec.whatwg.org/#dom-url-tojson>
