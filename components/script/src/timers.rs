@@ -1,7 +1,8 @@
 //! The map of active timers of a `WindowOrWorkerGlobalScope`
 //! (<https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timers>):
 //! the timer initialization steps and the task they queue, shared by
-//! `Window` and `WorkerGlobalScope` (each global owns one [`Timers`]).
+//! `Window` and `WorkerGlobalScope` (each global's `GlobalScope` owns one
+//! [`Timers`]).
 //!
 //! The event loop keeps only `(global, id)` per scheduled timer; the
 //! handler and its arguments live here, traced by the owning global.

@@ -11,24 +11,20 @@
 //! once the worker's script has run: the worker's loop, which delivers
 //! the owner's messages, starts only then.
 
-use std::ffi::c_void;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
-use mozjs::jsapi::{JSTracer, JS_SetReservedSlot};
-use mozjs::jsval::{PrivateValue, UndefinedValue};
+use mozjs::jsapi::JSTracer;
+use mozjs::jsval::UndefinedValue;
 use mozjs::rooted;
-use mozjs::rust::wrappers2::{JS_DefineProperties, JS_SetPrototype};
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DedicatedWorkerGlobalScopeBinding::DedicatedWorkerGlobalScopeMethods;
-use crate::dom::bindings::codegen::PrototypeList;
 use crate::dom::bindings::conversions::{DOMString, RootedJsValue};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
 use crate::dom::bindings::structuredclone::{
     structured_deserialize, structured_serialize, Serialized,
 };
@@ -72,29 +68,7 @@ impl DedicatedWorkerGlobalScope {
             workerglobalscope: WorkerGlobalScope::new_inherited(),
             name: std::cell::RefCell::new(String::new()),
         });
-        let raw = Box::into_raw(scope);
-        unsafe {
-            JS_SetReservedSlot(
-                global.get(),
-                DOM_OBJECT_SLOT,
-                &PrivateValue(raw as *const c_void),
-            );
-            (*raw).reflector().set_jsobject(global.get());
-        }
-        let scope = unsafe { GlobalScope::from_global(global.get()) };
-        rooted!(&in(cx) let proto = scope.interface_prototype(cx, PrototypeList::DedicatedWorkerGlobalScope));
-        if proto.get().is_null() || !unsafe { JS_SetPrototype(cx, global, proto.handle()) } {
-            return Err("could not set up the DedicatedWorkerGlobalScope prototype".to_owned());
-        }
-        let unforgeable = DedicatedWorkerGlobalScope::dom_class()
-            .dom_class
-            .unforgeable_attributes;
-        if unforgeable.len() > 1
-            && !unsafe { JS_DefineProperties(cx, global, unforgeable.as_ptr()) }
-        {
-            return Err("could not define the global's unforgeable attributes".to_owned());
-        }
-        Ok(())
+        GlobalScope::attach_platform_object(cx, global, scope)
     }
 
     pub fn upcast_worker(&self) -> &WorkerGlobalScope {
@@ -432,9 +406,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
     runtime.enter(|_cx, global| {
         EventLoop::current().discard_tasks();
         let scope = unsafe { GlobalScope::from_global(global.get()) };
-        if let Some(worker) = scope.as_worker() {
-            worker.clear_timers();
-        }
+        scope.clear_timers();
     });
     // Step 17-18: disentangle the ports, empty the owner set: the worker
     // posts nothing more, and its runtime (its workers, sessions and

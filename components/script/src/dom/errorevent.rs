@@ -14,6 +14,7 @@ use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
+use crate::runtime::ScriptError;
 
 pub struct ErrorEvent {
     event: Event,
@@ -40,15 +41,14 @@ unsafe impl Traceable for ErrorEvent {
 }
 
 impl ErrorEvent {
-    /// A trusted, cancelable `error` event (as "report the exception"
-    /// fires).
+    /// A trusted, cancelable `error` event for a script error (as "report
+    /// the exception" fires), with the message, filename, lineno and colno
+    /// attributes initialized from `script_error` and the error attribute
+    /// to `error`.
     pub fn new_error(
         cx: &mut JSContext,
         global: &GlobalScope,
-        message: &str,
-        filename: &str,
-        lineno: u32,
-        colno: u32,
+        script_error: &ScriptError,
         error: JSVal,
     ) -> DomRoot<ErrorEvent> {
         let event = reflect_dom_object(
@@ -56,10 +56,10 @@ impl ErrorEvent {
             global,
             Box::new(ErrorEvent {
                 event: Event::new_inherited(global.now()),
-                message: message.to_owned(),
-                filename: filename.to_owned(),
-                lineno,
-                colno,
+                message: script_error.message.clone(),
+                filename: script_error.filename.clone(),
+                lineno: script_error.line,
+                colno: script_error.column,
                 error: Heap::boxed(error),
             }),
             None,

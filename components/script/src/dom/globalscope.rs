@@ -24,23 +24,26 @@ use mozjs::jsval::{PrivateValue, UndefinedValue};
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{
-    CurrentGlobalOrNull, JS_ClearPendingException, JS_FireOnNewGlobalObject, JS_GetProperty,
-    JS_NewGlobalObject,
+    CurrentGlobalOrNull, JS_ClearPendingException, JS_DefineProperties, JS_FireOnNewGlobalObject,
+    JS_GetProperty, JS_NewGlobalObject, JS_SetPrototype,
 };
-use mozjs::rust::{error_info_from_exception_stack, get_object_class, RealmOptions};
+use mozjs::rust::{error_info_from_exception_stack, get_object_class, HandleObject, RealmOptions};
 use mozjs::{
     JSCLASS_GLOBAL_SLOT_COUNT, JSCLASS_IS_DOMJSCLASS, JSCLASS_IS_GLOBAL,
     JSCLASS_RESERVED_SLOTS_MASK,
 };
 
 use crate::dom::bindings::codegen::{
-    DedicatedWorkerGlobalScopeBinding, PrototypeList, WindowBinding,
+    DedicatedWorkerGlobalScopeBinding, PrototypeList, VoidFunction, WindowBinding,
 };
+use crate::dom::bindings::conversions::{RootedJsValue, USVString};
+use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::interface::{
     get_or_create_interface_objects, install_interfaces, InterfaceSpec, PrototypeId,
 };
-use crate::dom::bindings::reflector::{DomObject, DOM_OBJECT_SLOT};
+use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
 use crate::runtime::ScriptError;
+use crate::timers::Timers;
 
 /// The kinds of globals, which `[Exposed]` names map to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -233,6 +236,9 @@ pub struct GlobalScope {
     cross_origin_isolated: std::cell::Cell<bool>,
     /// The sampler's ID of this global's realm.
     profiler_realm_id: u64,
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
+    /// of this `WindowOrWorkerGlobalScope`.
+    timers: Timers,
 }
 
 impl GlobalScope {
@@ -295,6 +301,7 @@ impl GlobalScope {
             reported_errors,
             cross_origin_isolated: std::cell::Cell::new(false),
             profiler_realm_id,
+            timers: Timers::new(),
         });
         let raw = Box::into_raw(scope);
         unsafe {
@@ -325,6 +332,42 @@ impl GlobalScope {
         }
         unsafe { JS_FireOnNewGlobalObject(realm, global_handle) };
         Ok(object.as_ptr())
+    }
+
+    /// Makes `global` the platform object of its `[Global]` interface `T`
+    /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>
+    /// for a `[Global]` interface): stores `object` in the global's DOM
+    /// slot, sets the global's [[Prototype]] to `T`'s interface prototype
+    /// object, and defines `T`'s `[LegacyUnforgeable]` attributes on it.
+    pub(crate) fn attach_platform_object<T: DomObjectIface>(
+        cx: &mut JSContext,
+        global: HandleObject,
+        object: Box<T>,
+    ) -> Result<(), String> {
+        let raw = Box::into_raw(object);
+        unsafe {
+            JS_SetReservedSlot(
+                global.get(),
+                DOM_OBJECT_SLOT,
+                &PrivateValue(raw as *const c_void),
+            );
+            (*raw).reflector().set_jsobject(global.get());
+        }
+        let scope = unsafe { GlobalScope::from_global(global.get()) };
+        rooted!(&in(cx) let proto = scope.interface_prototype(cx, T::PROTO_ID));
+        if proto.get().is_null() || !unsafe { JS_SetPrototype(cx, global, proto.handle()) } {
+            return Err(format!("could not set up the {} prototype", T::NAME));
+        }
+        let unforgeable = T::dom_class().dom_class.unforgeable_attributes;
+        if unforgeable.len() > 1
+            && !unsafe { JS_DefineProperties(cx, global, unforgeable.as_ptr()) }
+        {
+            return Err(format!(
+                "could not define the {}'s unforgeable attributes",
+                T::NAME
+            ));
+        }
+        Ok(())
     }
 
     /// # Safety
@@ -522,13 +565,72 @@ impl GlobalScope {
     }
 
     /// Runs timer `id` of this global's map of active timers (the task of
-    /// the timer initialization steps). `cx` is in this global's realm.
+    /// the timer initialization steps). `cx` is in this global's realm; a
+    /// string handler is compiled with the document's or the worker's URL.
     pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
-        if let Some(window) = self.as_window() {
-            window.run_timer(cx, id);
-        } else if let Some(worker) = self.as_worker() {
-            worker.run_timer(cx, id);
-        }
+        let url = self.api_base_url().to_string();
+        self.timers.run(cx, self.global.get(), &url, id);
+    }
+
+    /// Clears the map of active timers (when a worker's event loop ends).
+    pub(crate) fn clear_timers(&self) {
+        self.timers.clear_all();
+    }
+
+    // The members of the WindowOrWorkerGlobalScope mixin
+    // (https://html.spec.whatwg.org/multipage/webappapis.html#windoworworkerglobalscope),
+    // which `Window` and `WorkerGlobalScope` delegate to.
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:
+    /// the serialization of this's relevant settings object's origin.
+    pub(crate) fn serialized_origin(&self) -> USVString {
+        USVString(self.origin().ascii_serialization())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-settimeout>
+    /// (`repeat` false) and
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-setinterval>
+    /// (`repeat` true): return the result of running the timer
+    /// initialization steps given this, handler, timeout, arguments, and
+    /// repeat.
+    pub(crate) fn set_timeout_or_interval(
+        &self,
+        cx: &mut JSContext,
+        handler: RootedJsValue,
+        timeout: i32,
+        arguments: Vec<RootedJsValue>,
+        repeat: bool,
+    ) -> i32 {
+        self.timers.initialize(
+            cx,
+            self.global.get(),
+            handler,
+            timeout,
+            arguments,
+            repeat,
+            None,
+        )
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
+    /// and
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>:
+    /// remove this's map of active timers[id].
+    pub(crate) fn clear_timeout_or_interval(&self, id: i32) {
+        self.timers.clear(id);
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-queuemicrotask>:
+    /// queue a microtask to invoke callback with « » and "report". The
+    /// microtask is a promise reaction job (mozjs's job queue), so it is
+    /// ordered with promise jobs as HTML requires.
+    pub(crate) fn queue_microtask(
+        &self,
+        cx: &mut JSContext,
+        callback: Rc<VoidFunction>,
+    ) -> Fallible<()> {
+        crate::dom::bindings::promise::enqueue_callback_microtask(cx, callback.callback())
+            .map_err(|_| Error::JSFailed)
     }
 
     pub(crate) fn cached_prototype(&self, id: PrototypeId) -> *mut JSObject {
@@ -581,6 +683,7 @@ unsafe impl Traceable for GlobalScope {
             for object in self.prototypes.iter().chain(self.interface_objects.iter()) {
                 object.trace(trc);
             }
+            self.timers.trace(trc);
         }
     }
 }
@@ -686,15 +789,8 @@ pub(crate) fn report_error_event(
     if let Some(target) = global.event_target() {
         // Step 6: fire an event named error at global, using ErrorEvent,
         // with cancelable true and the error info.
-        let event = crate::dom::errorevent::ErrorEvent::new_error(
-            cx,
-            global,
-            &error.message,
-            &error.filename,
-            error.line,
-            error.column,
-            error_value.get(),
-        );
+        let event =
+            crate::dom::errorevent::ErrorEvent::new_error(cx, global, &error, error_value.get());
         not_handled = target.dispatch(cx, event.upcast_event());
     }
     global.record_reported_error(error.clone());

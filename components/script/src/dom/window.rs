@@ -5,24 +5,22 @@
 //! timers and the lazily made `location`/`console`/`performance`.
 
 use std::cell::{Cell, RefCell};
-use std::ffi::c_void;
 use std::ptr::{self, NonNull};
 use std::rc::Rc;
 
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSObject, JSTracer, JS_SetReservedSlot};
-use mozjs::jsval::{ObjectValue, PrivateValue, UndefinedValue};
+use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::jsval::{ObjectValue, UndefinedValue};
 use mozjs::rooted;
-use mozjs::rust::wrappers2::{JS_DefineProperties, JS_SetPrototype};
 use mozjs::rust::HandleObject;
 
 use crate::browsing_context::{self, NavigableId};
+use crate::dom::bindings::codegen::VoidFunction;
 use crate::dom::bindings::codegen::WindowBinding::WindowMethods;
-use crate::dom::bindings::codegen::{PrototypeList, VoidFunction};
 use crate::dom::bindings::conversions::{RootedJsObject, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
+use crate::dom::bindings::reflector::DomObject;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::console::Console;
 use crate::dom::document::Document;
@@ -31,7 +29,6 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::location::Location;
 use crate::dom::performance::Performance;
 use crate::event_loop::EventLoop;
-use crate::timers::Timers;
 
 /// A `CrossOriginWindow` this realm made for a navigable (boxed: a Heap
 /// must not move).
@@ -43,8 +40,6 @@ pub struct Window {
     location: MutNullableDom<Location>,
     console: MutNullableDom<Console>,
     performance: MutNullableDom<Performance>,
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
-    timers: Timers,
     url: RefCell<url::Url>,
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-origin>
     /// (the associated Document's origin).
@@ -78,7 +73,6 @@ unsafe impl Traceable for Window {
                     view.trace(trc);
                 }
             }
-            self.timers.trace(trc);
         }
     }
 }
@@ -96,34 +90,13 @@ impl Window {
             location: MutNullableDom::default(),
             console: MutNullableDom::default(),
             performance: MutNullableDom::default(),
-            timers: Timers::new(),
             url: RefCell::new(url::Url::parse("about:blank").expect("about:blank parses")),
             origin: RefCell::new(jsprof_document::Origin::new_opaque()),
             navigable: Cell::new(None),
             secure_context: Cell::new(false),
             cross_origin_views: RefCell::new(Vec::new()),
         });
-        let raw = Box::into_raw(window);
-        unsafe {
-            JS_SetReservedSlot(
-                global.get(),
-                DOM_OBJECT_SLOT,
-                &PrivateValue(raw as *const c_void),
-            );
-            (*raw).reflector().set_jsobject(global.get());
-        }
-        let scope = unsafe { GlobalScope::from_global(global.get()) };
-        rooted!(&in(cx) let proto = scope.interface_prototype(cx, PrototypeList::Window));
-        if proto.get().is_null() || !unsafe { JS_SetPrototype(cx, global, proto.handle()) } {
-            return Err("could not set up the Window prototype".to_owned());
-        }
-        let unforgeable = Window::dom_class().dom_class.unforgeable_attributes;
-        if unforgeable.len() > 1
-            && !unsafe { JS_DefineProperties(cx, global, unforgeable.as_ptr()) }
-        {
-            return Err("could not define the Window's unforgeable attributes".to_owned());
-        }
-        Ok(())
+        GlobalScope::attach_platform_object(cx, global, window)
     }
 
     fn global_scope(&self) -> &GlobalScope {
@@ -222,15 +195,6 @@ impl Window {
     pub fn upcast_event_target(&self) -> &EventTarget {
         &self.eventtarget
     }
-
-    /// The task of step 8 of the timer initialization steps, for timer `id`
-    /// of this window's map of active timers. `cx` is in this window's
-    /// realm.
-    pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
-        let url = self.url().to_string();
-        self.timers
-            .run(cx, self.reflector().get_jsobject(), &url, id);
-    }
 }
 
 impl WindowMethods for Window {
@@ -312,27 +276,24 @@ impl WindowMethods for Window {
         crate::dom::response::fetch(self, cx, &input.0)
     }
 
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:
-    /// the serialization of the relevant settings object's origin.
+    // WindowOrWorkerGlobalScope: see `GlobalScope`.
+
     fn Origin(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.origin().ascii_serialization())
+        self.global_scope().serialized_origin()
     }
 
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>:
+    /// whether this's relevant settings object is a secure context (decided
+    /// when the document was created, from the top-level creation URL, so a
+    /// child of an insecure page is not secure).
     fn IsSecureContext(&self, _cx: &mut JSContext) -> bool {
-        // "Return true if this's relevant settings object is a secure
-        // context": decided when the document was created (from the
-        // top-level creation URL, so a child of an insecure page is not
-        // secure).
-        self.secure_context.get()
+        self.global_scope().is_secure_context()
     }
 
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-crossoriginisolated>
     fn CrossOriginIsolated(&self, _cx: &mut JSContext) -> bool {
         self.global_scope().cross_origin_isolated()
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-settimeout>
     fn SetTimeout(
         &self,
         cx: &mut JSContext,
@@ -340,27 +301,16 @@ impl WindowMethods for Window {
         timeout: i32,
         arguments: Vec<RootedJsValue>,
     ) -> Fallible<i32> {
-        // Return the result of running the timer initialization steps given
-        // this, handler, timeout, arguments, and false.
-        Ok(self.timers.initialize(
-            cx,
-            self.reflector().get_jsobject(),
-            handler,
-            timeout,
-            arguments,
-            false,
-            None,
-        ))
+        Ok(self
+            .global_scope()
+            .set_timeout_or_interval(cx, handler, timeout, arguments, false))
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
     fn ClearTimeout(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        // Remove this's map of active timers[id].
-        self.timers.clear(id);
+        self.global_scope().clear_timeout_or_interval(id);
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-setinterval>
     fn SetInterval(
         &self,
         cx: &mut JSContext,
@@ -368,30 +318,18 @@ impl WindowMethods for Window {
         timeout: i32,
         arguments: Vec<RootedJsValue>,
     ) -> Fallible<i32> {
-        Ok(self.timers.initialize(
-            cx,
-            self.reflector().get_jsobject(),
-            handler,
-            timeout,
-            arguments,
-            true,
-            None,
-        ))
+        Ok(self
+            .global_scope()
+            .set_timeout_or_interval(cx, handler, timeout, arguments, true))
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>
     fn ClearInterval(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        self.timers.clear(id);
+        self.global_scope().clear_timeout_or_interval(id);
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-queuemicrotask>
     fn QueueMicrotask(&self, cx: &mut JSContext, callback: Rc<VoidFunction>) -> Fallible<()> {
-        // Queue a microtask to invoke callback with « » and "report". The
-        // microtask is a promise reaction job (mozjs's job queue), so it
-        // is ordered with promise jobs as HTML requires.
-        crate::dom::bindings::promise::enqueue_callback_microtask(cx, callback.callback())
-            .map_err(|_| crate::dom::bindings::error::Error::JSFailed)
+        self.global_scope().queue_microtask(cx, callback)
     }
 
     /// <https://w3c.github.io/hr-time/#the-performance-attribute>

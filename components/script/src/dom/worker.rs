@@ -141,15 +141,7 @@ impl Worker {
             // initialized to true, the message, filename, lineno, and colno
             // attributes initialized appropriately, and the error attribute
             // initialized to null.
-            let event = ErrorEvent::new_error(
-                cx,
-                global,
-                &error.message,
-                &error.filename,
-                error.line,
-                error.column,
-                NullValue(),
-            );
+            let event = ErrorEvent::new_error(cx, global, &error, NullValue());
             let not_canceled = worker.eventtarget.dispatch(cx, event.upcast_event());
             // If the event is not canceled, the user agent must act as if
             // the uncaught runtime script error had occurred in the global

@@ -29,7 +29,6 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::performance::Performance;
 use crate::dom::workerlocation::WorkerLocation;
 use crate::script_loading::{ClassicScriptRun, ImportError};
-use crate::timers::Timers;
 use crate::workers::WorkerShared;
 
 pub struct WorkerGlobalScope {
@@ -39,8 +38,6 @@ pub struct WorkerGlobalScope {
     location: MutNullableDom<WorkerLocation>,
     console: MutNullableDom<Console>,
     performance: MutNullableDom<Performance>,
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
-    timers: Timers,
     /// <https://html.spec.whatwg.org/multipage/workers.html#set-up-a-worker-environment-settings-object>'s
     /// origin: the owner's, or an opaque one for a `data:` worker.
     origin: RefCell<jsprof_document::Origin>,
@@ -69,7 +66,6 @@ unsafe impl Traceable for WorkerGlobalScope {
             self.location.trace(trc);
             self.console.trace(trc);
             self.performance.trace(trc);
-            self.timers.trace(trc);
         }
     }
 }
@@ -82,7 +78,6 @@ impl WorkerGlobalScope {
             location: MutNullableDom::default(),
             console: MutNullableDom::default(),
             performance: MutNullableDom::default(),
-            timers: Timers::new(),
             origin: RefCell::new(jsprof_document::Origin::new_opaque()),
             document_policy: Cell::new(None),
             embedder_policy: Cell::new(Default::default()),
@@ -152,20 +147,6 @@ impl WorkerGlobalScope {
     /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-closing>
     pub fn closing(&self) -> bool {
         self.shared().is_some_and(|s| s.is_closing())
-    }
-
-    /// The task of the timer initialization steps for timer `id`; `cx` is
-    /// in this global's realm.
-    pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
-        let url = self.url().to_string();
-        self.timers
-            .run(cx, self.reflector().get_jsobject(), &url, id);
-    }
-
-    /// Clears the map of active timers (when the worker's event loop
-    /// ends).
-    pub(crate) fn clear_timers(&self) {
-        self.timers.clear_all();
     }
 
     /// <https://html.spec.whatwg.org/multipage/workers.html#import-scripts-into-worker-global-scope>
@@ -258,23 +239,20 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
         self.import_scripts(cx, urls)
     }
 
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:
-    /// the serialization of this's relevant settings object's origin.
+    // WindowOrWorkerGlobalScope: see `GlobalScope`.
+
     fn Origin(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.origin().ascii_serialization())
+        self.global_scope().serialized_origin()
     }
 
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>
     fn IsSecureContext(&self, _cx: &mut JSContext) -> bool {
-        self.secure_context.get()
+        self.global_scope().is_secure_context()
     }
 
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-crossoriginisolated>
     fn CrossOriginIsolated(&self, _cx: &mut JSContext) -> bool {
         self.global_scope().cross_origin_isolated()
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-settimeout>
     fn SetTimeout(
         &self,
         cx: &mut JSContext,
@@ -282,27 +260,16 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
         timeout: i32,
         arguments: Vec<RootedJsValue>,
     ) -> Fallible<i32> {
-        // Return the result of running the timer initialization steps given
-        // this, handler, timeout, arguments, and false.
-        Ok(self.timers.initialize(
-            cx,
-            self.reflector().get_jsobject(),
-            handler,
-            timeout,
-            arguments,
-            false,
-            None,
-        ))
+        Ok(self
+            .global_scope()
+            .set_timeout_or_interval(cx, handler, timeout, arguments, false))
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
     fn ClearTimeout(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        // Remove this's map of active timers[id].
-        self.timers.clear(id);
+        self.global_scope().clear_timeout_or_interval(id);
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-setinterval>
     fn SetInterval(
         &self,
         cx: &mut JSContext,
@@ -310,31 +277,18 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
         timeout: i32,
         arguments: Vec<RootedJsValue>,
     ) -> Fallible<i32> {
-        // Return the result of running the timer initialization steps given
-        // this, handler, timeout, arguments, and true.
-        Ok(self.timers.initialize(
-            cx,
-            self.reflector().get_jsobject(),
-            handler,
-            timeout,
-            arguments,
-            true,
-            None,
-        ))
+        Ok(self
+            .global_scope()
+            .set_timeout_or_interval(cx, handler, timeout, arguments, true))
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>
     fn ClearInterval(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        // Remove this's map of active timers[id].
-        self.timers.clear(id);
+        self.global_scope().clear_timeout_or_interval(id);
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-queuemicrotask>
     fn QueueMicrotask(&self, cx: &mut JSContext, callback: Rc<VoidFunction>) -> Fallible<()> {
-        // Queue a microtask to invoke callback with « » and "report".
-        crate::dom::bindings::promise::enqueue_callback_microtask(cx, callback.callback())
-            .map_err(|_| Error::JSFailed)
+        self.global_scope().queue_microtask(cx, callback)
     }
 
     /// <https://w3c.github.io/hr-time/#the-performance-attribute>: the
