@@ -79,4 +79,4 @@ pub use script::{
     ScriptCorsOutcome, ScriptFetchParams,
 };
 pub use time::{coarsen_duration, coarsen_time, time_resolution};
-pub use worker::{worker_document_policy, WorkerPolicy, WorkerPolicySource};
+pub use worker::{worker_document_policy, PolicyContainer, WorkerPolicy, WorkerPolicySource};

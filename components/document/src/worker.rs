@@ -9,14 +9,33 @@
 //!
 //! This follows how HTML initialises a worker's policy container (local
 //! URLs inherit from the owner; others come from the response). For a
-//! `blob:` URL HTML uses the policy of the environment that created the
-//! blob URL; pass that as `creator_policy` when the loader knows it (it is
-//! the worker's creator in the usual case).
+//! `blob:` URL HTML uses the policy container of the environment that
+//! created the blob URL (kept in its blob URL entry, see
+//! [`PolicyContainer`]); pass that as `creator_policy`.
 
 use url::Url;
 
 use crate::headers::HeaderList;
+use crate::isolation::EmbedderPolicyValue;
 use crate::policy::{process_response_policy, DocumentPolicy, PolicyOutcome};
+
+/// The parts of an environment's policy container
+/// (<https://html.spec.whatwg.org/multipage/browsers.html#policy-containers>)
+/// a worker can inherit: its document policy (Document-Policy, which this
+/// project keeps with the policy container) and its embedder policy's
+/// value. A blob URL entry keeps its creator's
+/// (<https://w3c.github.io/FileAPI/#blob-url-entry> "environment"), for
+/// the `blob:` workers made from it
+/// (<https://html.spec.whatwg.org/multipage/browsers.html#creating-a-policy-container-from-a-fetch-response>
+/// step 1: a `blob:` response's policy container is a clone of its blob
+/// URL entry's environment's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PolicyContainer {
+    /// The environment's document policy.
+    pub document_policy: DocumentPolicy,
+    /// The environment's embedder policy value (COEP).
+    pub embedder_policy: EmbedderPolicyValue,
+}
 
 /// Where a worker's policy came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use jsprof_document::Origin;
+use jsprof_document::{Origin, PolicyContainer};
 use url::{Position, Url};
 
 /// What a `blob:` URL names: the blob's bytes and type, and the origin of
@@ -19,6 +19,26 @@ pub struct BlobEntry {
     pub mime_type: String,
     /// The origin of the environment that registered it.
     pub origin: Origin,
+    /// The policy container of the environment that registered it (what a
+    /// `blob:` worker made from this URL gets).
+    pub policy: PolicyContainer,
+    /// The environment that registered it ([`BlobCreator::environment`];
+    /// 0: none in particular), whose destruction revokes it.
+    pub environment: u64,
+}
+
+/// The environment settings object that registers a blob URL
+/// (<https://w3c.github.io/FileAPI/#add-an-entry> step 2, "the current
+/// settings object"): the parts of it its blob URL entry keeps.
+#[derive(Clone, Debug)]
+pub struct BlobCreator {
+    /// The environment's origin.
+    pub origin: Origin,
+    /// The environment's policy container.
+    pub policy: PolicyContainer,
+    /// A process-unique ID of the environment (its global), for
+    /// [`BlobStore::revoke_environment`].
+    pub environment: u64,
 }
 
 /// The blob URL store of one agent cluster: thread-safe, shared as an
@@ -28,7 +48,8 @@ pub struct BlobEntry {
 ///
 /// Fetch resolves a blob URL's entry when the URL is *parsed*; this store is
 /// consulted when the URL is *fetched*, so a URL revoked in between fails to
-/// load here.
+/// load here, unless the caller resolved the entry at parse time (as `new
+/// Worker()` does) and uses it.
 #[derive(Debug, Default)]
 pub struct BlobStore {
     entries: Mutex<HashMap<String, BlobEntry>>,
@@ -90,10 +111,30 @@ impl BlobStore {
     /// "generate a new blob URL" (`blob:` + the origin's serialization, `/`,
     /// a random UUID; `blob:null/...` for an opaque origin).
     pub fn register(&self, origin: &Origin, bytes: impl Into<Arc<[u8]>>, mime_type: &str) -> Url {
+        let creator = BlobCreator {
+            origin: origin.clone(),
+            policy: PolicyContainer::default(),
+            environment: 0,
+        };
+        self.register_from(&creator, bytes, mime_type)
+    }
+
+    /// <https://w3c.github.io/FileAPI/#add-an-entry>: registers bytes under
+    /// a new blob URL whose entry's environment is `creator` (its origin,
+    /// its policy container, its ID).
+    pub fn register_from(
+        &self,
+        creator: &BlobCreator,
+        bytes: impl Into<Arc<[u8]>>,
+        mime_type: &str,
+    ) -> Url {
+        let origin = &creator.origin;
         let entry = BlobEntry {
             bytes: bytes.into(),
             mime_type: normalize_blob_type(mime_type),
             origin: origin.clone(),
+            policy: creator.policy,
+            environment: creator.environment,
         };
         loop {
             // Generate a new blob URL, steps 1-7.
@@ -121,6 +162,20 @@ impl BlobStore {
     /// `URL.revokeObjectURL`. Returns whether there was one.
     pub fn revoke(&self, url: &Url) -> bool {
         self.lock().remove(key(url)).is_some()
+    }
+
+    /// Removes every entry registered by `environment` (not 0): "when an
+    /// environment settings object is destroyed, remove its blob URL
+    /// entries" (<https://w3c.github.io/FileAPI/#lifeTime>). Returns how
+    /// many there were.
+    pub fn revoke_environment(&self, environment: u64) -> usize {
+        if environment == 0 {
+            return 0;
+        }
+        let mut entries = self.lock();
+        let before = entries.len();
+        entries.retain(|_, entry| entry.environment != environment);
+        before - entries.len()
     }
 
     /// The entry for `url` (fragment ignored), if registered and not revoked.
@@ -184,6 +239,40 @@ mod tests {
         assert!(store
             .resolve(&Url::parse("https://a.test/").unwrap())
             .is_none());
+    }
+
+    #[test]
+    fn entries_keep_their_creator_and_go_with_it() {
+        let store = BlobStore::new();
+        let origin = Origin::of(&Url::parse("https://a.test/").unwrap());
+        let policy = PolicyContainer {
+            document_policy: jsprof_document::process_response_policy(
+                &jsprof_document::HeaderList::new().with("Document-Policy", "js-profiling"),
+            )
+            .policy,
+            embedder_policy: jsprof_document::EmbedderPolicyValue::RequireCorp,
+        };
+        let creator = |environment| BlobCreator {
+            origin: origin.clone(),
+            policy,
+            environment,
+        };
+        let a1 = store.register_from(&creator(7), b"1".to_vec(), "");
+        let a2 = store.register_from(&creator(7), b"2".to_vec(), "");
+        let b = store.register_from(&creator(8), b"3".to_vec(), "");
+        let plain = store.register(&origin, b"4".to_vec(), "");
+        assert_eq!(store.resolve(&a1).unwrap().policy, policy);
+        assert_eq!(store.resolve(&a1).unwrap().environment, 7);
+        assert_eq!(
+            store.resolve(&plain).unwrap().policy,
+            PolicyContainer::default()
+        );
+        assert_eq!(store.revoke_environment(7), 2);
+        assert!(store.resolve(&a1).is_none() && store.resolve(&a2).is_none());
+        assert!(store.resolve(&b).is_some() && store.resolve(&plain).is_some());
+        // 0 is no environment in particular: nothing goes with it.
+        assert_eq!(store.revoke_environment(0), 0);
+        assert_eq!(store.len(), 2);
     }
 
     #[test]

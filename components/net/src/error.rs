@@ -44,6 +44,13 @@ pub enum NetError {
         /// The resolver's message.
         detail: String,
     },
+    /// The fetch was aborted by its client ([`Fetcher::abort`](crate::Fetcher::abort):
+    /// a terminated worker's fetches), in flight or before it started.
+    /// <https://fetch.spec.whatwg.org/#fetch-controller-abort>
+    Aborted {
+        /// The URL asked for.
+        url: Url,
+    },
     /// Nothing listens on the address (TCP connection refused).
     ConnectionRefused {
         /// The URL asked for.
@@ -203,6 +210,7 @@ impl fmt::Display for NetError {
             NetError::InvalidRequest { url, reason } => {
                 write!(f, "invalid request for {url}: {reason}")
             }
+            NetError::Aborted { url } => write!(f, "fetch of {url} aborted"),
             NetError::Dns {
                 host,
                 resolved_as,

@@ -75,7 +75,7 @@ pub mod script_fetch;
 #[cfg(feature = "test-server")]
 pub mod testing;
 
-pub use blob::{BlobEntry, BlobStore};
+pub use blob::{BlobCreator, BlobEntry, BlobStore};
 pub use config::NetConfig;
 pub use data_url::{process_data_url, DataUrl, DataUrlError};
 pub use error::{NetError, TlsProblem};

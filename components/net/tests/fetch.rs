@@ -1086,3 +1086,51 @@ fn test_server_rejects_malformed_requests() {
         );
     }
 }
+
+#[test]
+fn abort_ends_a_stalled_fetch_and_refuses_later_ones() {
+    let server = server();
+    // Stalls (30 s, the server's cap) before its headers, then in its body.
+    server.route("/stall-headers", |_| {
+        TestResponse::ok("late").stall_before_headers(Duration::from_secs(30))
+    });
+    server.route("/stall-body", |_| {
+        TestResponse::ok("late").stall_before_body(Duration::from_secs(30))
+    });
+    server.route("/ok", |_| TestResponse::ok("ok"));
+    let shared = fetcher(&server);
+    for path in ["/stall-headers", "/stall-body"] {
+        let own = shared.with_own_connections().unwrap();
+        let url = server.http_url(WPT, path);
+        let started = std::time::Instant::now();
+        let aborter = {
+            let own = own.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(200));
+                own.abort();
+            })
+        };
+        let error = get(&own, &url).unwrap_err();
+        aborter.join().unwrap();
+        // A behavioural bound (the stall is 30 s), not a timing test.
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{path}: the abort did not end the fetch ({:?})",
+            started.elapsed()
+        );
+        assert!(
+            matches!(error, NetError::Aborted { .. }),
+            "{path}: {error:?}"
+        );
+        assert!(own.is_aborted());
+        // Later fetches fail before they start, whatever the scheme.
+        for later in [url.clone(), Url::parse("data:,x").unwrap()] {
+            assert!(matches!(get(&own, &later), Err(NetError::Aborted { .. })));
+        }
+    }
+    // The fetcher the others were made from is not aborted.
+    assert_eq!(
+        get(&shared, &server.http_url(WPT, "/ok")).unwrap().body,
+        b"ok"
+    );
+}

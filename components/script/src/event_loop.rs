@@ -43,14 +43,20 @@ pub type CrossAgentTask = Box<dyn FnOnce(&mut JSContext) + Send>;
 pub struct Inbox {
     state: Mutex<InboxState>,
     wake: Condvar,
+    /// A dedicated worker's: its owner's inbox (whose own owner is the
+    /// next one up, to the page's).
+    owner: Option<Arc<Inbox>>,
 }
 
 #[derive(Default)]
 struct InboxState {
     tasks: VecDeque<CrossAgentTask>,
     /// Set by the loop when it blocks with nothing to run and nothing
-    /// queued; cleared by every post.
+    /// queued; cleared by every post, here or to a worker below.
     idle: bool,
+    /// Counts the posts here and to the workers below (see
+    /// [`Inbox::activity`]).
+    activity: u64,
     /// A wake-up without a task (a termination, a child that went idle or
     /// finished).
     signalled: bool,
@@ -61,6 +67,14 @@ struct InboxState {
 impl Inbox {
     pub fn new() -> Arc<Inbox> {
         Arc::new(Inbox::default())
+    }
+
+    /// The inbox of a dedicated worker whose owner's inbox is `owner`.
+    pub fn with_owner(owner: Arc<Inbox>) -> Arc<Inbox> {
+        Arc::new(Inbox {
+            owner: Some(owner),
+            ..Inbox::default()
+        })
     }
 
     fn lock(&self) -> MutexGuard<'_, InboxState> {
@@ -78,9 +92,31 @@ impl Inbox {
         }
         state.tasks.push_back(task);
         state.idle = false;
+        state.activity += 1;
         drop(state);
         self.wake.notify_all();
+        // A task here makes every agent above busy too: an owner is idle
+        // only while its workers are, and it found them idle before this
+        // task (from its sampling thread or its own worker, not from the
+        // owner, which is running then) arrived. (No wake-up: an agent
+        // above that is not idle waits for its workers' wake-ups; this one
+        // wakes its owner when it is idle again.)
+        let mut above = self.owner.as_deref();
+        while let Some(inbox) = above {
+            let mut state = inbox.lock();
+            state.idle = false;
+            state.activity += 1;
+            drop(state);
+            above = inbox.owner.as_deref();
+        }
         true
+    }
+
+    /// The number of tasks posted here or to a worker below so far: read
+    /// before looking at the workers, passed to [`Inbox::set_idle`], which
+    /// declares the loop idle only if nothing was posted since.
+    fn activity(&self) -> u64 {
+        self.lock().activity
     }
 
     /// Wakes the loop without a task (any thread).
@@ -100,11 +136,14 @@ impl Inbox {
         self.lock().tasks.is_empty()
     }
 
-    /// Declares the loop idle unless a task arrived; returns whether it is.
-    fn set_idle(&self) -> bool {
+    /// Declares the loop idle unless a task arrived here or below since
+    /// [`Inbox::activity`] was `since`; returns whether it is idle, and
+    /// whether it just became so (it was not idle before).
+    fn set_idle(&self, since: u64) -> (bool, bool) {
         let mut state = self.lock();
-        state.idle = state.tasks.is_empty();
-        state.idle
+        let was_idle = state.idle;
+        state.idle = state.tasks.is_empty() && state.activity == since;
+        (state.idle, state.idle && !was_idle)
     }
 
     fn set_busy(&self) {
@@ -420,11 +459,17 @@ impl EventLoop {
                     perform_microtask_checkpoint(cx);
                 }
                 None => {
-                    let idle = self.timers.borrow().is_empty()
+                    // (The activity count is read before the workers: a
+                    // task posted below after they were found idle makes
+                    // `set_idle` refuse, see `Inbox::post`.)
+                    let since = self.inbox.activity();
+                    let became_idle = self.timers.borrow().is_empty()
                         && self.pending_loads.get() == 0
                         && crate::workers::all_idle()
-                        && self.inbox.set_idle();
-                    if idle {
+                        && self.inbox.set_idle(since).1;
+                    // The owner is woken when this loop becomes idle, not
+                    // at each look (every 10 ms while a session runs).
+                    if became_idle {
                         owner.wake();
                     }
                     if closing.load(Ordering::Acquire) {
@@ -434,5 +479,53 @@ impl EventLoop {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn noop() -> CrossAgentTask {
+        Box::new(|_| {})
+    }
+
+    /// page → A → B: a task posted to B by anyone but A (B's sampling
+    /// thread's samplebufferfull wake-up, B's own worker) makes A busy
+    /// too, so that the page does not find A idle while B has work.
+    #[test]
+    fn a_task_posted_to_a_worker_makes_its_owners_chain_busy() {
+        let page = Inbox::new();
+        let a = Inbox::with_owner(page.clone());
+        let b = Inbox::with_owner(a.clone());
+        // B declares itself idle, then A (having found B idle).
+        assert_eq!(b.set_idle(b.activity()), (true, true));
+        assert_eq!(a.set_idle(a.activity()), (true, true));
+        assert!(a.is_idle() && b.is_idle());
+        b.post(noop());
+        assert!(!b.is_idle());
+        assert!(!a.is_idle(), "A is busy while B has a task");
+        // B runs it and is idle again; A, looking again, is idle again.
+        drop(b.drain());
+        assert_eq!(b.set_idle(b.activity()), (true, true));
+        assert_eq!(a.set_idle(a.activity()), (true, true));
+        // A task posted below between A's reading of the activity count
+        // and its declaration (A found B idle before the post) keeps A
+        // busy.
+        let since = a.activity();
+        b.post(noop());
+        assert_eq!(a.set_idle(since), (false, false));
+    }
+
+    /// The owner is woken when a worker becomes idle, not each time the
+    /// worker looks again while idle (every 10 ms with a session).
+    #[test]
+    fn only_becoming_idle_is_reported() {
+        let owner = Inbox::new();
+        let worker = Inbox::with_owner(owner);
+        assert_eq!(worker.set_idle(worker.activity()), (true, true));
+        assert_eq!(worker.set_idle(worker.activity()), (true, false));
+        worker.set_busy();
+        assert_eq!(worker.set_idle(worker.activity()), (true, true));
     }
 }

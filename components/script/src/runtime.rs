@@ -353,6 +353,9 @@ impl JsRuntime {
 
 impl Drop for JsRuntime {
     fn drop(&mut self) {
+        // A worker's context is unpublished before it goes (see
+        // `workers::PublishedContext`).
+        crate::workers::runtime_dropping();
         // The owner goes away: its dedicated workers are terminated and
         // their threads joined (their runtimes are this one's children).
         crate::workers::shut_down();

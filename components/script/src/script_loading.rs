@@ -21,7 +21,8 @@ use jsprof_document::{
     Origin, ScriptCorsOutcome, ScriptFetchParams,
 };
 use jsprof_net::{
-    BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, HopRequest, NetError, RawResponse,
+    BlobEntry, BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, HopRequest, NetError,
+    RawResponse,
 };
 use mozjs::context::{JSContext, RawJSContext};
 use mozjs::jsval::UndefinedValue;
@@ -77,6 +78,13 @@ pub trait Loader {
     fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
         None
     }
+
+    /// Aborts the fetches in flight on this loader and fails the later ones
+    /// (`NetError::Aborted`): what "terminate a worker" does to the
+    /// loader [`Loader::for_workers`] made for that worker. Thread-safe. The
+    /// default does nothing (the worker's wait is still bounded, see
+    /// `crate::workers::WorkerLoader`).
+    fn abort(&self) {}
 }
 
 /// A shared loader seen through the per-thread `Rc<dyn Loader>` interface
@@ -103,8 +111,13 @@ impl Loader for SharedLoader {
         self.0.fetch_hop(request)
     }
 
+    /// A nested worker's loader: one of its own, from this one.
     fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
-        Some(self.0.clone())
+        self.0.for_workers()
+    }
+
+    fn abort(&self) {
+        self.0.abort()
     }
 }
 
@@ -128,8 +141,18 @@ impl Loader for Fetcher {
         Fetcher::fetch_hop(self, request)
     }
 
+    /// The same configuration and blob URL store, with connections of its
+    /// own: aborting it (the worker is terminated) ends that worker's
+    /// fetches only.
     fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
-        Some(Arc::new(self.clone()))
+        match self.with_own_connections() {
+            Ok(fetcher) => Some(Arc::new(fetcher)),
+            Err(_) => Some(Arc::new(self.clone())),
+        }
+    }
+
+    fn abort(&self) {
+        Fetcher::abort(self)
     }
 }
 
@@ -166,17 +189,38 @@ pub struct WorkerScriptResponse {
     pub url: url::Url,
     /// The response's headers (the worker's `Document-Policy`, COEP).
     pub headers: jsprof_document::HeaderList,
+    /// For a `blob:` script: the policy container of its blob URL entry's
+    /// environment (the blob URL's creator), which the worker gets
+    /// (<https://html.spec.whatwg.org/multipage/browsers.html#creating-a-policy-container-from-a-fetch-response>
+    /// step 1).
+    pub blob_creator_policy: Option<jsprof_document::PolicyContainer>,
 }
 
 /// <https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script>
 /// for a dedicated worker (destination "worker"), given the worker URL and
 /// the origin of the outside settings (the request's origin). `Err` is a
 /// null script (the `Worker` gets an `error` event), with the reason for
-/// the console.
+/// the console. The blob URL entry of a `blob:` URL is the one resolved at
+/// fetch time (see [`fetch_classic_worker_script_with`]).
 pub fn fetch_classic_worker_script(
     loader: &dyn Loader,
     url: &url::Url,
     client_origin: &Origin,
+) -> Result<WorkerScriptResponse, String> {
+    let blob_entry = loader.blob_store().resolve(url);
+    fetch_classic_worker_script_with(loader, url, client_origin, blob_entry.as_ref())
+}
+
+/// [`fetch_classic_worker_script`] given `blob_entry`, `url`'s blob URL
+/// entry as the URL parser resolved it when `new Worker()` parsed the URL
+/// (<https://url.spec.whatwg.org/#concept-url-blob-entry>): a blob URL
+/// revoked after that still loads; `None` for a `blob:` URL that named no
+/// entry then (a network error).
+pub fn fetch_classic_worker_script_with(
+    loader: &dyn Loader,
+    url: &url::Url,
+    client_origin: &Origin,
+    blob_entry: Option<&BlobEntry>,
 ) -> Result<WorkerScriptResponse, String> {
     // Step 1: Let request be a new request whose URL is url, client is
     // fetchClient, destination is destination, initiator type is "other",
@@ -187,17 +231,21 @@ pub fn fetch_classic_worker_script(
     // hop, so that each URL is checked against the "same-origin" mode).
     let mut current = url.clone();
     let mut redirects = 0;
+    let mut blob_creator_policy = None;
     let response = loop {
+        // A terminated worker fetches nothing more (its loader fails the
+        // hop in flight; this ends the redirect chain between hops).
+        if crate::workers::current_worker_terminated() {
+            return Err(format!("{current}: the worker was terminated"));
+        }
         // https://fetch.spec.whatwg.org/#main-fetch step 12: a same-origin
         // URL and a data: URL are fetched; otherwise, with request's mode
         // "same-origin", the result is a network error. (A blob: URL's
         // origin is its blob URL entry's environment's origin,
         // https://url.spec.whatwg.org/#concept-url-origin.)
         let url_origin = match current.scheme() {
-            "blob" => loader
-                .blob_store()
-                .resolve(&current)
-                .map(|entry| entry.origin)
+            "blob" => blob_entry
+                .map(|entry| entry.origin.clone())
                 .unwrap_or_else(Origin::new_opaque),
             _ => Origin::of(&current),
         };
@@ -207,18 +255,55 @@ pub fn fetch_classic_worker_script(
                 client_origin.ascii_serialization()
             ));
         }
-        let response = loader
-            .fetch_hop(&HopRequest::get(current.clone()))
-            .map_err(|e| e.to_string())?;
+        let response = if current.scheme() == "blob" {
+            // https://fetch.spec.whatwg.org/#scheme-fetch "blob", step 1:
+            // Let blobURLEntry be request's current URL's blob URL entry
+            // (resolved when the URL was parsed).
+            // Step 2: If request's method is not `GET` or blobURLEntry is
+            // null, then return a network error.
+            let Some(entry) = blob_entry else {
+                return Err(format!("{current}: no blob URL entry (revoked or unknown)"));
+            };
+            blob_creator_policy = Some(entry.policy);
+            // Step 11 (no `Range`): a response whose status message is
+            // `OK`, header list is « (`Content-Length`,
+            // serializedFullLength), (`Content-Type`, type) », and body is
+            // the blob's bytes.
+            RawResponse {
+                url: current.clone(),
+                status: 200,
+                status_text: "OK".to_owned(),
+                headers: jsprof_document::HeaderList::new()
+                    .with("Content-Length", entry.bytes.len().to_string())
+                    .with("Content-Type", entry.mime_type.as_str()),
+                body: entry.bytes.to_vec(),
+            }
+        } else {
+            loader
+                .fetch_hop(&HopRequest::get(current.clone()))
+                .map_err(|e| e.to_string())?
+        };
         // https://fetch.spec.whatwg.org/#http-redirect-fetch
+        // Step 3: Let locationURL be internalResponse's location URL given
+        // request's current URL's fragment. Step 5: If locationURL is
+        // failure, then return a network error.
         match response.location_url().map_err(|e| e.to_string())? {
             Some(next) => {
-                // Step 5: If request's redirect count is 20, then return a
+                // Step 6: If locationURL's scheme is not an HTTP(S) scheme,
+                // then return a network error.
+                if !matches!(next.scheme(), "http" | "https") {
+                    return Err(format!(
+                        "{}: redirected to a non-HTTP(S) URL ({})",
+                        response.url,
+                        next.scheme()
+                    ));
+                }
+                // Step 7: If request's redirect count is 20, then return a
                 // network error.
                 if redirects == jsprof_net::REDIRECT_LIMIT {
                     return Err(format!("{url}: too many redirects"));
                 }
-                // Step 6: Increase request's redirect count by 1.
+                // Step 8: Increase request's redirect count by 1.
                 redirects += 1;
                 current = next;
             }
@@ -258,6 +343,7 @@ pub fn fetch_classic_worker_script(
         source,
         url: response.url,
         headers: response.headers,
+        blob_creator_policy,
     })
 }
 
@@ -267,6 +353,32 @@ pub enum ImportError {
     /// A network error, a blocked or non-ok response, or a non-JavaScript
     /// MIME type: the caller throws a "NetworkError" DOMException.
     Network(String),
+}
+
+/// The checks of a worker script's response (HTML's "fetch a classic
+/// worker script" processResponseConsumeBody steps 1-2, and "fetch a
+/// classic worker-imported script" step 5): the response's status must be
+/// an ok status, and an HTTP(S) response's MIME type a JavaScript MIME
+/// type. The error describes the failure.
+fn check_worker_script_response(response: &RawResponse) -> Result<(), String> {
+    if !response.is_ok() {
+        return Err(format!(
+            "{}: HTTP status {} {}",
+            response.url, response.status, response.status_text
+        ));
+    }
+    if matches!(response.url.scheme(), "http" | "https")
+        && !response
+            .mime_type()
+            .is_some_and(|m| is_javascript_mime_type(&m))
+    {
+        return Err(format!(
+            "{}: not a JavaScript MIME type ({})",
+            response.url,
+            response.header("Content-Type").unwrap_or_default()
+        ));
+    }
+    Ok(())
 }
 
 /// <https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-imported-script>
@@ -292,6 +404,12 @@ pub fn fetch_classic_worker_imported_script(
         client_origin: client_origin.clone(),
         embedder_policy,
     };
+    // A terminated worker fetches nothing more (see `WorkerLoader`).
+    if crate::workers::current_worker_terminated() {
+        return Err(ImportError::Network(format!(
+            "{url}: the worker was terminated"
+        )));
+    }
     // Step 4: Fetch request (and wait for processResponseConsumeBody).
     let fetched = loader
         .fetch_classic_script(params)
@@ -312,26 +430,9 @@ pub fn fetch_classic_worker_imported_script(
     };
     // Step 5: If any of the following are true: bodyBytes is null or
     // failure; or response's status is not an ok status, then throw a
-    // "NetworkError" DOMException.
-    if !response.is_ok() {
-        return Err(ImportError::Network(format!(
-            "{}: HTTP status {} {}",
-            response.url, response.status, response.status_text
-        )));
-    }
-    // (The JavaScript MIME type check of worker scripts, for HTTP(S)
-    // responses: HTML's "fetch a classic worker-imported script" step 5.)
-    if matches!(response.url.scheme(), "http" | "https")
-        && !response
-            .mime_type()
-            .is_some_and(|m| is_javascript_mime_type(&m))
-    {
-        return Err(ImportError::Network(format!(
-            "{}: not a JavaScript MIME type ({})",
-            response.url,
-            response.header("Content-Type").unwrap_or_default()
-        )));
-    }
+    // "NetworkError" DOMException. (With the JavaScript MIME type check
+    // of worker scripts, for HTTP(S) responses.)
+    check_worker_script_response(&response).map_err(ImportError::Network)?;
     // Step 6-7: Let sourceText be the result of UTF-8 decoding bodyBytes.
     let source = String::from_utf8_lossy(&response.body).into_owned();
     // Step 8: Let mutedErrors be true if response was CORS-cross-origin,

@@ -11,9 +11,10 @@
 // the page, its profiler and new workers go on working.
 
 const BEATS_BEFORE_TERMINATE = 3;
-// Messages the worker queued before terminate() may still be delivered:
-// they are given DRAIN_MS, then no message may arrive for QUIET_MS.
-const DRAIN_MS = 500;
+// After terminate(), no message may arrive for QUIET_MS: not even one the
+// worker queued before, since "terminate a worker" step 4 empties the
+// Worker's port message queue at once.
+// https://html.spec.whatwg.org/multipage/workers.html#terminate-a-worker
 const QUIET_MS = 1000;
 
 function pageAfterTerminate_pg(ms) {
@@ -39,15 +40,14 @@ function startForever(worker, mode) {
 function terminateTest(mode) {
   promise_test(async (t) => {
     let pageTrace;
-    let messagesAfterDrain, messagesAtEnd;
+    let messagesAtTerminate, messagesAtEnd;
     for (let attempt = 0; attempt < 3; attempt++) {
       const pageProfiler = new Profiler(DEFAULT_OPTIONS);
       const worker = WorkerClient.create(t, WORKER_SCRIPT_WITH_POLICY, mode + " worker");
       await startForever(worker, mode);
       worker.worker.terminate();
+      messagesAtTerminate = worker.messages;
       worker.worker.terminate(); // a second call does nothing
-      await delay(DRAIN_MS);
-      messagesAfterDrain = worker.messages;
       pageAfterTerminate_pg(300);
       await delay(QUIET_MS);
       messagesAtEnd = worker.messages;
@@ -57,7 +57,7 @@ function terminateTest(mode) {
         break;
       }
     }
-    assert_equals(messagesAtEnd, messagesAfterDrain, "no message from the worker once terminated");
+    assert_equals(messagesAtEnd, messagesAtTerminate, "no message from the worker once terminated, not even a queued one");
     assertTraceIsWellFormed(pageTrace);
     assertSampled(pageTrace, "pageAfterTerminate_pg");
     assert_array_equals(framesEndingIn(pageTrace, "_wk"), [], "no frame of the worker in the page's trace");
@@ -88,11 +88,28 @@ promise_test(async (t) => {
 promise_test(async (t) => {
   const parent = WorkerClient.create(t, WORKER_SCRIPT_WITH_POLICY, "parent worker");
   const child = await parent.spawn("blob");
-  const started = child.call("profileForever", { mode: "busy" }, { timeout: 60000 });
+  // The parent relays the nested worker's beats: the nested worker's
+  // profile runs (and beats) until its parent is terminated, then no beat
+  // arrives any more.
+  let beats = 0;
+  let beating;
+  const beatingStarted = new Promise((resolve) => {
+    beating = resolve;
+  });
+  const started = child.call("profileForever", { mode: "busy" }, {
+    timeout: 60000,
+    onEvent: (event) => {
+      if (event.event === "beat" && ++beats === BEATS_BEFORE_TERMINATE) {
+        beating();
+      }
+    },
+  });
   started.catch(() => {});
-  // The nested worker's beats are not relayed: wait for its profile to run.
-  await delay(300);
+  await beatingStarted;
   parent.worker.terminate();
+  const beatsAtTerminate = beats;
+  await delay(QUIET_MS);
+  assert_equals(beats, beatsAtTerminate, "no beat of the nested worker once its parent is terminated");
   const next = WorkerClient.create(t, WORKER_SCRIPT_WITH_POLICY, "new worker");
   assertWorkerProfiled(await next.call("profile"));
-}, "terminate() of a worker whose nested worker's profiler samples: a new worker profiles");
+}, "terminate() of a worker whose nested worker's profiler samples: the nested worker's beats stop, a new worker profiles");

@@ -104,12 +104,17 @@ function spawnChild_wk({ kind, url, source }) {
   }
   const worker = new Worker(kind === "url" ? url : childUrl);
   const key = "child" + nextChildKey_wk++;
-  const child = { worker, pending: new Map(), errors: [] };
+  const child = { worker, pending: new Map(), relays: new Map(), errors: [] };
   worker.onmessage = (event) => {
     const reply = event.data;
     const waiter = child.pending.get(reply.id);
-    if (waiter && !("event" in reply)) {
+    if (waiter && "event" in reply) {
+      // An event of a pending command: relayed to this worker's caller.
+      const { id, ...relayed } = reply;
+      child.relays.get(id)(relayed);
+    } else if (waiter) {
       child.pending.delete(reply.id);
+      child.relays.delete(reply.id);
       waiter(reply);
     }
   };
@@ -124,14 +129,16 @@ function spawnChild_wk({ kind, url, source }) {
       waiter({ id, error: text });
     }
     child.pending.clear();
+    child.relays.clear();
   };
   children_wk.set(key, child);
   return { key, url: childUrl };
 }
 
 // Sends `message` to the nested worker `key` and returns its reply
-// (`{ result }` or `{ error }`).
-function callChild_wk({ key, message }) {
+// (`{ result }` or `{ error }`); the events the nested worker posts
+// meanwhile are relayed (`post`).
+function callChild_wk({ key, message }, post) {
   const child = children_wk.get(key);
   if (!child) {
     throw new Error("no child " + key);
@@ -142,6 +149,7 @@ function callChild_wk({ key, message }) {
   const id = nextChildId_wk++;
   return new Promise((resolve) => {
     child.pending.set(id, (reply) => resolve(reply));
+    child.relays.set(id, post);
     child.worker.postMessage(Object.assign({}, message, { id }));
   });
 }

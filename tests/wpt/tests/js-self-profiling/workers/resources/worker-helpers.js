@@ -135,11 +135,13 @@ class NestedClient {
     this.url = url;
   }
 
-  async call(cmd, args = {}, { timeout = 30000 } = {}) {
+  // `onEvent` gets the events the nested worker posts (relayed by its
+  // parent).
+  async call(cmd, args = {}, { timeout = 30000, onEvent = () => {} } = {}) {
     const reply = await this.parent.call("child", {
       key: this.key,
       message: Object.assign({}, args, { cmd }),
-    }, { timeout });
+    }, { timeout, onEvent });
     if ("error" in reply) {
       throw new Error(this.label + ": `" + cmd + "` failed: " + reply.error);
     }
