@@ -20,7 +20,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::clock::SessionClock;
-use crate::glue::{self, CaptureBuffers, CaptureStatus, Context, ProfilingStack, ThreadHandle};
+use crate::glue::{
+    self, CaptureBuffers, CaptureStatus, Context, GcWatch, ProfilingStack, ThreadHandle,
+};
 use crate::registry::ScriptRegistry;
 use crate::resolve::{merge, FrameClass, RawStack, ResolvedFrame, Resolver};
 use crate::trace::{SampleSink, TraceBuilder};
@@ -100,6 +102,7 @@ struct Shared {
     wake: Condvar,
     cx: Context,
     stack: ProfilingStack,
+    gc: GcWatch,
     thread: ThreadHandle,
     mode: CaptureMode,
     resolve_requested: AtomicBool,
@@ -108,6 +111,7 @@ struct Shared {
     on_thread_captures: AtomicU64,
     /// Total time the JS thread was kept stopped by captures.
     suspended_ns: AtomicU64,
+    wasm_withheld_samples: AtomicU64,
 }
 
 impl Shared {
@@ -173,6 +177,11 @@ pub struct SamplerStats {
     /// Physical JS frames resolved, by tier: interpreter, baseline
     /// interpreter, Baseline, Ion (an Ion frame may hold inlined frames).
     pub frames_by_tier: [u64; 4],
+    /// Wasm function frames resolved, by tier: baseline, Ion (shown or not).
+    pub wasm_frames_by_tier: [u64; 2],
+    /// Samples whose wasm frames were not labelled because the thread was
+    /// stopped outside compiled code (their wasm frames never appear).
+    pub wasm_withheld_samples: u64,
 }
 
 impl AgentSampler {
@@ -229,6 +238,7 @@ impl AgentSampler {
         mode: CaptureMode,
     ) -> AgentSampler {
         let stack = ProfilingStack::install(cx);
+        let gc = GcWatch::install(cx);
         let shared = Arc::new(Shared {
             state: Mutex::new(SharedState {
                 next_position: 1,
@@ -237,6 +247,7 @@ impl AgentSampler {
             wake: Condvar::new(),
             cx,
             stack,
+            gc,
             thread: ThreadHandle::current(),
             mode,
             resolve_requested: AtomicBool::new(false),
@@ -244,6 +255,7 @@ impl AgentSampler {
             suspensions: AtomicU64::new(0),
             on_thread_captures: AtomicU64::new(0),
             suspended_ns: AtomicU64::new(0),
+            wasm_withheld_samples: AtomicU64::new(0),
         });
         let inner = Rc::new(AgentInner {
             cx,
@@ -296,6 +308,12 @@ impl AgentSampler {
             resolved_addresses: resolver.resolved_addresses,
             unresolved_addresses: resolver.unresolved_addresses,
             frames_by_tier: resolver.frames_by_tier,
+            wasm_frames_by_tier: resolver.wasm_frames_by_tier,
+            wasm_withheld_samples: self
+                .inner
+                .shared
+                .wasm_withheld_samples
+                .load(Ordering::Relaxed),
         }
     }
 
@@ -509,9 +527,12 @@ impl AgentInner {
                 Some(stack) => resolver.resolve(self.cx, &self.registry, stack, &mut frames),
                 None => frames.clear(),
             }
+            // Built-ins are attributed to the frame below them only when the
+            // walk saw every frame.
+            let complete = sample.stack.as_ref().is_none_or(|s| !s.in_gc);
             for id in &sample.sessions {
                 if let Some(session) = sessions.get_mut(id) {
-                    take_sample(session, sample.time_ns, &frames, &resolver);
+                    take_sample(session, sample.time_ns, &frames, complete, &resolver);
                 }
             }
         }
@@ -538,18 +559,23 @@ impl Drop for AgentInner {
         // The last handle is gone: stop sampling; once the sampling thread
         // is joined nothing else reads the stack, so uninstall it, once.
         self.shutdown();
+        self.shared.gc.uninstall();
         self.shared.stack.uninstall();
     }
 }
 
 /// Steps 2-6 of "take a sample" for one session, given the resolved stack
 /// (root first), with the per-frame realm and muted checks of "get a frame
-/// ID" and the built-in attribution rule.
+/// ID" and the built-in attribution rule. `complete` is false when the
+/// engine hid JIT and wasm frames from the capture (GC): scripted frames are
+/// still judged on their own, but the frame below a built-in may not be its
+/// caller, so built-ins are left out (fail closed).
 /// <https://wicg.github.io/js-self-profiling/#dfn-take-a-sample>
 fn take_sample(
     session: &mut SessionState,
     time_ns: u64,
     frames: &[ResolvedFrame],
+    complete: bool,
     resolver: &Resolver,
 ) {
     // Step 3: the timestamp relative to the session's time origin, coarsened.
@@ -561,6 +587,8 @@ fn take_sample(
     // Whether the nearest scripted caller so far is included (built-ins are
     // attributed to it: step 4.2 of "get a frame ID").
     let mut caller_included = false;
+    // The realm of the nearest JS frame so far (wasm frames need it).
+    let mut caller_realm: Option<u64> = None;
     for frame in frames {
         let (desc, class) = &resolver.descs[frame.index as usize];
         // "get a frame ID", step 1: the realm check, per frame.
@@ -568,15 +596,36 @@ fn take_sample(
         let include = match class {
             // Steps 4.1 and 7: scripted code is included unless muted.
             FrameClass::Scripted { muted } => {
+                caller_realm = Some(frame.realm);
                 caller_included = same_realm && !muted;
                 caller_included
             }
             // Step 4.2: a built-in is attributed to the script that invoked it.
-            FrameClass::Builtin => same_realm && caller_included,
-            FrameClass::Native => caller_included,
+            FrameClass::Builtin => {
+                caller_realm = Some(frame.realm);
+                complete && same_realm && caller_included
+            }
+            FrameClass::Native => complete && caller_included,
             // Event-handler attributes add no frame and leave attribution
             // to their caller.
-            FrameClass::Hidden => false,
+            FrameClass::Hidden => {
+                caller_realm = Some(frame.realm);
+                false
+            }
+            // A wasm function (realm: the compiling realm, see `wasm.rs`):
+            // included if its compiling script is visible, and, when JS
+            // called into it, that JS ran in the session's realm too (a
+            // module used from another realm is not shown).
+            FrameClass::Wasm { visible } => {
+                caller_included =
+                    *visible && same_realm && caller_realm.is_none_or(|r| r == session.realm);
+                caller_included
+            }
+            FrameClass::WasmUnknown => {
+                caller_included = false;
+                false
+            }
+            FrameClass::WasmStub => false,
         };
         // "get a stack ID", step 5: an undefined frame ID keeps the parent.
         if !include {
@@ -723,12 +772,21 @@ fn capture_tick(
     }
     match shared.mode {
         CaptureMode::SuspendThread => {
-            let (status, at, stopped_ns) =
-                glue::capture_suspended(shared.cx, &shared.stack, shared.thread, position, buf);
+            let (status, at, stopped_ns) = glue::capture_suspended(
+                shared.cx,
+                &shared.stack,
+                shared.thread,
+                &shared.gc,
+                position,
+                buf,
+            );
             let (time_ns, stack) = match status {
                 CaptureStatus::Ok => {
                     shared.suspensions.fetch_add(1, Ordering::Relaxed);
                     shared.suspended_ns.fetch_add(stopped_ns, Ordering::Relaxed);
+                    if buf.wasm_withheld > 0 {
+                        shared.wasm_withheld_samples.fetch_add(1, Ordering::Relaxed);
+                    }
                     (at, Some(merge(buf)))
                 }
                 CaptureStatus::NoInstrumentation => (at, None),

@@ -23,7 +23,11 @@
 #include "jsfriendapi.h"
 #include "js/ProfilingFrameIterator.h"
 #include "js/ProfilingSources.h"
+#include "js/GCAPI.h"
+#include "js/Principals.h"
 #include "js/ProfilingStack.h"
+#include "js/Realm.h"
+#include "js/RealmOptions.h"
 
 namespace {
 
@@ -40,7 +44,12 @@ enum JitKind : uint32_t {
   JIT_BLINTERP = 0,
   JIT_BASELINE = 1,
   JIT_ION = 2,
-  JIT_WASM = 3
+  /* Wasm frames by tier; stubs and trampolines are JIT_WASM_OTHER (they may
+   * also appear under a tier when their code lives in a tier's block: their
+   * labels tell them apart). */
+  JIT_WASM_BASELINE = 3,
+  JIT_WASM_ION = 4,
+  JIT_WASM_OTHER = 5
 };
 const uint32_t NO_STRING = UINT32_MAX;
 
@@ -81,6 +90,14 @@ struct CaptureBuf {
   uint32_t arena_cap;
   uint32_t arena_len;
   uint32_t arena_truncated;
+  /* Wasm frames whose label was not read (see walk_jit). */
+  uint32_t wasm_withheld;
+  /* The agent's GC depth (see jsprof_watch_gc), read while stopped. */
+  const std::atomic<uint32_t>* gc_depth;
+  /* Whether the thread was stopped inside a GC slice or minor GC, where
+   * SpiderMonkey suppresses JS::ProfilingFrameIterator: the JIT and wasm
+   * frames are then missing from the capture. */
+  uint32_t in_gc;
   uint32_t pad_;
 };
 
@@ -152,16 +169,54 @@ void copy_profiling_stack(ProfilingStack* ps, CaptureBuf* buf) {
 }
 
 /* Walks the JIT/wasm frames, innermost first, keeping only what must be read
- * while the thread is stopped; return addresses are resolved later on the JS
- * thread. Stops when the buffer is full, which drops root-end frames. */
+ * while the thread is stopped; JIT return addresses are resolved later on the
+ * JS thread. Stops when the buffer is full, which drops root-end frames.
+ *
+ * Wasm frames have no return address to resolve later: their only identity
+ * is the label (`funcName (filename:offset)`), read now with
+ * ProfilingFrameIterator::extractStack. For a wasm function that read takes
+ * the module's profiling-label lock (wasm::Code::profilingLabel), which the
+ * stopped thread itself may hold (it takes it when an instance is created
+ * while profiling is on). So, from another thread, labels are read only when
+ * the walk proves that the stopped thread was executing compiled code (the
+ * lock is only held by C++ that never calls compiled code):
+ *   - the first frame is wasm and starts at the stopped sp: the wasm
+ *     iterator was built from a pc inside wasm code (a thread that exited to
+ *     C++ from wasm starts at its exit frame instead, above sp);
+ *   - or the first frame is Baseline/Ion JIT code resuming at the stopped pc.
+ * Otherwise (C++, the C++ interpreter, the baseline interpreter, a trampoline)
+ * the wasm frames are recorded without label and never shown. On the JS
+ * thread itself (`on_thread`) the lock cannot be held by the walker's own
+ * thread, so labels are always read. */
 void walk_jit(JSContext* cx, const JS::ProfilingFrameIterator::RegisterState& regs,
-              uint64_t position, CaptureBuf* buf) {
+              uint64_t position, CaptureBuf* buf, bool on_thread) {
   buf->jit_len = 0;
   buf->jit_truncated = 0;
+  buf->wasm_withheld = 0;
   JS::ProfilingFrameIterator it(cx, regs, mozilla::Some(position));
+  bool first = true;
+  bool wasm_labels = on_thread;
   for (; !it.done(); ++it) {
     mozilla::Maybe<JS::ProfilingFrameIterator::Frame> frame =
         it.getPhysicalFrameWithoutLabel();
+    if (first) {
+      first = false;
+      if (!on_thread && frame.isSome()) {
+        switch (frame->kind) {
+          case JS::ProfilingFrameIterator::Frame_WasmBaseline:
+          case JS::ProfilingFrameIterator::Frame_WasmIon:
+          case JS::ProfilingFrameIterator::Frame_WasmOther:
+            wasm_labels = frame->stackAddress == regs.sp;
+            break;
+          case JS::ProfilingFrameIterator::Frame_Baseline:
+          case JS::ProfilingFrameIterator::Frame_Ion:
+            wasm_labels = frame->returnAddress() == regs.pc;
+            break;
+          default:
+            break;
+        }
+      }
+    }
     if (frame.isNothing()) {
       continue;
     }
@@ -190,8 +245,23 @@ void walk_jit(JSContext* cx, const JS::ProfilingFrameIterator::RegisterState& re
         r.kind = JIT_ION;
         r.return_addr = uint64_t(uintptr_t(frame->returnAddress()));
         break;
+      case JS::ProfilingFrameIterator::Frame_WasmBaseline:
+      case JS::ProfilingFrameIterator::Frame_WasmIon:
+        r.kind = frame->kind == JS::ProfilingFrameIterator::Frame_WasmIon
+                     ? JIT_WASM_ION
+                     : JIT_WASM_BASELINE;
+        if (wasm_labels) {
+          JS::ProfilingFrameIterator::Frame labelled;
+          if (it.extractStack(&labelled, 0, 1) == 1) {
+            copy_str(buf, labelled.label, &r.str_off, &r.str_len);
+          }
+        } else {
+          buf->wasm_withheld++;
+        }
+        break;
       default:
-        r.kind = JIT_WASM;
+        /* Trampolines and stubs: never shown, no label needed. */
+        r.kind = JIT_WASM_OTHER;
         break;
     }
   }
@@ -325,6 +395,8 @@ int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
   buf->ps_total = 0;
   buf->jit_len = 0;
   buf->jit_truncated = 0;
+  buf->wasm_withheld = 0;
+  buf->in_gc = 0;
   int sig = gSignal.load();
   if (!sig) {
     return 1;
@@ -366,6 +438,7 @@ int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
   clock_gettime(CLOCK_MONOTONIC, &ts);
   *suspended_at_ns = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
   int status = 0;
+  buf->in_gc = buf->gc_depth && buf->gc_depth->load() > 0 ? 1 : 0;
   copy_profiling_stack(ps, buf);
   if (JS::IsProfilingEnabledForContext(cx)) {
     JS::ProfilingFrameIterator::RegisterState regs;
@@ -373,7 +446,7 @@ int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
     regs.sp = gSlot.sp;
     regs.fp = gSlot.fp;
     regs.lr = gSlot.lr;
-    walk_jit(cx, regs, position, buf);
+    walk_jit(cx, regs, position, buf, false);
   } else {
     status = 2;
   }
@@ -394,12 +467,14 @@ int jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
   buf->arena_truncated = 0;
   buf->jit_len = 0;
   buf->jit_truncated = 0;
+  buf->wasm_withheld = 0;
+  buf->in_gc = 0;
   copy_profiling_stack(ps, buf);
   if (!JS::IsProfilingEnabledForContext(cx)) {
     return 2;
   }
   JS::ProfilingFrameIterator::RegisterState regs;
-  walk_jit(cx, regs, position, buf);
+  walk_jit(cx, regs, position, buf, true);
   return 0;
 }
 
@@ -446,6 +521,133 @@ void jsprof_script_sources(JSContext* cx, jsprof_source_cb cb, void* data) {
       cb(data, s.sourceId(), s.filePath(), s.filePathLength(), s.startLine());
     }
   }
+}
+
+/* Implemented in glue.rs: records that a wasm module is being compiled in
+ * realm `realm_id`, by the script SpiderMonkey names as the compilation's
+ * scripted caller (`filename`, `line`). JS thread. */
+void jsprof_note_wasm_compilation(const char* filename, size_t len,
+                                  uint32_t line, uint64_t realm_id);
+/* Implemented in glue.rs: realm `realm_id` was destroyed. */
+void jsprof_note_realm_destroyed(uint64_t realm_id);
+
+}  // extern "C"
+
+namespace {
+
+/* SpiderMonkey asks this before compiling wasm bytes (WebAssembly.Module,
+ * compile, instantiate with bytes), in the compiling realm and with the
+ * caller's frames on the stack: the same scripted caller SpiderMonkey then
+ * writes into the module's profiling labels as
+ * "<filename> line <line> > WebAssembly.<api>". It permits everything, as
+ * SpiderMonkey does without a callback. */
+bool note_runtime_code(JSContext* cx, JS::RuntimeCode kind, JS::Handle<JSString*>,
+                       JS::CompilationType,
+                       JS::Handle<JS::StackGCVector<JSString*>>,
+                       JS::Handle<JSString*>,
+                       JS::Handle<JS::StackGCVector<JS::Value>>,
+                       JS::Handle<JS::Value>, bool* outCanCompileStrings) {
+  *outCanCompileStrings = true;
+  if (kind != JS::RuntimeCode::WASM) {
+    return true;
+  }
+  JS::AutoFilename filename;
+  uint32_t line = 0;
+  if (!JS::DescribeScriptedCaller(&filename, cx, &line) || !filename.get()) {
+    /* No scripted caller: the labels say "?"; nothing to record. */
+    return true;
+  }
+  JS::Realm* realm = JS::GetCurrentRealmOrNull(cx);
+  if (!realm) {
+    return true;
+  }
+  uint64_t realm_id = JS::RealmCreationOptionsRef(realm).profilerRealmID();
+  jsprof_note_wasm_compilation(filename.get(), strlen(filename.get()), line,
+                               realm_id);
+  return true;
+}
+
+const JSSecurityCallbacks kSecurityCallbacks = {note_runtime_code, nullptr,
+                                                nullptr};
+
+/* The GC depth of this thread's agent, and the slice callback we replaced. */
+thread_local std::atomic<uint32_t>* tGcDepth = nullptr;
+thread_local JS::GCSliceCallback tPreviousSliceCallback = nullptr;
+
+void depth_add(std::atomic<uint32_t>* depth, bool enter) {
+  if (enter) {
+    depth->fetch_add(1);
+  } else if (depth->load() > 0) {
+    depth->fetch_sub(1);
+  }
+}
+
+void on_gc_slice(JSContext* cx, JS::GCProgress progress,
+                 const JS::GCDescription& desc) {
+  if (tGcDepth) {
+    if (progress == JS::GC_SLICE_BEGIN) {
+      depth_add(tGcDepth, true);
+    } else if (progress == JS::GC_SLICE_END) {
+      depth_add(tGcDepth, false);
+    }
+  }
+  if (tPreviousSliceCallback) {
+    tPreviousSliceCallback(cx, progress, desc);
+  }
+}
+
+void on_nursery_collection(JSContext*, JS::GCNurseryProgress progress,
+                           JS::GCReason, void* data) {
+  depth_add(static_cast<std::atomic<uint32_t>*>(data),
+            progress == JS::GCNurseryProgress::GC_NURSERY_COLLECTION_START);
+}
+
+void note_realm_destroyed(JS::GCContext*, JS::Realm* realm) {
+  jsprof_note_realm_destroyed(
+      JS::RealmCreationOptionsRef(realm).profilerRealmID());
+}
+
+}  // namespace
+
+extern "C" {
+
+/* Installs GC callbacks that keep *depth > 0 during every GC slice and
+ * minor GC of the context (JS thread). The slice callback is chained to the
+ * one it replaces. */
+void jsprof_watch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {
+  tGcDepth = depth;
+  JS::GCSliceCallback previous = JS::SetGCSliceCallback(cx, on_gc_slice);
+  if (previous != on_gc_slice) {
+    tPreviousSliceCallback = previous;
+  }
+  JS::AddGCNurseryCollectionCallback(cx, on_nursery_collection, depth);
+}
+
+/* Undoes jsprof_watch_gc (JS thread). */
+void jsprof_unwatch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {
+  JS::RemoveGCNurseryCollectionCallback(cx, on_nursery_collection, depth);
+  if (tGcDepth == depth) {
+    tGcDepth = nullptr;
+    JS::SetGCSliceCallback(cx, tPreviousSliceCallback);
+    tPreviousSliceCallback = nullptr;
+  }
+}
+
+/* Installs note_runtime_code as the context's security callbacks and
+ * note_realm_destroyed as its destroy-realm callback. Returns false (and
+ * installs nothing) if the embedder has security callbacks of its own. */
+bool jsprof_install_wasm_compile_hook(JSContext* cx) {
+  const JSSecurityCallbacks* current = JS_GetSecurityCallbacks(cx);
+  if (current == &kSecurityCallbacks) {
+    return true;
+  }
+  if (current && (current->contentSecurityPolicyAllows ||
+                  current->codeForEvalGets || current->subsumes)) {
+    return false;
+  }
+  JS_SetSecurityCallbacks(cx, &kSecurityCallbacks);
+  JS::SetDestroyRealmCallback(cx, note_realm_destroyed);
+  return true;
 }
 
 }  // extern "C"

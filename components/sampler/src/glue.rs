@@ -14,6 +14,22 @@
 //!   panic (no Rust runs in that window). The signal handler on the JS thread
 //!   only uses async-signal-safe operations (`sem_post`, `sem_wait`, reading
 //!   its `ucontext`) and preserves `errno`.
+//! * One engine call in that window can take a lock: a wasm function's
+//!   label (`wasm::Code::profilingLabel`, a mutex the JS thread itself takes
+//!   when it creates an instance while profiling is on). It is only made
+//!   when the walk proves the thread was stopped in compiled code (the
+//!   first frame is wasm code at the stopped `sp`, or JIT code resuming at
+//!   the stopped `pc`): then no C++ frame, hence no holder of that lock, is
+//!   on the stopped thread's stack, and no other thread shares the module
+//!   (modules do not cross agents here). Otherwise the wasm frames are
+//!   recorded without label and never shown (`walk_jit` in `glue.cpp`).
+//! * The GC depth counter ([`GcWatch`]) is written by GC callbacks on the
+//!   JS thread and read (one atomic load) while it is stopped: inside a GC
+//!   SpiderMonkey hides JIT and wasm frames from the walk.
+//! * The wasm-compilation and destroyed-realm hooks call back into Rust
+//!   ([`jsprof_note_wasm_compilation`], [`jsprof_note_realm_destroyed`]) on
+//!   the JS thread only, never while a thread is suspended; they catch
+//!   panics.
 //! * Captures are serialised process-wide by [`CAPTURE_LOCK`] (held by the
 //!   sampler thread only, never by a JS thread), because the handshake uses
 //!   one global slot. The handshake has a state word (`gRequest`, a lock-free
@@ -32,6 +48,7 @@
 //!   it is freed, and leaked rather than freed when not empty.
 
 use std::ffi::{c_char, c_void, CStr};
+use std::sync::atomic::AtomicU32;
 use std::sync::Mutex;
 
 /// Must match `glue.cpp`.
@@ -43,6 +60,8 @@ pub(crate) const PS_BUILTIN: u32 = 4;
 pub(crate) const JIT_BLINTERP: u32 = 0;
 pub(crate) const JIT_BASELINE: u32 = 1;
 pub(crate) const JIT_ION: u32 = 2;
+pub(crate) const JIT_WASM_BASELINE: u32 = 3;
+pub(crate) const JIT_WASM_ION: u32 = 4;
 pub(crate) const NO_STRING: u32 = u32::MAX;
 
 /// A copied `ProfilingStack` frame.
@@ -86,6 +105,9 @@ struct CaptureBuf {
     arena_cap: u32,
     arena_len: u32,
     arena_truncated: u32,
+    wasm_withheld: u32,
+    gc_depth: *const AtomicU32,
+    in_gc: u32,
     pad_: u32,
 }
 
@@ -136,6 +158,9 @@ extern "C" {
     ) -> u32;
     fn jsprof_set_range_start(cx: *mut c_void, start: u64);
     fn jsprof_script_sources(cx: *mut c_void, cb: SourceCb, data: *mut c_void);
+    fn jsprof_install_wasm_compile_hook(cx: *mut c_void) -> bool;
+    fn jsprof_watch_gc(cx: *mut c_void, depth: *const AtomicU32);
+    fn jsprof_unwatch_gc(cx: *mut c_void, depth: *const AtomicU32);
 }
 
 /// Serialises suspensions process-wide (one handshake slot in `glue.cpp`).
@@ -302,6 +327,33 @@ impl ProfilingStack {
     }
 }
 
+/// GC callbacks on a context keeping a depth counter above 0 during every GC
+/// slice and minor GC, read by the sampler while the thread is stopped
+/// (SpiderMonkey suppresses the JIT/wasm frame walk during GC).
+#[derive(Debug)]
+pub(crate) struct GcWatch {
+    cx: Context,
+    depth: Box<AtomicU32>,
+}
+
+impl GcWatch {
+    /// Installs the callbacks (JS thread).
+    pub(crate) fn install(cx: Context) -> GcWatch {
+        let depth = Box::new(AtomicU32::new(0));
+        // SAFETY: JS thread; `depth` lives until `uninstall`, which removes
+        // the callbacks first.
+        unsafe { jsprof_watch_gc(cx.0, &*depth) };
+        GcWatch { cx, depth }
+    }
+
+    /// Removes the callbacks (JS thread). Call once, when no capture can
+    /// read the counter any more (the sampling thread is joined).
+    pub(crate) fn uninstall(&self) {
+        // SAFETY: JS thread; the callbacks were installed with this pointer.
+        unsafe { jsprof_unwatch_gc(self.cx.0, &*self.depth) };
+    }
+}
+
 /// The thread that runs a context, as a signal target.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ThreadHandle(libc::pthread_t);
@@ -342,6 +394,12 @@ pub(crate) struct CaptureBuffers {
     arena_missing: usize,
     pub arena: Vec<u8>,
     pub arena_truncated: bool,
+    /// Wasm frames of the last capture whose label could not be read safely
+    /// (see `walk_jit` in `glue.cpp`).
+    pub wasm_withheld: u32,
+    /// Whether the last capture stopped the thread inside a GC, where
+    /// SpiderMonkey hides the JIT and wasm frames from the walk.
+    pub in_gc: bool,
     ps_cap: usize,
     jit_cap: usize,
     arena_cap: usize,
@@ -358,6 +416,8 @@ impl CaptureBuffers {
             arena_missing: 0,
             arena: Vec::with_capacity(arena),
             arena_truncated: false,
+            wasm_withheld: 0,
+            in_gc: false,
             ps_cap: frames,
             jit_cap: frames,
             arena_cap: arena,
@@ -394,7 +454,7 @@ impl CaptureBuffers {
         self.arena.get(off as usize..off as usize + len as usize)
     }
 
-    fn raw(&mut self) -> CaptureBuf {
+    fn raw(&mut self, gc_depth: *const AtomicU32) -> CaptureBuf {
         self.ps.clear();
         self.jit.clear();
         self.arena.clear();
@@ -411,6 +471,9 @@ impl CaptureBuffers {
             arena_cap: self.arena_cap as u32,
             arena_len: 0,
             arena_truncated: 0,
+            wasm_withheld: 0,
+            gc_depth,
+            in_gc: 0,
             pad_: 0,
         }
     }
@@ -431,6 +494,8 @@ impl CaptureBuffers {
         self.jit_missing = raw.jit_truncated as usize;
         self.arena_truncated = raw.arena_truncated != 0;
         self.arena_missing = raw.arena_truncated as usize;
+        self.wasm_withheld = raw.wasm_withheld;
+        self.in_gc = raw.in_gc != 0;
     }
 }
 
@@ -450,10 +515,11 @@ pub(crate) fn capture_suspended(
     cx: Context,
     stack: &ProfilingStack,
     thread: ThreadHandle,
+    gc: &GcWatch,
     position: u64,
     buf: &mut CaptureBuffers,
 ) -> (CaptureStatus, u64, u64) {
-    let mut raw = buf.raw();
+    let mut raw = buf.raw(&*gc.depth);
     let mut at = 0u64;
     let mut stopped = 0u64;
     let guard = CAPTURE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
@@ -481,7 +547,7 @@ pub(crate) fn capture_on_thread(
     position: u64,
     buf: &mut CaptureBuffers,
 ) -> CaptureStatus {
-    let mut raw = buf.raw();
+    let mut raw = buf.raw(std::ptr::null());
     // SAFETY: called on the context's thread; buffers valid for their caps.
     let code = unsafe { jsprof_capture_on_thread(cx.0, stack.ptr, position, &mut raw) };
     buf.adopt(&raw);
@@ -552,4 +618,40 @@ static NEXT_REALM_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU6
 /// A process-unique `profilerRealmID` (never 0, SpiderMonkey's default).
 pub fn allocate_profiler_realm_id() -> u64 {
     NEXT_REALM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Records, for this thread's context, every wasm compilation from bytes with
+/// the realm it happens in and the script SpiderMonkey names as its caller,
+/// and every destroyed realm (see [`crate::wasm`]). Call once per context,
+/// on its thread, before any script runs (wasm frames of modules compiled
+/// earlier never appear). Takes the context's `JSSecurityCallbacks` (a CSP
+/// check that permits everything) and its destroy-realm callback. Returns
+/// false when the context already has security callbacks of the embedder's
+/// (then wasm frames never appear).
+pub fn install_wasm_compile_hook(cx: &mut mozjs::context::JSContext) -> bool {
+    // SAFETY: JS thread, live context; the callbacks are a static.
+    unsafe { jsprof_install_wasm_compile_hook(cx.raw_cx().cast()) }
+}
+
+/// Called by the hook in `glue.cpp` on the JS thread (never while a thread is
+/// suspended). Must not unwind into C++.
+#[no_mangle]
+extern "C" fn jsprof_note_wasm_compilation(
+    filename: *const c_char,
+    len: usize,
+    line: u32,
+    realm_id: u64,
+) {
+    // SAFETY: `filename` has `len` bytes, valid for the call.
+    let bytes = unsafe { std::slice::from_raw_parts(filename as *const u8, len) };
+    let _ = std::panic::catch_unwind(|| {
+        crate::wasm::note_compilation(&String::from_utf8_lossy(bytes), line, realm_id)
+    });
+}
+
+/// Called by the destroy-realm callback in `glue.cpp` (GC, JS thread). Must
+/// not unwind into C++.
+#[no_mangle]
+extern "C" fn jsprof_note_realm_destroyed(realm_id: u64) {
+    let _ = std::panic::catch_unwind(|| crate::wasm::note_realm_destroyed(realm_id));
 }

@@ -86,6 +86,21 @@ unsafe extern "C" fn js_suspensions(_cx: *mut RawJSContext, argc: u32, vp: *mut 
     true
 }
 
+/// `wasmIonFrames()`: wasm frames resolved at the Ion tier so far.
+unsafe extern "C" fn js_wasm_ion_frames(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+    let args = CallArgs::from_vp(vp, argc);
+    let n = AGENT.with(|a| {
+        a.borrow()
+            .as_ref()
+            .map_or(0, |a| a.stats().wasm_frames_by_tier[1])
+    });
+    args.rval().set(Int32Value(n.min(i32::MAX as u64) as i32));
+    true
+}
+
+#[path = "wasm/mod.rs"]
+mod wasm;
+
 struct Env {
     rt: Runtime,
     registry: ScriptRegistry,
@@ -136,6 +151,15 @@ impl Env {
                 global.handle(),
                 c"suspensions".as_ptr(),
                 Some(js_suspensions),
+                0,
+                0
+            )
+            .is_null());
+            assert!(!JS_DefineFunction(
+                cx,
+                global.handle(),
+                c"wasmIonFrames".as_ptr(),
+                Some(js_wasm_ion_frames),
                 0,
                 0
             )
@@ -875,6 +899,7 @@ fn main() {
             ptr::null_mut(),
         );
     }
+    assert!(jsprof_sampler::install_wasm_compile_hook(env.rt.cx()));
     let cases: &[(&str, Case)] = &[
         ("nested_call_at_every_tier", nested_call_at_every_tier),
         ("realms_are_separate", realms_are_separate),
@@ -898,6 +923,13 @@ fn main() {
             "concurrent_sessions_get_their_own_rate",
             concurrent_sessions_get_their_own_rate,
         ),
+        (
+            "visible_wasm_at_both_tiers",
+            wasm::visible_wasm_at_both_tiers,
+        ),
+        ("muted_wasm_never_appears", wasm::muted_wasm_never_appears),
+        ("wasm_realms_are_separate", wasm::wasm_realms_are_separate),
+        ("async_sampler_wasm", wasm::async_sampler_wasm),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let mut failed = 0;
