@@ -1,16 +1,19 @@
 /* The sampler's only C++: access to SpiderMonkey's public profiling headers
  * that mozjs's bindings do not expose. See src/glue.rs for the invariants.
  *
- * The capture functions (jsprof_capture_suspended and the helpers it calls)
- * run partly while the JS thread is stopped inside a signal handler. Between
- * the suspend and the resume they must not allocate, lock, or call anything
- * that could (the stopped thread may hold the allocator's or any other lock).
- * They only read the ProfilingStack, run JS::ProfilingFrameIterator (which
- * Gecko runs in the same situation) and copy into caller-owned buffers. */
+ * The capture (on_sample_signal and the helpers it calls) runs inside the
+ * sampling signal's handler, on the JS thread, at whatever instruction the
+ * signal interrupted. It must not allocate, lock, or call anything that
+ * could (the interrupted code may hold the allocator's or any other lock),
+ * nor block. It only reads the ProfilingStack, runs
+ * JS::ProfilingFrameIterator from the interrupted registers (which Gecko
+ * runs on a suspended thread, the same situation) and copies into
+ * preallocated buffers. */
 
 #include <errno.h>
 #include <pthread.h>
-#include <semaphore.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -267,57 +270,111 @@ void walk_jit(JSContext* cx, const JS::ProfilingFrameIterator::RegisterState& re
   }
 }
 
-/* The suspension handshake. One capture at a time in the whole process (the
- * Rust side serialises captures), so one slot suffices. */
-struct SuspendSlot {
-  sem_t suspended;
-  sem_t resume;
-  void* pc;
-  void* sp;
-  void* fp;
-  void* lr;
+/* One agent's capture slot: the request the sampling thread posts and the
+ * JS thread's signal handler serves. The handler finds its thread's slot
+ * through tSlot (initial-exec TLS: a plain load, async-signal-safe). */
+enum : int {
+  REQ_IDLE = 0,
+  REQ_SENT = 1,
+  REQ_IN_HANDLER = 2,
+  REQ_DONE = 3,
+  REQ_ABANDONED = 4
 };
-SuspendSlot gSlot;
+struct CaptureSlot {
+  /* REQ_*: IDLE -> SENT (requester) -> IN_HANDLER -> DONE (handler) -> IDLE
+   * (collector); SENT -> ABANDONED (requester, after a timeout) -> IDLE
+   * (the late handler). Only the thread that moves the state out of IDLE,
+   * or the handler while IN_HANDLER, touches the request fields. */
+  std::atomic<int> state{REQ_IDLE};
+  /* > 0 while the JS thread toggles the instrumentation (the engine's
+   * profiler state is being rebuilt): a handler then captures nothing. Only
+   * the JS thread writes it, and the handler runs on that thread. */
+  std::atomic<uint32_t> gate{0};
+  JSContext* cx = nullptr;
+  ProfilingStack* ps = nullptr;
+  /* The thread to signal (tgkill: one syscall, where pthread_kill makes
+   * four). */
+  pid_t pid = 0;
+  pid_t tid = 0;
+  /* Request, written before SENT. */
+  uint64_t position = 0;
+  CaptureBuf* buf = nullptr;
+  /* Result, written before DONE. */
+  int status = 0;
+  uint64_t captured_at_ns = 0;
+  uint64_t capture_ns = 0;
+};
+thread_local CaptureSlot* tSlot __attribute__((tls_model("initial-exec"))) =
+    nullptr;
 std::atomic<int> gSignal{0};
 
-/* The handshake's state, so that a signal that arrives late (after the
- * sampler gave up waiting) neither blocks its thread nor disturbs the next
- * capture. */
-enum : int { REQ_IDLE = 0, REQ_SENT = 1, REQ_IN_HANDLER = 2, REQ_ABANDONED = 3 };
-std::atomic<int> gRequest{REQ_IDLE};
-/* How long the sampler waits for the target to stop (a thread that blocks
- * the signal must not deadlock the sampler). */
-const long SUSPEND_TIMEOUT_NS = 200 * 1000 * 1000;
+uint64_t monotonic_ns() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
 
+void reset_buf(CaptureBuf* buf) {
+  buf->arena_len = 0;
+  buf->arena_truncated = 0;
+  buf->ps_len = 0;
+  buf->ps_total = 0;
+  buf->jit_len = 0;
+  buf->jit_truncated = 0;
+  buf->wasm_withheld = 0;
+  buf->in_gc = 0;
+}
+
+/* The sampling signal's handler: the JS thread captures its own stack from
+ * the interrupted registers, into the preallocated buffers of its slot, and
+ * returns. No allocation, no lock (see walk_jit for the wasm label rule), no
+ * syscall besides clock_gettime (vDSO): the thread is never put to sleep. */
 void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
   int saved_errno = errno;
+  CaptureSlot* slot = tSlot;
   int expected = REQ_SENT;
-  if (!gRequest.compare_exchange_strong(expected, REQ_IN_HANDLER)) {
-    /* Abandoned (or stray): don't stop. */
-    if (expected == REQ_ABANDONED) {
-      gRequest.store(REQ_IDLE);
+  if (!slot || !slot->state.compare_exchange_strong(expected, REQ_IN_HANDLER)) {
+    /* Abandoned (or stray): nothing to capture. */
+    if (slot && expected == REQ_ABANDONED) {
+      slot->state.store(REQ_IDLE);
     }
     errno = saved_errno;
     return;
   }
-  ucontext_t* uc = static_cast<ucontext_t*>(ucontext_v);
+  uint64_t start = monotonic_ns();
+  CaptureBuf* buf = slot->buf;
+  reset_buf(buf);
+  int status = 0;
+  if (slot->gate.load(std::memory_order_relaxed) > 0) {
+    status = 3;
+  } else {
+    buf->in_gc = buf->gc_depth && buf->gc_depth->load() > 0 ? 1 : 0;
+    copy_profiling_stack(slot->ps, buf);
+    if (JS::IsProfilingEnabledForContext(slot->cx)) {
+      ucontext_t* uc = static_cast<ucontext_t*>(ucontext_v);
+      JS::ProfilingFrameIterator::RegisterState regs;
 #if defined(__x86_64__)
-  gSlot.pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
-  gSlot.sp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RSP]);
-  gSlot.fp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RBP]);
-  gSlot.lr = nullptr;
+      regs.pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
+      regs.sp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RSP]);
+      regs.fp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RBP]);
+      regs.lr = nullptr;
 #elif defined(__aarch64__)
-  gSlot.pc = reinterpret_cast<void*>(uc->uc_mcontext.pc);
-  gSlot.sp = reinterpret_cast<void*>(uc->uc_mcontext.sp);
-  gSlot.fp = reinterpret_cast<void*>(uc->uc_mcontext.regs[29]);
-  gSlot.lr = reinterpret_cast<void*>(uc->uc_mcontext.regs[30]);
+      regs.pc = reinterpret_cast<void*>(uc->uc_mcontext.pc);
+      regs.sp = reinterpret_cast<void*>(uc->uc_mcontext.sp);
+      regs.fp = reinterpret_cast<void*>(uc->uc_mcontext.regs[29]);
+      regs.lr = reinterpret_cast<void*>(uc->uc_mcontext.regs[30]);
 #else
-  (void)uc;
-  gSlot.pc = gSlot.sp = gSlot.fp = gSlot.lr = nullptr;
+      (void)uc;
 #endif
-  sem_post(&gSlot.suspended);
-  while (sem_wait(&gSlot.resume) != 0 && errno == EINTR) {
+      walk_jit(slot->cx, regs, slot->position, buf, false);
+    } else {
+      status = 2;
+    }
   }
+  slot->status = status;
+  slot->captured_at_ns = start;
+  slot->capture_ns = monotonic_ns() - start;
+  slot->state.store(REQ_DONE, std::memory_order_release);
   errno = saved_errno;
 }
 
@@ -346,7 +403,18 @@ void jsprof_install_stack(JSContext* cx, ProfilingStack* ps) {
 }
 
 void jsprof_enable_instrumentation(JSContext* cx, bool on) {
+  /* No capture while the engine rebuilds its profiler state (a pending
+   * sampling signal could be handled in the middle of it). */
+  CaptureSlot* slot = tSlot;
+  if (slot) {
+    slot->gate.fetch_add(1);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
   js::EnableContextProfilingStack(cx, on);
+  if (slot) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    slot->gate.fetch_sub(1);
+  }
 }
 
 bool jsprof_instrumentation_enabled(JSContext* cx) {
@@ -354,15 +422,13 @@ bool jsprof_instrumentation_enabled(JSContext* cx) {
 }
 
 /* Installs the sampling signal's handler once per process. Returns the signal
- * number, or 0 when thread suspension is unavailable on this platform. */
+ * number, or 0 when the signal path is unavailable on this platform. */
 int jsprof_install_signal_handler() {
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
   int sig = gSignal.load();
   if (sig) {
     return sig;
   }
-  sem_init(&gSlot.suspended, 0, 0);
-  sem_init(&gSlot.resume, 0, 0);
   sig = SIGRTMIN + 4;
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
@@ -379,96 +445,76 @@ int jsprof_install_signal_handler() {
 #endif
 }
 
-pthread_t jsprof_current_thread() { return pthread_self(); }
+/* Creates the calling (JS) thread's capture slot for `cx`. */
+CaptureSlot* jsprof_slot_new(JSContext* cx, ProfilingStack* ps) {
+  CaptureSlot* slot = new CaptureSlot();
+  slot->cx = cx;
+  slot->ps = ps;
+  slot->pid = getpid();
+  slot->tid = pid_t(syscall(SYS_gettid));
+  tSlot = slot;
+  return slot;
+}
 
-/* Capture from another thread. Returns 0 on success, 1 when the target was
- * not suspended (signal failed), 2 when profiling turned out to be disabled
- * (buffers then hold only the ProfilingStack copy). The caller serialises
- * calls process-wide. */
-int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
-                             pthread_t target, uint64_t position,
-                             CaptureBuf* buf, uint64_t* suspended_at_ns,
-                             uint64_t* stopped_ns) {
-  buf->arena_len = 0;
-  buf->arena_truncated = 0;
-  buf->ps_len = 0;
-  buf->ps_total = 0;
-  buf->jit_len = 0;
-  buf->jit_truncated = 0;
-  buf->wasm_withheld = 0;
-  buf->in_gc = 0;
+/* Deletes a slot (its JS thread; no request may be served afterwards: a
+ * late signal finds no slot). */
+void jsprof_slot_delete(CaptureSlot* slot) {
+  if (tSlot == slot) {
+    tSlot = nullptr;
+  }
+  delete slot;
+}
+
+/* Posts a capture request into `buf` and signals the slot's thread.
+ * Returns 0 when sent, 1 when the signal could not be sent, 2 when the slot
+ * is busy (a request in flight or abandoned). Does not wait. */
+int jsprof_request_capture(CaptureSlot* slot, uint64_t position,
+                           CaptureBuf* buf) {
   int sig = gSignal.load();
   if (!sig) {
     return 1;
   }
-  int idle = REQ_IDLE;
-  if (!gRequest.compare_exchange_strong(idle, REQ_SENT)) {
-    /* A previous, abandoned signal is still pending: skip this tick. */
-    return 1;
+  if (slot->state.load(std::memory_order_acquire) != REQ_IDLE) {
+    return 2;
   }
-  if (pthread_kill(target, sig) != 0) {
-    gRequest.store(REQ_IDLE);
-    return 1;
-  }
-  struct timespec deadline;
-  clock_gettime(CLOCK_REALTIME, &deadline);
-  deadline.tv_nsec += SUSPEND_TIMEOUT_NS;
-  if (deadline.tv_nsec >= 1000000000L) {
-    deadline.tv_sec += 1;
-    deadline.tv_nsec -= 1000000000L;
-  }
-  for (;;) {
-    if (sem_timedwait(&gSlot.suspended, &deadline) == 0) {
-      break;
-    }
-    if (errno == EINTR) {
-      continue;
-    }
-    /* Timed out: abandon, unless the handler got in meanwhile. */
+  slot->position = position;
+  slot->buf = buf;
+  slot->state.store(REQ_SENT, std::memory_order_release);
+  if (syscall(SYS_tgkill, slot->pid, slot->tid, sig) != 0) {
     int sent = REQ_SENT;
-    if (gRequest.compare_exchange_strong(sent, REQ_ABANDONED)) {
+    if (slot->state.compare_exchange_strong(sent, REQ_IDLE)) {
       return 1;
     }
-    while (sem_wait(&gSlot.suspended) != 0 && errno == EINTR) {
-    }
-    break;
   }
-  /* ---- The JS thread is stopped: no allocation, no locks from here. ---- */
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  *suspended_at_ns = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-  int status = 0;
-  buf->in_gc = buf->gc_depth && buf->gc_depth->load() > 0 ? 1 : 0;
-  copy_profiling_stack(ps, buf);
-  if (JS::IsProfilingEnabledForContext(cx)) {
-    JS::ProfilingFrameIterator::RegisterState regs;
-    regs.pc = gSlot.pc;
-    regs.sp = gSlot.sp;
-    regs.fp = gSlot.fp;
-    regs.lr = gSlot.lr;
-    walk_jit(cx, regs, position, buf, false);
-  } else {
-    status = 2;
-  }
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  *stopped_ns = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec) -
-                *suspended_at_ns;
-  /* ---- Resume. ---- */
-  gRequest.store(REQ_IDLE);
-  sem_post(&gSlot.resume);
-  return status;
+  return 0;
+}
+
+/* The slot's state (REQ_*). */
+int jsprof_capture_state(CaptureSlot* slot) {
+  return slot->state.load(std::memory_order_acquire);
+}
+
+/* Takes a finished capture's result and frees the slot (state DONE only). */
+void jsprof_finish_capture(CaptureSlot* slot, int* status,
+                           uint64_t* captured_at_ns, uint64_t* capture_ns) {
+  *status = slot->status;
+  *captured_at_ns = slot->captured_at_ns;
+  *capture_ns = slot->capture_ns;
+  slot->state.store(REQ_IDLE, std::memory_order_release);
+}
+
+/* Gives up a request whose signal was not handled (blocked signal). Returns
+ * true if abandoned; false if the handler got in (collect it instead). */
+bool jsprof_abandon_capture(CaptureSlot* slot) {
+  int sent = REQ_SENT;
+  return slot->state.compare_exchange_strong(sent, REQ_ABANDONED);
 }
 
 /* Capture on the JS thread itself (force_sample and the interrupt-driven
  * fallback). */
 int jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
                              uint64_t position, CaptureBuf* buf) {
-  buf->arena_len = 0;
-  buf->arena_truncated = 0;
-  buf->jit_len = 0;
-  buf->jit_truncated = 0;
-  buf->wasm_withheld = 0;
-  buf->in_gc = 0;
+  reset_buf(buf);
   copy_profiling_stack(ps, buf);
   if (!JS::IsProfilingEnabledForContext(cx)) {
     return 2;

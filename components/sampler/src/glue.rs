@@ -6,50 +6,55 @@
 //! * `glue.cpp` is compiled against the objdir of the linked mozjs_sys with
 //!   the same configure defines (`build.rs`); `profiling_stack_layout_matches`
 //!   and `record_layouts_match` check this at run time.
-//! * **While the JS thread is suspended** (inside `jsprof_capture_suspended`,
-//!   between `pthread_kill` and the resume `sem_post`), only C++ code runs on
-//!   the sampler thread: it reads the `ProfilingStack`, runs
-//!   `JS::ProfilingFrameIterator` and copies into the preallocated
-//!   [`CaptureBuffers`]. It performs no allocation, takes no lock, and cannot
-//!   panic (no Rust runs in that window). The signal handler on the JS thread
-//!   only uses async-signal-safe operations (`sem_post`, `sem_wait`, reading
-//!   its `ucontext`) and preserves `errno`.
-//! * One engine call in that window can take a lock: a wasm function's
+//! * **The capture runs in the sampling signal's handler** on the JS thread
+//!   (`on_sample_signal` in `glue.cpp`), interrupting it at an arbitrary
+//!   instruction: only C++ runs there; it reads the `ProfilingStack`, runs
+//!   `JS::ProfilingFrameIterator` from the interrupted registers and copies
+//!   into the preallocated [`CaptureBuffers`] of the request. It performs no
+//!   allocation, takes no lock, makes no syscall but `clock_gettime`, never
+//!   blocks, cannot panic (no Rust runs there), and preserves `errno`.
+//! * Requests go through a per-thread slot ([`CaptureSlot`], found by the
+//!   handler through an initial-exec thread-local) with a lock-free state
+//!   word: the sampling thread posts a request and signals, without
+//!   waiting; the handler fills the buffers and marks the slot done; the
+//!   sampling thread (at its next tick) or the JS thread (when it resolves)
+//!   collects the capture under the agent's mutex. The buffers are touched
+//!   by the handler only between the request and "done", and by a collector
+//!   only after "done". A signal that is not handled within 200 ms
+//!   (blocked) is abandoned; a late one then returns at once.
+//! * While the JS thread toggles the instrumentation, the slot's gate is
+//!   closed and a handler captures nothing.
+//! * One engine call in the handler can take a lock: a wasm function's
 //!   label (`wasm::Code::profilingLabel`, a mutex the JS thread itself takes
 //!   when it creates an instance while profiling is on). It is only made
-//!   when the walk proves the thread was stopped in compiled code (the
-//!   first frame is wasm code at the stopped `sp`, or JIT code resuming at
-//!   the stopped `pc`): then no C++ frame, hence no holder of that lock, is
-//!   on the stopped thread's stack, and no other thread shares the module
+//!   when the walk proves the thread was interrupted in compiled code (the
+//!   first frame is wasm code at the interrupted `sp`, or JIT code resuming
+//!   at the interrupted `pc`): then no C++ frame, hence no holder of that
+//!   lock, is on the thread's stack, and no other thread shares the module
 //!   (modules do not cross agents here). Otherwise the wasm frames are
 //!   recorded without label and never shown (`walk_jit` in `glue.cpp`).
 //! * The GC depth counter ([`GcWatch`]) is written by GC callbacks on the
-//!   JS thread and read (one atomic load) while it is stopped: inside a GC
+//!   JS thread and read (one atomic load) by its handler: inside a GC
 //!   SpiderMonkey hides JIT and wasm frames from the walk.
 //! * The wasm-compilation and destroyed-realm hooks call back into Rust
 //!   ([`jsprof_note_wasm_compilation`], [`jsprof_note_realm_destroyed`]) on
-//!   the JS thread only, never while a thread is suspended; they catch
-//!   panics.
-//! * Captures are serialised process-wide by [`CAPTURE_LOCK`] (held by the
-//!   sampler thread only, never by a JS thread), because the handshake uses
-//!   one global slot. The handshake has a state word (`gRequest`, a lock-free
-//!   atomic): if the target does not stop within 200 ms the request is
-//!   abandoned, and a late signal then returns at once without stopping.
-//! * Strings read from the stopped thread (profile strings, built-in labels)
-//!   are copied into the arena before the resume; nothing keeps a pointer to
-//!   engine memory past it, except JIT return addresses, which are resolved
-//!   on the JS thread while the sample position keeps their code alive.
+//!   the JS thread only, never from the signal handler; they catch panics.
+//! * Strings read by the handler (profile strings, built-in labels, wasm
+//!   labels) are copied into the arena before it returns; nothing keeps a
+//!   pointer to engine memory past it, except JIT return addresses, which
+//!   are resolved on the JS thread while the sample position keeps their
+//!   code alive.
 //! * A [`Context`] is a `JSContext*` that is only dereferenced by the C++
-//!   side: on its own thread for resolution and instrumentation, and from the
-//!   sampler thread only while that thread is suspended (what Gecko does).
-//!   The owner ([`crate::AgentSampler`]) stops the sampler thread before the
-//!   context can be destroyed.
+//!   side on its own thread (resolution, instrumentation, the handler). The
+//!   sampling thread never dereferences it (it only signals the thread, and
+//!   requests interrupts, which is thread-safe). The owner
+//!   ([`crate::AgentSampler`]) stops the sampler thread and deletes the slot
+//!   before the context can be destroyed.
 //! * A [`ProfilingStack`] outlives its installation: it is uninstalled before
 //!   it is freed, and leaked rather than freed when not empty.
 
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::AtomicU32;
-use std::sync::Mutex;
 
 /// Must match `glue.cpp`.
 pub(crate) const PS_LABEL: u32 = 0;
@@ -92,6 +97,7 @@ pub(crate) struct JitFrameRec {
 }
 
 #[repr(C)]
+#[derive(Debug)]
 struct CaptureBuf {
     ps: *mut PsFrameRec,
     ps_cap: u32,
@@ -109,6 +115,29 @@ struct CaptureBuf {
     gc_depth: *const AtomicU32,
     in_gc: u32,
     pad_: u32,
+}
+
+impl CaptureBuf {
+    fn empty() -> CaptureBuf {
+        CaptureBuf {
+            ps: std::ptr::null_mut(),
+            ps_cap: 0,
+            ps_len: 0,
+            ps_total: 0,
+            jit_truncated: 0,
+            jit: std::ptr::null_mut(),
+            jit_cap: 0,
+            jit_len: 0,
+            arena: std::ptr::null_mut(),
+            arena_cap: 0,
+            arena_len: 0,
+            arena_truncated: 0,
+            wasm_withheld: 0,
+            gc_depth: std::ptr::null(),
+            in_gc: 0,
+            pad_: 0,
+        }
+    }
 }
 
 #[repr(C)]
@@ -134,16 +163,17 @@ extern "C" {
     fn jsprof_enable_instrumentation(cx: *mut c_void, on: bool);
     fn jsprof_instrumentation_enabled(cx: *mut c_void) -> bool;
     fn jsprof_install_signal_handler() -> i32;
-    fn jsprof_current_thread() -> libc::pthread_t;
-    fn jsprof_capture_suspended(
-        cx: *mut c_void,
-        ps: *mut c_void,
-        target: libc::pthread_t,
-        position: u64,
-        buf: *mut CaptureBuf,
-        suspended_at_ns: *mut u64,
-        stopped_ns: *mut u64,
-    ) -> i32;
+    fn jsprof_slot_new(cx: *mut c_void, ps: *mut c_void) -> *mut c_void;
+    fn jsprof_slot_delete(slot: *mut c_void);
+    fn jsprof_request_capture(slot: *mut c_void, position: u64, buf: *mut CaptureBuf) -> i32;
+    fn jsprof_capture_state(slot: *mut c_void) -> i32;
+    fn jsprof_finish_capture(
+        slot: *mut c_void,
+        status: *mut i32,
+        captured_at_ns: *mut u64,
+        capture_ns: *mut u64,
+    );
+    fn jsprof_abandon_capture(slot: *mut c_void) -> bool;
     fn jsprof_capture_on_thread(
         cx: *mut c_void,
         ps: *mut c_void,
@@ -162,9 +192,6 @@ extern "C" {
     fn jsprof_watch_gc(cx: *mut c_void, depth: *const AtomicU32);
     fn jsprof_unwatch_gc(cx: *mut c_void, depth: *const AtomicU32);
 }
-
-/// Serialises suspensions process-wide (one handshake slot in `glue.cpp`).
-static CAPTURE_LOCK: Mutex<()> = Mutex::new(());
 
 /// Whether the C++ glue and mozjs's bindgen agree on `ProfilingStack`'s size.
 pub fn profiling_stack_layout_matches() -> bool {
@@ -195,8 +222,8 @@ pub fn implementation_version() -> &'static str {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Context(*mut c_void);
 
-// SAFETY: the pointer is only dereferenced on the context's thread, or from
-// the sampler thread while that thread is suspended (module invariants).
+// SAFETY: the pointer is only dereferenced on the context's thread (module
+// invariants); other threads only pass it to thread-safe calls.
 unsafe impl Send for Context {}
 unsafe impl Sync for Context {}
 
@@ -290,8 +317,8 @@ pub(crate) struct ProfilingStack {
     cx: Context,
 }
 
-// SAFETY: the stack's frames are only read from another thread while its
-// owner thread is suspended; `depth` is an atomic load.
+// SAFETY: the stack's frames are only read on its thread (resolution, the
+// signal handler); other threads only read `depth`, an atomic load.
 unsafe impl Send for ProfilingStack {}
 unsafe impl Sync for ProfilingStack {}
 
@@ -354,19 +381,8 @@ impl GcWatch {
     }
 }
 
-/// The thread that runs a context, as a signal target.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ThreadHandle(libc::pthread_t);
-
-impl ThreadHandle {
-    pub(crate) fn current() -> ThreadHandle {
-        // SAFETY: pthread_self.
-        ThreadHandle(unsafe { jsprof_current_thread() })
-    }
-}
-
-/// Whether this platform can suspend a JS thread (installs the handler).
-pub(crate) fn thread_suspension_available() -> bool {
+/// Whether this platform has the signal path (installs the handler).
+pub(crate) fn signal_capture_available() -> bool {
     // SAFETY: idempotent sigaction of a dedicated real-time signal.
     unsafe { jsprof_install_signal_handler() != 0 }
 }
@@ -375,8 +391,8 @@ pub(crate) fn thread_suspension_available() -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CaptureStatus {
     Ok,
-    /// The thread could not be suspended.
-    NotSuspended,
+    /// The thread could not be signalled, or did not handle the signal.
+    NotCaptured,
     /// Instrumentation was off: only the `ProfilingStack` was copied.
     NoInstrumentation,
 }
@@ -397,13 +413,20 @@ pub(crate) struct CaptureBuffers {
     /// Wasm frames of the last capture whose label could not be read safely
     /// (see `walk_jit` in `glue.cpp`).
     pub wasm_withheld: u32,
-    /// Whether the last capture stopped the thread inside a GC, where
+    /// Whether the last capture interrupted the thread inside a GC, where
     /// SpiderMonkey hides the JIT and wasm frames from the walk.
     pub in_gc: bool,
+    /// The request record a handler fills (boxed: its address is published).
+    raw: Box<CaptureBuf>,
     ps_cap: usize,
     jit_cap: usize,
     arena_cap: usize,
 }
+
+// SAFETY: the raw record's pointers point into the buffers' own vectors;
+// whoever holds the buffers (under the agent's mutex) only touches them
+// outside a request's flight (see `request` and `collect`).
+unsafe impl Send for CaptureBuffers {}
 
 impl CaptureBuffers {
     pub(crate) fn new(frames: usize, arena: usize) -> CaptureBuffers {
@@ -418,6 +441,7 @@ impl CaptureBuffers {
             arena_truncated: false,
             wasm_withheld: 0,
             in_gc: false,
+            raw: Box::new(CaptureBuf::empty()),
             ps_cap: frames,
             jit_cap: frames,
             arena_cap: arena,
@@ -430,7 +454,7 @@ impl CaptureBuffers {
     }
 
     /// Doubles whatever was too small in the last capture (never while a
-    /// thread is suspended).
+    /// request is in flight).
     pub(crate) fn grow_after_truncation(&mut self) {
         if self.ps_total as usize > self.ps_cap {
             self.ps_cap = (self.ps_total as usize).next_power_of_two();
@@ -454,7 +478,8 @@ impl CaptureBuffers {
         self.arena.get(off as usize..off as usize + len as usize)
     }
 
-    fn raw(&mut self, gc_depth: *const AtomicU32) -> CaptureBuf {
+    /// A request record over the (cleared) buffers.
+    fn raw_for(&mut self, gc_depth: *const AtomicU32) -> CaptureBuf {
         self.ps.clear();
         self.jit.clear();
         self.arena.clear();
@@ -502,43 +527,111 @@ impl CaptureBuffers {
 fn status(code: i32) -> CaptureStatus {
     match code {
         0 => CaptureStatus::Ok,
-        2 => CaptureStatus::NoInstrumentation,
-        _ => CaptureStatus::NotSuspended,
+        // 3: the gate was closed (instrumentation being toggled).
+        2 | 3 => CaptureStatus::NoInstrumentation,
+        _ => CaptureStatus::NotCaptured,
     }
 }
 
-/// Suspends `thread`, copies its stacks into `buf`, resumes it. Returns the
-/// status, the CLOCK_MONOTONIC time (ns) at which the thread was stopped,
-/// and how long the capture kept it stopped (ns, from the stop to the
-/// resume request). Sampler thread only; `thread` must run `cx`.
-pub(crate) fn capture_suspended(
-    cx: Context,
-    stack: &ProfilingStack,
-    thread: ThreadHandle,
-    gc: &GcWatch,
-    position: u64,
-    buf: &mut CaptureBuffers,
-) -> (CaptureStatus, u64, u64) {
-    let mut raw = buf.raw(&*gc.depth);
-    let mut at = 0u64;
-    let mut stopped = 0u64;
-    let guard = CAPTURE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    // SAFETY: see the module invariants; buffers are valid for their caps.
-    let code = unsafe {
-        jsprof_capture_suspended(
-            cx.0,
-            stack.ptr,
-            thread.0,
-            position,
-            &mut raw,
-            &mut at,
-            &mut stopped,
-        )
-    };
-    drop(guard);
-    buf.adopt(&raw);
-    (status(code), at, stopped)
+/// A JS thread's capture slot: where the sampling thread posts requests and
+/// the thread's signal handler serves them (see the module invariants).
+#[derive(Debug)]
+pub(crate) struct CaptureSlot {
+    ptr: *mut c_void,
 }
+
+// SAFETY: the slot is a C++ object whose shared fields are atomics; the
+// request fields are only written by whoever moved the state out of idle.
+unsafe impl Send for CaptureSlot {}
+unsafe impl Sync for CaptureSlot {}
+
+impl CaptureSlot {
+    /// Creates the slot of the calling thread, which runs `cx` with `stack`
+    /// installed (JS thread).
+    pub(crate) fn install(cx: Context, stack: &ProfilingStack) -> CaptureSlot {
+        // SAFETY: plain C++ allocation; registers the thread-local pointer.
+        CaptureSlot {
+            ptr: unsafe { jsprof_slot_new(cx.0, stack.ptr) },
+        }
+    }
+
+    /// Deletes the slot (JS thread; call once, after the sampling thread is
+    /// joined: a late signal then finds no slot).
+    pub(crate) fn uninstall(&self) {
+        // SAFETY: JS thread; no request is served after this (the handler
+        // runs on this thread and finds no slot).
+        unsafe { jsprof_slot_delete(self.ptr) }
+    }
+}
+
+/// A posted capture request's state, as a collector sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Collected {
+    /// The handler has not finished yet.
+    Pending,
+    /// The capture is in the buffers: its status, the time the handler
+    /// started (CLOCK_MONOTONIC ns) and how long it took (ns).
+    Done(CaptureStatus, u64, u64),
+}
+
+/// The outcome of posting a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Requested {
+    Sent,
+    /// The signal could not be sent.
+    Failed,
+    /// A request is in flight, or an abandoned one's signal never came.
+    Busy,
+}
+
+impl CaptureBuffers {
+    /// Posts a capture request into these buffers and signals the slot's
+    /// thread, without waiting (sampling thread). Until
+    /// [`CaptureBuffers::collect`] returns `Done` (or the request is
+    /// abandoned), the buffers belong to the handler.
+    pub(crate) fn request(&mut self, slot: &CaptureSlot, gc: &GcWatch, position: u64) -> Requested {
+        // SAFETY: a read of the atomic state.
+        if unsafe { jsprof_capture_state(slot.ptr) } != STATE_IDLE {
+            return Requested::Busy;
+        }
+        *self.raw = self.raw_for(&*gc.depth);
+        // SAFETY: the request points at `self.raw`, which is boxed (stable)
+        // and, with the vectors it points into, left alone until collected.
+        match unsafe { jsprof_request_capture(slot.ptr, position, &mut *self.raw) } {
+            0 => Requested::Sent,
+            2 => Requested::Busy,
+            _ => Requested::Failed,
+        }
+    }
+
+    /// Collects the posted request if the handler is done (sampling thread
+    /// or JS thread, under the agent's mutex).
+    pub(crate) fn collect(&mut self, slot: &CaptureSlot) -> Collected {
+        // SAFETY: a read of the atomic state (acquire: the handler's writes
+        // to the buffers happened before it published "done").
+        if unsafe { jsprof_capture_state(slot.ptr) } != STATE_DONE {
+            return Collected::Pending;
+        }
+        let (mut code, mut at, mut took) = (0i32, 0u64, 0u64);
+        // SAFETY: the state is "done": the handler no longer writes; this
+        // frees the slot after reading the result.
+        unsafe { jsprof_finish_capture(slot.ptr, &mut code, &mut at, &mut took) };
+        let raw = std::mem::replace(&mut *self.raw, CaptureBuf::empty());
+        self.adopt(&raw);
+        Collected::Done(status(code), at, took)
+    }
+
+    /// Gives up a request whose signal was never handled. Returns false if
+    /// the handler got in meanwhile (collect it instead).
+    pub(crate) fn abandon(&mut self, slot: &CaptureSlot) -> bool {
+        // SAFETY: a compare-and-swap of the atomic state.
+        unsafe { jsprof_abandon_capture(slot.ptr) }
+    }
+}
+
+/// Must match `glue.cpp`'s `REQ_IDLE` and `REQ_DONE`.
+const STATE_IDLE: i32 = 0;
+const STATE_DONE: i32 = 3;
 
 /// Captures the current thread's stacks (the JS thread itself).
 pub(crate) fn capture_on_thread(
@@ -547,7 +640,7 @@ pub(crate) fn capture_on_thread(
     position: u64,
     buf: &mut CaptureBuffers,
 ) -> CaptureStatus {
-    let mut raw = buf.raw(std::ptr::null());
+    let mut raw = buf.raw_for(std::ptr::null());
     // SAFETY: called on the context's thread; buffers valid for their caps.
     let code = unsafe { jsprof_capture_on_thread(cx.0, stack.ptr, position, &mut raw) };
     buf.adopt(&raw);
@@ -562,6 +655,17 @@ pub(crate) fn monotonic_ns() -> u64 {
     };
     // SAFETY: valid out-pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The calling thread's CPU time in nanoseconds.
+pub(crate) fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
@@ -633,8 +737,8 @@ pub fn install_wasm_compile_hook(cx: &mut mozjs::context::JSContext) -> bool {
     unsafe { jsprof_install_wasm_compile_hook(cx.raw_cx().cast()) }
 }
 
-/// Called by the hook in `glue.cpp` on the JS thread (never while a thread is
-/// suspended). Must not unwind into C++.
+/// Called by the hook in `glue.cpp` on the JS thread (never from the signal
+/// handler). Must not unwind into C++.
 #[no_mangle]
 extern "C" fn jsprof_note_wasm_compilation(
     filename: *const c_char,

@@ -7,11 +7,12 @@
 //!   `ProfilingStack`, owns one sampling thread serving every session of the
 //!   agent, and turns SpiderMonkey's profiler instrumentation on with the
 //!   first started session and off after the last.
-//! * The sampling thread suspends the JS thread with a real-time signal,
-//!   copies the `ProfilingStack` and walks `JS::ProfilingFrameIterator` with
-//!   the thread's registers into preallocated buffers, and resumes it
-//!   (`glue.rs`/`glue.cpp`). With no JS on the stack it records an idle
-//!   sample without suspending.
+//! * The sampling thread signals the JS thread with a real-time signal; the
+//!   handler copies the `ProfilingStack` and walks
+//!   `JS::ProfilingFrameIterator` from the interrupted registers into
+//!   preallocated buffers (`glue.rs`/`glue.cpp`), which the sampling thread
+//!   collects at its next tick. With no JS on the stack it records an idle
+//!   sample without signalling.
 //! * Resolution runs on the JS thread (`resolve.rs`): at `stop()`,
 //!   `force_sample()`, [`AgentSampler::poll`], and from an interrupt
 //!   callback during long sessions. Frames are filtered per session (realm,

@@ -32,7 +32,7 @@ thread_local! {
     static GLOBALS: RefCell<Vec<Box<Heap<*mut JSObject>>>> = const { RefCell::new(Vec::new()) };
     /// Sessions that the JS-visible `sample()` forces a sample on.
     static SESSIONS: RefCell<Vec<Session>> = const { RefCell::new(Vec::new()) };
-    /// The agent, for `suspensions()`.
+    /// The agent, for `captures()`.
     static AGENT: RefCell<Option<AgentSampler>> = const { RefCell::new(None) };
 }
 
@@ -74,12 +74,12 @@ unsafe extern "C" fn js_stop_all(_cx: *mut RawJSContext, argc: u32, vp: *mut Val
     true
 }
 
-unsafe extern "C" fn js_suspensions(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+unsafe extern "C" fn js_captures(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
     let args = CallArgs::from_vp(vp, argc);
     let n = AGENT.with(|a| {
         a.borrow().as_ref().map_or(0, |a| {
             let stats = a.stats();
-            stats.suspensions + stats.on_thread_captures
+            stats.handler_captures + stats.on_thread_captures
         })
     });
     args.rval().set(Int32Value(n.min(i32::MAX as u64) as i32));
@@ -149,8 +149,8 @@ impl Env {
             assert!(!JS_DefineFunction(
                 cx,
                 global.handle(),
-                c"suspensions".as_ptr(),
-                Some(js_suspensions),
+                c"captures".as_ptr(),
+                Some(js_captures),
                 0,
                 0
             )
@@ -345,21 +345,21 @@ fn async_sampler_captures_js(env: &mut Env) {
     let agent = env.agent(Preparation::Lazy);
     let mut s = session(&agent, realm, 1.0, 100_000);
     AGENT.with(|a| *a.borrow_mut() = Some(agent));
-    // Runs until the sampler has suspended the thread 30 times (bounded by a
+    // Runs until the handler has captured the thread's stack 30 times (bounded by a
     // wall-clock guard so a broken sampler fails instead of hanging).
     env.run(
         global,
         APP,
         false,
         "function busy() { let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); return x; }\n\
-         function spin() { const end = Date.now() + 20000; while (suspensions() < 30 && Date.now() < end) busy(); }\n\
+         function spin() { const end = Date.now() + 20000; while (captures() < 30 && Date.now() < end) busy(); }\n\
          spin();\n",
     );
     let trace = s.stop().unwrap();
     let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
     assert!(
-        agent.stats().suspensions >= 30,
-        "sampler never suspended the thread"
+        agent.stats().handler_captures >= 30,
+        "the handler never captured"
     );
     let all = stacks(&trace);
     let with_spin = all.iter().filter(|st| names(st).contains(&"spin")).count();
@@ -397,12 +397,16 @@ fn on_thread_fallback_captures_js(env: &mut Env) {
         APP,
         false,
         "function busy2() { let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); return x; }\n\
-         function spin2() { const end = Date.now() + 20000; while (suspensions() < 20 && Date.now() < end) busy2(); }\n\
+         function spin2() { const end = Date.now() + 20000; while (captures() < 20 && Date.now() < end) busy2(); }\n\
          spin2();\n",
     );
     let trace = s.stop().unwrap();
     let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
-    assert_eq!(agent.stats().suspensions, 0, "the fallback never suspends");
+    assert_eq!(
+        agent.stats().handler_captures,
+        0,
+        "the fallback never signals"
+    );
     let all = stacks(&trace);
     let with_spin = all.iter().filter(|st| names(st).contains(&"spin2")).count();
     assert!(
@@ -661,7 +665,8 @@ fn stop_excludes_later_samples(env: &mut Env) {
 }
 
 /// Runs a spin loop named `spin_name` under a 1 ms session until the agent
-/// has suspended its thread 30 times; returns each sample's frame names.
+/// has captured its thread's stack 30 times in the signal handler; returns
+/// each sample's frame names.
 fn spin_and_profile(env: &mut Env, spin_name: &str) -> Vec<Vec<String>> {
     let (global, realm) = env.global();
     env.register(APP, false);
@@ -674,13 +679,13 @@ fn spin_and_profile(env: &mut Env, spin_name: &str) -> Vec<Vec<String>> {
         false,
         &format!(
             "function {spin_name}() {{ const end = Date.now() + 20000; \
-             while (suspensions() < 30 && Date.now() < end) {{ let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); }} }}\n\
+             while (captures() < 30 && Date.now() < end) {{ let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); }} }}\n\
              {spin_name}();\n"
         ),
     );
     let trace = s.stop().unwrap();
     let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
-    assert!(agent.stats().suspensions >= 30);
+    assert!(agent.stats().handler_captures >= 30);
     drop(agent);
     stacks(&trace)
         .iter()

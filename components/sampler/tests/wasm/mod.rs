@@ -372,15 +372,15 @@ pub fn async_sampler_wasm(env: &mut Env) {
         var spinRun = new WebAssembly.Instance(mod, { env: { hook: function spinHook(i) {} } }).exports.run;\n\
         var big = JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ i })));\n\
         var parseRun = new WebAssembly.Instance(mod, { env: { hook: JSON.parse.bind(null, big) } }).exports.run;\n\
-        function spinWasm() { const end = Date.now() + 20000; while (suspensions() < 30 && Date.now() < end) spinRun(100000); }\n\
-        function spinParse() { const end = Date.now() + 20000; const s0 = suspensions(); while (suspensions() < s0 + 30 && Date.now() < end) parseRun(4096); }\n\
+        function spinWasm() { const end = Date.now() + 20000; while (captures() < 30 && Date.now() < end) spinRun(100000); }\n\
+        function spinParse() { const end = Date.now() + 20000; const s0 = captures(); while (captures() < s0 + 30 && Date.now() < end) parseRun(4096); }\n\
         spinWasm();\n\
         spinParse();\n";
     run_with_wasm(env, global, ASYNC_JS, false, source);
     let trace = s.stop().unwrap();
     let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
     let stats = agent.stats();
-    assert!(stats.suspensions >= 60, "{stats:?}");
+    assert!(stats.handler_captures >= 60, "{stats:?}");
     let all = stacks(&trace);
     let line = line_of(source, "var mod");
     let mut labelled = 0;
