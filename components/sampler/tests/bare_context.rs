@@ -664,6 +664,53 @@ fn stop_excludes_later_samples(env: &mut Env) {
     assert_eq!(orphan.stop(), Err(SessionError::AgentGone));
 }
 
+/// A muted script's JIT code calls a native built-in (`JSON.parse`, which
+/// allocates: minor GCs) many times, under a visible function that runs
+/// once (interpreted). In a sample taken during a GC SpiderMonkey hides the
+/// JIT frames, so the visible interpreted frame is the nearest one below
+/// `parse`: the built-in must not be attributed to it. Signal path, 1 ms.
+fn builtins_in_gc_samples_are_not_attributed(env: &mut Env) {
+    let evil = "https://evil.example/gc.js";
+    let visible = "https://example.com/gc-caller.js";
+    env.register(evil, true);
+    env.register(visible, false);
+    let (global, realm) = env.global();
+    let agent = env.agent(Preparation::Lazy);
+    env.run(
+        global,
+        evil,
+        true,
+        "var secretJson = JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ i, s: 'v' + i })));\n\
+         function secretParseLoop() { let n = 0; const s0 = captures(); const end = Date.now() + 20000;\n\
+           while (captures() < s0 + 60 && Date.now() < end) n += JSON.parse(secretJson).length; return n; }\n",
+    );
+    let mut s = session(&agent, realm, 1.0, 100_000);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    env.run(
+        global,
+        visible,
+        false,
+        "function visibleOnce() { return secretParseLoop(); }\nvisibleOnce();\n",
+    );
+    let trace = s.stop().unwrap();
+    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+    assert!(agent.stats().handler_captures >= 60);
+    let all = stacks(&trace);
+    assert!(
+        all.iter().any(|st| names(st).contains(&"visibleOnce")),
+        "{all:?}"
+    );
+    for st in &all {
+        let n = names(st);
+        assert!(
+            !n.contains(&"parse"),
+            "parse attributed to visible code: {st:?}"
+        );
+        assert!(n.iter().all(|f| ["", "visibleOnce"].contains(f)), "{st:?}");
+    }
+    drop(agent);
+}
+
 /// Runs a spin loop named `spin_name` under a 1 ms session until the agent
 /// has captured its thread's stack 30 times in the signal handler; returns
 /// each sample's frame names.
@@ -927,6 +974,10 @@ fn main() {
         (
             "concurrent_sessions_get_their_own_rate",
             concurrent_sessions_get_their_own_rate,
+        ),
+        (
+            "builtins_in_gc_samples_are_not_attributed",
+            builtins_in_gc_samples_are_not_attributed,
         ),
         (
             "visible_wasm_at_both_tiers",
