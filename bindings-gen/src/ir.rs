@@ -236,6 +236,13 @@ pub struct Attribute {
     /// may throw (its trait method returns `Fallible`), as prose-defined
     /// getters do (a cross-origin `WindowProxy`'s `document`).
     pub getter_throws: bool,
+    /// Declared with the type `EventHandler`: an event handler IDL
+    /// attribute
+    /// (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes>)
+    /// for the event type named by the attribute's name without its `on`
+    /// prefix. Its getter and setter are provided methods of the `*Methods`
+    /// trait (the interface must inherit from `EventTarget`).
+    pub event_handler: bool,
     pub location: Location,
 }
 
@@ -288,6 +295,13 @@ pub struct Interface {
     pub static_operations: Vec<Operation>,
     pub constants: Vec<Constant>,
     pub location: Location,
+}
+
+impl Interface {
+    /// Whether any attribute is an event handler IDL attribute.
+    pub fn has_event_handlers(&self) -> bool {
+        self.attributes.iter().any(|a| a.event_handler)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -358,6 +372,11 @@ impl Definitions {
             }
         }
         out
+    }
+
+    /// Whether `name` is `EventTarget` or inherits from it.
+    pub fn inherits_event_target(&self, name: &str) -> bool {
+        name == "EventTarget" || self.ancestors(name).iter().any(|i| i.name == "EventTarget")
     }
 
     /// Interfaces ordered so that every parent comes before its children

@@ -514,12 +514,20 @@ impl<'a> Resolver<'a> {
                             "[LegacyUnforgeable] is only supported on readonly attributes",
                         ));
                     }
+                    let event_handler = is_event_handler_type(&a.type_);
+                    if event_handler && member_name.strip_prefix("on").is_none_or(str::is_empty) {
+                        return Err(err(
+                            &a_loc,
+                            format!("the event handler attribute `{member_name}` must be named `on` followed by its event type"),
+                        ));
+                    }
                     iface.attributes.push(Attribute {
                         name: member_name,
                         ty,
                         readonly: a.readonly.is_some(),
                         unforgeable,
                         getter_throws: a_attrs.has("Throws"),
+                        event_handler,
                         location: a_loc,
                     });
                 }
@@ -1353,6 +1361,16 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
     Ok(())
 }
 
+/// Whether an attribute's type is written `EventHandler` (HTML's typedef
+/// `EventHandlerNonNull?`), which makes it an event handler IDL attribute.
+fn is_event_handler_type(ty: &AttributedType<'_>) -> bool {
+    matches!(
+        &ty.type_,
+        WType::Single(SingleType::NonAny(NonAnyType::Identifier(t)))
+            if t.type_.0 == "EventHandler" && t.q_mark.is_none()
+    )
+}
+
 fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> {
     match ty.inner() {
         Type::Dictionary(_) => Err(err(location, "attributes cannot be dictionaries")),
@@ -1503,6 +1521,17 @@ fn validate(defs: &Definitions) -> Result<(), GenError> {
                     format!(
                         "interface {} is exposed on a global its parent {} is not exposed on",
                         iface.name, parent.name
+                    ),
+                ));
+            }
+        }
+        if let Some(a) = iface.attributes.iter().find(|a| a.event_handler) {
+            if !defs.inherits_event_target(&iface.name) {
+                return Err(err(
+                    &a.location,
+                    format!(
+                        "the event handler attribute `{}` needs an interface that inherits from EventTarget ({} does not)",
+                        a.name, iface.name
                     ),
                 ));
             }

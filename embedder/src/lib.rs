@@ -100,6 +100,15 @@ impl Loader for ShellLoader {
     fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError> {
         self.fetcher.fetch_hop(request)
     }
+
+    /// Workers load through the same fetcher (network configuration, blob
+    /// URL store); the bundled demo pages are documents, not worker
+    /// scripts.
+    fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
+        Some(Arc::new(ShellLoader {
+            fetcher: self.fetcher.clone(),
+        }))
+    }
 }
 
 /// Turns a command-line argument into a URL: absolute URLs as they are,

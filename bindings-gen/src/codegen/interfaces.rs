@@ -141,10 +141,31 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 quote!(<#self_ty as #methods_trait>::#getter_name(this, cx)),
             )
         };
-        trait_items.push(quote! {
-            #[doc = #doc]
-            fn #getter_name(&self, cx: &mut JSContext) -> #getter_ret;
-        });
+        // https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes:
+        // the getter and setter of an event handler IDL attribute are the
+        // same for every interface, so they are provided methods (a DOM
+        // struct overrides one where its interface adds steps).
+        let event_type = attr
+            .event_handler
+            .then(|| attr.name.strip_prefix("on").expect("checked by the parser"));
+        if let Some(event_type) = event_type {
+            let doc = format!(
+                "{doc}: the event handler IDL attribute for `{event_type}` \
+                 (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes>): \
+                 get the current value of the event handler."
+            );
+            trait_items.push(quote! {
+                #[doc = #doc]
+                fn #getter_name(&self, _cx: &mut JSContext) -> #getter_ret {
+                    self.as_event_target().get_event_handler(#event_type)
+                }
+            });
+        } else {
+            trait_items.push(quote! {
+                #[doc = #doc]
+                fn #getter_name(&self, cx: &mut JSContext) -> #getter_ret;
+            });
+        }
         let getter = format_ident!("get_{}", attr.name);
         let what = format!("get {}.{}", name, attr.name);
         natives.push(quote! {
@@ -165,10 +186,24 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             let setter_name = format_ident!("Set{}", camel_case(&attr.name));
             let setter = format_ident!("set_{}", attr.name);
             let what = format!("set {}.{}", name, attr.name);
-            trait_items.push(quote! {
-                #[doc = #doc]
-                fn #setter_name(&self, cx: &mut JSContext, value: #t) -> Fallible<()>;
-            });
+            if let Some(event_type) = event_type {
+                let doc = format!(
+                    "{doc}: the event handler IDL attribute's setter for `{event_type}`: \
+                     set the event handler to the value."
+                );
+                trait_items.push(quote! {
+                    #[doc = #doc]
+                    fn #setter_name(&self, _cx: &mut JSContext, value: #t) -> Fallible<()> {
+                        self.as_event_target().set_event_handler(#event_type, value);
+                        Ok(())
+                    }
+                });
+            } else {
+                trait_items.push(quote! {
+                    #[doc = #doc]
+                    fn #setter_name(&self, cx: &mut JSContext, value: #t) -> Fallible<()>;
+                });
+            }
             let convert = from_js_expr(defs, &attr.ty, quote!(args.get(0)));
             let root = if contains_callback(&attr.ty) {
                 quote!(let _root_value = RootedTraceableBox::new(value.clone());)
@@ -415,6 +450,37 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         let p = dom_struct_path(&i.name);
         quote!(impl DerivedFrom<#p> for #self_path {})
     });
+    // A struct whose interface inherits from EventTarget reaches its
+    // EventTarget part through the `AsRef` chain.
+    let as_event_target = if name != "EventTarget" && defs.inherits_event_target(name) {
+        let event_target_path = dom_struct_path("EventTarget");
+        let below = chain
+            .iter()
+            .position(|i| i.name == "EventTarget")
+            .expect("an ancestor")
+            + 1;
+        // self -> ... -> the child of EventTarget, one level at a time.
+        let mut expr = quote!(self);
+        for step in chain[below..chain.len() - 1].iter().rev() {
+            let step_path = dom_struct_path(&step.name);
+            expr = quote!(AsRef::<#step_path>::as_ref(#expr));
+        }
+        quote! {
+            impl AsEventTarget for #self_path {
+                fn as_event_target(&self) -> &#event_target_path {
+                    AsRef::<#event_target_path>::as_ref(#expr)
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    // The provided event handler methods need the EventTarget part.
+    let supertrait = if iface.has_event_handlers() {
+        quote!(: AsEventTarget)
+    } else {
+        quote!()
+    };
     let doc = format!(" The bindings of the WebIDL interface `{name}`.");
     let trait_doc = format!(
         " What the DOM struct `{name}` implements for the interface's members (as Servo's `*Methods` traits)."
@@ -445,7 +511,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             use #self_path;
 
             #[doc = #trait_doc]
-            pub trait #methods_trait {
+            pub trait #methods_trait #supertrait {
                 #(#trait_items)*
             }
 
@@ -512,5 +578,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         }
 
         #(#derived_from)*
+
+        #as_event_target
     }
 }

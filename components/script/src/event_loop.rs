@@ -6,11 +6,19 @@
 //! One event loop per thread (one agent), stored in a thread-local while
 //! its [`crate::JsRuntime`] lives; tasks and timers hold their JS objects
 //! in roots, which the runtime drops before its context.
+//!
+//! Other agents (a dedicated worker and its owner) reach an event loop
+//! through its [`Inbox`]: a thread-safe queue of [`CrossAgentTask`]s that
+//! the loop moves into its task queue at each turn, and the condition
+//! variable the loop waits on when it has nothing to run (so a message or
+//! a termination wakes it at once).
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::ptr::NonNull;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use mozjs::context::JSContext;
@@ -23,6 +31,130 @@ use crate::runtime::perform_microtask_checkpoint;
 /// A task (<https://html.spec.whatwg.org/multipage/webappapis.html#concept-task>).
 pub type Task = Box<dyn FnOnce(&mut JSContext)>;
 
+/// A task queued by another agent (thread): it carries only `Send` data
+/// (a serialized message, an error's fields, IDs), never a JS value.
+pub type CrossAgentTask = Box<dyn FnOnce(&mut JSContext) + Send>;
+
+/// The thread-safe side of an event loop: tasks queued from other threads,
+/// the wake-up of its waits, and whether the loop is idle (blocked with
+/// nothing to run; read by the agent that owns this one, see
+/// `crate::workers`).
+#[derive(Default)]
+pub struct Inbox {
+    state: Mutex<InboxState>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct InboxState {
+    tasks: VecDeque<CrossAgentTask>,
+    /// Set by the loop when it blocks with nothing to run and nothing
+    /// queued; cleared by every post.
+    idle: bool,
+    /// A wake-up without a task (a termination, a child that went idle or
+    /// finished).
+    signalled: bool,
+    /// No more tasks are accepted (the loop is gone).
+    closed: bool,
+}
+
+impl Inbox {
+    pub fn new() -> Arc<Inbox> {
+        Arc::new(Inbox::default())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, InboxState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues `task` on this event loop (any thread) and wakes it. Returns
+    /// false (and drops the task) if the loop is gone.
+    pub fn post(&self, task: CrossAgentTask) -> bool {
+        let mut state = self.lock();
+        if state.closed {
+            drop(state);
+            drop(task);
+            return false;
+        }
+        state.tasks.push_back(task);
+        state.idle = false;
+        drop(state);
+        self.wake.notify_all();
+        true
+    }
+
+    /// Wakes the loop without a task (any thread).
+    pub fn wake(&self) {
+        self.lock().signalled = true;
+        self.wake.notify_all();
+    }
+
+    /// Whether the loop declared itself idle and nothing was posted since.
+    pub fn is_idle(&self) -> bool {
+        let state = self.lock();
+        state.idle && state.tasks.is_empty()
+    }
+
+    /// Whether nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.lock().tasks.is_empty()
+    }
+
+    /// Declares the loop idle unless a task arrived; returns whether it is.
+    fn set_idle(&self) -> bool {
+        let mut state = self.lock();
+        state.idle = state.tasks.is_empty();
+        state.idle
+    }
+
+    fn set_busy(&self) {
+        self.lock().idle = false;
+    }
+
+    /// Takes the queued tasks.
+    fn drain(&self) -> VecDeque<CrossAgentTask> {
+        std::mem::take(&mut self.lock().tasks)
+    }
+
+    /// Blocks until a task is posted, a wake-up, or `until`.
+    fn wait(&self, until: Option<Instant>) {
+        let mut state = self.lock();
+        loop {
+            if !state.tasks.is_empty() || state.signalled {
+                state.signalled = false;
+                return;
+            }
+            match until {
+                None => {
+                    state = self.wake.wait(state).unwrap_or_else(|e| e.into_inner());
+                }
+                Some(until) => {
+                    let now = Instant::now();
+                    if now >= until {
+                        return;
+                    }
+                    state = self
+                        .wake
+                        .wait_timeout(state, until - now)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+            }
+        }
+    }
+
+    /// Refuses further tasks and drops the queued ones (outside the lock:
+    /// dropping a task may drop more state).
+    pub(crate) fn close(&self) {
+        let tasks = {
+            let mut state = self.lock();
+            state.closed = true;
+            std::mem::take(&mut state.tasks)
+        };
+        drop(tasks);
+    }
+}
+
 /// A scheduled timer: when its time comes, a task runs the window's timer
 /// `id` (the window keeps the handler in its map of active timers).
 struct TimerEntry {
@@ -33,7 +165,6 @@ struct TimerEntry {
     id: i32,
 }
 
-#[derive(Default)]
 pub struct EventLoop {
     tasks: RefCell<VecDeque<Task>>,
     timers: RefCell<Vec<TimerEntry>>,
@@ -42,6 +173,8 @@ pub struct EventLoop {
     pending_loads: Cell<u32>,
     /// When the sampler's captures were last resolved.
     last_profiler_poll: Cell<Option<Instant>>,
+    /// Tasks from other agents, and the wake-up of this loop's waits.
+    inbox: Arc<Inbox>,
 }
 
 thread_local! {
@@ -58,20 +191,44 @@ impl EventLoop {
         })
     }
 
-    pub(crate) fn install() -> Rc<EventLoop> {
-        let event_loop = Rc::new(EventLoop::default());
+    /// Installs this thread's event loop, whose cross-agent queue is
+    /// `inbox` (made by the creator of a worker before its thread starts,
+    /// so messages can be posted to it at once).
+    pub(crate) fn install(inbox: Arc<Inbox>) -> Rc<EventLoop> {
+        let event_loop = Rc::new(EventLoop {
+            tasks: RefCell::new(VecDeque::new()),
+            timers: RefCell::new(Vec::new()),
+            seq: Cell::new(0),
+            pending_loads: Cell::new(0),
+            last_profiler_poll: Cell::new(None),
+            inbox,
+        });
         EVENT_LOOP.with(|e| *e.borrow_mut() = Some(event_loop.clone()));
         event_loop
+    }
+
+    /// This loop's cross-agent queue.
+    pub fn inbox(&self) -> &Arc<Inbox> {
+        &self.inbox
     }
 
     /// Drops every queued task and timer (and their roots) and uninstalls
     /// the event loop; called before the context goes away.
     pub(crate) fn shut_down(&self) {
-        let tasks = std::mem::take(&mut *self.tasks.borrow_mut());
-        drop(tasks);
+        self.inbox.close();
+        self.discard_tasks();
         let timers = std::mem::take(&mut *self.timers.borrow_mut());
         drop(timers);
         EVENT_LOOP.with(|e| *e.borrow_mut() = None);
+    }
+
+    /// Discards every queued task without running it (a worker's "close a
+    /// worker" step 1 and "terminate a worker" step 2).
+    pub(crate) fn discard_tasks(&self) {
+        let tasks = std::mem::take(&mut *self.tasks.borrow_mut());
+        drop(tasks);
+        let posted = self.inbox.drain();
+        drop(posted);
     }
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#queue-a-task>
@@ -102,11 +259,15 @@ impl EventLoop {
             .set(self.pending_loads.get().saturating_sub(1));
     }
 
-    /// Whether nothing is left to run: no task, no timer, no pending load.
+    /// Whether nothing is left to run: no task, no timer, no pending load,
+    /// nothing posted by another agent, and every worker of this agent
+    /// idle (the condition under which `run_until_idle` returns true).
     pub fn is_idle(&self) -> bool {
         self.tasks.borrow().is_empty()
             && self.timers.borrow().is_empty()
             && self.pending_loads.get() == 0
+            && crate::workers::all_idle()
+            && self.inbox.is_empty()
     }
 
     /// Moves due timers to the task queue, in due-time order.
@@ -132,9 +293,7 @@ impl EventLoop {
                 let mut realm = AutoRealm::new(cx, global);
                 let scope =
                     unsafe { crate::dom::globalscope::GlobalScope::from_global(global.as_ptr()) };
-                if let Some(window) = scope.as_window() {
-                    window.run_timer(&mut realm, id);
-                }
+                scope.run_timer(&mut realm, id);
             }));
         }
     }
@@ -144,22 +303,77 @@ impl EventLoop {
         self.timers.borrow().iter().map(|t| t.due).min()
     }
 
+    /// Moves the tasks other agents posted into the task queue.
+    fn take_posted_tasks(&self) {
+        let posted = self.inbox.drain();
+        if posted.is_empty() {
+            return;
+        }
+        let mut tasks = self.tasks.borrow_mut();
+        for task in posted {
+            tasks.push_back(Box::new(move |cx: &mut JSContext| task(cx)));
+        }
+    }
+
+    /// The start of a turn of the loop: posted tasks, finished worker
+    /// threads joined, due timers, the sampler's notifications.
+    fn prepare_turn(&self, cx: &mut JSContext) {
+        // Workers that finished are joined first, then what was posted is
+        // taken: a worker posts before it finishes, so its last messages
+        // are queued ahead of the task that forgets it (and its `Worker`
+        // object's root).
+        let finished = crate::workers::join_finished();
+        self.take_posted_tasks();
+        for id in finished {
+            self.queue_task(Box::new(move |_| crate::workers::forget(id)));
+        }
+        self.queue_due_timers();
+        // The sampler's notifications (samplebufferfull, possibly from
+        // the sampling thread) become tasks here, on the JS thread; the
+        // sampler's pending captures are resolved now and then.
+        crate::profiling::deliver_notifications(cx);
+        if crate::profiling::poll_due(&self.last_profiler_poll) {
+            crate::profiling::poll();
+        }
+    }
+
+    /// When a loop with no task to run should look again: the next timer
+    /// (at least every 10 ms while a profiling session runs, so a
+    /// samplebufferfull notification is not held back by a long timer),
+    /// `deadline` at the latest; `None` is "when woken".
+    fn next_wake(&self, deadline: Option<Instant>) -> Option<Instant> {
+        let mut until = self.next_timer_due();
+        if crate::profiling::has_started_sessions() {
+            let soon = Instant::now() + Duration::from_millis(10);
+            until = Some(until.map_or(soon, |u| u.min(soon)));
+        }
+        if self.pending_loads.get() > 0 {
+            let soon = Instant::now() + Duration::from_millis(1);
+            until = Some(until.map_or(soon, |u| u.min(soon)));
+        }
+        match (until, deadline) {
+            (Some(u), Some(d)) => Some(u.min(d)),
+            (u, d) => u.or(d),
+        }
+    }
+
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#event-loop-processing-model>:
     /// runs tasks (each followed by a microtask checkpoint) until nothing
     /// is left to run or `deadline` passes. Returns false on the deadline.
+    ///
+    /// "Nothing is left to run" (the page is idle): no task, no timer, no
+    /// pending load, nothing posted by another agent, and every dedicated
+    /// worker this agent owns is idle in the same sense (transitively:
+    /// blocked in its own loop with nothing to run, its own workers idle)
+    /// or has finished. Then no event can arrive any more, so the answer
+    /// is exact, not a guess with a grace period; a worker that keeps a
+    /// timer or a busy loop keeps the page running until `deadline`.
     pub fn run_until_idle(&self, cx: &mut JSContext, deadline: Option<Instant>) -> bool {
         loop {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return false;
             }
-            self.queue_due_timers();
-            // The sampler's notifications (samplebufferfull, possibly from
-            // the sampling thread) become tasks here, on the JS thread; the
-            // sampler's pending captures are resolved now and then.
-            crate::profiling::deliver_notifications(cx);
-            if crate::profiling::poll_due(&self.last_profiler_poll) {
-                crate::profiling::poll();
-            }
+            self.prepare_turn(cx);
             // Step 1: Let oldestTask be the first runnable task of the
             // chosen task queue, removed from it.
             let task = self.tasks.borrow_mut().pop_front();
@@ -171,31 +385,52 @@ impl EventLoop {
                     perform_microtask_checkpoint(cx);
                 }
                 None => {
-                    // No task: wait for the next timer, or stop when idle.
-                    let Some(next) = self.next_timer_due() else {
-                        if self.pending_loads.get() == 0 {
-                            return true;
-                        }
-                        std::thread::sleep(Duration::from_millis(1));
-                        continue;
-                    };
-                    // While a session runs, wake at least every 10 ms so a
-                    // samplebufferfull notification is not held back by a
-                    // long timer. (std::thread::sleep retries on EINTR, which
-                    // the sampler's signal can cause.)
-                    let next = if crate::profiling::has_started_sessions() {
-                        next.min(Instant::now() + Duration::from_millis(10))
-                    } else {
-                        next
-                    };
-                    let mut until = next;
-                    if let Some(d) = deadline {
-                        until = until.min(d);
+                    // (In `is_idle`, the workers are read before the inbox:
+                    // a worker posts before it declares itself idle, so a
+                    // message from an idle worker is already in the inbox.)
+                    if self.is_idle() {
+                        return true;
                     }
-                    let now = Instant::now();
-                    if until > now {
-                        std::thread::sleep(until - now);
+                    // (Condvar waits may return early, e.g. on the
+                    // sampler's signal: the loop just looks again.)
+                    self.inbox.wait(self.next_wake(deadline));
+                }
+            }
+        }
+    }
+
+    /// The event loop of a dedicated worker
+    /// (<https://html.spec.whatwg.org/multipage/workers.html#run-a-worker>
+    /// step "Event loop: run the responsible event loop ... until it is
+    /// destroyed"): runs tasks until `closing` is set (by `close()`,
+    /// `terminate()`, or the owner going away). While it has nothing to
+    /// run it declares itself idle (see [`EventLoop::run_until_idle`]) and
+    /// wakes `owner` so the owner can notice.
+    pub(crate) fn run_until_closed(&self, cx: &mut JSContext, closing: &AtomicBool, owner: &Inbox) {
+        loop {
+            if closing.load(Ordering::Acquire) {
+                return;
+            }
+            self.prepare_turn(cx);
+            let task = self.tasks.borrow_mut().pop_front();
+            match task {
+                Some(task) => {
+                    self.inbox.set_busy();
+                    task(cx);
+                    perform_microtask_checkpoint(cx);
+                }
+                None => {
+                    let idle = self.timers.borrow().is_empty()
+                        && self.pending_loads.get() == 0
+                        && crate::workers::all_idle()
+                        && self.inbox.set_idle();
+                    if idle {
+                        owner.wake();
                     }
+                    if closing.load(Ordering::Acquire) {
+                        return;
+                    }
+                    self.inbox.wait(self.next_wake(None));
                 }
             }
         }

@@ -2,7 +2,7 @@
 //!
 //! One SpiderMonkey engine per process ([`engine`]) and one [`JsRuntime`]
 //! per JS thread (agent) with a global to evaluate classic scripts in
-//! ([`runtime`]). The DOM ([`dom`]) is exposed through bindings generated
+//! ([`runtime`]): the page's, and one per dedicated worker ([`workers`]). The DOM ([`dom`]) is exposed through bindings generated
 //! from `webidl/` by `bindings-gen` (see `dom::bindings`).
 
 pub mod browsing_context;
@@ -14,6 +14,8 @@ pub mod rejection;
 pub mod runtime;
 pub mod script_loading;
 pub mod script_registry;
+pub(crate) mod timers;
+pub mod workers;
 
 pub use dom::globalscope::{GlobalKind, Prefs, PROFILER_PREF, TESTBINDING_PREF};
 pub use runtime::{JsRuntime, RuntimeOptions, ScriptError};

@@ -196,6 +196,7 @@ pub fn start_session(
     });
     let buffer_full = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let inbox = INBOX.with(|i| i.clone());
+    let event_loop = crate::event_loop::EventLoop::current().inbox().clone();
     let flag = buffer_full.clone();
     let options = SessionOptions {
         // Step 3.1: the supported interval (the caller rounded it).
@@ -211,6 +212,11 @@ pub fn start_session(
         on_buffer_full: Some(Box::new(move || {
             flag.store(true, std::sync::atomic::Ordering::Release);
             inbox.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+            // Wake the agent's event loop (it may be blocked waiting, and
+            // counts as busy until it has delivered the notification): the
+            // posted no-op is followed by the notification's delivery at
+            // the start of the next turn.
+            event_loop.post(Box::new(|_| {}));
         })),
     };
     // Step 3.4: the surrounding agent's sampler.
@@ -375,6 +381,9 @@ pub(crate) fn document_created(
     top_level: bool,
 ) {
     stop_sessions_of_realm(global.profiler_realm_id());
+    // The realm's previous document is discarded: the dedicated workers it
+    // created go with it.
+    crate::workers::terminate_workers_of_realm(global.profiler_realm_id());
     if top_level {
         if let Some(request) = SHELL_PROFILE.with(|p| p.borrow_mut().take()) {
             document.set_document_policy(Some(jsprof_document::DocumentPolicy::enabled(
@@ -392,6 +401,16 @@ pub(crate) fn document_created(
         .map(|p| p.sampler_setup())
         .unwrap_or(jsprof_document::SamplerSetup::Never);
     if setup == jsprof_document::SamplerSetup::AtDocumentCreation {
+        with_agent(cx, Preparation::Eager, |_| ());
+    }
+}
+
+/// Called when a dedicated worker's global is set up with its document
+/// policy: an `eager` policy prepares this agent's sampler now (as
+/// [`document_created`] does for a document), so the worker's first
+/// `new Profiler()` only switches the instrumentation on.
+pub(crate) fn worker_global_created(cx: &mut JSContext, policy: &jsprof_document::DocumentPolicy) {
+    if policy.sampler_setup() == jsprof_document::SamplerSetup::AtDocumentCreation {
         with_agent(cx, Preparation::Eager, |_| ());
     }
 }

@@ -124,8 +124,9 @@ unsafe extern "C" fn host_promise_rejection_tracker(
     }
 }
 
-/// Fires `type_` at the promise's global; returns "not handled" (the
-/// event was not canceled), or true when there is no window to fire at.
+/// Fires `type_` at the promise's global (a window or a worker global);
+/// returns "not handled" (the event was not canceled), or true when there
+/// is no global to fire at.
 fn fire(cx: &mut JSContext, promise: &PromiseRoot, type_: &str, cancelable: bool) -> bool {
     let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(promise.get()) };
     let Some(global) = NonNull::new(global) else {
@@ -134,7 +135,7 @@ fn fire(cx: &mut JSContext, promise: &PromiseRoot, type_: &str, cancelable: bool
     let mut realm = AutoRealm::new(cx, global);
     let cx = &mut *realm;
     let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-    let Some(window) = scope.as_window() else {
+    let Some(target) = scope.event_target() else {
         return true;
     };
     rooted!(&in(cx) let promise_object = promise.get());
@@ -150,9 +151,7 @@ fn fire(cx: &mut JSContext, promise: &PromiseRoot, type_: &str, cancelable: bool
         promise.get(),
         reason.get(),
     );
-    window
-        .upcast_event_target()
-        .dispatch(cx, event.upcast_event())
+    target.dispatch(cx, event.upcast_event())
 }
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#notify-about-rejected-promises>

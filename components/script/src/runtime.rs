@@ -24,12 +24,14 @@ use mozjs::rust::wrappers2::{
     ClearKeptObjects, CurrentGlobalOrNull, HasAnyMicroTasks, JS_ClearPendingException,
     JS_DequeueNextMicroTask, JS_IsExceptionPending, JobQueueIsEmpty, RunJSMicroTask, SetJobQueue,
 };
-use mozjs::rust::{evaluate_script, CompileOptionsWrapper, HandleObject, Runtime, ToString};
+use mozjs::rust::{
+    evaluate_script, CompileOptionsWrapper, HandleObject, ParentRuntime, Runtime, ToString,
+};
 
 use crate::dom::globalscope::{
     report_pending_exception, take_pending_exception, GlobalKind, GlobalScope, Prefs,
 };
-use crate::event_loop::EventLoop;
+use crate::event_loop::{EventLoop, Inbox};
 use crate::script_loading::{load_page, Loader, PageLoadError};
 
 /// A script that threw, or could not be compiled; also an error reported
@@ -86,8 +88,27 @@ pub struct JsRuntime {
     global: RootedTraceableBox<Heap<*mut JSObject>>,
     reported_errors: Rc<RefCell<Vec<ScriptError>>>,
     event_loop: Rc<EventLoop>,
-    runtime: Runtime,
+    // Boxed: its address is this thread's `CURRENT_RUNTIME` (dedicated
+    // workers are created as its child runtimes).
+    runtime: Box<Runtime>,
     _job_queue: JobQueue,
+}
+
+thread_local! {
+    /// The `Runtime` of this thread's `JsRuntime`, while it lives.
+    static CURRENT_RUNTIME: Cell<*const Runtime> = const { Cell::new(ptr::null()) };
+}
+
+/// A handle for creating a dedicated worker's runtime as a child of this
+/// thread's runtime (SpiderMonkey then shares the parent's immutable
+/// self-hosted code and permanent atoms with it, so a worker starts
+/// without compiling the self-hosted code again). The parent asserts, when
+/// dropped, that every child is gone: a runtime joins its workers' threads
+/// before it is dropped (`crate::workers::shut_down`).
+pub(crate) fn parent_for_new_worker() -> Option<ParentRuntime> {
+    let runtime = CURRENT_RUNTIME.with(Cell::get);
+    // SAFETY: set while the boxed Runtime lives, on this thread.
+    (!runtime.is_null()).then(|| unsafe { (*runtime).prepare_for_new_child() })
 }
 
 impl JsRuntime {
@@ -106,10 +127,34 @@ impl JsRuntime {
     }
 
     pub fn with_options(options: RuntimeOptions) -> Result<JsRuntime, String> {
+        JsRuntime::create(options, None, Inbox::new())
+    }
+
+    /// The runtime of a dedicated worker's thread: a child of its owner's
+    /// runtime (`parent`), whose event loop receives what is posted to
+    /// `inbox`.
+    pub(crate) fn new_for_worker(
+        options: RuntimeOptions,
+        parent: ParentRuntime,
+        inbox: std::sync::Arc<Inbox>,
+    ) -> Result<JsRuntime, String> {
+        JsRuntime::create(options, Some(parent), inbox)
+    }
+
+    fn create(
+        options: RuntimeOptions,
+        parent: Option<ParentRuntime>,
+        inbox: std::sync::Arc<Inbox>,
+    ) -> Result<JsRuntime, String> {
         if Runtime::get().is_some() {
             return Err("this thread already has a JsRuntime (one context per thread)".to_owned());
         }
-        let mut runtime = Runtime::new(crate::engine::handle()?);
+        let mut runtime = Box::new(match parent {
+            // SAFETY: the parent outlives this runtime: its JsRuntime joins
+            // this thread before it is dropped (see parent_for_new_worker).
+            Some(parent) => unsafe { Runtime::create_with_parent(parent) },
+            None => Runtime::new(crate::engine::handle()?),
+        });
         let traps = JobQueueTraps {
             getHostDefinedData: Some(get_host_defined_data),
             getHostDefinedGlobal: Some(get_host_defined_global),
@@ -132,13 +177,24 @@ impl JsRuntime {
         // SAFETY: a static table of plain functions.
         unsafe { mozjs::rust::wrappers2::SetDOMCallbacks(runtime.cx(), &DOM_CALLBACKS) };
         let reported_errors = Rc::new(RefCell::new(Vec::new()));
-        let event_loop = EventLoop::install();
-        let object = GlobalScope::create_global(
+        let event_loop = EventLoop::install(inbox);
+        let object = match GlobalScope::create_global(
             runtime.cx(),
             options.global,
             options.prefs,
             reported_errors.clone(),
-        )?;
+        ) {
+            Ok(object) => object,
+            Err(message) => {
+                // The context goes before its job queue.
+                event_loop.shut_down();
+                crate::rejection::shut_down();
+                drop(runtime);
+                drop(job_queue);
+                return Err(message);
+            }
+        };
+        CURRENT_RUNTIME.with(|c| c.set(&*runtime));
         let global = RootedTraceableBox::new(Heap::default());
         global.set(object);
         Ok(JsRuntime {
@@ -252,6 +308,42 @@ impl JsRuntime {
         event_loop.run_until_idle(&mut realm, deadline)
     }
 
+    /// Runs `f` in the global's realm.
+    pub(crate) fn enter<R>(&mut self, f: impl FnOnce(&mut JSContext, HandleObject) -> R) -> R {
+        let global = self.global.handle();
+        let cx = self.runtime.cx();
+        let mut realm = AutoRealm::new_from_handle(cx, global);
+        f(&mut realm, global)
+    }
+
+    /// Adds an interrupt callback to this context (callbacks cannot be
+    /// removed; they run on this thread when an interrupt was requested).
+    pub(crate) fn add_interrupt_callback(
+        &mut self,
+        callback: unsafe extern "C" fn(*mut RawJSContext) -> bool,
+    ) {
+        // SAFETY: the live context of this thread.
+        unsafe {
+            mozjs::jsapi::JS_AddInterruptCallback(self.runtime.cx().raw_cx(), Some(callback))
+        };
+    }
+
+    /// The handle other threads request interrupts of this context with.
+    pub(crate) fn thread_safe_context(&self) -> mozjs::rust::ThreadSafeJSContext {
+        self.runtime.thread_safe_js_context()
+    }
+
+    /// Runs a dedicated worker's event loop until `closing` is set (see
+    /// `EventLoop::run_until_closed`).
+    pub(crate) fn run_until_closed(
+        &mut self,
+        closing: &std::sync::atomic::AtomicBool,
+        owner: &Inbox,
+    ) {
+        let event_loop = self.event_loop.clone();
+        self.enter(|cx, _| event_loop.run_until_closed(cx, closing, owner));
+    }
+
     /// The context, for embedders.
     pub fn cx(&mut self) -> &mut JSContext {
         self.runtime.cx()
@@ -265,6 +357,9 @@ impl JsRuntime {
 
 impl Drop for JsRuntime {
     fn drop(&mut self) {
+        // The owner goes away: its dedicated workers are terminated and
+        // their threads joined (their runtimes are this one's children).
+        crate::workers::shut_down();
         // Queued tasks, timers and the navigables root JS objects: drop
         // them while the context lives.
         self.event_loop.shut_down();
@@ -272,6 +367,7 @@ impl Drop for JsRuntime {
         crate::profiling::shut_down();
         crate::browsing_context::shut_down();
         crate::rejection::shut_down();
+        CURRENT_RUNTIME.with(|c| c.set(ptr::null()));
     }
 }
 
@@ -290,6 +386,12 @@ pub fn perform_microtask_checkpoint(cx: &mut JSContext) {
     PERFORMING_MICROTASK_CHECKPOINT.with(|p| p.set(true));
     // Step 3: While the event loop's microtask queue is not empty:
     while unsafe { HasAnyMicroTasks(cx) } {
+        // A terminated worker runs no more script ("terminate a worker"
+        // step 3: abort the script currently running; the queued jobs stay
+        // unrun until the context goes).
+        if crate::workers::current_worker_terminated() {
+            break;
+        }
         // Step 3.1-3.2: dequeue the oldest microtask.
         rooted!(&in(cx) let mut task = UndefinedValue());
         unsafe { JS_DequeueNextMicroTask(cx, task.handle_mut()) };

@@ -41,6 +41,7 @@ use crate::dom::node::Node;
 use crate::dom::text::Text;
 use crate::dom::window::Window;
 use crate::event_loop::EventLoop;
+use crate::runtime::ScriptError;
 use crate::script_registry::{self, ScriptRecord};
 
 /// What loads documents and scripts: every load of the shell goes through
@@ -68,6 +69,43 @@ pub trait Loader {
     /// One request, redirects not followed (for `fetch()`, which checks
     /// each redirect's target before requesting it).
     fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError>;
+
+    /// A loader usable from a dedicated worker's thread, sharing this
+    /// one's network configuration and blob URL store. `None`: this loader
+    /// cannot be shared, and workers created under it can load `data:`
+    /// and `blob:` scripts only (from the same blob URL store).
+    fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
+        None
+    }
+}
+
+/// A shared loader seen through the per-thread `Rc<dyn Loader>` interface
+/// (on a worker's thread).
+pub(crate) struct SharedLoader(pub(crate) Arc<dyn Loader + Send + Sync>);
+
+impl Loader for SharedLoader {
+    fn fetch_document(&self, url: &url::Url) -> Result<FollowedResponse, NetError> {
+        self.0.fetch_document(url)
+    }
+
+    fn fetch_classic_script(
+        &self,
+        params: ScriptFetchParams,
+    ) -> Result<ClassicScriptFetch, NetError> {
+        self.0.fetch_classic_script(params)
+    }
+
+    fn blob_store(&self) -> Arc<BlobStore> {
+        self.0.blob_store()
+    }
+
+    fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError> {
+        self.0.fetch_hop(request)
+    }
+
+    fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
+        Some(self.0.clone())
+    }
 }
 
 impl Loader for Fetcher {
@@ -89,6 +127,234 @@ impl Loader for Fetcher {
     fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError> {
         Fetcher::fetch_hop(self, request)
     }
+
+    fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
+        Some(Arc::new(self.clone()))
+    }
+}
+
+/// <https://mimesniff.spec.whatwg.org/#javascript-mime-type>: whether the
+/// essence of `mime_type` is one of the JavaScript MIME type essences.
+pub fn is_javascript_mime_type(mime_type: &jsprof_net::MimeType) -> bool {
+    matches!(
+        mime_type.essence().as_str(),
+        "application/ecmascript"
+            | "application/javascript"
+            | "application/x-ecmascript"
+            | "application/x-javascript"
+            | "text/ecmascript"
+            | "text/javascript"
+            | "text/javascript1.0"
+            | "text/javascript1.1"
+            | "text/javascript1.2"
+            | "text/javascript1.3"
+            | "text/javascript1.4"
+            | "text/javascript1.5"
+            | "text/jscript"
+            | "text/livescript"
+            | "text/x-ecmascript"
+            | "text/x-javascript"
+    )
+}
+
+/// A fetched worker script: its source text, response URL and headers.
+#[derive(Clone, Debug)]
+pub struct WorkerScriptResponse {
+    /// The body, UTF-8 decoded.
+    pub source: String,
+    /// The response's URL (after redirects).
+    pub url: url::Url,
+    /// The response's headers (the worker's `Document-Policy`, COEP).
+    pub headers: jsprof_document::HeaderList,
+}
+
+/// <https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script>
+/// for a dedicated worker (destination "worker"), given the worker URL and
+/// the origin of the outside settings (the request's origin). `Err` is a
+/// null script (the `Worker` gets an `error` event), with the reason for
+/// the console.
+pub fn fetch_classic_worker_script(
+    loader: &dyn Loader,
+    url: &url::Url,
+    client_origin: &Origin,
+) -> Result<WorkerScriptResponse, String> {
+    // Step 1: Let request be a new request whose URL is url, client is
+    // fetchClient, destination is destination, initiator type is "other",
+    // mode is "same-origin", credentials mode is "same-origin", parser
+    // metadata is "not parser-inserted", and whose use-URL-credentials
+    // flag is set. (Redirect mode "follow".)
+    // Step 2-3: Fetch request (main fetch and HTTP-redirect fetch, hop by
+    // hop, so that each URL is checked against the "same-origin" mode).
+    let mut current = url.clone();
+    let mut redirects = 0;
+    let response = loop {
+        // https://fetch.spec.whatwg.org/#main-fetch step 12: a same-origin
+        // URL and a data: URL are fetched; otherwise, with request's mode
+        // "same-origin", the result is a network error. (A blob: URL's
+        // origin is its blob URL entry's environment's origin,
+        // https://url.spec.whatwg.org/#concept-url-origin.)
+        let url_origin = match current.scheme() {
+            "blob" => loader
+                .blob_store()
+                .resolve(&current)
+                .map(|entry| entry.origin)
+                .unwrap_or_else(Origin::new_opaque),
+            _ => Origin::of(&current),
+        };
+        if current.scheme() != "data" && !url_origin.same_origin(client_origin) {
+            return Err(format!(
+                "{current}: a worker script must be same origin with its owner ({})",
+                client_origin.ascii_serialization()
+            ));
+        }
+        let response = loader
+            .fetch_hop(&HopRequest::get(current.clone()))
+            .map_err(|e| e.to_string())?;
+        // https://fetch.spec.whatwg.org/#http-redirect-fetch
+        match response.location_url().map_err(|e| e.to_string())? {
+            Some(next) => {
+                // Step 5: If request's redirect count is 20, then return a
+                // network error.
+                if redirects == jsprof_net::REDIRECT_LIMIT {
+                    return Err(format!("{url}: too many redirects"));
+                }
+                // Step 6: Increase request's redirect count by 1.
+                redirects += 1;
+                current = next;
+            }
+            None => break response,
+        }
+    };
+    // processResponseConsumeBody, step 1: If either of the following
+    // conditions are met: bodyBytes is null or failure; or response's
+    // status is not an ok status, then run onComplete given null, and
+    // abort these steps.
+    if !response.is_ok() {
+        return Err(format!(
+            "{}: HTTP status {} {}",
+            response.url, response.status, response.status_text
+        ));
+    }
+    // Step 2: If all of the following are true: response's URL's scheme is
+    // an HTTP(S) scheme; and the result of extracting a MIME type from
+    // response's header list is not a JavaScript MIME type, then run
+    // onComplete given null, and abort these steps.
+    if matches!(response.url.scheme(), "http" | "https")
+        && !response
+            .mime_type()
+            .is_some_and(|m| is_javascript_mime_type(&m))
+    {
+        return Err(format!(
+            "{}: not a JavaScript MIME type ({})",
+            response.url,
+            response.header("Content-Type").unwrap_or_default()
+        ));
+    }
+    // Step 3: Let sourceText be the result of UTF-8 decoding bodyBytes.
+    let source = String::from_utf8_lossy(&response.body).into_owned();
+    // Step 4-5: create a classic script (by the caller, which compiles it
+    // in the worker's realm) and run onComplete.
+    Ok(WorkerScriptResponse {
+        source,
+        url: response.url,
+        headers: response.headers,
+    })
+}
+
+/// Why [`fetch_classic_worker_imported_script`] produced no script.
+#[derive(Debug)]
+pub enum ImportError {
+    /// A network error, a blocked or non-ok response, or a non-JavaScript
+    /// MIME type: the caller throws a "NetworkError" DOMException.
+    Network(String),
+}
+
+/// <https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-imported-script>
+/// for `importScripts`: a "no-cors" request for destination "script"
+/// (cross-origin scripts load, with muted errors), through the document
+/// component's classic script fetch state machine (each hop's CORS state
+/// and muted errors). Returns the source and the script's host-defined
+/// data.
+pub fn fetch_classic_worker_imported_script(
+    loader: &dyn Loader,
+    url: &url::Url,
+    client_origin: &Origin,
+    embedder_policy: jsprof_document::EmbedderPolicyValue,
+) -> Result<(String, ScriptRecord), ImportError> {
+    // Step 1: Let response be null. Step 2: Let bodyBytes be null.
+    // Step 3: Let request be a new request whose URL is url, client is
+    // settingsObject, destination is "script", initiator type is "other",
+    // parser metadata is "not parser-inserted", and whose
+    // use-URL-credentials flag is set (mode "no-cors").
+    let params = ScriptFetchParams {
+        url: url.clone(),
+        cors_setting: CorsSettings::NoCors,
+        client_origin: client_origin.clone(),
+        embedder_policy,
+    };
+    // Step 4: Fetch request (and wait for processResponseConsumeBody).
+    let fetched = loader
+        .fetch_classic_script(params)
+        .map_err(|e| ImportError::Network(e.to_string()))?;
+    let (muted_errors, response_url) = match fetched.outcome {
+        ScriptCorsOutcome::Blocked(reason) => {
+            return Err(ImportError::Network(format!(
+                "{url}: script blocked: {reason:?}"
+            )))
+        }
+        ScriptCorsOutcome::Run {
+            muted_errors,
+            response_url,
+        } => (muted_errors, response_url),
+    };
+    let Some(response) = fetched.response else {
+        return Err(ImportError::Network(format!("{url}: no response")));
+    };
+    // Step 5: If any of the following are true: bodyBytes is null or
+    // failure; or response's status is not an ok status, then throw a
+    // "NetworkError" DOMException.
+    if !response.is_ok() {
+        return Err(ImportError::Network(format!(
+            "{}: HTTP status {} {}",
+            response.url, response.status, response.status_text
+        )));
+    }
+    // (The JavaScript MIME type check of worker scripts, for HTTP(S)
+    // responses: HTML's "fetch a classic worker-imported script" step 5.)
+    if matches!(response.url.scheme(), "http" | "https")
+        && !response
+            .mime_type()
+            .is_some_and(|m| is_javascript_mime_type(&m))
+    {
+        return Err(ImportError::Network(format!(
+            "{}: not a JavaScript MIME type ({})",
+            response.url,
+            response.header("Content-Type").unwrap_or_default()
+        )));
+    }
+    // Step 6-7: Let sourceText be the result of UTF-8 decoding bodyBytes.
+    let source = String::from_utf8_lossy(&response.body).into_owned();
+    // Step 8: Let mutedErrors be true if response was CORS-cross-origin,
+    // and false otherwise.
+    let cors_status = if muted_errors {
+        "opaque"
+    } else if Origin::of(&response_url).same_origin(client_origin)
+        || response_url.scheme() == "data"
+    {
+        "basic"
+    } else {
+        "cors"
+    };
+    // Step 9-10: create a classic script (by the caller) and return it.
+    Ok((
+        source,
+        ScriptRecord {
+            url: response_url.to_string(),
+            start_line: 1,
+            cors_status: cors_status.to_owned(),
+            muted_errors,
+        },
+    ))
 }
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#run-a-classic-script>:
@@ -125,6 +391,107 @@ pub fn run_classic_script(
     // Step 9: Clean up after running script (the event loop performs the
     // microtask checkpoint after the task).
     true
+}
+
+/// How [`run_classic_script_with`] ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum ClassicScriptRun {
+    /// The script ran to completion.
+    Completed,
+    /// The script did not parse ("create a classic script" set its error
+    /// to rethrow). With rethrow errors, the error is pending (a
+    /// "NetworkError" for a muted script); otherwise it is returned here,
+    /// not reported.
+    ParseError(Option<ScriptError>),
+    /// The script threw: pending (rethrow errors) or reported.
+    Threw,
+    /// The script was aborted (its worker was terminated): nothing is
+    /// pending, the termination continues in the caller.
+    Aborted,
+}
+
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#creating-a-classic-script>
+/// (compile `source` with the host-defined data `record`) and
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#run-a-classic-script>
+/// with `rethrow_errors`, in the current realm. Separate compilation tells
+/// a parse error (a worker's `error` event, without the error's details)
+/// from an exception thrown while running.
+pub(crate) fn run_classic_script_with(
+    cx: &mut JSContext,
+    source: &str,
+    record: ScriptRecord,
+    rethrow_errors: bool,
+) -> ClassicScriptRun {
+    use crate::dom::bindings::error::{throw_dom_error, DomExceptionName, Error};
+    use mozjs::rust::wrappers2::{Compile1, JS_ExecuteScript, JS_IsExceptionPending};
+    let muted = record.muted_errors;
+    let filename = record.url.clone();
+    let line = record.start_line.max(1);
+    script_registry::register(record);
+    // Throws the "NetworkError" that stands for a muted script's error.
+    let muted_network_error = |cx: &mut JSContext| {
+        unsafe { mozjs::rust::wrappers2::JS_ClearPendingException(cx) };
+        throw_dom_error(
+            cx,
+            Error::dom_with_message(
+                DomExceptionName::NetworkError,
+                "a script with muted errors failed",
+            ),
+        );
+    };
+    // Creating a classic script, step 11-12: Let result be
+    // ParseScript(source, realm, script); if result is a list of errors,
+    // set script's parse error and its error to rethrow to result[0].
+    let filename_c = CString::new(filename.replace('\0', "\u{FFFD}")).unwrap_or_default();
+    let mut options = CompileOptionsWrapper::new(cx, filename_c, line);
+    options.set_muted_errors(muted);
+    let mut text = mozjs::rust::transform_str_to_source_text(source);
+    rooted!(&in(cx) let script = unsafe { Compile1(cx, options.ptr, &mut text) });
+    if script.get().is_null() {
+        if !unsafe { JS_IsExceptionPending(cx) } {
+            return ClassicScriptRun::Aborted;
+        }
+        // Run a classic script, step 6: If script's error to rethrow is
+        // not null, then set evaluationStatus to ThrowCompletion(script's
+        // error to rethrow).
+        if rethrow_errors {
+            // Step 8.1-8.2: rethrow it (a NetworkError when muted).
+            if muted {
+                muted_network_error(cx);
+            }
+            return ClassicScriptRun::ParseError(None);
+        }
+        let error = crate::dom::globalscope::take_pending_exception(cx);
+        return ClassicScriptRun::ParseError(error);
+    }
+    // Step 1-4: settings, "check if we can run script", prepare to run
+    // script (the caller entered the realm).
+    // Step 7: Otherwise, set evaluationStatus to
+    // ScriptEvaluation(script's record).
+    rooted!(&in(cx) let mut rval = UndefinedValue());
+    if unsafe { JS_ExecuteScript(cx, script.handle(), rval.handle_mut()) } {
+        // Step 9-10: clean up after running script (the caller performs
+        // the microtask checkpoint); a normal completion.
+        return ClassicScriptRun::Completed;
+    }
+    // "If ScriptEvaluation does not complete because the user agent has
+    // aborted the running script, leave evaluationStatus as null."
+    if !unsafe { JS_IsExceptionPending(cx) } {
+        return ClassicScriptRun::Aborted;
+    }
+    // Step 8: evaluationStatus is an abrupt completion.
+    if rethrow_errors {
+        // Step 8.1: rethrow evaluationStatus.[[Value]] (left pending), or
+        // Step 8.2: with muted errors, throw a "NetworkError" DOMException.
+        if muted {
+            muted_network_error(cx);
+        }
+        return ClassicScriptRun::Threw;
+    }
+    // Step 8.3: Report an exception given by evaluationStatus.[[Value]]
+    // for script's settings object's global object.
+    report_pending_exception(cx);
+    ClassicScriptRun::Threw
 }
 
 /// A script waiting to run: its element and fetched source.

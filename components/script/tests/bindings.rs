@@ -842,7 +842,8 @@ fn promise_reactions_run_after_each_evaluation() {
 
 #[test]
 fn exposure_and_prefs() {
-    // Normal runtimes: no test interfaces; Profiler on Window only.
+    // Normal runtimes: no test interfaces; Profiler on Window (and in
+    // dedicated workers).
     let mut rt = JsRuntime::new().unwrap();
     // One runtime per thread.
     assert!(JsRuntime::new().is_err());
@@ -856,7 +857,10 @@ fn exposure_and_prefs() {
         "function,function,function,undefined,function,undefined"
     );
     drop(rt);
-    // Dedicated worker globals: [Exposed=DedicatedWorker] interfaces.
+    // Dedicated worker globals: [Exposed=DedicatedWorker] interfaces
+    // (Profiler too: the shell exposes it in dedicated workers), the
+    // global is a DedicatedWorkerGlobalScope, and Window-only interfaces
+    // are absent.
     let mut worker = JsRuntime::with_options(RuntimeOptions {
         global: GlobalKind::DedicatedWorker,
         prefs: Prefs::for_tests(),
@@ -865,12 +869,18 @@ fn exposure_and_prefs() {
     assert_eq!(
         worker
             .evaluate(
-                "[typeof EventTarget, typeof TestBinding, typeof TestWorkerOnly, typeof Profiler].join()",
+                "[typeof EventTarget, typeof TestBinding, typeof TestWorkerOnly, typeof Profiler, \
+                 typeof Worker, typeof Window, typeof Document, typeof WorkerLocation, \
+                 self instanceof DedicatedWorkerGlobalScope, self instanceof WorkerGlobalScope, \
+                 self instanceof EventTarget, Object.getPrototypeOf(self) === DedicatedWorkerGlobalScope.prototype, \
+                 Object.prototype.toString.call(self), typeof postMessage, \
+                 Object.getOwnPropertyNames(self).includes('importScripts')].join()",
                 "t.js",
                 1
             )
             .unwrap(),
-        "function,function,function,undefined"
+        "function,function,function,function,function,undefined,undefined,function,\
+         true,true,true,true,[object DedicatedWorkerGlobalScope],function,true"
     );
     drop(worker);
     // Window globals for tests: TestBinding but not the worker-only one.

@@ -500,28 +500,11 @@ impl EventTargetMethods for EventTarget {
     }
 }
 
-/// Implements an event handler IDL attribute pair on a struct that
-/// derives from `EventTarget`:
-/// `event_handler!(ping, Onping, SetOnping);` in its `*Methods` impl.
-#[macro_export]
-macro_rules! event_handler {
-    ($type_:ident, $getter:ident, $setter:ident) => {
-        fn $getter(
-            &self,
-            _cx: &mut mozjs::context::JSContext,
-        ) -> Option<std::rc::Rc<$crate::dom::bindings::codegen::EventHandlerNonNull>> {
-            AsRef::<$crate::dom::eventtarget::EventTarget>::as_ref(self)
-                .get_event_handler(stringify!($type_))
-        }
-
-        fn $setter(
-            &self,
-            _cx: &mut mozjs::context::JSContext,
-            value: Option<std::rc::Rc<$crate::dom::bindings::codegen::EventHandlerNonNull>>,
-        ) -> $crate::dom::bindings::error::Fallible<()> {
-            AsRef::<$crate::dom::eventtarget::EventTarget>::as_ref(self)
-                .set_event_handler(stringify!($type_), value);
-            Ok(())
-        }
-    };
+/// A DOM struct whose interface inherits from `EventTarget`, seen as its
+/// `EventTarget` part. The generated bindings implement it (along the
+/// `AsRef` chain to `EventTarget`) for every such struct; the provided
+/// methods of event handler IDL attributes (`attribute EventHandler onx`)
+/// in the `*Methods` traits go through it.
+pub trait AsEventTarget {
+    fn as_event_target(&self) -> &EventTarget;
 }

@@ -1,8 +1,8 @@
-//! Globals: the custom global `JSClass`, the per-global state
+//! Globals: the hooks of the `[Global]` interfaces' classes, the per-global state
 //! ([`GlobalScope`], in a reserved slot of the global) with the cache of
 //! interface and prototype objects, prefs, and reported errors.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::ffi::{c_void, CStr};
 use std::ptr::{self, NonNull};
@@ -33,7 +33,9 @@ use mozjs::{
     JSCLASS_RESERVED_SLOTS_MASK,
 };
 
-use crate::dom::bindings::codegen::{PrototypeList, WindowBinding};
+use crate::dom::bindings::codegen::{
+    DedicatedWorkerGlobalScopeBinding, PrototypeList, WindowBinding,
+};
 use crate::dom::bindings::interface::{
     get_or_create_interface_objects, install_interfaces, InterfaceSpec, PrototypeId,
 };
@@ -176,37 +178,13 @@ unsafe extern "C" fn finalize_dom_global<T: DomObject>(gcx: *mut GCContext, glob
     }
 }
 
-/// Whether `class` is the class of one of our globals.
+/// Whether `class` is the class of one of our globals (the `[Global]`
+/// interfaces' classes: every global is a Window or a dedicated worker's
+/// global).
 fn is_our_global_class(class: *const JSClass) -> bool {
-    std::ptr::eq(class, &GLOBAL_CLASS) || std::ptr::eq(class, &WindowBinding::CLASS.base)
+    std::ptr::eq(class, &WindowBinding::CLASS.base)
+        || std::ptr::eq(class, &DedicatedWorkerGlobalScopeBinding::CLASS.base)
 }
-
-static GLOBAL_CLASS_OPS: JSClassOps = JSClassOps {
-    addProperty: None,
-    delProperty: None,
-    enumerate: Some(JS_EnumerateStandardClasses),
-    newEnumerate: None,
-    resolve: Some(JS_ResolveStandardClass),
-    mayResolve: Some(JS_MayResolveStandardClass),
-    finalize: Some(finalize_global),
-    call: None,
-    construct: None,
-    trace: Some(trace_global),
-};
-
-/// The class of every global: SpiderMonkey's global slots plus one for the
-/// [`GlobalScope`].
-pub static GLOBAL_CLASS: JSClass = JSClass {
-    name: c"Global".as_ptr(),
-    flags: JSCLASS_IS_GLOBAL
-        | JSCLASS_FOREGROUND_FINALIZE
-        | (((JSCLASS_GLOBAL_SLOT_COUNT + 1) & JSCLASS_RESERVED_SLOTS_MASK)
-            << JSCLASS_RESERVED_SLOTS_SHIFT),
-    cOps: &GLOBAL_CLASS_OPS,
-    spec: ptr::null(),
-    ext: ptr::null(),
-    oOps: ptr::null(),
-};
 
 unsafe fn scope_pointer(global: *mut JSObject) -> *mut GlobalScope {
     let mut value = UndefinedValue();
@@ -249,7 +227,7 @@ pub struct GlobalScope {
     prototypes: Box<[Heap<*mut JSObject>]>,
     /// Interface objects, by prototype ID.
     interface_objects: Box<[Heap<*mut JSObject>]>,
-    time_origin: Instant,
+    time_origin: Cell<Instant>,
     reported_errors: Rc<RefCell<Vec<ScriptError>>>,
     /// <https://html.spec.whatwg.org/#concept-settings-object-cross-origin-isolated-capability>
     cross_origin_isolated: std::cell::Cell<bool>,
@@ -258,10 +236,10 @@ pub struct GlobalScope {
 }
 
 impl GlobalScope {
-    /// Creates a global of `kind` with the interfaces exposed on it. A
-    /// `Window` global is the platform object of the `[Global]` interface
-    /// `Window` (its struct in the global's DOM slot, its [[Prototype]]
-    /// `Window.prototype`); a worker global is a plain global.
+    /// Creates a global of `kind` with the interfaces exposed on it: the
+    /// platform object of the `[Global]` interface `Window` or
+    /// `DedicatedWorkerGlobalScope` (its struct in the global's DOM slot,
+    /// its [[Prototype]] the interface prototype object).
     pub fn create_global(
         cx: &mut JSContext,
         kind: GlobalKind,
@@ -292,7 +270,7 @@ impl GlobalScope {
         let _ = existing_compartment;
         let class: &'static JSClass = match kind {
             GlobalKind::Window => &WindowBinding::CLASS.base,
-            GlobalKind::DedicatedWorker => &GLOBAL_CLASS,
+            GlobalKind::DedicatedWorker => &DedicatedWorkerGlobalScopeBinding::CLASS.base,
         };
         rooted!(&in(cx) let global = unsafe {
             JS_NewGlobalObject(
@@ -313,7 +291,7 @@ impl GlobalScope {
             prefs,
             prototypes: (0..count).map(|_| Heap::default()).collect(),
             interface_objects: (0..count).map(|_| Heap::default()).collect(),
-            time_origin: Instant::now(),
+            time_origin: Cell::new(Instant::now()),
             reported_errors,
             cross_origin_isolated: std::cell::Cell::new(false),
             profiler_realm_id,
@@ -329,10 +307,18 @@ impl GlobalScope {
         }
         let mut realm = AutoRealm::new(cx, object);
         let (global_handle, realm) = realm.global_and_reborrow();
-        if kind == GlobalKind::Window {
-            // https://webidl.spec.whatwg.org/#Global: the global is the
-            // Window platform object.
-            crate::dom::window::Window::attach_to_global(realm, global_handle)?;
+        // https://webidl.spec.whatwg.org/#Global: the global is the platform
+        // object of its [Global] interface.
+        match kind {
+            GlobalKind::Window => {
+                crate::dom::window::Window::attach_to_global(realm, global_handle)?
+            }
+            GlobalKind::DedicatedWorker => {
+                crate::dom::dedicatedworkerglobalscope::DedicatedWorkerGlobalScope::attach_to_global(
+                    realm,
+                    global_handle,
+                )?
+            }
         }
         if install_interfaces(realm, global_handle).is_err() {
             return Err("could not install the DOM interfaces".to_owned());
@@ -342,8 +328,9 @@ impl GlobalScope {
     }
 
     /// # Safety
-    /// `global` must be a live global of [`GLOBAL_CLASS`]; the reference is
-    /// valid while it lives.
+    /// `global` must be a live global made by
+    /// [`GlobalScope::create_global`]; the reference is valid while it
+    /// lives.
     pub unsafe fn from_global<'a>(global: *mut JSObject) -> &'a GlobalScope {
         let scope = unsafe { scope_pointer(global) };
         assert!(!scope.is_null(), "not a jsprof global");
@@ -385,14 +372,20 @@ impl GlobalScope {
 
     /// The time origin (<https://w3c.github.io/hr-time/#dfn-time-origin>).
     pub fn time_origin(&self) -> Instant {
-        self.time_origin
+        self.time_origin.get()
+    }
+
+    /// Sets the time origin (a worker's is the time its owner started
+    /// creating it, before any of its script runs).
+    pub(crate) fn set_time_origin(&self, time_origin: Instant) {
+        self.time_origin.set(time_origin);
     }
 
     /// <https://w3c.github.io/hr-time/#dfn-current-high-resolution-time>
     /// relative to the time origin, in milliseconds (unrounded; see
     /// [`GlobalScope::coarsened_now`]).
     pub fn now(&self) -> f64 {
-        self.time_origin.elapsed().as_secs_f64() * 1000.0
+        self.time_origin.get().elapsed().as_secs_f64() * 1000.0
     }
 
     /// <https://w3c.github.io/hr-time/#dfn-current-high-resolution-time>
@@ -434,6 +427,107 @@ impl GlobalScope {
             crate::dom::bindings::reflector::unwrap_dom_object::<crate::dom::window::Window>(
                 self.global.get(),
             )
+        }
+    }
+
+    /// The `WorkerGlobalScope` platform object, if this is a worker global.
+    pub fn as_worker(&self) -> Option<&crate::dom::workerglobalscope::WorkerGlobalScope> {
+        // SAFETY: the global lives as long as `self`.
+        unsafe {
+            crate::dom::bindings::reflector::unwrap_dom_object::<
+                crate::dom::workerglobalscope::WorkerGlobalScope,
+            >(self.global.get())
+        }
+    }
+
+    /// The `DedicatedWorkerGlobalScope` platform object, if this is a
+    /// dedicated worker's global.
+    pub fn as_dedicated_worker(
+        &self,
+    ) -> Option<&crate::dom::dedicatedworkerglobalscope::DedicatedWorkerGlobalScope> {
+        // SAFETY: the global lives as long as `self`.
+        unsafe {
+            crate::dom::bindings::reflector::unwrap_dom_object::<
+                crate::dom::dedicatedworkerglobalscope::DedicatedWorkerGlobalScope,
+            >(self.global.get())
+        }
+    }
+
+    /// The global object as an `EventTarget` (a `Window` or a
+    /// `WorkerGlobalScope`).
+    pub fn event_target(&self) -> Option<&crate::dom::eventtarget::EventTarget> {
+        if let Some(window) = self.as_window() {
+            return Some(window.upcast_event_target());
+        }
+        self.as_worker().map(|w| w.upcast_event_target())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-origin>
+    /// of this global's environment settings object.
+    pub fn origin(&self) -> jsprof_document::Origin {
+        if let Some(window) = self.as_window() {
+            return window.origin();
+        }
+        match self.as_worker() {
+            Some(worker) => worker.origin(),
+            None => jsprof_document::Origin::new_opaque(),
+        }
+    }
+
+    /// The URL relative URLs of scripts of this global are parsed against
+    /// (<https://html.spec.whatwg.org/multipage/webappapis.html#api-base-url>):
+    /// the document's URL, or the worker global scope's URL.
+    pub fn api_base_url(&self) -> url::Url {
+        if let Some(window) = self.as_window() {
+            return window.url();
+        }
+        match self.as_worker() {
+            Some(worker) => worker.url(),
+            None => url::Url::parse("about:blank").expect("about:blank parses"),
+        }
+    }
+
+    /// The document policy of this global's policy container: the active
+    /// document's (`None` without a `Document-Policy` header), or a
+    /// worker's (decided when its script was fetched; see
+    /// `jsprof_document::worker_document_policy`).
+    pub fn document_policy(&self) -> Option<jsprof_document::DocumentPolicy> {
+        if let Some(window) = self.as_window() {
+            return window.active_document().and_then(|d| d.document_policy());
+        }
+        self.as_worker().and_then(|w| w.document_policy())
+    }
+
+    /// The embedder policy value (COEP) of this global's policy
+    /// container.
+    pub fn embedder_policy(&self) -> jsprof_document::EmbedderPolicyValue {
+        if let Some(window) = self.as_window() {
+            return window
+                .active_document()
+                .map(|d| d.embedder_policy())
+                .unwrap_or_default();
+        }
+        self.as_worker()
+            .map(|w| w.embedder_policy())
+            .unwrap_or_default()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#secure-context>
+    /// of this global's environment.
+    pub fn is_secure_context(&self) -> bool {
+        if let Some(window) = self.as_window() {
+            return window.is_secure_context();
+        }
+        self.as_worker().is_some_and(|w| w.is_secure_context())
+    }
+
+    /// Runs timer `id` of this global's map of active timers (the task of
+    /// the timer initialization steps). `cx` is in this global's realm.
+    pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
+        if let Some(window) = self.as_window() {
+            window.run_timer(cx, id);
+        } else if let Some(worker) = self.as_worker() {
+            worker.run_timer(cx, id);
         }
     }
 
@@ -525,10 +619,13 @@ pub(crate) fn take_pending_exception(cx: &mut JSContext) -> Option<ScriptError> 
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception>:
 /// takes the pending exception, records it on the current global (see
-/// `JsRuntime::reported_errors`), fires `error` at a window global and,
-/// unless a listener canceled it, prints `file:line:column message` to
-/// stderr. Errors of muted scripts are reported as "Script error." with an
-/// empty file name, 0, 0 and a null error (via `jsprof-document`).
+/// `JsRuntime::reported_errors`), fires `error` at the global (a window or
+/// a worker global) and, unless a listener canceled it, reports it: on
+/// the developer console (stderr, `file:line:column message`) for a
+/// window, to the `Worker` object in the owner for a dedicated worker
+/// (see [`report_error_event`]). Errors of muted scripts are reported as
+/// "Script error." with an empty file name, 0, 0 and a null error (via
+/// `jsprof-document`).
 pub fn report_pending_exception(cx: &mut JSContext) {
     rooted!(&in(cx) let mut exception_value = UndefinedValue());
     unsafe {
@@ -558,43 +655,70 @@ pub fn report_pending_exception(cx: &mut JSContext) {
         line: info.lineno,
         column: info.colno,
     };
-    let scope = unsafe { GlobalScope::current(cx) };
+    let error_value = if info.error.is_some() {
+        exception_value.get()
+    } else {
+        mozjs::jsval::NullValue()
+    };
+    let Some(scope) = (unsafe { GlobalScope::current(cx) }) else {
+        print_error(&reported);
+        return;
+    };
+    report_error_event(cx, scope, reported, error_value);
+}
+
+/// Step 6-7 of "report an exception" for `global` (`cx` in its realm),
+/// given the error's (already muted-filtered) fields and value: fires an
+/// `ErrorEvent` at the global; if no listener canceled it, the error is
+/// reported on the console for a window and, for a dedicated worker, to
+/// its `Worker` object in the owner
+/// (<https://html.spec.whatwg.org/multipage/workers.html#runtime-script-errors-2>),
+/// which repeats the process one level up if not canceled there. The
+/// error is recorded on the global's runtime either way.
+pub(crate) fn report_error_event(
+    cx: &mut JSContext,
+    global: &GlobalScope,
+    error: ScriptError,
+    error_value: mozjs::jsval::JSVal,
+) {
+    rooted!(&in(cx) let error_value = error_value);
     let mut not_handled = true;
-    if let Some(window) = scope.and_then(|s| s.as_window()) {
+    if let Some(target) = global.event_target() {
         // Step 6: fire an event named error at global, using ErrorEvent,
         // with cancelable true and the error info.
-        let error_value = if info.error.is_some() {
-            exception_value.get()
-        } else {
-            mozjs::jsval::NullValue()
-        };
         let event = crate::dom::errorevent::ErrorEvent::new_error(
             cx,
-            scope.expect("checked above"),
-            &info.message,
-            &info.filename,
-            info.lineno,
-            info.colno,
-            error_value,
+            global,
+            &error.message,
+            &error.filename,
+            error.line,
+            error.column,
+            error_value.get(),
         );
-        not_handled = window
-            .upcast_event_target()
-            .dispatch(cx, event.upcast_event());
+        not_handled = target.dispatch(cx, event.upcast_event());
     }
-    // Step 7: If notHandled is true, report the error to the developer
-    // console.
+    global.record_reported_error(error.clone());
+    // Step 7: If notHandled is true, then report exception to the
+    // developer console (or, in a dedicated worker, to the Worker object).
     if not_handled {
-        if reported.filename.is_empty() {
-            // A muted error: no position to show.
-            eprintln!("{}", reported.message);
-        } else {
-            eprintln!(
-                "{}:{}:{} {}",
-                reported.filename, reported.line, reported.column, reported.message
-            );
+        let propagated = global
+            .as_dedicated_worker()
+            .is_some_and(|w| w.report_error_to_owner(&error));
+        if !propagated {
+            print_error(&error);
         }
     }
-    if let Some(global) = scope {
-        global.record_reported_error(reported);
+}
+
+/// The console line of an unhandled error.
+fn print_error(error: &ScriptError) {
+    if error.filename.is_empty() {
+        // A muted error: no position to show.
+        eprintln!("{}", error.message);
+    } else {
+        eprintln!(
+            "{}:{}:{} {}",
+            error.filename, error.line, error.column, error.message
+        );
     }
 }

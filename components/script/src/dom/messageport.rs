@@ -157,12 +157,12 @@ impl MessagePortMethods for MessagePort {
         Ok(())
     }
 
-    fn Onmessage(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("message")
-    }
-
-    /// Setting `onmessage` also starts the port
-    /// (<https://html.spec.whatwg.org/multipage/web-messaging.html#handler-messageport-onmessage>).
+    /// Overrides the provided event handler setter: setting `onmessage`
+    /// also starts the port
+    /// (<https://html.spec.whatwg.org/multipage/web-messaging.html#handler-messageport-onmessage>:
+    /// "the first time a MessagePort object's onmessage IDL attribute is
+    /// set, the port's port message queue must be enabled"). The other
+    /// event handler attributes use the provided methods.
     fn SetOnmessage(
         &self,
         cx: &mut JSContext,
@@ -170,18 +170,5 @@ impl MessagePortMethods for MessagePort {
     ) -> Fallible<()> {
         self.eventtarget.set_event_handler("message", value);
         self.Start(cx)
-    }
-
-    fn Onmessageerror(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("messageerror")
-    }
-
-    fn SetOnmessageerror(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("messageerror", value);
-        Ok(())
     }
 }

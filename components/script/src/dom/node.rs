@@ -340,7 +340,9 @@ impl Node {
     /// "destroy a child navigable". Deviation: the navigable (and its
     /// `contentWindow`) stays registered; what is done is what the JS
     /// Self-Profiling API needs: the profiling sessions of the destroyed
-    /// navigable's realm and of its descendants' realms stop.
+    /// navigable's realm and of its descendants' realms stop, and the
+    /// dedicated workers those realms created are terminated (their
+    /// owner's document is discarded).
     fn run_removing_steps(&self) {
         if let Some(iframe) = self
             .root_ref()
@@ -349,6 +351,7 @@ impl Node {
             if let Some(id) = iframe.content_navigable() {
                 crate::browsing_context::for_each_inclusive_descendant(id, |global| {
                     crate::profiling::stop_sessions_of_realm(global.profiler_realm_id());
+                    crate::workers::terminate_workers_of_realm(global.profiler_realm_id());
                 });
             }
         }

@@ -21,6 +21,15 @@
 //! Pausing (RECOMMENDED for a browsing context not in the foreground): the
 //! shell has no notion of foreground or background documents, so sessions
 //! never pause.
+//!
+//! Dedicated workers (exposed there as a deviation from the specification,
+//! see `webidl/Profiler.webidl`): a worker is its own agent, so a
+//! `Profiler` made in a worker gets a session of the worker's own sampler
+//! (one `AgentSampler` per thread), which samples the worker's thread only
+//! and keeps only frames of the worker's realm; its timestamps are
+//! relative to the worker's time origin. Terminating the worker (or its
+//! owner going away) cancels its sessions on the worker's thread before
+//! its context goes.
 
 use std::cell::Cell;
 use std::ptr::NonNull;
@@ -187,15 +196,21 @@ impl ProfilerMethods for Profiler {
         }
         // Step 2: Get the policy value for "js-profiling" in the Document.
         // If the result is false, throw a "NotAllowedError" DOMException.
+        // (In a dedicated worker: the worker's policy container's document
+        // policy, from its own script response or inherited by a blob: or
+        // data: worker; see `jsprof_document::worker_document_policy`.)
         let allowed = global
-            .as_window()
-            .and_then(|w| w.active_document())
-            .and_then(|d| d.document_policy())
+            .document_policy()
             .is_some_and(|p| p.js_profiling_allowed());
         if !allowed {
+            let message = if global.as_worker().is_some() {
+                "JS profiling is not enabled by the worker's policy (Document-Policy: js-profiling on the worker script, or inherited by a blob:/data: worker from its creator)"
+            } else {
+                "JS profiling is not enabled by the document's policy (Document-Policy: js-profiling)"
+            };
             return Err(Error::dom_with_message(
                 DomExceptionName::NotAllowedError,
-                "JS profiling is not enabled by the document's policy (Document-Policy: js-profiling)",
+                message,
             ));
         }
         // Step 3: Create a new profiling session: 3.1 the requested interval

@@ -344,8 +344,6 @@ impl TestBindingMethods for TestBinding {
         Ok(())
     }
 
-    crate::event_handler!(ping, Onping, SetOnping);
-
     fn ReadonlyLong(&self, _cx: &mut JSContext) -> i32 {
         self.readonly_long
     }

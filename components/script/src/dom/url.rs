@@ -50,10 +50,7 @@ fn api_url_parser(url: &str, base: Option<&str>) -> Option<url::Url> {
 /// The current global's origin (its window's, else the URL origin of
 /// nothing: opaque).
 fn settings_origin(global: &GlobalScope) -> jsprof_document::Origin {
-    match global.as_window() {
-        Some(window) => window.origin(),
-        None => jsprof_document::Origin::new_opaque(),
-    }
+    global.origin()
 }
 
 impl URLMethods for URL {

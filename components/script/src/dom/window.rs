@@ -5,52 +5,33 @@
 //! timers and the lazily made `location`/`console`/`performance`.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::ptr::{self, NonNull};
 use std::rc::Rc;
-use std::time::Duration;
 
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
-use mozjs::jsapi::{HandleValueArray, Heap, JSObject, JSTracer, JS_SetReservedSlot};
-use mozjs::jsval::{JSVal, ObjectValue, PrivateValue, UndefinedValue};
-use mozjs::rust::wrappers2::{Call, JS_DefineProperties, JS_SetPrototype};
+use mozjs::jsapi::{Heap, JSObject, JSTracer, JS_SetReservedSlot};
+use mozjs::jsval::{ObjectValue, PrivateValue, UndefinedValue};
+use mozjs::rooted;
+use mozjs::rust::wrappers2::{JS_DefineProperties, JS_SetPrototype};
 use mozjs::rust::HandleObject;
-use mozjs::{rooted, rooted_vec};
 
 use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::codegen::WindowBinding::WindowMethods;
-use crate::dom::bindings::codegen::{EventHandlerNonNull, PrototypeList, VoidFunction};
-use crate::dom::bindings::conversions::{is_callable, RootedJsObject, RootedJsValue, USVString};
+use crate::dom::bindings::codegen::{PrototypeList, VoidFunction};
+use crate::dom::bindings::conversions::{RootedJsObject, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::console::Console;
 use crate::dom::document::Document;
 use crate::dom::eventtarget::EventTarget;
-use crate::dom::globalscope::{report_pending_exception, GlobalScope};
+use crate::dom::globalscope::GlobalScope;
 use crate::dom::location::Location;
 use crate::dom::performance::Performance;
 use crate::event_loop::EventLoop;
-
-/// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
-/// entry: the handler and arguments (traced), and what repeats need.
-struct Timer {
-    handler: Box<Heap<JSVal>>,
-    // Boxed: a Heap must not move once it holds a pointer.
-    #[allow(clippy::vec_box)]
-    arguments: Vec<Box<Heap<JSVal>>>,
-    timeout: i32,
-    repeat: bool,
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timer-nesting-level>
-    nesting_level: u32,
-    /// For a string handler whose initiating script has muted errors: that
-    /// script's compile file name. The string is code that script wrote,
-    /// so it is compiled as part of it (as its eval code is): muted for
-    /// error reporting and never shown by the profiler.
-    muted_initiator: Option<String>,
-}
+use crate::timers::Timers;
 
 /// A `CrossOriginWindow` this realm made for a navigable (boxed: a Heap
 /// must not move).
@@ -62,10 +43,8 @@ pub struct Window {
     location: MutNullableDom<Location>,
     console: MutNullableDom<Console>,
     performance: MutNullableDom<Performance>,
-    timers: RefCell<BTreeMap<i32, Timer>>,
-    next_timer_id: Cell<i32>,
-    /// The nesting level of the timer task running now (0 outside timers).
-    current_nesting_level: Cell<u32>,
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
+    timers: Timers,
     url: RefCell<url::Url>,
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-origin>
     /// (the associated Document's origin).
@@ -99,14 +78,7 @@ unsafe impl Traceable for Window {
                     view.trace(trc);
                 }
             }
-            if let Ok(timers) = self.timers.try_borrow() {
-                for timer in timers.values() {
-                    timer.handler.trace(trc);
-                    for a in &timer.arguments {
-                        a.trace(trc);
-                    }
-                }
-            }
+            self.timers.trace(trc);
         }
     }
 }
@@ -124,9 +96,7 @@ impl Window {
             location: MutNullableDom::default(),
             console: MutNullableDom::default(),
             performance: MutNullableDom::default(),
-            timers: RefCell::new(BTreeMap::new()),
-            next_timer_id: Cell::new(1),
-            current_nesting_level: Cell::new(0),
+            timers: Timers::new(),
             url: RefCell::new(url::Url::parse("about:blank").expect("about:blank parses")),
             origin: RefCell::new(jsprof_document::Origin::new_opaque()),
             navigable: Cell::new(None),
@@ -206,6 +176,11 @@ impl Window {
         self.secure_context.set(secure);
     }
 
+    /// Whether this window's environment is a secure context.
+    pub fn is_secure_context(&self) -> bool {
+        self.secure_context.get()
+    }
+
     /// This window's navigable; a window not yet registered becomes a
     /// top-level traversable.
     pub fn navigable_id(&self) -> NavigableId {
@@ -248,176 +223,13 @@ impl Window {
         &self.eventtarget
     }
 
-    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timer-initialisation-steps>
-    fn initialize_timer(
-        &self,
-        cx: &mut JSContext,
-        handler: RootedJsValue,
-        timeout: i32,
-        arguments: Vec<RootedJsValue>,
-        repeat: bool,
-        previous_id: Option<i32>,
-    ) -> i32 {
-        // Step 1: Let thisArg be global (the caller calls the handler with
-        // the window).
-        // Step 2: If previousId was given, let id be previousId; otherwise,
-        // let id be an implementation-defined integer that is greater than
-        // zero and does not already exist in global's map of active timers.
-        let id = previous_id.unwrap_or_else(|| {
-            let id = self.next_timer_id.get();
-            self.next_timer_id.set(id.wrapping_add(1).max(1));
-            id
-        });
-        // Step 3: If the surrounding agent's event loop's currently running
-        // task is a task that was created by this algorithm, then let
-        // nesting level be the task's timer nesting level. Otherwise, let
-        // nesting level be 0.
-        let nesting_level = self.current_nesting_level.get();
-        // Step 4: If timeout is less than 0, then set timeout to 0.
-        let mut timeout = timeout.max(0);
-        // Step 5: If nesting level is greater than 5, and timeout is less
-        // than 4, then set timeout to 4.
-        if nesting_level > 5 && timeout < 4 {
-            timeout = 4;
-        }
-        // Step 6-7: realm and initiating script (the handler runs in this
-        // window's realm). A string handler from a script with muted errors
-        // keeps that script's file name (see `Timer::muted_initiator`).
-        // (A repeat keeps the first run's: `run_timer` sets it again.)
-        rooted!(&in(cx) let handler_value = handler.get());
-        let muted_initiator = if previous_id.is_some() || is_callable(handler_value.handle()) {
-            None
-        } else {
-            mozjs::rust::describe_scripted_caller(cx)
-                .ok()
-                .map(|caller| caller.filename)
-                .filter(|filename| crate::script_registry::is_muted(filename))
-        };
-        // Step 8-9: the task (run by `run_timer`), with nesting level + 1.
-        let timer = Timer {
-            handler: Heap::boxed(handler.get()),
-            arguments: arguments.iter().map(|a| Heap::boxed(a.get())).collect(),
-            timeout,
-            repeat,
-            nesting_level: nesting_level + 1,
-            muted_initiator,
-        };
-        // Step 11: Set global's map of active timers[id] to uniqueHandle.
-        self.timers.borrow_mut().insert(id, timer);
-        // Step 12: Run steps after a timeout given global, "setTimeout/
-        // setInterval", timeout, and completionStep.
-        EventLoop::current().schedule_timer(
-            self.reflector().get_jsobject(),
-            id,
-            Duration::from_millis(timeout as u64),
-        );
-        // Step 13: Return id.
-        id
-    }
-
-    /// The task of step 8 of the timer initialization steps, for timer `id`.
-    /// `cx` is in this window's realm.
+    /// The task of step 8 of the timer initialization steps, for timer `id`
+    /// of this window's map of active timers. `cx` is in this window's
+    /// realm.
     pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
-        // Step 8.1: If id does not exist in global's map of active timers,
-        // then abort these steps.
-        let (handler, arguments, timeout, repeat, nesting_level, muted_initiator) = {
-            let timers = self.timers.borrow();
-            let Some(timer) = timers.get(&id) else {
-                return;
-            };
-            (
-                RootedJsValue::new(Heap::default()),
-                timer.arguments.iter().map(|a| a.get()).collect::<Vec<_>>(),
-                timer.timeout,
-                timer.repeat,
-                timer.nesting_level,
-                timer.muted_initiator.clone(),
-            )
-        };
-        if let Some(timer) = self.timers.borrow().get(&id) {
-            handler.set(timer.handler.get());
-        }
-        rooted!(&in(cx) let handler_value = handler.get());
-        let arguments: Vec<RootedJsValue> = arguments
-            .into_iter()
-            .map(|v| {
-                let r = RootedJsValue::new(Heap::default());
-                r.set(v);
-                r
-            })
-            .collect();
-        let previous_level = self.current_nesting_level.replace(nesting_level);
-        // Step 8.4: If handler is a Function, then invoke handler given
-        // arguments and "report", and with callback this value set to
-        // thisArg.
-        if is_callable(handler_value.handle()) {
-            rooted!(&in(cx) let this = ObjectValue(self.reflector().get_jsobject()));
-            let argv: Vec<JSVal> = arguments.iter().map(|a| a.get()).collect();
-            rooted!(&in(cx) let mut rval = UndefinedValue());
-            rooted_vec!(let argv_root <- argv.into_iter());
-            let args = HandleValueArray::from(&argv_root);
-            let ok = unsafe {
-                Call(
-                    cx,
-                    this.handle(),
-                    handler_value.handle(),
-                    &args,
-                    rval.handle_mut(),
-                )
-            };
-            if !ok {
-                report_pending_exception(cx);
-            }
-        } else {
-            // Step 8.5: Otherwise: ToString the handler and run it as a
-            // classic script (the document's URL as the file name, or the
-            // muted initiating script's).
-            let source =
-                crate::dom::bindings::conversions::to_rust_string(cx, handler_value.handle());
-            match source {
-                Ok(source) => {
-                    let (url, record) = match muted_initiator.clone() {
-                        Some(filename) => {
-                            let record = crate::script_registry::ScriptRecord {
-                                url: filename.clone(),
-                                start_line: 1,
-                                cors_status: "opaque".to_owned(),
-                                muted_errors: true,
-                            };
-                            (filename, record)
-                        }
-                        None => {
-                            let url = self.url().to_string();
-                            let record = crate::script_registry::ScriptRecord::inline(&url, 1);
-                            (url, record)
-                        }
-                    };
-                    crate::script_loading::run_classic_script(cx, &source, &url, 1, record);
-                }
-                Err(()) => report_pending_exception(cx),
-            }
-        }
-        self.current_nesting_level.set(previous_level);
-        // Step 8.6: If id does not exist in global's map of active timers,
-        // then abort these steps.
-        if !self.timers.borrow().contains_key(&id) {
-            return;
-        }
-        // Step 8.8: If repeat is true, then perform the timer
-        // initialization steps again, given global, handler, timeout,
-        // arguments, true, and id.
-        if repeat {
-            self.timers.borrow_mut().remove(&id);
-            self.current_nesting_level.set(nesting_level);
-            self.initialize_timer(cx, handler, timeout, arguments, true, Some(id));
-            if let Some(timer) = self.timers.borrow_mut().get_mut(&id) {
-                timer.muted_initiator = muted_initiator;
-            }
-            self.current_nesting_level.set(previous_level);
-        } else {
-            // Step 8.9: Otherwise, remove global's map of active timers[id].
-            self.timers.borrow_mut().remove(&id);
-        }
+        let url = self.url().to_string();
+        self.timers
+            .run(cx, self.reflector().get_jsobject(), &url, id);
     }
 }
 
@@ -500,74 +312,6 @@ impl WindowMethods for Window {
         crate::dom::response::fetch(self, cx, &input.0)
     }
 
-    fn Onrejectionhandled(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("rejectionhandled")
-    }
-
-    fn SetOnrejectionhandled(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget
-            .set_event_handler("rejectionhandled", value);
-        Ok(())
-    }
-
-    fn Onmessage(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("message")
-    }
-
-    fn SetOnmessage(
-        &self,
-        cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        let _ = cx;
-        self.eventtarget.set_event_handler("message", value);
-        Ok(())
-    }
-
-    fn Onload(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("load")
-    }
-
-    fn SetOnload(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("load", value);
-        Ok(())
-    }
-
-    fn Onerror(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("error")
-    }
-
-    fn SetOnerror(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget.set_event_handler("error", value);
-        Ok(())
-    }
-
-    fn Onunhandledrejection(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-        self.eventtarget.get_event_handler("unhandledrejection")
-    }
-
-    fn SetOnunhandledrejection(
-        &self,
-        _cx: &mut JSContext,
-        value: Option<Rc<EventHandlerNonNull>>,
-    ) -> Fallible<()> {
-        self.eventtarget
-            .set_event_handler("unhandledrejection", value);
-        Ok(())
-    }
-
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:
     /// the serialization of the relevant settings object's origin.
     fn Origin(&self, _cx: &mut JSContext) -> USVString {
@@ -598,13 +342,21 @@ impl WindowMethods for Window {
     ) -> Fallible<i32> {
         // Return the result of running the timer initialization steps given
         // this, handler, timeout, arguments, and false.
-        Ok(self.initialize_timer(cx, handler, timeout, arguments, false, None))
+        Ok(self.timers.initialize(
+            cx,
+            self.reflector().get_jsobject(),
+            handler,
+            timeout,
+            arguments,
+            false,
+            None,
+        ))
     }
 
     /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
     fn ClearTimeout(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
         // Remove this's map of active timers[id].
-        self.timers.borrow_mut().remove(&id);
+        self.timers.clear(id);
         Ok(())
     }
 
@@ -616,12 +368,20 @@ impl WindowMethods for Window {
         timeout: i32,
         arguments: Vec<RootedJsValue>,
     ) -> Fallible<i32> {
-        Ok(self.initialize_timer(cx, handler, timeout, arguments, true, None))
+        Ok(self.timers.initialize(
+            cx,
+            self.reflector().get_jsobject(),
+            handler,
+            timeout,
+            arguments,
+            true,
+            None,
+        ))
     }
 
     /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>
     fn ClearInterval(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        self.timers.borrow_mut().remove(&id);
+        self.timers.clear(id);
         Ok(())
     }
 

@@ -40,4 +40,5 @@ pub use crate::dom::bindings::reflector::{
     Reflector, MAX_PROTO_CHAIN_LENGTH,
 };
 pub use crate::dom::bindings::root::DomRoot;
+pub use crate::dom::eventtarget::AsEventTarget;
 pub use crate::dom::globalscope::{dom_global_jsclass, global_class_ops, GlobalScope};

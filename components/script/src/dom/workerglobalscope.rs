@@ -1,0 +1,360 @@
+//! `WorkerGlobalScope` (<https://html.spec.whatwg.org/multipage/workers.html#the-workerglobalscope-common-interface>):
+//! the part of a worker's global that every kind of worker has (the
+//! shell only has dedicated workers, whose global is a
+//! `DedicatedWorkerGlobalScope` holding this struct). The global object
+//! *is* the platform object (see `GlobalScope::create_global`).
+//!
+//! Holds the worker global scope's URL, the environment settings object's
+//! state that the worker's script response decides (origin, document and
+//! embedder policy, secure context), the map of active timers, and the
+//! lazily made `location`/`console`/`performance`.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+
+use crate::dom::bindings::codegen::VoidFunction;
+use crate::dom::bindings::codegen::WorkerGlobalScopeBinding::WorkerGlobalScopeMethods;
+use crate::dom::bindings::conversions::{RootedJsValue, USVString};
+use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::dom::bindings::reflector::DomObject;
+use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::console::Console;
+use crate::dom::eventtarget::EventTarget;
+use crate::dom::globalscope::GlobalScope;
+use crate::dom::performance::Performance;
+use crate::dom::workerlocation::WorkerLocation;
+use crate::script_loading::{ClassicScriptRun, ImportError};
+use crate::timers::Timers;
+use crate::workers::WorkerShared;
+
+pub struct WorkerGlobalScope {
+    eventtarget: EventTarget,
+    /// <https://html.spec.whatwg.org/multipage/workers.html#concept-workerglobalscope-url>
+    url: RefCell<url::Url>,
+    location: MutNullableDom<WorkerLocation>,
+    console: MutNullableDom<Console>,
+    performance: MutNullableDom<Performance>,
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
+    timers: Timers,
+    /// <https://html.spec.whatwg.org/multipage/workers.html#set-up-a-worker-environment-settings-object>'s
+    /// origin: the owner's, or an opaque one for a `data:` worker.
+    origin: RefCell<jsprof_document::Origin>,
+    /// The document policy of the worker's policy container (see
+    /// `jsprof_document::worker_document_policy`).
+    document_policy: Cell<Option<jsprof_document::DocumentPolicy>>,
+    /// <https://html.spec.whatwg.org/multipage/workers.html#concept-workerglobalscope-embedder-policy>
+    embedder_policy: Cell<jsprof_document::EmbedderPolicyValue>,
+    /// Whether the worker's environment is a secure context.
+    secure_context: Cell<bool>,
+    /// What the worker shares with its owner (its closing flag, the
+    /// owner's event loop), set when the worker starts.
+    shared: RefCell<Option<Arc<WorkerShared>>>,
+}
+
+impl AsRef<EventTarget> for WorkerGlobalScope {
+    fn as_ref(&self) -> &EventTarget {
+        &self.eventtarget
+    }
+}
+
+unsafe impl Traceable for WorkerGlobalScope {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe {
+            self.eventtarget.trace(trc);
+            self.location.trace(trc);
+            self.console.trace(trc);
+            self.performance.trace(trc);
+            self.timers.trace(trc);
+        }
+    }
+}
+
+impl WorkerGlobalScope {
+    pub(crate) fn new_inherited() -> WorkerGlobalScope {
+        WorkerGlobalScope {
+            eventtarget: EventTarget::new_inherited(),
+            url: RefCell::new(url::Url::parse("about:blank").expect("about:blank parses")),
+            location: MutNullableDom::default(),
+            console: MutNullableDom::default(),
+            performance: MutNullableDom::default(),
+            timers: Timers::new(),
+            origin: RefCell::new(jsprof_document::Origin::new_opaque()),
+            document_policy: Cell::new(None),
+            embedder_policy: Cell::new(Default::default()),
+            secure_context: Cell::new(false),
+            shared: RefCell::new(None),
+        }
+    }
+
+    pub(crate) fn global_scope(&self) -> &GlobalScope {
+        // SAFETY: this struct lives in its global's DOM slot.
+        unsafe { GlobalScope::from_global(self.reflector().get_jsobject()) }
+    }
+
+    pub fn upcast_event_target(&self) -> &EventTarget {
+        &self.eventtarget
+    }
+
+    /// The worker global scope's URL (its script's response URL).
+    pub fn url(&self) -> url::Url {
+        self.url.borrow().clone()
+    }
+
+    pub(crate) fn set_url(&self, url: url::Url) {
+        *self.url.borrow_mut() = url;
+    }
+
+    pub fn origin(&self) -> jsprof_document::Origin {
+        self.origin.borrow().clone()
+    }
+
+    pub(crate) fn set_origin(&self, origin: jsprof_document::Origin) {
+        *self.origin.borrow_mut() = origin;
+    }
+
+    pub fn document_policy(&self) -> Option<jsprof_document::DocumentPolicy> {
+        self.document_policy.get()
+    }
+
+    pub(crate) fn set_document_policy(&self, policy: jsprof_document::DocumentPolicy) {
+        self.document_policy.set(Some(policy));
+    }
+
+    pub fn embedder_policy(&self) -> jsprof_document::EmbedderPolicyValue {
+        self.embedder_policy.get()
+    }
+
+    pub(crate) fn set_embedder_policy(&self, value: jsprof_document::EmbedderPolicyValue) {
+        self.embedder_policy.set(value);
+    }
+
+    pub fn is_secure_context(&self) -> bool {
+        self.secure_context.get()
+    }
+
+    pub(crate) fn set_secure_context(&self, secure: bool) {
+        self.secure_context.set(secure);
+    }
+
+    pub(crate) fn shared(&self) -> Option<Arc<WorkerShared>> {
+        self.shared.borrow().clone()
+    }
+
+    pub(crate) fn set_shared(&self, shared: Arc<WorkerShared>) {
+        *self.shared.borrow_mut() = Some(shared);
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-closing>
+    pub fn closing(&self) -> bool {
+        self.shared().is_some_and(|s| s.is_closing())
+    }
+
+    /// The task of the timer initialization steps for timer `id`; `cx` is
+    /// in this global's realm.
+    pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
+        let url = self.url().to_string();
+        self.timers
+            .run(cx, self.reflector().get_jsobject(), &url, id);
+    }
+
+    /// Clears the map of active timers (when the worker's event loop
+    /// ends).
+    pub(crate) fn clear_timers(&self) {
+        self.timers.clear_all();
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/workers.html#import-scripts-into-worker-global-scope>
+    fn import_scripts(&self, cx: &mut JSContext, urls: Vec<USVString>) -> Fallible<()> {
+        // Step 1: If worker global scope's type is "module", throw a
+        // TypeError exception. (Only classic workers exist here.)
+        // Step 2: Let settings object be the current settings object.
+        let global = self.global_scope();
+        // Step 3: If urls is empty, return.
+        if urls.is_empty() {
+            return Ok(());
+        }
+        // Step 4: Let urlRecords be « ».
+        // Step 5: For each url of urls:
+        let base = global.api_base_url();
+        let mut url_records = Vec::with_capacity(urls.len());
+        for url in &urls {
+            // Step 5.1: Let urlRecord be the result of encoding-parsing a
+            // URL given url, relative to settings object.
+            // Step 5.2: If urlRecord is failure, then throw a "SyntaxError"
+            // DOMException.
+            let record = base.join(&url.0).map_err(|_| {
+                Error::dom_with_message(
+                    DomExceptionName::SyntaxError,
+                    format!("importScripts: {:?} is not a valid URL", url.0),
+                )
+            })?;
+            // Step 5.3: Append urlRecord to urlRecords.
+            url_records.push(record);
+        }
+        let loader = crate::browsing_context::loader().ok_or_else(|| {
+            Error::dom_with_message(
+                DomExceptionName::NetworkError,
+                "importScripts: this worker has no loader",
+            )
+        })?;
+        // Step 6: For each urlRecord of urlRecords:
+        for url in url_records {
+            // Step 6.1: Fetch a classic worker-imported script given
+            // urlRecord and settings object. If this succeeds, let script
+            // be the result. Otherwise, rethrow the exception.
+            let (source, record) = crate::script_loading::fetch_classic_worker_imported_script(
+                &*loader,
+                &url,
+                &global.origin(),
+                global.embedder_policy(),
+            )
+            .map_err(|ImportError::Network(reason)| {
+                Error::dom_with_message(
+                    DomExceptionName::NetworkError,
+                    format!("importScripts: {reason}"),
+                )
+            })?;
+            // Step 6.2: Run the classic script script, with rethrow errors
+            // set to true. If an exception was thrown or if the script was
+            // prematurely aborted, then abort all these steps, letting the
+            // exception or aborting continue to be processed by the calling
+            // script.
+            match crate::script_loading::run_classic_script_with(cx, &source, record, true) {
+                ClassicScriptRun::Completed => {}
+                ClassicScriptRun::ParseError(_)
+                | ClassicScriptRun::Threw
+                | ClassicScriptRun::Aborted => return Err(Error::JSFailed),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl WorkerGlobalScopeMethods for WorkerGlobalScope {
+    /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-self>
+    fn Self_(&self, _cx: &mut JSContext) -> DomRoot<WorkerGlobalScope> {
+        DomRoot::from_ref(self)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-location>:
+    /// this's WorkerLocation object.
+    fn Location(&self, cx: &mut JSContext) -> DomRoot<WorkerLocation> {
+        if let Some(location) = self.location.get() {
+            return location;
+        }
+        let location = WorkerLocation::new(cx, self.global_scope(), self.url());
+        self.location.set(Some(&location));
+        location
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-importscripts>:
+    /// import scripts into worker global scope given this and urls.
+    fn ImportScripts(&self, cx: &mut JSContext, urls: Vec<USVString>) -> Fallible<()> {
+        self.import_scripts(cx, urls)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>:
+    /// the serialization of this's relevant settings object's origin.
+    fn Origin(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.origin().ascii_serialization())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>
+    fn IsSecureContext(&self, _cx: &mut JSContext) -> bool {
+        self.secure_context.get()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-crossoriginisolated>
+    fn CrossOriginIsolated(&self, _cx: &mut JSContext) -> bool {
+        self.global_scope().cross_origin_isolated()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-settimeout>
+    fn SetTimeout(
+        &self,
+        cx: &mut JSContext,
+        handler: RootedJsValue,
+        timeout: i32,
+        arguments: Vec<RootedJsValue>,
+    ) -> Fallible<i32> {
+        // Return the result of running the timer initialization steps given
+        // this, handler, timeout, arguments, and false.
+        Ok(self.timers.initialize(
+            cx,
+            self.reflector().get_jsobject(),
+            handler,
+            timeout,
+            arguments,
+            false,
+            None,
+        ))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
+    fn ClearTimeout(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
+        // Remove this's map of active timers[id].
+        self.timers.clear(id);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-setinterval>
+    fn SetInterval(
+        &self,
+        cx: &mut JSContext,
+        handler: RootedJsValue,
+        timeout: i32,
+        arguments: Vec<RootedJsValue>,
+    ) -> Fallible<i32> {
+        // Return the result of running the timer initialization steps given
+        // this, handler, timeout, arguments, and true.
+        Ok(self.timers.initialize(
+            cx,
+            self.reflector().get_jsobject(),
+            handler,
+            timeout,
+            arguments,
+            true,
+            None,
+        ))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>
+    fn ClearInterval(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
+        // Remove this's map of active timers[id].
+        self.timers.clear(id);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-queuemicrotask>
+    fn QueueMicrotask(&self, cx: &mut JSContext, callback: Rc<VoidFunction>) -> Fallible<()> {
+        // Queue a microtask to invoke callback with « » and "report".
+        crate::dom::bindings::promise::enqueue_callback_microtask(cx, callback.callback())
+            .map_err(|_| Error::JSFailed)
+    }
+
+    /// <https://w3c.github.io/hr-time/#the-performance-attribute>: the
+    /// worker's own `Performance` (its time origin is the worker's).
+    fn Performance(&self, cx: &mut JSContext) -> DomRoot<Performance> {
+        if let Some(p) = self.performance.get() {
+            return p;
+        }
+        let p = Performance::new(cx, self.global_scope());
+        self.performance.set(Some(&p));
+        p
+    }
+
+    /// `console` (see the deviation in `WorkerGlobalScope.webidl`).
+    fn Console(&self, cx: &mut JSContext) -> DomRoot<Console> {
+        if let Some(c) = self.console.get() {
+            return c;
+        }
+        let c = Console::new(cx, self.global_scope());
+        self.console.set(Some(&c));
+        c
+    }
+}

@@ -1,0 +1,380 @@
+//! Dedicated workers as agents: the thread each worker runs on, what its
+//! owner and the worker share ([`WorkerShared`]), the owner's registry of
+//! the workers it created, and termination.
+//!
+//! # Threads and runtimes
+//!
+//! `new Worker(url)` ([`crate::dom::worker`]) spawns one thread per worker
+//! ([`spawn`]). The thread makes its own [`crate::JsRuntime`] (a
+//! SpiderMonkey context, a child runtime of its owner's, with its own
+//! global, event loop, job queue, script registry and, once a `Profiler`
+//! is made there, its own `AgentSampler`), fetches and runs the worker's
+//! script and then runs its event loop until its closing flag is set
+//! ([`crate::dom::dedicatedworkerglobalscope::run_a_worker`]). Nothing of
+//! one agent's JS heap is ever touched by another thread: the two sides
+//! exchange [`crate::event_loop::CrossAgentTask`]s that carry serialized
+//! messages and plain error fields, posted to the other side's
+//! [`Inbox`].
+//!
+//! # The owner's registry
+//!
+//! Each thread keeps the workers it created (thread-local): the shared
+//! state, the thread's `JoinHandle`, and a root on the `Worker` object
+//! while the worker runs (so messages and errors always find their
+//! target; HTML keeps a worker's `Worker` object alive while the worker
+//! is a protected worker). A worker is forgotten once its thread has been
+//! joined and the messages it posted before finishing were delivered.
+//!
+//! # Termination
+//!
+//! "Terminate a worker" ([`WorkerShared::terminate`], from `terminate()`,
+//! from the owner going away, or from the removal or navigation of the
+//! owner's browsing context) sets the closing and terminated flags,
+//! requests an interrupt on the worker's context (thread-safe), whose
+//! callback then aborts the running script (returning false, re-armed
+//! until the script is gone), and wakes the worker's event loop. The
+//! worker thread then drops its `JsRuntime` (sessions and sampler before
+//! the context) and exits. [`shut_down`] (run by the owner's `JsRuntime`
+//! before its own context goes) terminates every worker it owns and joins
+//! their threads, so no thread or context outlives its owner.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use mozjs::context::RawJSContext;
+use mozjs::gc::RootedTraceableBox;
+use mozjs::jsapi::{Heap, JSObject};
+use mozjs::rust::ThreadSafeJSContext;
+
+use crate::event_loop::Inbox;
+use crate::script_loading::Loader;
+
+/// The stack of a worker thread (SpiderMonkey's native stack quota is
+/// 1 MiB; the rest is headroom for the Rust frames around it).
+const WORKER_STACK_SIZE: usize = 4 * 1024 * 1024;
+
+/// What a worker and its owner share (both threads hold it).
+pub(crate) struct WorkerShared {
+    /// Process-unique ID of the worker.
+    pub(crate) id: u64,
+    /// The worker's event loop's inbox: its owner posts messages there.
+    pub(crate) inbox: Arc<Inbox>,
+    /// The owner's event loop's inbox: the worker posts its messages and
+    /// errors there, and wakes it when it goes idle or finishes.
+    pub(crate) owner_inbox: Arc<Inbox>,
+    /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-closing>
+    closing: AtomicBool,
+    /// "Terminate a worker" ran: running script is aborted, the owner
+    /// drops every message or error from the worker still queued.
+    terminated: AtomicBool,
+    /// The worker's context while it lives (for interrupts).
+    context: Mutex<Option<ThreadSafeJSContext>>,
+    /// The worker thread is done (its runtime is gone).
+    finished: AtomicBool,
+}
+
+impl WorkerShared {
+    pub(crate) fn new(owner_inbox: Arc<Inbox>) -> Arc<WorkerShared> {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        Arc::new(WorkerShared {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            inbox: Inbox::new(),
+            owner_inbox,
+            closing: AtomicBool::new(false),
+            terminated: AtomicBool::new(false),
+            context: Mutex::new(None),
+            finished: AtomicBool::new(false),
+        })
+    }
+
+    pub(crate) fn closing_flag(&self) -> &AtomicBool {
+        &self.closing
+    }
+
+    pub(crate) fn is_closing(&self) -> bool {
+        self.closing.load(Ordering::Acquire)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/workers.html#close-a-worker>
+    /// step 2 (the worker's own `close()`): set the closing flag.
+    pub(crate) fn set_closing(&self) {
+        self.closing.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn is_terminated(&self) -> bool {
+        self.terminated.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::Acquire)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/workers.html#terminate-a-worker>,
+    /// the part any thread can do: step 1 (set the closing flag), step 3
+    /// (abort the running script: an interrupt on the worker's context,
+    /// whose callback then refuses to continue). Step 2 (discard the
+    /// queued tasks) and 4 (empty the owner-side port queue) follow from
+    /// the flags: the worker's loop discards its tasks when it sees them,
+    /// the owner drops queued messages of a terminated worker.
+    pub(crate) fn terminate(&self) {
+        // Step 1: Set the worker's WorkerGlobalScope object's closing flag
+        // to true.
+        self.terminated.store(true, Ordering::Release);
+        self.closing.store(true, Ordering::Release);
+        // Step 3: Abort the script currently running in the worker.
+        if let Some(context) = self
+            .context
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            context.request_interrupt_callback();
+        }
+        self.inbox.wake();
+    }
+
+    /// Publishes the worker's context (on the worker thread, once its
+    /// interrupt callback is installed); `None` when it goes away.
+    pub(crate) fn set_context(&self, context: Option<ThreadSafeJSContext>) {
+        *self.context.lock().unwrap_or_else(|e| e.into_inner()) = context;
+    }
+}
+
+/// A worker this thread created.
+struct OwnedWorker {
+    shared: Arc<WorkerShared>,
+    thread: Option<JoinHandle<()>>,
+    /// The `Worker` object, rooted while the worker may still send it
+    /// messages or errors.
+    object: Option<RootedTraceableBox<Heap<*mut JSObject>>>,
+    /// The `profilerRealmID` of the realm the `Worker` object was made in
+    /// (its owner's).
+    owner_realm: u64,
+}
+
+thread_local! {
+    static OWNED: RefCell<Vec<OwnedWorker>> = const { RefCell::new(Vec::new()) };
+    /// On a worker thread: that worker's shared state.
+    static CURRENT: RefCell<Option<Arc<WorkerShared>>> = const { RefCell::new(None) };
+}
+
+/// Worker threads alive in the process (spawned and not yet exited).
+static LIVE_WORKER_THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many worker threads are alive in the process right now (started
+/// and not yet finished; a joined thread is no longer counted).
+pub fn live_worker_threads() -> usize {
+    LIVE_WORKER_THREADS.load(Ordering::SeqCst)
+}
+
+/// How many workers this thread created that are not yet forgotten
+/// (running, or finished with messages still to deliver).
+pub fn owned_worker_count() -> usize {
+    OWNED.with(|o| o.borrow().len())
+}
+
+/// Starts the thread of the worker `shared`, running `body`, and records
+/// it (with its `Worker` object `object`, made in the realm `owner_realm`)
+/// in this thread's registry.
+pub(crate) fn spawn(
+    shared: Arc<WorkerShared>,
+    object: *mut JSObject,
+    owner_realm: u64,
+    body: impl FnOnce(Arc<WorkerShared>) + Send + 'static,
+) -> Result<(), String> {
+    let for_thread = shared.clone();
+    LIVE_WORKER_THREADS.fetch_add(1, Ordering::SeqCst);
+    let thread = std::thread::Builder::new()
+        .name(format!("js-worker-{}", shared.id))
+        .stack_size(WORKER_STACK_SIZE)
+        .spawn(move || {
+            let shared = for_thread;
+            CURRENT.with(|c| *c.borrow_mut() = Some(shared.clone()));
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(shared.clone())));
+            if outcome.is_err() {
+                eprintln!(
+                    "worker {}: the worker thread panicked; the worker is closed",
+                    shared.id
+                );
+            }
+            CURRENT.with(|c| c.borrow_mut().take());
+            shared.set_context(None);
+            shared.inbox.close();
+            LIVE_WORKER_THREADS.fetch_sub(1, Ordering::SeqCst);
+            shared.finished.store(true, Ordering::Release);
+            shared.owner_inbox.wake();
+        });
+    let thread = match thread {
+        Ok(thread) => thread,
+        Err(e) => {
+            LIVE_WORKER_THREADS.fetch_sub(1, Ordering::SeqCst);
+            return Err(format!("could not start the worker thread: {e}"));
+        }
+    };
+    let root = RootedTraceableBox::new(Heap::default());
+    root.set(object);
+    OWNED.with(|o| {
+        o.borrow_mut().push(OwnedWorker {
+            shared,
+            thread: Some(thread),
+            object: Some(root),
+            owner_realm,
+        })
+    });
+    Ok(())
+}
+
+/// The `Worker` object of worker `id`, if it is still to receive events
+/// (the worker was not terminated).
+pub(crate) fn worker_object(id: u64) -> Option<*mut JSObject> {
+    OWNED.with(|o| {
+        o.borrow()
+            .iter()
+            .find(|w| w.shared.id == id && !w.shared.is_terminated())
+            .and_then(|w| w.object.as_ref().map(|r| r.get()))
+    })
+}
+
+/// Terminates worker `id` (a `Worker`'s `terminate()`): nothing more of it
+/// reaches its `Worker` object, whose root is dropped now; the thread is
+/// joined by [`join_finished`] once it has exited.
+pub(crate) fn terminate(shared: &WorkerShared) {
+    shared.terminate();
+    let root = OWNED.with(|o| {
+        o.borrow_mut()
+            .iter_mut()
+            .find(|w| w.shared.id == shared.id)
+            .and_then(|w| w.object.take())
+    });
+    drop(root);
+}
+
+/// Terminates every worker whose `Worker` object was made in the realm
+/// `realm_id` (its document is being discarded: a navigation or the
+/// removal of its iframe).
+pub(crate) fn terminate_workers_of_realm(realm_id: u64) {
+    let shared: Vec<Arc<WorkerShared>> = OWNED.with(|o| {
+        o.borrow()
+            .iter()
+            .filter(|w| w.owner_realm == realm_id)
+            .map(|w| w.shared.clone())
+            .collect()
+    });
+    for worker in shared {
+        terminate(&worker);
+    }
+}
+
+/// Joins the threads of this thread's workers that have finished and
+/// returns their IDs (their entries stay until [`forget`], so the messages
+/// they posted before finishing still find their `Worker` object).
+pub(crate) fn join_finished() -> Vec<u64> {
+    let finished: Vec<(u64, JoinHandle<()>)> = OWNED.with(|o| {
+        o.borrow_mut()
+            .iter_mut()
+            .filter(|w| w.shared.is_finished())
+            .filter_map(|w| w.thread.take().map(|t| (w.shared.id, t)))
+            .collect()
+    });
+    finished
+        .into_iter()
+        .map(|(id, thread)| {
+            // The thread set `finished` as its last step: this returns at
+            // once (a panic was already caught and reported inside).
+            let _ = thread.join();
+            id
+        })
+        .collect()
+}
+
+/// Forgets a joined worker (drops the root on its `Worker` object).
+pub(crate) fn forget(id: u64) {
+    let removed: Vec<OwnedWorker> = OWNED.with(|o| {
+        let mut o = o.borrow_mut();
+        let (gone, kept) = std::mem::take(&mut *o)
+            .into_iter()
+            .partition(|w| w.shared.id == id && w.thread.is_none());
+        *o = kept;
+        gone
+    });
+    drop(removed);
+}
+
+/// Whether every worker this thread owns is idle: finished and joined, or
+/// blocked in its event loop with nothing to run and every worker it owns
+/// idle (see `EventLoop::run_until_idle`). A terminated worker whose
+/// thread has not exited yet is not idle.
+pub(crate) fn all_idle() -> bool {
+    OWNED.with(|o| {
+        o.borrow().iter().all(|w| {
+            if w.thread.is_none() {
+                return true;
+            }
+            !w.shared.is_terminated() && !w.shared.is_finished() && w.shared.inbox.is_idle()
+        })
+    })
+}
+
+/// The loader a new worker of this thread loads with: this thread's
+/// loader's shareable form, or else (no page loader, or one that cannot be
+/// shared) a fetcher with the default network configuration over this
+/// thread's blob URL store, so `data:` and `blob:` workers still load.
+pub(crate) fn loader_for_workers() -> Result<Arc<dyn Loader + Send + Sync>, String> {
+    if let Some(loader) = crate::browsing_context::loader().and_then(|l| l.for_workers()) {
+        return Ok(loader);
+    }
+    thread_local! {
+        static FALLBACK: RefCell<Option<Arc<dyn Loader + Send + Sync>>> =
+            const { RefCell::new(None) };
+    }
+    if let Some(loader) = FALLBACK.with(|f| f.borrow().clone()) {
+        return Ok(loader);
+    }
+    let fetcher = jsprof_net::Fetcher::new(jsprof_net::NetConfig {
+        blob_store: crate::browsing_context::blob_store(),
+        ..jsprof_net::NetConfig::default()
+    })
+    .map_err(|e| e.to_string())?;
+    let loader: Arc<dyn Loader + Send + Sync> = Arc::new(fetcher);
+    FALLBACK.with(|f| *f.borrow_mut() = Some(loader.clone()));
+    Ok(loader)
+}
+
+/// Whether this thread is a worker that was terminated (its script must
+/// not continue).
+pub(crate) fn current_worker_terminated() -> bool {
+    CURRENT
+        .try_with(|c| c.borrow().as_ref().is_some_and(|w| w.is_terminated()))
+        .unwrap_or(false)
+}
+
+/// The worker context's interrupt callback: aborts script (an uncatchable
+/// termination) once the worker is terminated, and asks for the next
+/// interrupt at once so that no further script runs on this context.
+pub(crate) unsafe extern "C" fn interrupt_callback(cx: *mut RawJSContext) -> bool {
+    if current_worker_terminated() {
+        // SAFETY: the live context of this thread.
+        unsafe { mozjs::jsapi::JS_RequestInterruptCallback(cx) };
+        return false;
+    }
+    true
+}
+
+/// The owner goes away: terminates every worker this thread owns and joins
+/// their threads (each worker does the same with its own workers first).
+/// Called by `JsRuntime`'s `Drop` before its context is destroyed.
+pub(crate) fn shut_down() {
+    let owned: Vec<OwnedWorker> = OWNED.with(|o| std::mem::take(&mut *o.borrow_mut()));
+    for worker in &owned {
+        worker.shared.terminate();
+    }
+    for mut worker in owned {
+        if let Some(thread) = worker.thread.take() {
+            let _ = thread.join();
+        }
+        drop(worker.object.take());
+    }
+}

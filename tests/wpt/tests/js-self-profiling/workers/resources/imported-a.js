@@ -1,0 +1,2 @@
+// Imported by profiler-worker.js's `import` command.
+self.importedA = "a";
