@@ -62,15 +62,40 @@ fn start(agent: &AgentSampler, js: &Js, interval_ms: f64, isolated: bool) -> Ses
 /// Fastest wall time (ms) of `runs` evaluations after two warm-ups (the
 /// minimum is the figure least disturbed by other load on a shared machine).
 fn time(js: &mut Js, source: &str, runs: usize) -> f64 {
+    time_and_switches(js, source, runs).0
+}
+
+/// This thread's (voluntary, involuntary) context switches so far.
+fn context_switches() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/thread-self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    (
+        field("voluntary_ctxt_switches:"),
+        field("nonvoluntary_ctxt_switches:"),
+    )
+}
+
+/// [`time`], plus the JS thread's context switches per run (voluntary,
+/// involuntary), over the timed runs.
+fn time_and_switches(js: &mut Js, source: &str, runs: usize) -> (f64, f64, f64) {
     js.eval(source);
     js.eval(source);
     let mut best = f64::MAX;
+    let before = context_switches();
     for _ in 0..runs {
         let t = Instant::now();
         js.eval(source);
         best = best.min(t.elapsed().as_secs_f64() * 1000.0);
     }
-    best
+    let after = context_switches();
+    let per_run = |a: u64, b: u64| (b - a) as f64 / runs as f64;
+    (best, per_run(before.0, after.0), per_run(before.1, after.1))
 }
 
 fn intervals(trace: &ProfilerTrace) -> (f64, f64, f64) {
@@ -114,8 +139,14 @@ fn overheads(js: &mut Js, name: &str, source: &str, runs: usize) {
         t[3] = time(js, source, runs);
         s.stop().unwrap();
         let mut s = start(&agent, js, 1.0, true);
-        t[4] = time(js, source, runs);
-        busy_1ms = intervals(&s.stop().unwrap());
+        let (t4, vol, invol) = time_and_switches(js, source, runs);
+        t[4] = t4;
+        let trace = s.stop().unwrap();
+        busy_1ms = intervals(&trace);
+        println!(
+            "  {name} round {round} at 1 ms: {:.1} samples per run; JS thread context switches per run: {vol:.1} voluntary, {invol:.1} involuntary",
+            trace.samples.len() as f64 / (runs + 2) as f64
+        );
         drop(agent);
         println!(
             "  {name} round {round}: none {:.2} | stack {:.2} | instrumented {:.2} | 10 ms {:.2} | 1 ms {:.2} (ms)",
@@ -125,20 +156,118 @@ fn overheads(js: &mut Js, name: &str, source: &str, runs: usize) {
             *b = b.min(t);
         }
     }
+    // Sampling over instrumentation from these sequential rounds is
+    // dominated by the machine's drift; `sampling_overhead` measures it
+    // interleaved.
     println!(
         "{name}: base {:.1} ms | stack installed x{:.3} | instrumentation on x{:.3} | \
-         sampling 10 ms x{:.3} (x{:.3} over instrumentation) | sampling 1 ms x{:.3} (x{:.3} over instrumentation)",
+         (sequential, noisy: sampling 10 ms x{:.3}, 1 ms x{:.3} over instrumentation)",
         best[0],
         best[1] / best[0],
         best[2] / best[0],
-        best[3] / best[0],
         best[3] / best[2],
-        best[4] / best[0],
         best[4] / best[2],
     );
     println!(
         "  busy 1 ms interval: mean {:.3} p50 {:.3} p99 {:.3} ms",
         busy_1ms.0, busy_1ms.1, busy_1ms.2
+    );
+}
+
+/// The calling thread's CPU time (ms): excludes the time the thread waits
+/// for a core while other processes run, the main noise on a shared
+/// machine, but includes the signal handler and the kernel's delivery.
+fn thread_cpu_ms() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1e6
+}
+
+/// Sampling's cost over the instrumentation alone, interleaved so that
+/// drift in the machine's load hits every state alike: a session that never
+/// samples keeps the instrumentation on (no JIT discard between runs); each
+/// run is timed with no other session, a 10 ms one, or a 1 ms one, in
+/// rotating order, `n` runs per state. Ratios of minima and of medians, of
+/// wall time and of the JS thread's CPU time. A 100 µs session (ten times
+/// the samples of 1 ms) measures the cost of one sample well above the
+/// noise; ten times less of it is what 1 ms costs if the cost per sample
+/// does not depend on the rate.
+fn sampling_overhead(js: &mut Js, name: &str, source: &str, n: usize) {
+    let agent = js.agent(Preparation::Lazy);
+    let mut keep = start(&agent, js, 1.0e7, true);
+    for _ in 0..3 {
+        js.eval(source);
+    }
+    let before = agent.stats();
+    let mut wall: [Vec<f64>; 4] = Default::default();
+    let mut cpu: [Vec<f64>; 4] = Default::default();
+    let mut samples = [0usize; 4];
+    for i in 0..n {
+        for k in 0..4 {
+            let state = (i + k) % 4;
+            let mut session = match state {
+                0 => None,
+                1 => Some(start(&agent, js, 10.0, true)),
+                2 => Some(start(&agent, js, 1.0, true)),
+                _ => Some(start(&agent, js, 0.1, true)),
+            };
+            let t = Instant::now();
+            let c = thread_cpu_ms();
+            js.eval(source);
+            cpu[state].push(thread_cpu_ms() - c);
+            wall[state].push(t.elapsed().as_secs_f64() * 1000.0);
+            if let Some(s) = session.as_mut() {
+                samples[state] += s.stop().unwrap().samples.len();
+            }
+        }
+    }
+    keep.stop().unwrap();
+    let after = agent.stats();
+    drop(agent);
+    let min = |v: &Vec<f64>| v.iter().cloned().fold(f64::MAX, f64::min);
+    let med = |v: &Vec<f64>| median(v.clone());
+    let ratios = |t: &[Vec<f64>; 4], k: usize| (min(&t[k]) / min(&t[0]), med(&t[k]) / med(&t[0]));
+    println!(
+        "{name} interleaved ({n} runs each; instrumented: wall min {:.2} median {:.2} ms, CPU min {:.2} median {:.2} ms):",
+        min(&wall[0]),
+        med(&wall[0]),
+        min(&cpu[0]),
+        med(&cpu[0]),
+    );
+    for (k, label) in [(1, "10 ms"), (2, "1 ms"), (3, "100 us")] {
+        let (wmin, wmed) = ratios(&wall, k);
+        let (cmin, cmed) = ratios(&cpu, k);
+        println!(
+            "  sampling {label} over instrumentation: wall x{wmin:.3} (min) x{wmed:.3} (median) | JS thread CPU x{cmin:.3} (min) x{cmed:.3} (median)"
+        );
+    }
+    // The cost of one sample, from the 100 µs runs (medians and minima).
+    let per_sample = |t: &[Vec<f64>; 4], f: &dyn Fn(&Vec<f64>) -> f64| {
+        (f(&t[3]) - f(&t[0])) * 1000.0 / (samples[3] as f64 / n as f64)
+    };
+    println!(
+        "  one sample costs (100 us runs): wall {:.1} us (medians) {:.1} us (minima), JS thread CPU {:.1} us (medians) {:.1} us (minima); \
+         at 1 ms that is +{:.2} % of wall time, +{:.2} % of CPU (medians)",
+        per_sample(&wall, &med),
+        per_sample(&wall, &min),
+        per_sample(&cpu, &med),
+        per_sample(&cpu, &min),
+        per_sample(&wall, &med) / 1000.0 * 100.0,
+        per_sample(&cpu, &med) / 1000.0 * 100.0,
+    );
+    let captures = (after.handler_captures - before.handler_captures).max(1) as f64;
+    let ticks = (after.ticks - before.ticks).max(1) as f64;
+    println!(
+        "  per 1 ms run: {:.1} samples | per capture: JS thread in the handler {:.2} us | \
+         sampling thread CPU per tick {:.2} us ({} ticks)",
+        samples[2] as f64 / n as f64,
+        (after.handler_ns - before.handler_ns) as f64 / captures / 1000.0,
+        (after.sampler_cpu_ns - before.sampler_cpu_ns) as f64 / ticks / 1000.0,
+        ticks
     );
 }
 
@@ -160,6 +289,15 @@ fn main() {
         }
         return;
     }
+    if only == "overhead" {
+        let n = std::env::var("JSPROF_BENCH_RUNS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(30);
+        sampling_overhead(&mut js, "realistic", "realistic(600)", n);
+        sampling_overhead(&mut js, "call-dense fib(30)", "fib(30)", n);
+        return;
+    }
     let only_stop = only == "stop";
     if !only_stop {
         first_parts(&mut js);
@@ -172,6 +310,8 @@ fn first_parts(js: &mut Js) {
     // Overheads.
     overheads(js, "realistic", "realistic(600)", 7);
     overheads(js, "call-dense fib(30)", "fib(30)", 7);
+    sampling_overhead(js, "realistic", "realistic(600)", 30);
+    sampling_overhead(js, "call-dense fib(30)", "fib(30)", 30);
 
     // Idle intervals.
     let agent = js.agent(Preparation::Lazy);
@@ -258,12 +398,12 @@ fn last_part(js: &mut Js, agent: AgentSampler) {
     );
     let stats = agent.stats();
     println!(
-        "sampler stats: suspensions {}, truncated samples {}, JIT addresses resolved {}, unresolved {}",
-        stats.suspensions, stats.truncated_samples, stats.resolved_addresses, stats.unresolved_addresses
+        "sampler stats: handler captures {}, truncated samples {}, JIT addresses resolved {}, unresolved {}",
+        stats.handler_captures, stats.truncated_samples, stats.resolved_addresses, stats.unresolved_addresses
     );
     println!(
         "per sample (31-frame stacks): JS thread stopped {:.2} us, resolution on the JS thread {:.2} us",
-        stats.suspended_ns as f64 / stats.suspensions.max(1) as f64 / 1000.0,
+        stats.handler_ns as f64 / stats.handler_captures.max(1) as f64 / 1000.0,
         stats.resolve_ns as f64 / samples.max(1) as f64 / 1000.0
     );
     drop(agent);

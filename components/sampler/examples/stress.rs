@@ -1,8 +1,10 @@
 //! The stress run (not part of the tests):
 //! `cargo run --release -p jsprof-sampler --example stress -- [samples]`
-//! (default 10,000,000). Samples at 100 µs across GC-heavy, eval-heavy and
-//! exception-heavy code, restarting the session every 1,000,000 samples, and
-//! fails if any JIT address went unresolved.
+//! (default 10,000,000). Samples at 100 µs across GC-heavy, eval-heavy,
+//! exception-heavy and WebAssembly code (a new instance per call: the engine
+//! takes the module's label lock then, which the signal handler must never
+//! wait for), restarting the session every 1,000,000 samples, and fails if
+//! any JIT address went unresolved or no wasm frame was ever labelled.
 
 #[path = "../benches/support/mod.rs"]
 mod support;
@@ -18,8 +20,14 @@ function evalHeavy(k) { let x = 0; for (let i = 0; i < 50; i++) { x += eval('(fu
 function exceptionHeavy() { let c = 0; for (let i = 0; i < 2000; i++) { try { if (i % 2) throw new Error('e' + i); JSON.parse('{bad'); } catch (e) { c += e.message.length; } } return c; }
 function* gen(n) { for (let i = 0; i < n; i++) yield i; }
 async function asyncPart() { let s = 0; for (const v of gen(1000)) s += await v; return s; }
-function mix(k) { return gcHeavy() + evalHeavy(k) + exceptionHeavy() + [...gen(100)].length; }
+var wasmMod = new WebAssembly.Module(wasmModule('stressLeaf', 'stressMiddle', 'stressRun'));
+function wasmHook(i) { if (i % 4096 === 0) JSON.parse('[1,2,3]'); }
+function wasmHeavy() { let s = 0; for (let i = 0; i < 20; i++) s += new WebAssembly.Instance(wasmMod, { env: { hook: wasmHook } }).exports.run(20000); return s; }
+function mix(k) { return gcHeavy() + evalHeavy(k) + exceptionHeavy() + [...gen(100)].length + wasmHeavy(); }
 "#;
+
+/// The wasm module assembler of the tests.
+const WASM_JS: &str = include_str!("../tests/wasm/module.js");
 
 fn main() {
     let target: u64 = std::env::args()
@@ -27,6 +35,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(10_000_000);
     let mut js = Js::init();
+    js.eval(WASM_JS);
     js.eval(CODE);
     let agent = js.agent(Preparation::Lazy);
     let t0 = Instant::now();
@@ -67,14 +76,22 @@ fn main() {
         total += trace.samples.len() as u64;
         let stats = agent.stats();
         println!(
-            "{total} samples in {:.0} s; suspensions {}, JIT addresses resolved {} unresolved {}, truncated {}",
+            "{total} samples in {:.0} s; handler captures {}, JIT addresses resolved {} unresolved {}, truncated {}",
             t0.elapsed().as_secs_f64(),
-            stats.suspensions,
+            stats.handler_captures,
             stats.resolved_addresses,
             stats.unresolved_addresses,
             stats.truncated_samples
         );
+        println!(
+            "  wasm frames resolved: baseline {} Ion {}; samples with wasm labels withheld {}",
+            stats.wasm_frames_by_tier[0], stats.wasm_frames_by_tier[1], stats.wasm_withheld_samples
+        );
         assert_eq!(stats.unresolved_addresses, 0, "every address resolved");
+        assert!(
+            stats.wasm_frames_by_tier.iter().sum::<u64>() > 0,
+            "wasm frames were labelled"
+        );
     }
     println!("stress OK");
 }

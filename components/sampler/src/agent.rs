@@ -7,9 +7,9 @@
 //!   session and off after the last, resolves captures and builds traces.
 //! * Sampler thread: one tick serves every started session (each at its own
 //!   interval, by subsampling against absolute deadlines); on a tick with JS
-//!   on the stack it suspends the JS thread and captures into preallocated
-//!   buffers (`glue.rs`); otherwise it records an idle sample without
-//!   suspending.
+//!   on the stack it signals the JS thread, whose handler captures into
+//!   preallocated buffers (`glue.rs`), and collects that capture at its next
+//!   tick; otherwise it records an idle sample without signalling.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -20,7 +20,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::clock::SessionClock;
-use crate::glue::{self, CaptureBuffers, CaptureStatus, Context, ProfilingStack, ThreadHandle};
+use crate::glue::{
+    self, CaptureBuffers, CaptureSlot, CaptureStatus, Collected, Context, GcWatch, ProfilingStack,
+    Requested,
+};
 use crate::registry::ScriptRegistry;
 use crate::resolve::{merge, FrameClass, RawStack, ResolvedFrame, Resolver};
 use crate::trace::{SampleSink, TraceBuilder};
@@ -40,10 +43,10 @@ pub enum Preparation {
 /// How captures are taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CaptureMode {
-    /// Suspend the JS thread with a signal and walk its stack from the
-    /// sampling thread (unbiased). Used wherever available.
-    SuspendThread,
-    /// Fallback for platforms without thread suspension: the sampling thread
+    /// Interrupt the JS thread with a signal whose handler walks its stack
+    /// (unbiased). Used wherever available.
+    SignalHandler,
+    /// Fallback for platforms without the signal path: the sampling thread
     /// requests an interrupt and the JS thread captures itself at its next
     /// interrupt check (biased towards safepoints).
     OnThreadInterrupt,
@@ -81,15 +84,23 @@ struct RawSample {
     stack: Option<RawStack>,
 }
 
-#[derive(Default)]
+/// The capture request in flight (signal sent, handler not collected yet).
+struct Request {
+    position: u64,
+    sessions: Vec<u64>,
+    sent_at_ns: u64,
+}
+
 struct SharedState {
     shutdown: bool,
     sessions: Vec<Active>,
     pending: Vec<RawSample>,
     /// Sample positions for `JS::ProfilingFrameIterator` (JIT code liveness).
     next_position: u64,
-    /// The position of the capture the sampling thread is taking.
-    in_flight: Option<u64>,
+    /// The signal path's buffers (filled by the JS thread's handler) and the
+    /// request in flight, if any.
+    capture: CaptureBuffers,
+    request: Option<Request>,
     /// Ticks served by the on-thread fallback, waiting for the JS thread.
     on_thread_ticks: Vec<(u64, u64, Vec<u64>)>,
 }
@@ -100,14 +111,20 @@ struct Shared {
     wake: Condvar,
     cx: Context,
     stack: ProfilingStack,
-    thread: ThreadHandle,
+    gc: GcWatch,
+    slot: CaptureSlot,
     mode: CaptureMode,
     resolve_requested: AtomicBool,
     truncated_samples: AtomicU64,
-    suspensions: AtomicU64,
+    captures: AtomicU64,
     on_thread_captures: AtomicU64,
-    /// Total time the JS thread was kept stopped by captures.
-    suspended_ns: AtomicU64,
+    /// Total time the JS thread spent capturing in its signal handler.
+    handler_ns: AtomicU64,
+    wasm_withheld_samples: AtomicU64,
+    /// Ticks served and CPU time used by the sampling thread (added when it
+    /// exits).
+    ticks: AtomicU64,
+    sampler_cpu_ns: AtomicU64,
 }
 
 impl Shared {
@@ -156,14 +173,14 @@ pub struct AgentSampler {
 pub struct SamplerStats {
     /// Samples whose capture buffers were too small (root frames dropped).
     pub truncated_samples: u64,
-    /// Times the JS thread was suspended.
-    pub suspensions: u64,
+    /// Stacks captured by the JS thread's signal handler.
+    pub handler_captures: u64,
     /// Stacks captured by the on-thread path (`force_sample` and the
     /// interrupt fallback).
     pub on_thread_captures: u64,
-    /// Total time captures kept the JS thread stopped (ns; excludes signal
-    /// delivery and wake-up).
-    pub suspended_ns: u64,
+    /// Total time the JS thread spent capturing in its signal handler (ns;
+    /// excludes the kernel's signal delivery and return).
+    pub handler_ns: u64,
     /// Total time spent resolving captures on the JS thread (ns).
     pub resolve_ns: u64,
     /// JIT return addresses resolved with `JS::GetProfiledFrames`.
@@ -173,6 +190,15 @@ pub struct SamplerStats {
     /// Physical JS frames resolved, by tier: interpreter, baseline
     /// interpreter, Baseline, Ion (an Ion frame may hold inlined frames).
     pub frames_by_tier: [u64; 4],
+    /// Wasm function frames resolved, by tier: baseline, Ion (shown or not).
+    pub wasm_frames_by_tier: [u64; 2],
+    /// Samples whose wasm frames were not labelled because the thread was
+    /// interrupted outside compiled code (their wasm frames never appear).
+    pub wasm_withheld_samples: u64,
+    /// Ticks the sampling thread served (idle ones included).
+    pub ticks: u64,
+    /// CPU time the sampling thread used (ns; counted when it exits).
+    pub sampler_cpu_ns: u64,
 }
 
 impl AgentSampler {
@@ -187,8 +213,8 @@ impl AgentSampler {
         if let Some(existing) = AgentSampler::existing(cx) {
             return existing;
         }
-        let mode = if glue::thread_suspension_available() {
-            CaptureMode::SuspendThread
+        let mode = if glue::signal_capture_available() {
+            CaptureMode::SignalHandler
         } else {
             CaptureMode::OnThreadInterrupt
         };
@@ -196,7 +222,7 @@ impl AgentSampler {
     }
 
     /// Like [`AgentSampler::new`] with an explicit capture mode (tests and
-    /// platforms without suspension use [`CaptureMode::OnThreadInterrupt`]).
+    /// platforms without the signal path use [`CaptureMode::OnThreadInterrupt`]).
     pub fn with_capture_mode(
         cx: &mut mozjs::context::JSContext,
         registry: ScriptRegistry,
@@ -207,7 +233,7 @@ impl AgentSampler {
         if let Some(existing) = AgentSampler::existing(cx) {
             return existing;
         }
-        let mode = if mode == CaptureMode::SuspendThread && !glue::thread_suspension_available() {
+        let mode = if mode == CaptureMode::SignalHandler && !glue::signal_capture_available() {
             CaptureMode::OnThreadInterrupt
         } else {
             mode
@@ -229,21 +255,32 @@ impl AgentSampler {
         mode: CaptureMode,
     ) -> AgentSampler {
         let stack = ProfilingStack::install(cx);
+        let gc = GcWatch::install(cx);
+        let slot = CaptureSlot::install(cx, &stack);
         let shared = Arc::new(Shared {
             state: Mutex::new(SharedState {
+                shutdown: false,
+                sessions: Vec::new(),
+                pending: Vec::new(),
                 next_position: 1,
-                ..SharedState::default()
+                capture: CaptureBuffers::new(INITIAL_CAPTURE_FRAMES, INITIAL_CAPTURE_ARENA),
+                request: None,
+                on_thread_ticks: Vec::new(),
             }),
             wake: Condvar::new(),
             cx,
             stack,
-            thread: ThreadHandle::current(),
+            gc,
+            slot,
             mode,
             resolve_requested: AtomicBool::new(false),
             truncated_samples: AtomicU64::new(0),
-            suspensions: AtomicU64::new(0),
+            captures: AtomicU64::new(0),
             on_thread_captures: AtomicU64::new(0),
-            suspended_ns: AtomicU64::new(0),
+            handler_ns: AtomicU64::new(0),
+            wasm_withheld_samples: AtomicU64::new(0),
+            ticks: AtomicU64::new(0),
+            sampler_cpu_ns: AtomicU64::new(0),
         });
         let inner = Rc::new(AgentInner {
             cx,
@@ -289,13 +326,21 @@ impl AgentSampler {
         let resolver = self.inner.resolver.borrow();
         SamplerStats {
             truncated_samples: self.inner.shared.truncated_samples.load(Ordering::Relaxed),
-            suspensions: self.inner.shared.suspensions.load(Ordering::Relaxed),
+            handler_captures: self.inner.shared.captures.load(Ordering::Relaxed),
             on_thread_captures: self.inner.shared.on_thread_captures.load(Ordering::Relaxed),
-            suspended_ns: self.inner.shared.suspended_ns.load(Ordering::Relaxed),
+            handler_ns: self.inner.shared.handler_ns.load(Ordering::Relaxed),
             resolve_ns: self.inner.resolve_ns.get(),
             resolved_addresses: resolver.resolved_addresses,
             unresolved_addresses: resolver.unresolved_addresses,
             frames_by_tier: resolver.frames_by_tier,
+            wasm_frames_by_tier: resolver.wasm_frames_by_tier,
+            wasm_withheld_samples: self
+                .inner
+                .shared
+                .wasm_withheld_samples
+                .load(Ordering::Relaxed),
+            ticks: self.inner.shared.ticks.load(Ordering::Relaxed),
+            sampler_cpu_ns: self.inner.shared.sampler_cpu_ns.load(Ordering::Relaxed),
         }
     }
 
@@ -482,10 +527,13 @@ impl AgentInner {
     pub(crate) fn resolve_pending(&self) {
         let (pending, range_start) = {
             let mut st = self.shared.lock();
+            // A capture its handler finished since the last tick.
+            collect_flight(&self.shared, &mut st);
             // The oldest position that may still be captured or resolved.
             let oldest_unresolved = st
-                .in_flight
-                .into_iter()
+                .request
+                .iter()
+                .map(|r| r.position)
                 .chain(st.on_thread_ticks.iter().map(|t| t.0))
                 .fold(st.next_position, u64::min);
             (std::mem::take(&mut st.pending), oldest_unresolved)
@@ -509,9 +557,12 @@ impl AgentInner {
                 Some(stack) => resolver.resolve(self.cx, &self.registry, stack, &mut frames),
                 None => frames.clear(),
             }
+            // Built-ins are attributed to the frame below them only when the
+            // walk saw every frame.
+            let complete = sample.stack.as_ref().is_none_or(|s| !s.in_gc);
             for id in &sample.sessions {
                 if let Some(session) = sessions.get_mut(id) {
-                    take_sample(session, sample.time_ns, &frames, &resolver);
+                    take_sample(session, sample.time_ns, &frames, complete, &resolver);
                 }
             }
         }
@@ -538,18 +589,24 @@ impl Drop for AgentInner {
         // The last handle is gone: stop sampling; once the sampling thread
         // is joined nothing else reads the stack, so uninstall it, once.
         self.shutdown();
+        self.shared.slot.uninstall();
+        self.shared.gc.uninstall();
         self.shared.stack.uninstall();
     }
 }
 
 /// Steps 2-6 of "take a sample" for one session, given the resolved stack
 /// (root first), with the per-frame realm and muted checks of "get a frame
-/// ID" and the built-in attribution rule.
+/// ID" and the built-in attribution rule. `complete` is false when the
+/// engine hid JIT and wasm frames from the capture (GC): scripted frames are
+/// still judged on their own, but the frame below a built-in may not be its
+/// caller, so built-ins are left out (fail closed).
 /// <https://wicg.github.io/js-self-profiling/#dfn-take-a-sample>
 fn take_sample(
     session: &mut SessionState,
     time_ns: u64,
     frames: &[ResolvedFrame],
+    complete: bool,
     resolver: &Resolver,
 ) {
     // Step 3: the timestamp relative to the session's time origin, coarsened.
@@ -561,6 +618,8 @@ fn take_sample(
     // Whether the nearest scripted caller so far is included (built-ins are
     // attributed to it: step 4.2 of "get a frame ID").
     let mut caller_included = false;
+    // The realm of the nearest JS frame so far (wasm frames need it).
+    let mut caller_realm: Option<u64> = None;
     for frame in frames {
         let (desc, class) = &resolver.descs[frame.index as usize];
         // "get a frame ID", step 1: the realm check, per frame.
@@ -568,15 +627,36 @@ fn take_sample(
         let include = match class {
             // Steps 4.1 and 7: scripted code is included unless muted.
             FrameClass::Scripted { muted } => {
+                caller_realm = Some(frame.realm);
                 caller_included = same_realm && !muted;
                 caller_included
             }
             // Step 4.2: a built-in is attributed to the script that invoked it.
-            FrameClass::Builtin => same_realm && caller_included,
-            FrameClass::Native => caller_included,
+            FrameClass::Builtin => {
+                caller_realm = Some(frame.realm);
+                complete && same_realm && caller_included
+            }
+            FrameClass::Native => complete && caller_included,
             // Event-handler attributes add no frame and leave attribution
             // to their caller.
-            FrameClass::Hidden => false,
+            FrameClass::Hidden => {
+                caller_realm = Some(frame.realm);
+                false
+            }
+            // A wasm function (realm: the compiling realm, see `wasm.rs`):
+            // included if its compiling script is visible, and, when JS
+            // called into it, that JS ran in the session's realm too (a
+            // module used from another realm is not shown).
+            FrameClass::Wasm { visible } => {
+                caller_included =
+                    *visible && same_realm && caller_realm.is_none_or(|r| r == session.realm);
+                caller_included
+            }
+            FrameClass::WasmUnknown => {
+                caller_included = false;
+                false
+            }
+            FrameClass::WasmStub => false,
         };
         // "get a stack ID", step 5: an undefined frame ID keeps the parent.
         if !include {
@@ -613,13 +693,18 @@ fn admit(active: &mut Active) -> Admit {
 
 /// Slack for considering a session due at a tick.
 const DUE_SLACK_NS: u64 = 50_000;
+/// How long a sent signal may stay unhandled before the request is
+/// abandoned (a thread that blocks the signal must not stall sampling).
+const ABANDON_AFTER_NS: u64 = 200_000_000;
 
 fn sampler_thread(shared: Arc<Shared>) {
-    let mut buf = CaptureBuffers::new(INITIAL_CAPTURE_FRAMES, INITIAL_CAPTURE_ARENA);
     let mut fired: Vec<BufferFullCallback> = Vec::new();
     let mut st = shared.lock();
     loop {
         if st.shutdown {
+            shared
+                .sampler_cpu_ns
+                .fetch_add(glue::thread_cpu_ns(), Ordering::Relaxed);
             return;
         }
         let Some(next_due) = st
@@ -642,6 +727,10 @@ fn sampler_thread(shared: Arc<Shared>) {
                 .0;
             continue;
         }
+        // The previous tick's capture, if its handler is done (one wake-up
+        // per tick: the sampling thread never waits for the handler).
+        collect_flight(&shared, &mut st);
+        abandon_if_stale(&shared, &mut st, now);
         // One tick serves every due session.
         let mut due = Vec::new();
         for active in st.sessions.iter_mut().filter(|s| !s.full) {
@@ -671,26 +760,8 @@ fn sampler_thread(shared: Arc<Shared>) {
         }
         let position = st.next_position;
         st.next_position += 1;
-        st.in_flight = Some(position);
-        drop(st);
-
-        let sample = capture_tick(&shared, &mut buf, position, due);
-        st = shared.lock();
-        st.in_flight = None;
-        match sample {
-            // Nothing to resolve: straight into the sessions' samples.
-            Some(sample) if sample.stack.is_none() => {
-                for active in st
-                    .sessions
-                    .iter()
-                    .filter(|a| sample.sessions.contains(&a.id))
-                {
-                    active.sink.push_idle(active.clock.relative(sample.time_ns));
-                }
-            }
-            Some(sample) => st.pending.push(sample),
-            None => {}
-        }
+        shared.ticks.fetch_add(1, Ordering::Relaxed);
+        tick(&shared, &mut st, position, due, now);
         let many = st.pending.len() >= RESOLVE_THRESHOLD;
         if many || !fired.is_empty() {
             drop(st);
@@ -704,54 +775,129 @@ fn sampler_thread(shared: Arc<Shared>) {
     }
 }
 
-/// Takes one tick's capture (sampling thread, no lock held).
-fn capture_tick(
-    shared: &Shared,
-    buf: &mut CaptureBuffers,
-    position: u64,
-    sessions: Vec<u64>,
-) -> Option<RawSample> {
-    let now = glue::monotonic_ns();
-    // No JS on the stack: an idle sample, without suspending.
+/// Serves one tick (sampling thread, under the agent's mutex): an idle
+/// sample when no JS is on the stack; otherwise a capture request to the
+/// JS thread's signal handler, collected later (or, on platforms without
+/// signals, a request for an on-thread capture).
+fn tick(shared: &Shared, st: &mut SharedState, position: u64, sessions: Vec<u64>, now: u64) {
+    // No JS on the stack: an idle sample, without signalling.
     if shared.stack.depth() == 0 {
-        return Some(RawSample {
-            position,
-            time_ns: now,
-            sessions,
-            stack: None,
-        });
+        deliver(
+            st,
+            RawSample {
+                position,
+                time_ns: now,
+                sessions,
+                stack: None,
+            },
+        );
+        return;
     }
     match shared.mode {
-        CaptureMode::SuspendThread => {
-            let (status, at, stopped_ns) =
-                glue::capture_suspended(shared.cx, &shared.stack, shared.thread, position, buf);
-            let (time_ns, stack) = match status {
-                CaptureStatus::Ok => {
-                    shared.suspensions.fetch_add(1, Ordering::Relaxed);
-                    shared.suspended_ns.fetch_add(stopped_ns, Ordering::Relaxed);
-                    (at, Some(merge(buf)))
-                }
-                CaptureStatus::NoInstrumentation => (at, None),
-                CaptureStatus::NotSuspended => (now, None),
-            };
-            if buf.truncated() {
-                shared.truncated_samples.fetch_add(1, Ordering::Relaxed);
-                buf.grow_after_truncation();
+        CaptureMode::SignalHandler => {
+            let sent = st.request.is_none()
+                && st.capture.request(&shared.slot, &shared.gc, position) == Requested::Sent;
+            if sent {
+                st.request = Some(Request {
+                    position,
+                    sessions,
+                    sent_at_ns: now,
+                });
+            } else {
+                // The previous request is still in flight, or the signal
+                // could not be sent: a sample without stack.
+                deliver(
+                    st,
+                    RawSample {
+                        position,
+                        time_ns: now,
+                        sessions,
+                        stack: None,
+                    },
+                );
             }
-            Some(RawSample {
-                position,
-                time_ns,
-                sessions,
-                stack,
-            })
         }
         CaptureMode::OnThreadInterrupt => {
-            shared
-                .lock()
-                .on_thread_ticks
-                .push((position, now, sessions));
+            st.on_thread_ticks.push((position, now, sessions));
             shared.cx.request_interrupt();
-            None
         }
+    }
+}
+
+/// Collects the request in flight if its handler is done (sampling thread
+/// or JS thread, under the agent's mutex).
+fn collect_flight(shared: &Shared, st: &mut SharedState) {
+    if st.request.is_none() {
+        return;
+    }
+    let Collected::Done(status, at, took) = st.capture.collect(&shared.slot) else {
+        return;
+    };
+    let Some(request) = st.request.take() else {
+        return;
+    };
+    let buf = &mut st.capture;
+    let (time_ns, stack) = match status {
+        CaptureStatus::Ok => {
+            shared.captures.fetch_add(1, Ordering::Relaxed);
+            shared.handler_ns.fetch_add(took, Ordering::Relaxed);
+            if buf.wasm_withheld > 0 {
+                shared.wasm_withheld_samples.fetch_add(1, Ordering::Relaxed);
+            }
+            (at, Some(merge(buf)))
+        }
+        CaptureStatus::NoInstrumentation => (at, None),
+        CaptureStatus::NotCaptured => (request.sent_at_ns, None),
+    };
+    if buf.truncated() {
+        shared.truncated_samples.fetch_add(1, Ordering::Relaxed);
+        buf.grow_after_truncation();
+    }
+    deliver(
+        st,
+        RawSample {
+            position: request.position,
+            time_ns,
+            sessions: request.sessions,
+            stack,
+        },
+    );
+}
+
+/// Gives up a request whose signal has not been handled for
+/// [`ABANDON_AFTER_NS`]: its tick gets a sample without stack.
+fn abandon_if_stale(shared: &Shared, st: &mut SharedState, now: u64) {
+    let stale = st
+        .request
+        .as_ref()
+        .is_some_and(|r| now.saturating_sub(r.sent_at_ns) > ABANDON_AFTER_NS);
+    if stale && st.capture.abandon(&shared.slot) {
+        if let Some(request) = st.request.take() {
+            deliver(
+                st,
+                RawSample {
+                    position: request.position,
+                    time_ns: request.sent_at_ns,
+                    sessions: request.sessions,
+                    stack: None,
+                },
+            );
+        }
+    }
+}
+
+/// Hands a sample to its sessions: straight into their samples when it has
+/// no stack (nothing to resolve), else into the pending list.
+fn deliver(st: &mut SharedState, sample: RawSample) {
+    if sample.stack.is_some() {
+        st.pending.push(sample);
+        return;
+    }
+    for active in st
+        .sessions
+        .iter()
+        .filter(|a| sample.sessions.contains(&a.id))
+    {
+        active.sink.push_idle(active.clock.relative(sample.time_ns));
     }
 }

@@ -1,16 +1,19 @@
 /* The sampler's only C++: access to SpiderMonkey's public profiling headers
  * that mozjs's bindings do not expose. See src/glue.rs for the invariants.
  *
- * The capture functions (jsprof_capture_suspended and the helpers it calls)
- * run partly while the JS thread is stopped inside a signal handler. Between
- * the suspend and the resume they must not allocate, lock, or call anything
- * that could (the stopped thread may hold the allocator's or any other lock).
- * They only read the ProfilingStack, run JS::ProfilingFrameIterator (which
- * Gecko runs in the same situation) and copy into caller-owned buffers. */
+ * The capture (on_sample_signal and the helpers it calls) runs inside the
+ * sampling signal's handler, on the JS thread, at whatever instruction the
+ * signal interrupted. It must not allocate, lock, or call anything that
+ * could (the interrupted code may hold the allocator's or any other lock),
+ * nor block. It only reads the ProfilingStack, runs
+ * JS::ProfilingFrameIterator from the interrupted registers (which Gecko
+ * runs on a suspended thread, the same situation) and copies into
+ * preallocated buffers. */
 
 #include <errno.h>
 #include <pthread.h>
-#include <semaphore.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +26,11 @@
 #include "jsfriendapi.h"
 #include "js/ProfilingFrameIterator.h"
 #include "js/ProfilingSources.h"
+#include "js/GCAPI.h"
+#include "js/Principals.h"
 #include "js/ProfilingStack.h"
+#include "js/Realm.h"
+#include "js/RealmOptions.h"
 
 namespace {
 
@@ -40,7 +47,12 @@ enum JitKind : uint32_t {
   JIT_BLINTERP = 0,
   JIT_BASELINE = 1,
   JIT_ION = 2,
-  JIT_WASM = 3
+  /* Wasm frames by tier; stubs and trampolines are JIT_WASM_OTHER (they may
+   * also appear under a tier when their code lives in a tier's block: their
+   * labels tell them apart). */
+  JIT_WASM_BASELINE = 3,
+  JIT_WASM_ION = 4,
+  JIT_WASM_OTHER = 5
 };
 const uint32_t NO_STRING = UINT32_MAX;
 
@@ -81,6 +93,14 @@ struct CaptureBuf {
   uint32_t arena_cap;
   uint32_t arena_len;
   uint32_t arena_truncated;
+  /* Wasm frames whose label was not read (see walk_jit). */
+  uint32_t wasm_withheld;
+  /* The agent's GC depth (see jsprof_watch_gc), read while stopped. */
+  const std::atomic<uint32_t>* gc_depth;
+  /* Whether the thread was stopped inside a GC slice or minor GC, where
+   * SpiderMonkey suppresses JS::ProfilingFrameIterator: the JIT and wasm
+   * frames are then missing from the capture. */
+  uint32_t in_gc;
   uint32_t pad_;
 };
 
@@ -152,16 +172,54 @@ void copy_profiling_stack(ProfilingStack* ps, CaptureBuf* buf) {
 }
 
 /* Walks the JIT/wasm frames, innermost first, keeping only what must be read
- * while the thread is stopped; return addresses are resolved later on the JS
- * thread. Stops when the buffer is full, which drops root-end frames. */
+ * while the thread is stopped; JIT return addresses are resolved later on the
+ * JS thread. Stops when the buffer is full, which drops root-end frames.
+ *
+ * Wasm frames have no return address to resolve later: their only identity
+ * is the label (`funcName (filename:offset)`), read now with
+ * ProfilingFrameIterator::extractStack. For a wasm function that read takes
+ * the module's profiling-label lock (wasm::Code::profilingLabel), which the
+ * stopped thread itself may hold (it takes it when an instance is created
+ * while profiling is on). So, from another thread, labels are read only when
+ * the walk proves that the stopped thread was executing compiled code (the
+ * lock is only held by C++ that never calls compiled code):
+ *   - the first frame is wasm and starts at the stopped sp: the wasm
+ *     iterator was built from a pc inside wasm code (a thread that exited to
+ *     C++ from wasm starts at its exit frame instead, above sp);
+ *   - or the first frame is Baseline/Ion JIT code resuming at the stopped pc.
+ * Otherwise (C++, the C++ interpreter, the baseline interpreter, a trampoline)
+ * the wasm frames are recorded without label and never shown. On the JS
+ * thread itself (`on_thread`) the lock cannot be held by the walker's own
+ * thread, so labels are always read. */
 void walk_jit(JSContext* cx, const JS::ProfilingFrameIterator::RegisterState& regs,
-              uint64_t position, CaptureBuf* buf) {
+              uint64_t position, CaptureBuf* buf, bool on_thread) {
   buf->jit_len = 0;
   buf->jit_truncated = 0;
+  buf->wasm_withheld = 0;
   JS::ProfilingFrameIterator it(cx, regs, mozilla::Some(position));
+  bool first = true;
+  bool wasm_labels = on_thread;
   for (; !it.done(); ++it) {
     mozilla::Maybe<JS::ProfilingFrameIterator::Frame> frame =
         it.getPhysicalFrameWithoutLabel();
+    if (first) {
+      first = false;
+      if (!on_thread && frame.isSome()) {
+        switch (frame->kind) {
+          case JS::ProfilingFrameIterator::Frame_WasmBaseline:
+          case JS::ProfilingFrameIterator::Frame_WasmIon:
+          case JS::ProfilingFrameIterator::Frame_WasmOther:
+            wasm_labels = frame->stackAddress == regs.sp;
+            break;
+          case JS::ProfilingFrameIterator::Frame_Baseline:
+          case JS::ProfilingFrameIterator::Frame_Ion:
+            wasm_labels = frame->returnAddress() == regs.pc;
+            break;
+          default:
+            break;
+        }
+      }
+    }
     if (frame.isNothing()) {
       continue;
     }
@@ -190,64 +248,133 @@ void walk_jit(JSContext* cx, const JS::ProfilingFrameIterator::RegisterState& re
         r.kind = JIT_ION;
         r.return_addr = uint64_t(uintptr_t(frame->returnAddress()));
         break;
+      case JS::ProfilingFrameIterator::Frame_WasmBaseline:
+      case JS::ProfilingFrameIterator::Frame_WasmIon:
+        r.kind = frame->kind == JS::ProfilingFrameIterator::Frame_WasmIon
+                     ? JIT_WASM_ION
+                     : JIT_WASM_BASELINE;
+        if (wasm_labels) {
+          JS::ProfilingFrameIterator::Frame labelled;
+          if (it.extractStack(&labelled, 0, 1) == 1) {
+            copy_str(buf, labelled.label, &r.str_off, &r.str_len);
+          }
+        } else {
+          buf->wasm_withheld++;
+        }
+        break;
       default:
-        r.kind = JIT_WASM;
+        /* Trampolines and stubs: never shown, no label needed. */
+        r.kind = JIT_WASM_OTHER;
         break;
     }
   }
 }
 
-/* The suspension handshake. One capture at a time in the whole process (the
- * Rust side serialises captures), so one slot suffices. */
-struct SuspendSlot {
-  sem_t suspended;
-  sem_t resume;
-  void* pc;
-  void* sp;
-  void* fp;
-  void* lr;
+/* One agent's capture slot: the request the sampling thread posts and the
+ * JS thread's signal handler serves. The handler finds its thread's slot
+ * through tSlot (initial-exec TLS: a plain load, async-signal-safe). */
+enum : int {
+  REQ_IDLE = 0,
+  REQ_SENT = 1,
+  REQ_IN_HANDLER = 2,
+  REQ_DONE = 3,
+  REQ_ABANDONED = 4
 };
-SuspendSlot gSlot;
+struct CaptureSlot {
+  /* REQ_*: IDLE -> SENT (requester) -> IN_HANDLER -> DONE (handler) -> IDLE
+   * (collector); SENT -> ABANDONED (requester, after a timeout) -> IDLE
+   * (the late handler). Only the thread that moves the state out of IDLE,
+   * or the handler while IN_HANDLER, touches the request fields. */
+  std::atomic<int> state{REQ_IDLE};
+  /* > 0 while the JS thread toggles the instrumentation (the engine's
+   * profiler state is being rebuilt): a handler then captures nothing. Only
+   * the JS thread writes it, and the handler runs on that thread. */
+  std::atomic<uint32_t> gate{0};
+  JSContext* cx = nullptr;
+  ProfilingStack* ps = nullptr;
+  /* The thread to signal (tgkill: one syscall, where pthread_kill makes
+   * four). */
+  pid_t pid = 0;
+  pid_t tid = 0;
+  /* Request, written before SENT. */
+  uint64_t position = 0;
+  CaptureBuf* buf = nullptr;
+  /* Result, written before DONE. */
+  int status = 0;
+  uint64_t captured_at_ns = 0;
+  uint64_t capture_ns = 0;
+};
+thread_local CaptureSlot* tSlot __attribute__((tls_model("initial-exec"))) =
+    nullptr;
 std::atomic<int> gSignal{0};
 
-/* The handshake's state, so that a signal that arrives late (after the
- * sampler gave up waiting) neither blocks its thread nor disturbs the next
- * capture. */
-enum : int { REQ_IDLE = 0, REQ_SENT = 1, REQ_IN_HANDLER = 2, REQ_ABANDONED = 3 };
-std::atomic<int> gRequest{REQ_IDLE};
-/* How long the sampler waits for the target to stop (a thread that blocks
- * the signal must not deadlock the sampler). */
-const long SUSPEND_TIMEOUT_NS = 200 * 1000 * 1000;
+uint64_t monotonic_ns() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
 
+void reset_buf(CaptureBuf* buf) {
+  buf->arena_len = 0;
+  buf->arena_truncated = 0;
+  buf->ps_len = 0;
+  buf->ps_total = 0;
+  buf->jit_len = 0;
+  buf->jit_truncated = 0;
+  buf->wasm_withheld = 0;
+  buf->in_gc = 0;
+}
+
+/* The sampling signal's handler: the JS thread captures its own stack from
+ * the interrupted registers, into the preallocated buffers of its slot, and
+ * returns. No allocation, no lock (see walk_jit for the wasm label rule), no
+ * syscall besides clock_gettime (vDSO): the thread is never put to sleep. */
 void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
   int saved_errno = errno;
+  CaptureSlot* slot = tSlot;
   int expected = REQ_SENT;
-  if (!gRequest.compare_exchange_strong(expected, REQ_IN_HANDLER)) {
-    /* Abandoned (or stray): don't stop. */
-    if (expected == REQ_ABANDONED) {
-      gRequest.store(REQ_IDLE);
+  if (!slot || !slot->state.compare_exchange_strong(expected, REQ_IN_HANDLER)) {
+    /* Abandoned (or stray): nothing to capture. */
+    if (slot && expected == REQ_ABANDONED) {
+      slot->state.store(REQ_IDLE);
     }
     errno = saved_errno;
     return;
   }
-  ucontext_t* uc = static_cast<ucontext_t*>(ucontext_v);
+  uint64_t start = monotonic_ns();
+  CaptureBuf* buf = slot->buf;
+  reset_buf(buf);
+  int status = 0;
+  if (slot->gate.load(std::memory_order_relaxed) > 0) {
+    status = 3;
+  } else {
+    buf->in_gc = buf->gc_depth && buf->gc_depth->load() > 0 ? 1 : 0;
+    copy_profiling_stack(slot->ps, buf);
+    if (JS::IsProfilingEnabledForContext(slot->cx)) {
+      ucontext_t* uc = static_cast<ucontext_t*>(ucontext_v);
+      JS::ProfilingFrameIterator::RegisterState regs;
 #if defined(__x86_64__)
-  gSlot.pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
-  gSlot.sp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RSP]);
-  gSlot.fp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RBP]);
-  gSlot.lr = nullptr;
+      regs.pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
+      regs.sp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RSP]);
+      regs.fp = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RBP]);
+      regs.lr = nullptr;
 #elif defined(__aarch64__)
-  gSlot.pc = reinterpret_cast<void*>(uc->uc_mcontext.pc);
-  gSlot.sp = reinterpret_cast<void*>(uc->uc_mcontext.sp);
-  gSlot.fp = reinterpret_cast<void*>(uc->uc_mcontext.regs[29]);
-  gSlot.lr = reinterpret_cast<void*>(uc->uc_mcontext.regs[30]);
+      regs.pc = reinterpret_cast<void*>(uc->uc_mcontext.pc);
+      regs.sp = reinterpret_cast<void*>(uc->uc_mcontext.sp);
+      regs.fp = reinterpret_cast<void*>(uc->uc_mcontext.regs[29]);
+      regs.lr = reinterpret_cast<void*>(uc->uc_mcontext.regs[30]);
 #else
-  (void)uc;
-  gSlot.pc = gSlot.sp = gSlot.fp = gSlot.lr = nullptr;
+      (void)uc;
 #endif
-  sem_post(&gSlot.suspended);
-  while (sem_wait(&gSlot.resume) != 0 && errno == EINTR) {
+      walk_jit(slot->cx, regs, slot->position, buf, false);
+    } else {
+      status = 2;
+    }
   }
+  slot->status = status;
+  slot->captured_at_ns = start;
+  slot->capture_ns = monotonic_ns() - start;
+  slot->state.store(REQ_DONE, std::memory_order_release);
   errno = saved_errno;
 }
 
@@ -276,7 +403,18 @@ void jsprof_install_stack(JSContext* cx, ProfilingStack* ps) {
 }
 
 void jsprof_enable_instrumentation(JSContext* cx, bool on) {
+  /* No capture while the engine rebuilds its profiler state (a pending
+   * sampling signal could be handled in the middle of it). */
+  CaptureSlot* slot = tSlot;
+  if (slot) {
+    slot->gate.fetch_add(1);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
   js::EnableContextProfilingStack(cx, on);
+  if (slot) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    slot->gate.fetch_sub(1);
+  }
 }
 
 bool jsprof_instrumentation_enabled(JSContext* cx) {
@@ -284,15 +422,13 @@ bool jsprof_instrumentation_enabled(JSContext* cx) {
 }
 
 /* Installs the sampling signal's handler once per process. Returns the signal
- * number, or 0 when thread suspension is unavailable on this platform. */
+ * number, or 0 when the signal path is unavailable on this platform. */
 int jsprof_install_signal_handler() {
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
   int sig = gSignal.load();
   if (sig) {
     return sig;
   }
-  sem_init(&gSlot.suspended, 0, 0);
-  sem_init(&gSlot.resume, 0, 0);
   sig = SIGRTMIN + 4;
   struct sigaction sa;
   memset(&sa, 0, sizeof(sa));
@@ -309,97 +445,82 @@ int jsprof_install_signal_handler() {
 #endif
 }
 
-pthread_t jsprof_current_thread() { return pthread_self(); }
+/* Creates the calling (JS) thread's capture slot for `cx`. */
+CaptureSlot* jsprof_slot_new(JSContext* cx, ProfilingStack* ps) {
+  CaptureSlot* slot = new CaptureSlot();
+  slot->cx = cx;
+  slot->ps = ps;
+  slot->pid = getpid();
+  slot->tid = pid_t(syscall(SYS_gettid));
+  tSlot = slot;
+  return slot;
+}
 
-/* Capture from another thread. Returns 0 on success, 1 when the target was
- * not suspended (signal failed), 2 when profiling turned out to be disabled
- * (buffers then hold only the ProfilingStack copy). The caller serialises
- * calls process-wide. */
-int jsprof_capture_suspended(JSContext* cx, ProfilingStack* ps,
-                             pthread_t target, uint64_t position,
-                             CaptureBuf* buf, uint64_t* suspended_at_ns,
-                             uint64_t* stopped_ns) {
-  buf->arena_len = 0;
-  buf->arena_truncated = 0;
-  buf->ps_len = 0;
-  buf->ps_total = 0;
-  buf->jit_len = 0;
-  buf->jit_truncated = 0;
+/* Deletes a slot (its JS thread; no request may be served afterwards: a
+ * late signal finds no slot). */
+void jsprof_slot_delete(CaptureSlot* slot) {
+  if (tSlot == slot) {
+    tSlot = nullptr;
+  }
+  delete slot;
+}
+
+/* Posts a capture request into `buf` and signals the slot's thread.
+ * Returns 0 when sent, 1 when the signal could not be sent, 2 when the slot
+ * is busy (a request in flight or abandoned). Does not wait. */
+int jsprof_request_capture(CaptureSlot* slot, uint64_t position,
+                           CaptureBuf* buf) {
   int sig = gSignal.load();
   if (!sig) {
     return 1;
   }
-  int idle = REQ_IDLE;
-  if (!gRequest.compare_exchange_strong(idle, REQ_SENT)) {
-    /* A previous, abandoned signal is still pending: skip this tick. */
-    return 1;
+  if (slot->state.load(std::memory_order_acquire) != REQ_IDLE) {
+    return 2;
   }
-  if (pthread_kill(target, sig) != 0) {
-    gRequest.store(REQ_IDLE);
-    return 1;
-  }
-  struct timespec deadline;
-  clock_gettime(CLOCK_REALTIME, &deadline);
-  deadline.tv_nsec += SUSPEND_TIMEOUT_NS;
-  if (deadline.tv_nsec >= 1000000000L) {
-    deadline.tv_sec += 1;
-    deadline.tv_nsec -= 1000000000L;
-  }
-  for (;;) {
-    if (sem_timedwait(&gSlot.suspended, &deadline) == 0) {
-      break;
-    }
-    if (errno == EINTR) {
-      continue;
-    }
-    /* Timed out: abandon, unless the handler got in meanwhile. */
+  slot->position = position;
+  slot->buf = buf;
+  slot->state.store(REQ_SENT, std::memory_order_release);
+  if (syscall(SYS_tgkill, slot->pid, slot->tid, sig) != 0) {
     int sent = REQ_SENT;
-    if (gRequest.compare_exchange_strong(sent, REQ_ABANDONED)) {
+    if (slot->state.compare_exchange_strong(sent, REQ_IDLE)) {
       return 1;
     }
-    while (sem_wait(&gSlot.suspended) != 0 && errno == EINTR) {
-    }
-    break;
   }
-  /* ---- The JS thread is stopped: no allocation, no locks from here. ---- */
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  *suspended_at_ns = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-  int status = 0;
-  copy_profiling_stack(ps, buf);
-  if (JS::IsProfilingEnabledForContext(cx)) {
-    JS::ProfilingFrameIterator::RegisterState regs;
-    regs.pc = gSlot.pc;
-    regs.sp = gSlot.sp;
-    regs.fp = gSlot.fp;
-    regs.lr = gSlot.lr;
-    walk_jit(cx, regs, position, buf);
-  } else {
-    status = 2;
-  }
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  *stopped_ns = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec) -
-                *suspended_at_ns;
-  /* ---- Resume. ---- */
-  gRequest.store(REQ_IDLE);
-  sem_post(&gSlot.resume);
-  return status;
+  return 0;
+}
+
+/* The slot's state (REQ_*). */
+int jsprof_capture_state(CaptureSlot* slot) {
+  return slot->state.load(std::memory_order_acquire);
+}
+
+/* Takes a finished capture's result and frees the slot (state DONE only). */
+void jsprof_finish_capture(CaptureSlot* slot, int* status,
+                           uint64_t* captured_at_ns, uint64_t* capture_ns) {
+  *status = slot->status;
+  *captured_at_ns = slot->captured_at_ns;
+  *capture_ns = slot->capture_ns;
+  slot->state.store(REQ_IDLE, std::memory_order_release);
+}
+
+/* Gives up a request whose signal was not handled (blocked signal). Returns
+ * true if abandoned; false if the handler got in (collect it instead). */
+bool jsprof_abandon_capture(CaptureSlot* slot) {
+  int sent = REQ_SENT;
+  return slot->state.compare_exchange_strong(sent, REQ_ABANDONED);
 }
 
 /* Capture on the JS thread itself (force_sample and the interrupt-driven
  * fallback). */
 int jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
                              uint64_t position, CaptureBuf* buf) {
-  buf->arena_len = 0;
-  buf->arena_truncated = 0;
-  buf->jit_len = 0;
-  buf->jit_truncated = 0;
+  reset_buf(buf);
   copy_profiling_stack(ps, buf);
   if (!JS::IsProfilingEnabledForContext(cx)) {
     return 2;
   }
   JS::ProfilingFrameIterator::RegisterState regs;
-  walk_jit(cx, regs, position, buf);
+  walk_jit(cx, regs, position, buf, true);
   return 0;
 }
 
@@ -446,6 +567,133 @@ void jsprof_script_sources(JSContext* cx, jsprof_source_cb cb, void* data) {
       cb(data, s.sourceId(), s.filePath(), s.filePathLength(), s.startLine());
     }
   }
+}
+
+/* Implemented in glue.rs: records that a wasm module is being compiled in
+ * realm `realm_id`, by the script SpiderMonkey names as the compilation's
+ * scripted caller (`filename`, `line`). JS thread. */
+void jsprof_note_wasm_compilation(const char* filename, size_t len,
+                                  uint32_t line, uint64_t realm_id);
+/* Implemented in glue.rs: realm `realm_id` was destroyed. */
+void jsprof_note_realm_destroyed(uint64_t realm_id);
+
+}  // extern "C"
+
+namespace {
+
+/* SpiderMonkey asks this before compiling wasm bytes (WebAssembly.Module,
+ * compile, instantiate with bytes), in the compiling realm and with the
+ * caller's frames on the stack: the same scripted caller SpiderMonkey then
+ * writes into the module's profiling labels as
+ * "<filename> line <line> > WebAssembly.<api>". It permits everything, as
+ * SpiderMonkey does without a callback. */
+bool note_runtime_code(JSContext* cx, JS::RuntimeCode kind, JS::Handle<JSString*>,
+                       JS::CompilationType,
+                       JS::Handle<JS::StackGCVector<JSString*>>,
+                       JS::Handle<JSString*>,
+                       JS::Handle<JS::StackGCVector<JS::Value>>,
+                       JS::Handle<JS::Value>, bool* outCanCompileStrings) {
+  *outCanCompileStrings = true;
+  if (kind != JS::RuntimeCode::WASM) {
+    return true;
+  }
+  JS::AutoFilename filename;
+  uint32_t line = 0;
+  if (!JS::DescribeScriptedCaller(&filename, cx, &line) || !filename.get()) {
+    /* No scripted caller: the labels say "?"; nothing to record. */
+    return true;
+  }
+  JS::Realm* realm = JS::GetCurrentRealmOrNull(cx);
+  if (!realm) {
+    return true;
+  }
+  uint64_t realm_id = JS::RealmCreationOptionsRef(realm).profilerRealmID();
+  jsprof_note_wasm_compilation(filename.get(), strlen(filename.get()), line,
+                               realm_id);
+  return true;
+}
+
+const JSSecurityCallbacks kSecurityCallbacks = {note_runtime_code, nullptr,
+                                                nullptr};
+
+/* The GC depth of this thread's agent, and the slice callback we replaced. */
+thread_local std::atomic<uint32_t>* tGcDepth = nullptr;
+thread_local JS::GCSliceCallback tPreviousSliceCallback = nullptr;
+
+void depth_add(std::atomic<uint32_t>* depth, bool enter) {
+  if (enter) {
+    depth->fetch_add(1);
+  } else if (depth->load() > 0) {
+    depth->fetch_sub(1);
+  }
+}
+
+void on_gc_slice(JSContext* cx, JS::GCProgress progress,
+                 const JS::GCDescription& desc) {
+  if (tGcDepth) {
+    if (progress == JS::GC_SLICE_BEGIN) {
+      depth_add(tGcDepth, true);
+    } else if (progress == JS::GC_SLICE_END) {
+      depth_add(tGcDepth, false);
+    }
+  }
+  if (tPreviousSliceCallback) {
+    tPreviousSliceCallback(cx, progress, desc);
+  }
+}
+
+void on_nursery_collection(JSContext*, JS::GCNurseryProgress progress,
+                           JS::GCReason, void* data) {
+  depth_add(static_cast<std::atomic<uint32_t>*>(data),
+            progress == JS::GCNurseryProgress::GC_NURSERY_COLLECTION_START);
+}
+
+void note_realm_destroyed(JS::GCContext*, JS::Realm* realm) {
+  jsprof_note_realm_destroyed(
+      JS::RealmCreationOptionsRef(realm).profilerRealmID());
+}
+
+}  // namespace
+
+extern "C" {
+
+/* Installs GC callbacks that keep *depth > 0 during every GC slice and
+ * minor GC of the context (JS thread). The slice callback is chained to the
+ * one it replaces. */
+void jsprof_watch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {
+  tGcDepth = depth;
+  JS::GCSliceCallback previous = JS::SetGCSliceCallback(cx, on_gc_slice);
+  if (previous != on_gc_slice) {
+    tPreviousSliceCallback = previous;
+  }
+  JS::AddGCNurseryCollectionCallback(cx, on_nursery_collection, depth);
+}
+
+/* Undoes jsprof_watch_gc (JS thread). */
+void jsprof_unwatch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {
+  JS::RemoveGCNurseryCollectionCallback(cx, on_nursery_collection, depth);
+  if (tGcDepth == depth) {
+    tGcDepth = nullptr;
+    JS::SetGCSliceCallback(cx, tPreviousSliceCallback);
+    tPreviousSliceCallback = nullptr;
+  }
+}
+
+/* Installs note_runtime_code as the context's security callbacks and
+ * note_realm_destroyed as its destroy-realm callback. Returns false (and
+ * installs nothing) if the embedder has security callbacks of its own. */
+bool jsprof_install_wasm_compile_hook(JSContext* cx) {
+  const JSSecurityCallbacks* current = JS_GetSecurityCallbacks(cx);
+  if (current == &kSecurityCallbacks) {
+    return true;
+  }
+  if (current && (current->contentSecurityPolicyAllows ||
+                  current->codeForEvalGets || current->subsumes)) {
+    return false;
+  }
+  JS_SetSecurityCallbacks(cx, &kSecurityCallbacks);
+  JS::SetDestroyRealmCallback(cx, note_realm_destroyed);
+  return true;
 }
 
 }  // extern "C"

@@ -6,33 +6,55 @@
 //! * `glue.cpp` is compiled against the objdir of the linked mozjs_sys with
 //!   the same configure defines (`build.rs`); `profiling_stack_layout_matches`
 //!   and `record_layouts_match` check this at run time.
-//! * **While the JS thread is suspended** (inside `jsprof_capture_suspended`,
-//!   between `pthread_kill` and the resume `sem_post`), only C++ code runs on
-//!   the sampler thread: it reads the `ProfilingStack`, runs
-//!   `JS::ProfilingFrameIterator` and copies into the preallocated
-//!   [`CaptureBuffers`]. It performs no allocation, takes no lock, and cannot
-//!   panic (no Rust runs in that window). The signal handler on the JS thread
-//!   only uses async-signal-safe operations (`sem_post`, `sem_wait`, reading
-//!   its `ucontext`) and preserves `errno`.
-//! * Captures are serialised process-wide by [`CAPTURE_LOCK`] (held by the
-//!   sampler thread only, never by a JS thread), because the handshake uses
-//!   one global slot. The handshake has a state word (`gRequest`, a lock-free
-//!   atomic): if the target does not stop within 200 ms the request is
-//!   abandoned, and a late signal then returns at once without stopping.
-//! * Strings read from the stopped thread (profile strings, built-in labels)
-//!   are copied into the arena before the resume; nothing keeps a pointer to
-//!   engine memory past it, except JIT return addresses, which are resolved
-//!   on the JS thread while the sample position keeps their code alive.
+//! * **The capture runs in the sampling signal's handler** on the JS thread
+//!   (`on_sample_signal` in `glue.cpp`), interrupting it at an arbitrary
+//!   instruction: only C++ runs there; it reads the `ProfilingStack`, runs
+//!   `JS::ProfilingFrameIterator` from the interrupted registers and copies
+//!   into the preallocated [`CaptureBuffers`] of the request. It performs no
+//!   allocation, takes no lock, makes no syscall but `clock_gettime`, never
+//!   blocks, cannot panic (no Rust runs there), and preserves `errno`.
+//! * Requests go through a per-thread slot ([`CaptureSlot`], found by the
+//!   handler through an initial-exec thread-local) with a lock-free state
+//!   word: the sampling thread posts a request and signals, without
+//!   waiting; the handler fills the buffers and marks the slot done; the
+//!   sampling thread (at its next tick) or the JS thread (when it resolves)
+//!   collects the capture under the agent's mutex. The buffers are touched
+//!   by the handler only between the request and "done", and by a collector
+//!   only after "done". A signal that is not handled within 200 ms
+//!   (blocked) is abandoned; a late one then returns at once.
+//! * While the JS thread toggles the instrumentation, the slot's gate is
+//!   closed and a handler captures nothing.
+//! * One engine call in the handler can take a lock: a wasm function's
+//!   label (`wasm::Code::profilingLabel`, a mutex the JS thread itself takes
+//!   when it creates an instance while profiling is on). It is only made
+//!   when the walk proves the thread was interrupted in compiled code (the
+//!   first frame is wasm code at the interrupted `sp`, or JIT code resuming
+//!   at the interrupted `pc`): then no C++ frame, hence no holder of that
+//!   lock, is on the thread's stack, and no other thread shares the module
+//!   (modules do not cross agents here). Otherwise the wasm frames are
+//!   recorded without label and never shown (`walk_jit` in `glue.cpp`).
+//! * The GC depth counter ([`GcWatch`]) is written by GC callbacks on the
+//!   JS thread and read (one atomic load) by its handler: inside a GC
+//!   SpiderMonkey hides JIT and wasm frames from the walk.
+//! * The wasm-compilation and destroyed-realm hooks call back into Rust
+//!   ([`jsprof_note_wasm_compilation`], [`jsprof_note_realm_destroyed`]) on
+//!   the JS thread only, never from the signal handler; they catch panics.
+//! * Strings read by the handler (profile strings, built-in labels, wasm
+//!   labels) are copied into the arena before it returns; nothing keeps a
+//!   pointer to engine memory past it, except JIT return addresses, which
+//!   are resolved on the JS thread while the sample position keeps their
+//!   code alive.
 //! * A [`Context`] is a `JSContext*` that is only dereferenced by the C++
-//!   side: on its own thread for resolution and instrumentation, and from the
-//!   sampler thread only while that thread is suspended (what Gecko does).
-//!   The owner ([`crate::AgentSampler`]) stops the sampler thread before the
-//!   context can be destroyed.
+//!   side on its own thread (resolution, instrumentation, the handler). The
+//!   sampling thread never dereferences it (it only signals the thread, and
+//!   requests interrupts, which is thread-safe). The owner
+//!   ([`crate::AgentSampler`]) stops the sampler thread and deletes the slot
+//!   before the context can be destroyed.
 //! * A [`ProfilingStack`] outlives its installation: it is uninstalled before
 //!   it is freed, and leaked rather than freed when not empty.
 
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicU32;
 
 /// Must match `glue.cpp`.
 pub(crate) const PS_LABEL: u32 = 0;
@@ -43,6 +65,8 @@ pub(crate) const PS_BUILTIN: u32 = 4;
 pub(crate) const JIT_BLINTERP: u32 = 0;
 pub(crate) const JIT_BASELINE: u32 = 1;
 pub(crate) const JIT_ION: u32 = 2;
+pub(crate) const JIT_WASM_BASELINE: u32 = 3;
+pub(crate) const JIT_WASM_ION: u32 = 4;
 pub(crate) const NO_STRING: u32 = u32::MAX;
 
 /// A copied `ProfilingStack` frame.
@@ -73,6 +97,7 @@ pub(crate) struct JitFrameRec {
 }
 
 #[repr(C)]
+#[derive(Debug)]
 struct CaptureBuf {
     ps: *mut PsFrameRec,
     ps_cap: u32,
@@ -86,7 +111,33 @@ struct CaptureBuf {
     arena_cap: u32,
     arena_len: u32,
     arena_truncated: u32,
+    wasm_withheld: u32,
+    gc_depth: *const AtomicU32,
+    in_gc: u32,
     pad_: u32,
+}
+
+impl CaptureBuf {
+    fn empty() -> CaptureBuf {
+        CaptureBuf {
+            ps: std::ptr::null_mut(),
+            ps_cap: 0,
+            ps_len: 0,
+            ps_total: 0,
+            jit_truncated: 0,
+            jit: std::ptr::null_mut(),
+            jit_cap: 0,
+            jit_len: 0,
+            arena: std::ptr::null_mut(),
+            arena_cap: 0,
+            arena_len: 0,
+            arena_truncated: 0,
+            wasm_withheld: 0,
+            gc_depth: std::ptr::null(),
+            in_gc: 0,
+            pad_: 0,
+        }
+    }
 }
 
 #[repr(C)]
@@ -112,16 +163,17 @@ extern "C" {
     fn jsprof_enable_instrumentation(cx: *mut c_void, on: bool);
     fn jsprof_instrumentation_enabled(cx: *mut c_void) -> bool;
     fn jsprof_install_signal_handler() -> i32;
-    fn jsprof_current_thread() -> libc::pthread_t;
-    fn jsprof_capture_suspended(
-        cx: *mut c_void,
-        ps: *mut c_void,
-        target: libc::pthread_t,
-        position: u64,
-        buf: *mut CaptureBuf,
-        suspended_at_ns: *mut u64,
-        stopped_ns: *mut u64,
-    ) -> i32;
+    fn jsprof_slot_new(cx: *mut c_void, ps: *mut c_void) -> *mut c_void;
+    fn jsprof_slot_delete(slot: *mut c_void);
+    fn jsprof_request_capture(slot: *mut c_void, position: u64, buf: *mut CaptureBuf) -> i32;
+    fn jsprof_capture_state(slot: *mut c_void) -> i32;
+    fn jsprof_finish_capture(
+        slot: *mut c_void,
+        status: *mut i32,
+        captured_at_ns: *mut u64,
+        capture_ns: *mut u64,
+    );
+    fn jsprof_abandon_capture(slot: *mut c_void) -> bool;
     fn jsprof_capture_on_thread(
         cx: *mut c_void,
         ps: *mut c_void,
@@ -136,10 +188,10 @@ extern "C" {
     ) -> u32;
     fn jsprof_set_range_start(cx: *mut c_void, start: u64);
     fn jsprof_script_sources(cx: *mut c_void, cb: SourceCb, data: *mut c_void);
+    fn jsprof_install_wasm_compile_hook(cx: *mut c_void) -> bool;
+    fn jsprof_watch_gc(cx: *mut c_void, depth: *const AtomicU32);
+    fn jsprof_unwatch_gc(cx: *mut c_void, depth: *const AtomicU32);
 }
-
-/// Serialises suspensions process-wide (one handshake slot in `glue.cpp`).
-static CAPTURE_LOCK: Mutex<()> = Mutex::new(());
 
 /// Whether the C++ glue and mozjs's bindgen agree on `ProfilingStack`'s size.
 pub fn profiling_stack_layout_matches() -> bool {
@@ -170,8 +222,8 @@ pub fn implementation_version() -> &'static str {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Context(*mut c_void);
 
-// SAFETY: the pointer is only dereferenced on the context's thread, or from
-// the sampler thread while that thread is suspended (module invariants).
+// SAFETY: the pointer is only dereferenced on the context's thread (module
+// invariants); other threads only pass it to thread-safe calls.
 unsafe impl Send for Context {}
 unsafe impl Sync for Context {}
 
@@ -265,8 +317,8 @@ pub(crate) struct ProfilingStack {
     cx: Context,
 }
 
-// SAFETY: the stack's frames are only read from another thread while its
-// owner thread is suspended; `depth` is an atomic load.
+// SAFETY: the stack's frames are only read on its thread (resolution, the
+// signal handler); other threads only read `depth`, an atomic load.
 unsafe impl Send for ProfilingStack {}
 unsafe impl Sync for ProfilingStack {}
 
@@ -302,19 +354,35 @@ impl ProfilingStack {
     }
 }
 
-/// The thread that runs a context, as a signal target.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ThreadHandle(libc::pthread_t);
+/// GC callbacks on a context keeping a depth counter above 0 during every GC
+/// slice and minor GC, read by the sampler while the thread is stopped
+/// (SpiderMonkey suppresses the JIT/wasm frame walk during GC).
+#[derive(Debug)]
+pub(crate) struct GcWatch {
+    cx: Context,
+    depth: Box<AtomicU32>,
+}
 
-impl ThreadHandle {
-    pub(crate) fn current() -> ThreadHandle {
-        // SAFETY: pthread_self.
-        ThreadHandle(unsafe { jsprof_current_thread() })
+impl GcWatch {
+    /// Installs the callbacks (JS thread).
+    pub(crate) fn install(cx: Context) -> GcWatch {
+        let depth = Box::new(AtomicU32::new(0));
+        // SAFETY: JS thread; `depth` lives until `uninstall`, which removes
+        // the callbacks first.
+        unsafe { jsprof_watch_gc(cx.0, &*depth) };
+        GcWatch { cx, depth }
+    }
+
+    /// Removes the callbacks (JS thread). Call once, when no capture can
+    /// read the counter any more (the sampling thread is joined).
+    pub(crate) fn uninstall(&self) {
+        // SAFETY: JS thread; the callbacks were installed with this pointer.
+        unsafe { jsprof_unwatch_gc(self.cx.0, &*self.depth) };
     }
 }
 
-/// Whether this platform can suspend a JS thread (installs the handler).
-pub(crate) fn thread_suspension_available() -> bool {
+/// Whether this platform has the signal path (installs the handler).
+pub(crate) fn signal_capture_available() -> bool {
     // SAFETY: idempotent sigaction of a dedicated real-time signal.
     unsafe { jsprof_install_signal_handler() != 0 }
 }
@@ -323,8 +391,8 @@ pub(crate) fn thread_suspension_available() -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CaptureStatus {
     Ok,
-    /// The thread could not be suspended.
-    NotSuspended,
+    /// The thread could not be signalled, or did not handle the signal.
+    NotCaptured,
     /// Instrumentation was off: only the `ProfilingStack` was copied.
     NoInstrumentation,
 }
@@ -342,10 +410,23 @@ pub(crate) struct CaptureBuffers {
     arena_missing: usize,
     pub arena: Vec<u8>,
     pub arena_truncated: bool,
+    /// Wasm frames of the last capture whose label could not be read safely
+    /// (see `walk_jit` in `glue.cpp`).
+    pub wasm_withheld: u32,
+    /// Whether the last capture interrupted the thread inside a GC, where
+    /// SpiderMonkey hides the JIT and wasm frames from the walk.
+    pub in_gc: bool,
+    /// The request record a handler fills (boxed: its address is published).
+    raw: Box<CaptureBuf>,
     ps_cap: usize,
     jit_cap: usize,
     arena_cap: usize,
 }
+
+// SAFETY: the raw record's pointers point into the buffers' own vectors;
+// whoever holds the buffers (under the agent's mutex) only touches them
+// outside a request's flight (see `request` and `collect`).
+unsafe impl Send for CaptureBuffers {}
 
 impl CaptureBuffers {
     pub(crate) fn new(frames: usize, arena: usize) -> CaptureBuffers {
@@ -358,6 +439,9 @@ impl CaptureBuffers {
             arena_missing: 0,
             arena: Vec::with_capacity(arena),
             arena_truncated: false,
+            wasm_withheld: 0,
+            in_gc: false,
+            raw: Box::new(CaptureBuf::empty()),
             ps_cap: frames,
             jit_cap: frames,
             arena_cap: arena,
@@ -370,7 +454,7 @@ impl CaptureBuffers {
     }
 
     /// Doubles whatever was too small in the last capture (never while a
-    /// thread is suspended).
+    /// request is in flight).
     pub(crate) fn grow_after_truncation(&mut self) {
         if self.ps_total as usize > self.ps_cap {
             self.ps_cap = (self.ps_total as usize).next_power_of_two();
@@ -394,7 +478,8 @@ impl CaptureBuffers {
         self.arena.get(off as usize..off as usize + len as usize)
     }
 
-    fn raw(&mut self) -> CaptureBuf {
+    /// A request record over the (cleared) buffers.
+    fn raw_for(&mut self, gc_depth: *const AtomicU32) -> CaptureBuf {
         self.ps.clear();
         self.jit.clear();
         self.arena.clear();
@@ -411,6 +496,9 @@ impl CaptureBuffers {
             arena_cap: self.arena_cap as u32,
             arena_len: 0,
             arena_truncated: 0,
+            wasm_withheld: 0,
+            gc_depth,
+            in_gc: 0,
             pad_: 0,
         }
     }
@@ -431,48 +519,119 @@ impl CaptureBuffers {
         self.jit_missing = raw.jit_truncated as usize;
         self.arena_truncated = raw.arena_truncated != 0;
         self.arena_missing = raw.arena_truncated as usize;
+        self.wasm_withheld = raw.wasm_withheld;
+        self.in_gc = raw.in_gc != 0;
     }
 }
 
 fn status(code: i32) -> CaptureStatus {
     match code {
         0 => CaptureStatus::Ok,
-        2 => CaptureStatus::NoInstrumentation,
-        _ => CaptureStatus::NotSuspended,
+        // 3: the gate was closed (instrumentation being toggled).
+        2 | 3 => CaptureStatus::NoInstrumentation,
+        _ => CaptureStatus::NotCaptured,
     }
 }
 
-/// Suspends `thread`, copies its stacks into `buf`, resumes it. Returns the
-/// status, the CLOCK_MONOTONIC time (ns) at which the thread was stopped,
-/// and how long the capture kept it stopped (ns, from the stop to the
-/// resume request). Sampler thread only; `thread` must run `cx`.
-pub(crate) fn capture_suspended(
-    cx: Context,
-    stack: &ProfilingStack,
-    thread: ThreadHandle,
-    position: u64,
-    buf: &mut CaptureBuffers,
-) -> (CaptureStatus, u64, u64) {
-    let mut raw = buf.raw();
-    let mut at = 0u64;
-    let mut stopped = 0u64;
-    let guard = CAPTURE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    // SAFETY: see the module invariants; buffers are valid for their caps.
-    let code = unsafe {
-        jsprof_capture_suspended(
-            cx.0,
-            stack.ptr,
-            thread.0,
-            position,
-            &mut raw,
-            &mut at,
-            &mut stopped,
-        )
-    };
-    drop(guard);
-    buf.adopt(&raw);
-    (status(code), at, stopped)
+/// A JS thread's capture slot: where the sampling thread posts requests and
+/// the thread's signal handler serves them (see the module invariants).
+#[derive(Debug)]
+pub(crate) struct CaptureSlot {
+    ptr: *mut c_void,
 }
+
+// SAFETY: the slot is a C++ object whose shared fields are atomics; the
+// request fields are only written by whoever moved the state out of idle.
+unsafe impl Send for CaptureSlot {}
+unsafe impl Sync for CaptureSlot {}
+
+impl CaptureSlot {
+    /// Creates the slot of the calling thread, which runs `cx` with `stack`
+    /// installed (JS thread).
+    pub(crate) fn install(cx: Context, stack: &ProfilingStack) -> CaptureSlot {
+        // SAFETY: plain C++ allocation; registers the thread-local pointer.
+        CaptureSlot {
+            ptr: unsafe { jsprof_slot_new(cx.0, stack.ptr) },
+        }
+    }
+
+    /// Deletes the slot (JS thread; call once, after the sampling thread is
+    /// joined: a late signal then finds no slot).
+    pub(crate) fn uninstall(&self) {
+        // SAFETY: JS thread; no request is served after this (the handler
+        // runs on this thread and finds no slot).
+        unsafe { jsprof_slot_delete(self.ptr) }
+    }
+}
+
+/// A posted capture request's state, as a collector sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Collected {
+    /// The handler has not finished yet.
+    Pending,
+    /// The capture is in the buffers: its status, the time the handler
+    /// started (CLOCK_MONOTONIC ns) and how long it took (ns).
+    Done(CaptureStatus, u64, u64),
+}
+
+/// The outcome of posting a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Requested {
+    Sent,
+    /// The signal could not be sent.
+    Failed,
+    /// A request is in flight, or an abandoned one's signal never came.
+    Busy,
+}
+
+impl CaptureBuffers {
+    /// Posts a capture request into these buffers and signals the slot's
+    /// thread, without waiting (sampling thread). Until
+    /// [`CaptureBuffers::collect`] returns `Done` (or the request is
+    /// abandoned), the buffers belong to the handler.
+    pub(crate) fn request(&mut self, slot: &CaptureSlot, gc: &GcWatch, position: u64) -> Requested {
+        // SAFETY: a read of the atomic state.
+        if unsafe { jsprof_capture_state(slot.ptr) } != STATE_IDLE {
+            return Requested::Busy;
+        }
+        *self.raw = self.raw_for(&*gc.depth);
+        // SAFETY: the request points at `self.raw`, which is boxed (stable)
+        // and, with the vectors it points into, left alone until collected.
+        match unsafe { jsprof_request_capture(slot.ptr, position, &mut *self.raw) } {
+            0 => Requested::Sent,
+            2 => Requested::Busy,
+            _ => Requested::Failed,
+        }
+    }
+
+    /// Collects the posted request if the handler is done (sampling thread
+    /// or JS thread, under the agent's mutex).
+    pub(crate) fn collect(&mut self, slot: &CaptureSlot) -> Collected {
+        // SAFETY: a read of the atomic state (acquire: the handler's writes
+        // to the buffers happened before it published "done").
+        if unsafe { jsprof_capture_state(slot.ptr) } != STATE_DONE {
+            return Collected::Pending;
+        }
+        let (mut code, mut at, mut took) = (0i32, 0u64, 0u64);
+        // SAFETY: the state is "done": the handler no longer writes; this
+        // frees the slot after reading the result.
+        unsafe { jsprof_finish_capture(slot.ptr, &mut code, &mut at, &mut took) };
+        let raw = std::mem::replace(&mut *self.raw, CaptureBuf::empty());
+        self.adopt(&raw);
+        Collected::Done(status(code), at, took)
+    }
+
+    /// Gives up a request whose signal was never handled. Returns false if
+    /// the handler got in meanwhile (collect it instead).
+    pub(crate) fn abandon(&mut self, slot: &CaptureSlot) -> bool {
+        // SAFETY: a compare-and-swap of the atomic state.
+        unsafe { jsprof_abandon_capture(slot.ptr) }
+    }
+}
+
+/// Must match `glue.cpp`'s `REQ_IDLE` and `REQ_DONE`.
+const STATE_IDLE: i32 = 0;
+const STATE_DONE: i32 = 3;
 
 /// Captures the current thread's stacks (the JS thread itself).
 pub(crate) fn capture_on_thread(
@@ -481,7 +640,7 @@ pub(crate) fn capture_on_thread(
     position: u64,
     buf: &mut CaptureBuffers,
 ) -> CaptureStatus {
-    let mut raw = buf.raw();
+    let mut raw = buf.raw_for(std::ptr::null());
     // SAFETY: called on the context's thread; buffers valid for their caps.
     let code = unsafe { jsprof_capture_on_thread(cx.0, stack.ptr, position, &mut raw) };
     buf.adopt(&raw);
@@ -496,6 +655,17 @@ pub(crate) fn monotonic_ns() -> u64 {
     };
     // SAFETY: valid out-pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The calling thread's CPU time in nanoseconds.
+pub(crate) fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
@@ -552,4 +722,40 @@ static NEXT_REALM_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU6
 /// A process-unique `profilerRealmID` (never 0, SpiderMonkey's default).
 pub fn allocate_profiler_realm_id() -> u64 {
     NEXT_REALM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Records, for this thread's context, every wasm compilation from bytes with
+/// the realm it happens in and the script SpiderMonkey names as its caller,
+/// and every destroyed realm (see [`crate::wasm`]). Call once per context,
+/// on its thread, before any script runs (wasm frames of modules compiled
+/// earlier never appear). Takes the context's `JSSecurityCallbacks` (a CSP
+/// check that permits everything) and its destroy-realm callback. Returns
+/// false when the context already has security callbacks of the embedder's
+/// (then wasm frames never appear).
+pub fn install_wasm_compile_hook(cx: &mut mozjs::context::JSContext) -> bool {
+    // SAFETY: JS thread, live context; the callbacks are a static.
+    unsafe { jsprof_install_wasm_compile_hook(cx.raw_cx().cast()) }
+}
+
+/// Called by the hook in `glue.cpp` on the JS thread (never from the signal
+/// handler). Must not unwind into C++.
+#[no_mangle]
+extern "C" fn jsprof_note_wasm_compilation(
+    filename: *const c_char,
+    len: usize,
+    line: u32,
+    realm_id: u64,
+) {
+    // SAFETY: `filename` has `len` bytes, valid for the call.
+    let bytes = unsafe { std::slice::from_raw_parts(filename as *const u8, len) };
+    let _ = std::panic::catch_unwind(|| {
+        crate::wasm::note_compilation(&String::from_utf8_lossy(bytes), line, realm_id)
+    });
+}
+
+/// Called by the destroy-realm callback in `glue.cpp` (GC, JS thread). Must
+/// not unwind into C++.
+#[no_mangle]
+extern "C" fn jsprof_note_realm_destroyed(realm_id: u64) {
+    let _ = std::panic::catch_unwind(|| crate::wasm::note_realm_destroyed(realm_id));
 }

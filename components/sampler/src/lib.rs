@@ -7,11 +7,12 @@
 //!   `ProfilingStack`, owns one sampling thread serving every session of the
 //!   agent, and turns SpiderMonkey's profiler instrumentation on with the
 //!   first started session and off after the last.
-//! * The sampling thread suspends the JS thread with a real-time signal,
-//!   copies the `ProfilingStack` and walks `JS::ProfilingFrameIterator` with
-//!   the thread's registers into preallocated buffers, and resumes it
-//!   (`glue.rs`/`glue.cpp`). With no JS on the stack it records an idle
-//!   sample without suspending.
+//! * The sampling thread signals the JS thread with a real-time signal; the
+//!   handler copies the `ProfilingStack` and walks
+//!   `JS::ProfilingFrameIterator` from the interrupted registers into
+//!   preallocated buffers (`glue.rs`/`glue.cpp`), which the sampling thread
+//!   collects at its next tick. With no JS on the stack it records an idle
+//!   sample without signalling.
 //! * Resolution runs on the JS thread (`resolve.rs`): at `stop()`,
 //!   `force_sample()`, [`AgentSampler::poll`], and from an interrupt
 //!   callback during long sessions. Frames are filtered per session (realm,
@@ -27,13 +28,16 @@
 //!   muted-errors flag, and each event-handler content attribute with
 //!   [`ScriptRegistry::register_event_handler`]. Unknown sources are muted
 //!   (fail closed).
+//! * Call [`install_wasm_compile_hook`] once per context before any script
+//!   runs: WebAssembly frames are attributed only to compilations it saw.
 //! * Create an [`AgentSampler`] per context, [`Session::start`] per
 //!   `Profiler`, and call [`Session::stop`] for the trace.
 //!
-//! See `README.md` for the design in detail, the measured figures (overhead
-//! of each state, intervals, attribution, `stop()` cost, bytes per sample),
-//! how to run the benchmark and the stress run, and what is not done yet
-//! (notably WebAssembly frames, which are never shown: fail closed).
+//! See `README.md` for the design in detail (WebAssembly frames: realm and
+//! visibility of a module from its recorded compilation), the measured
+//! figures (overhead of each state, intervals, attribution, `stop()` cost,
+//! bytes per sample), how to run the benchmark and the stress run, and what
+//! is not done yet.
 
 mod agent;
 pub mod clock;
@@ -42,9 +46,12 @@ mod registry;
 mod resolve;
 mod session;
 pub mod trace;
+mod wasm;
 
 pub use agent::{AgentSampler, CaptureMode, Preparation, SamplerStats};
-pub use glue::{allocate_profiler_realm_id, set_profiler_realm_id, Context};
+pub use glue::{
+    allocate_profiler_realm_id, install_wasm_compile_hook, set_profiler_realm_id, Context,
+};
 pub use registry::{ScriptInfo, ScriptRegistry};
 pub use session::{Session, SessionError, SessionOptions, MIN_SAMPLE_INTERVAL_MS};
 pub use trace::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace, Timestamp};

@@ -25,6 +25,19 @@ pub(crate) enum RawFrame {
     Jit { return_addr: u64, tier: Tier },
     /// A native built-in (`JSON.parse`, `Array.prototype.sort`, `new Map`).
     Native { name: Box<str> },
+    /// A wasm frame (function or stub) with its profiling label, or `None`
+    /// when the label could not be read safely (see `walk_jit`).
+    Wasm {
+        label: Option<Box<str>>,
+        tier: WasmTier,
+    },
+}
+
+/// The wasm tier a frame was captured in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WasmTier {
+    Baseline = 0,
+    Ion = 1,
 }
 
 /// The execution tier a frame was captured in.
@@ -40,6 +53,10 @@ pub(crate) enum Tier {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RawStack {
     pub frames: Vec<RawFrame>,
+    /// Taken inside a GC: SpiderMonkey's frame walk was suppressed, so JIT
+    /// and wasm frames are missing and a built-in's nearest frame below is
+    /// not necessarily its caller (see `take_sample`).
+    pub in_gc: bool,
 }
 
 /// Merges a capture into a root-first [`RawStack`] (sampler thread, after
@@ -116,7 +133,15 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
                     return_addr: f.return_addr,
                     tier: Tier::Ion,
                 }),
-                // Wasm frames and their stubs never appear (see the docs).
+                glue::JIT_WASM_BASELINE | glue::JIT_WASM_ION => Some(RawFrame::Wasm {
+                    label: string(f.str_off, f.str_len),
+                    tier: if f.kind == glue::JIT_WASM_ION {
+                        WasmTier::Ion
+                    } else {
+                        WasmTier::Baseline
+                    },
+                }),
+                // Trampolines (JS↔wasm entries and exits) never appear.
                 _ => None,
             };
             merged.push((jit_addr, frame));
@@ -144,7 +169,10 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
         .filter(|(addr, _)| !truncated || *addr <= cutoff)
         .filter_map(|(_, f)| f)
         .collect();
-    RawStack { frames }
+    RawStack {
+        frames,
+        in_gc: buf.in_gc,
+    }
 }
 
 /// SpiderMonkey truncates file names in profile strings to this many bytes.
@@ -177,6 +205,18 @@ pub(crate) enum FrameClass {
     /// Never shown, and transparent for attribution (event-handler content
     /// attributes).
     Hidden,
+    /// A wasm function attributed to a recorded compilation (`wasm.rs`), in
+    /// the compiling realm (carried by the resolved frame); `visible` when
+    /// the compiling script is known and not muted. Built-ins it calls are
+    /// attributed to it.
+    Wasm { visible: bool },
+    /// A wasm frame that cannot be attributed (no label, an unrecorded or
+    /// ambiguous compilation site): never shown, and what it calls is not
+    /// attributed to the visible code below it.
+    WasmUnknown,
+    /// A wasm stub or trampoline labelled by its tier's code block: never
+    /// shown, transparent.
+    WasmStub,
 }
 
 /// A resolved frame of one sample: an agent-wide frame index plus the realm
@@ -205,6 +245,15 @@ pub(crate) struct Resolver {
     pub(crate) resolved_addresses: u64,
     /// Physical frames resolved per tier (see [`Tier`]).
     pub(crate) frames_by_tier: [u64; 4],
+    /// Wasm function frames resolved per tier (see [`WasmTier`]), whether
+    /// shown or not.
+    pub(crate) wasm_frames_by_tier: [u64; 2],
+    /// Wasm labels → (frame index, realm), valid for one generation of the
+    /// recorded compilations.
+    wasm_cache: HashMap<Box<str>, (u32, u64)>,
+    wasm_generation: u64,
+    /// Frame index of unlabelled wasm frames.
+    wasm_unknown: Option<u32>,
 }
 
 impl Resolver {
@@ -215,6 +264,7 @@ impl Resolver {
             unresolved_addresses: self.unresolved_addresses,
             resolved_addresses: self.resolved_addresses,
             frames_by_tier: self.frames_by_tier,
+            wasm_frames_by_tier: self.wasm_frames_by_tier,
             ..Resolver::default()
         };
     }
@@ -226,6 +276,12 @@ impl Resolver {
     pub(crate) fn begin_batch(&mut self) {
         self.sources_refreshed = false;
         self.jit_cache.clear();
+        // A compilation recorded since may make a site ambiguous.
+        let generation = crate::wasm::generation();
+        if generation != self.wasm_generation {
+            self.wasm_generation = generation;
+            self.wasm_cache.clear();
+        }
     }
 
     /// Resolves a raw stack into frames, root first.
@@ -257,6 +313,16 @@ impl Resolver {
                     // A native's realm is its caller's (see `take_sample`).
                     out.push(ResolvedFrame { index, realm: 0 });
                 }
+                RawFrame::Wasm { label, tier } => {
+                    let (index, realm) = self.intern_wasm(registry, label.as_deref());
+                    if matches!(
+                        self.descs[index as usize].1,
+                        FrameClass::Wasm { .. } | FrameClass::WasmUnknown
+                    ) {
+                        self.wasm_frames_by_tier[*tier as usize] += 1;
+                    }
+                    out.push(ResolvedFrame { index, realm });
+                }
                 RawFrame::Jit { return_addr, tier } => {
                     self.frames_by_tier[*tier as usize] += 1;
                     if let Some(frames) = self.jit_cache.get(return_addr) {
@@ -287,6 +353,42 @@ impl Resolver {
                 }
             }
         }
+    }
+
+    /// Interns a wasm frame: its frame index and the realm it is attributed
+    /// to (0, no realm, unless attributed).
+    fn intern_wasm(&mut self, registry: &ScriptRegistry, label: Option<&str>) -> (u32, u64) {
+        let unnamed = FrameDesc {
+            name: String::new(),
+            resource: None,
+            line: None,
+            column: None,
+        };
+        let Some(label) = label else {
+            if let Some(index) = self.wasm_unknown {
+                return (index, 0);
+            }
+            let index = self.descs.len() as u32;
+            self.descs.push((unnamed, FrameClass::WasmUnknown));
+            self.wasm_unknown = Some(index);
+            return (index, 0);
+        };
+        if let Some(&cached) = self.wasm_cache.get(label) {
+            return cached;
+        }
+        let (desc, class, realm) = classify_wasm(registry, label).unwrap_or_else(|| {
+            // Stubs and trampolines say so; anything else is unattributable.
+            let class = if label.ends_with(" (in wasm)") {
+                FrameClass::WasmStub
+            } else {
+                FrameClass::WasmUnknown
+            };
+            (unnamed, class, 0)
+        });
+        let index = self.descs.len() as u32;
+        self.descs.push((desc, class));
+        self.wasm_cache.insert(label.into(), (index, realm));
+        (index, realm)
     }
 
     fn intern_native(&mut self, name: &str) -> u32 {
@@ -398,6 +500,30 @@ impl Resolver {
         };
         (desc, FrameClass::Scripted { muted })
     }
+}
+
+/// A wasm function's frame: the function name from the label, the URL the
+/// registry gives for the compiling script (the module's URL), the line of
+/// that script at which the module was compiled, no column; its realm is
+/// the compiling realm. `None` if the label names no single recorded
+/// compilation (see `wasm.rs`).
+fn classify_wasm(registry: &ScriptRegistry, label: &str) -> Option<(FrameDesc, FrameClass, u64)> {
+    let attributed = crate::wasm::attribute(label)?;
+    let crate::wasm::CompileRealm::One(realm) = attributed.realm else {
+        return None;
+    };
+    // Fail closed: an unknown compiling script is muted.
+    let info = registry.lookup(attributed.caller)?;
+    let desc = FrameDesc {
+        name: attributed.name.to_owned(),
+        resource: Some(info.url),
+        line: Some(u64::from(attributed.line)),
+        column: None,
+    };
+    let class = FrameClass::Wasm {
+        visible: !info.muted_errors,
+    };
+    Some((desc, class, realm))
 }
 
 /// The parts of a profile string `"name (file:line:col)"`, `"file:line:col"`

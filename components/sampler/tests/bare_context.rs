@@ -32,7 +32,7 @@ thread_local! {
     static GLOBALS: RefCell<Vec<Box<Heap<*mut JSObject>>>> = const { RefCell::new(Vec::new()) };
     /// Sessions that the JS-visible `sample()` forces a sample on.
     static SESSIONS: RefCell<Vec<Session>> = const { RefCell::new(Vec::new()) };
-    /// The agent, for `suspensions()`.
+    /// The agent, for `captures()`.
     static AGENT: RefCell<Option<AgentSampler>> = const { RefCell::new(None) };
 }
 
@@ -74,17 +74,32 @@ unsafe extern "C" fn js_stop_all(_cx: *mut RawJSContext, argc: u32, vp: *mut Val
     true
 }
 
-unsafe extern "C" fn js_suspensions(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+unsafe extern "C" fn js_captures(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
     let args = CallArgs::from_vp(vp, argc);
     let n = AGENT.with(|a| {
         a.borrow().as_ref().map_or(0, |a| {
             let stats = a.stats();
-            stats.suspensions + stats.on_thread_captures
+            stats.handler_captures + stats.on_thread_captures
         })
     });
     args.rval().set(Int32Value(n.min(i32::MAX as u64) as i32));
     true
 }
+
+/// `wasmIonFrames()`: wasm frames resolved at the Ion tier so far.
+unsafe extern "C" fn js_wasm_ion_frames(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+    let args = CallArgs::from_vp(vp, argc);
+    let n = AGENT.with(|a| {
+        a.borrow()
+            .as_ref()
+            .map_or(0, |a| a.stats().wasm_frames_by_tier[1])
+    });
+    args.rval().set(Int32Value(n.min(i32::MAX as u64) as i32));
+    true
+}
+
+#[path = "wasm/mod.rs"]
+mod wasm;
 
 struct Env {
     rt: Runtime,
@@ -134,8 +149,17 @@ impl Env {
             assert!(!JS_DefineFunction(
                 cx,
                 global.handle(),
-                c"suspensions".as_ptr(),
-                Some(js_suspensions),
+                c"captures".as_ptr(),
+                Some(js_captures),
+                0,
+                0
+            )
+            .is_null());
+            assert!(!JS_DefineFunction(
+                cx,
+                global.handle(),
+                c"wasmIonFrames".as_ptr(),
+                Some(js_wasm_ion_frames),
                 0,
                 0
             )
@@ -321,21 +345,21 @@ fn async_sampler_captures_js(env: &mut Env) {
     let agent = env.agent(Preparation::Lazy);
     let mut s = session(&agent, realm, 1.0, 100_000);
     AGENT.with(|a| *a.borrow_mut() = Some(agent));
-    // Runs until the sampler has suspended the thread 30 times (bounded by a
+    // Runs until the handler has captured the thread's stack 30 times (bounded by a
     // wall-clock guard so a broken sampler fails instead of hanging).
     env.run(
         global,
         APP,
         false,
         "function busy() { let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); return x; }\n\
-         function spin() { const end = Date.now() + 20000; while (suspensions() < 30 && Date.now() < end) busy(); }\n\
+         function spin() { const end = Date.now() + 20000; while (captures() < 30 && Date.now() < end) busy(); }\n\
          spin();\n",
     );
     let trace = s.stop().unwrap();
     let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
     assert!(
-        agent.stats().suspensions >= 30,
-        "sampler never suspended the thread"
+        agent.stats().handler_captures >= 30,
+        "the handler never captured"
     );
     let all = stacks(&trace);
     let with_spin = all.iter().filter(|st| names(st).contains(&"spin")).count();
@@ -373,12 +397,16 @@ fn on_thread_fallback_captures_js(env: &mut Env) {
         APP,
         false,
         "function busy2() { let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); return x; }\n\
-         function spin2() { const end = Date.now() + 20000; while (suspensions() < 20 && Date.now() < end) busy2(); }\n\
+         function spin2() { const end = Date.now() + 20000; while (captures() < 20 && Date.now() < end) busy2(); }\n\
          spin2();\n",
     );
     let trace = s.stop().unwrap();
     let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
-    assert_eq!(agent.stats().suspensions, 0, "the fallback never suspends");
+    assert_eq!(
+        agent.stats().handler_captures,
+        0,
+        "the fallback never signals"
+    );
     let all = stacks(&trace);
     let with_spin = all.iter().filter(|st| names(st).contains(&"spin2")).count();
     assert!(
@@ -636,8 +664,56 @@ fn stop_excludes_later_samples(env: &mut Env) {
     assert_eq!(orphan.stop(), Err(SessionError::AgentGone));
 }
 
+/// A muted script's JIT code calls a native built-in (`JSON.parse`, which
+/// allocates: minor GCs) many times, under a visible function that runs
+/// once (interpreted). In a sample taken during a GC SpiderMonkey hides the
+/// JIT frames, so the visible interpreted frame is the nearest one below
+/// `parse`: the built-in must not be attributed to it. Signal path, 1 ms.
+fn builtins_in_gc_samples_are_not_attributed(env: &mut Env) {
+    let evil = "https://evil.example/gc.js";
+    let visible = "https://example.com/gc-caller.js";
+    env.register(evil, true);
+    env.register(visible, false);
+    let (global, realm) = env.global();
+    let agent = env.agent(Preparation::Lazy);
+    env.run(
+        global,
+        evil,
+        true,
+        "var secretJson = JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ i, s: 'v' + i })));\n\
+         function secretParseLoop() { let n = 0; const s0 = captures(); const end = Date.now() + 20000;\n\
+           while (captures() < s0 + 60 && Date.now() < end) n += JSON.parse(secretJson).length; return n; }\n",
+    );
+    let mut s = session(&agent, realm, 1.0, 100_000);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    env.run(
+        global,
+        visible,
+        false,
+        "function visibleOnce() { return secretParseLoop(); }\nvisibleOnce();\n",
+    );
+    let trace = s.stop().unwrap();
+    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+    assert!(agent.stats().handler_captures >= 60);
+    let all = stacks(&trace);
+    assert!(
+        all.iter().any(|st| names(st).contains(&"visibleOnce")),
+        "{all:?}"
+    );
+    for st in &all {
+        let n = names(st);
+        assert!(
+            !n.contains(&"parse"),
+            "parse attributed to visible code: {st:?}"
+        );
+        assert!(n.iter().all(|f| ["", "visibleOnce"].contains(f)), "{st:?}");
+    }
+    drop(agent);
+}
+
 /// Runs a spin loop named `spin_name` under a 1 ms session until the agent
-/// has suspended its thread 30 times; returns each sample's frame names.
+/// has captured its thread's stack 30 times in the signal handler; returns
+/// each sample's frame names.
 fn spin_and_profile(env: &mut Env, spin_name: &str) -> Vec<Vec<String>> {
     let (global, realm) = env.global();
     env.register(APP, false);
@@ -650,13 +726,13 @@ fn spin_and_profile(env: &mut Env, spin_name: &str) -> Vec<Vec<String>> {
         false,
         &format!(
             "function {spin_name}() {{ const end = Date.now() + 20000; \
-             while (suspensions() < 30 && Date.now() < end) {{ let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); }} }}\n\
+             while (captures() < 30 && Date.now() < end) {{ let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); }} }}\n\
              {spin_name}();\n"
         ),
     );
     let trace = s.stop().unwrap();
     let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
-    assert!(agent.stats().suspensions >= 30);
+    assert!(agent.stats().handler_captures >= 30);
     drop(agent);
     stacks(&trace)
         .iter()
@@ -875,6 +951,7 @@ fn main() {
             ptr::null_mut(),
         );
     }
+    assert!(jsprof_sampler::install_wasm_compile_hook(env.rt.cx()));
     let cases: &[(&str, Case)] = &[
         ("nested_call_at_every_tier", nested_call_at_every_tier),
         ("realms_are_separate", realms_are_separate),
@@ -898,6 +975,17 @@ fn main() {
             "concurrent_sessions_get_their_own_rate",
             concurrent_sessions_get_their_own_rate,
         ),
+        (
+            "builtins_in_gc_samples_are_not_attributed",
+            builtins_in_gc_samples_are_not_attributed,
+        ),
+        (
+            "visible_wasm_at_both_tiers",
+            wasm::visible_wasm_at_both_tiers,
+        ),
+        ("muted_wasm_never_appears", wasm::muted_wasm_never_appears),
+        ("wasm_realms_are_separate", wasm::wasm_realms_are_separate),
+        ("async_sampler_wasm", wasm::async_sampler_wasm),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let mut failed = 0;

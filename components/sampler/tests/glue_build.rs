@@ -10,3 +10,8 @@ fn glue_sees_the_linked_spidermonkey() {
 fn glue_and_bindgen_agree_on_profiling_stack_layout() {
     assert!(jsprof_sampler::glue::profiling_stack_layout_matches());
 }
+
+#[test]
+fn glue_and_rust_agree_on_capture_records() {
+    assert!(jsprof_sampler::glue::record_layouts_match());
+}

@@ -170,6 +170,10 @@ impl JsRuntime {
         let job_queue = JobQueue(queue);
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
         crate::rejection::install(runtime.cx());
+        // Before any script: the sampler attributes a wasm frame only to a
+        // compilation it saw (false if security callbacks were already set:
+        // wasm frames then never appear).
+        jsprof_sampler::install_wasm_compile_hook(runtime.cx());
         // SAFETY: a static table of plain functions.
         unsafe { mozjs::rust::wrappers2::SetDOMCallbacks(runtime.cx(), &DOM_CALLBACKS) };
         let reported_errors = Rc::new(RefCell::new(Vec::new()));

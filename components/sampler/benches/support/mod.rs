@@ -52,6 +52,7 @@ impl Js {
     pub fn init() -> Js {
         let engine = JSEngine::init().unwrap();
         let mut rt = Runtime::new(engine.handle());
+        assert!(jsprof_sampler::install_wasm_compile_hook(rt.cx()));
         let realm = allocate_profiler_realm_id();
         let mut options = RealmOptions::default();
         set_profiler_realm_id(&mut options, realm);
