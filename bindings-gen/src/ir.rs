@@ -269,6 +269,11 @@ impl Exposure {
         }
     }
 
+    /// Whether some global is in both.
+    pub fn intersects(self, other: Exposure) -> bool {
+        (self.window && other.window) || (self.dedicated_worker && other.dedicated_worker)
+    }
+
     /// Whether every global in `self` is also in `other`.
     pub fn is_subset_of(self, other: Exposure) -> bool {
         (!self.window || other.window) && (!self.dedicated_worker || other.dedicated_worker)
@@ -302,6 +307,30 @@ impl Interface {
     pub fn has_event_handlers(&self) -> bool {
         self.attributes.iter().any(|a| a.event_handler)
     }
+}
+
+/// An interface mixin (<https://webidl.spec.whatwg.org/#idl-interface-mixins>):
+/// members that `includes` statements add to interfaces (the generator
+/// flattens them into each including [`Interface`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mixin {
+    pub name: String,
+    /// Each member with the globals it is exposed on (the mixin's
+    /// `[Exposed]`, narrowed by the member's own).
+    pub attributes: Vec<(Attribute, Exposure)>,
+    pub operations: Vec<(Operation, Exposure)>,
+    pub constants: Vec<(Constant, Exposure)>,
+    pub location: Location,
+}
+
+/// `interface includes mixin;`
+/// (<https://webidl.spec.whatwg.org/#include-statement>).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Includes {
+    pub interface: String,
+    pub mixin: String,
+    /// Where the mixin is named.
+    pub location: Location,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -355,6 +384,10 @@ pub struct Definitions {
     pub enums: BTreeMap<String, Enumeration>,
     pub callbacks: BTreeMap<String, CallbackFunction>,
     pub callback_interfaces: BTreeMap<String, CallbackInterface>,
+    pub mixins: BTreeMap<String, Mixin>,
+    /// The `includes` statements, in the order they were read; their
+    /// mixins' members are already in the interfaces.
+    pub includes: Vec<Includes>,
 }
 
 impl Definitions {

@@ -7,8 +7,11 @@ use std::path::{Path, PathBuf};
 
 use weedle::argument::Argument as WArgument;
 use weedle::attribute::{ExtendedAttribute, ExtendedAttributeList, IdentifierOrString};
-use weedle::interface::{InterfaceMember, StringifierOrInheritOrStatic, StringifierOrStatic};
+use weedle::interface::{
+    ConstMember, InterfaceMember, StringifierOrInheritOrStatic, StringifierOrStatic,
+};
 use weedle::literal::{ConstValue as WConstValue, DefaultValue as WDefault, FloatLit, IntegerLit};
+use weedle::mixin::MixinMember;
 use weedle::types::{
     AttributedType, FloatingPointType, IntegerType as WIntegerType, NonAnyType, ReturnType,
     SingleType, Type as WType, UnionMemberType,
@@ -53,8 +56,110 @@ pub fn parse_files(files: &[SourceFile]) -> Result<Definitions, GenError> {
             resolver.resolve(file, def, &mut out)?;
         }
     }
+    include_mixins(&mut out)?;
     validate(&out)?;
     Ok(out)
+}
+
+/// <https://webidl.spec.whatwg.org/#include-statement>: every `A includes
+/// M;` adds the members of mixin `M` to interface `A`, after `A`'s own
+/// members (in the order of the statements), as if written there.
+fn include_mixins(defs: &mut Definitions) -> Result<(), GenError> {
+    for includes in defs.includes.clone() {
+        let mixin = &defs.mixins[&includes.mixin];
+        let iface = &defs.interfaces[&includes.interface];
+        // A member is included where it is exposed wherever the interface
+        // is, and left out where it is exposed nowhere the interface is.
+        let kept = |member: &str, exposure: Exposure| -> Result<bool, GenError> {
+            if iface.exposure.is_subset_of(exposure) {
+                Ok(true)
+            } else if !iface.exposure.intersects(exposure) {
+                Ok(false)
+            } else {
+                Err(err(
+                    &includes.location,
+                    format!(
+                        "`{member}` of mixin {} would be exposed on only some of the globals of {} (not supported)",
+                        includes.mixin, includes.interface
+                    ),
+                ))
+            }
+        };
+        let mut attributes = Vec::new();
+        for (a, exposure) in &mixin.attributes {
+            if kept(&a.name, *exposure)? {
+                attributes.push(a.clone());
+            }
+        }
+        let mut operations = Vec::new();
+        for (o, exposure) in &mixin.operations {
+            if kept(o.name.as_deref().unwrap_or_default(), *exposure)? {
+                operations.push(o.clone());
+            }
+        }
+        let mut constants = Vec::new();
+        for (c, exposure) in &mixin.constants {
+            if kept(&c.name, *exposure)? {
+                constants.push(c.clone());
+            }
+        }
+        let own: BTreeSet<&str> = iface
+            .attributes
+            .iter()
+            .map(|a| a.name.as_str())
+            .chain(iface.operations.iter().filter_map(|o| o.name.as_deref()))
+            .chain(
+                iface
+                    .static_operations
+                    .iter()
+                    .filter_map(|o| o.name.as_deref()),
+            )
+            .chain(iface.constants.iter().map(|c| c.name.as_str()))
+            .collect();
+        let theirs = attributes
+            .iter()
+            .map(|a| a.name.as_str())
+            .chain(operations.iter().filter_map(|o| o.name.as_deref()))
+            .chain(constants.iter().map(|c| c.name.as_str()));
+        for name in theirs {
+            if own.contains(name) {
+                return Err(err(
+                    &includes.location,
+                    format!(
+                        "duplicate member `{name}` in {} (also in the included mixin {})",
+                        includes.interface, includes.mixin
+                    ),
+                ));
+            }
+        }
+        let iface = defs
+            .interfaces
+            .get_mut(&includes.interface)
+            .expect("checked when resolved");
+        iface.attributes.extend(attributes);
+        iface.operations.extend(operations);
+        iface.constants.extend(constants);
+    }
+    Ok(())
+}
+
+/// The exposure of a mixin member: its own `[Exposed]`, within the
+/// mixin's.
+fn member_exposure(
+    file: &SourceFile,
+    attributes: &Option<ExtendedAttributeList<'_>>,
+    mixin_exposure: Exposure,
+) -> Result<Exposure, GenError> {
+    Ok(match ExtAttrs::new(attributes).find("Exposed") {
+        None => mixin_exposure,
+        Some(a) => {
+            let own = exposure(file, a)?;
+            Exposure {
+                window: own.window && mixin_exposure.window,
+                dedicated_worker: own.dedicated_worker && mixin_exposure.dedicated_worker,
+            }
+        }
+    })
 }
 
 fn replace_exposed_wildcard(text: &str) -> String {
@@ -148,6 +253,7 @@ enum Kind {
     Callback,
     CallbackInterface,
     Typedef,
+    Mixin,
 }
 
 #[derive(Default)]
@@ -274,6 +380,9 @@ impl<'a> Resolver<'a> {
                 self.typedefs.insert(d.identifier.0, (file, &d.type_));
                 self.declare_name(file, d.identifier.0, Kind::Typedef)
             }
+            Definition::InterfaceMixin(d) => self.declare_name(file, d.identifier.0, Kind::Mixin),
+            // Applied once every definition is resolved (see `include_mixins`).
+            Definition::IncludesStatement(_) => Ok(()),
             other => {
                 let (what, name) = unsupported_definition(other);
                 let location = name.map_or_else(
@@ -399,6 +508,34 @@ impl<'a> Resolver<'a> {
                     },
                 );
             }
+            Definition::InterfaceMixin(d) => {
+                let mixin = self.mixin(file, d)?;
+                out.mixins.insert(mixin.name.clone(), mixin);
+            }
+            Definition::IncludesStatement(d) => {
+                ExtAttrs::new(&d.attributes).check(file, "an includes statement", &[])?;
+                let interface = d.lhs_identifier.0;
+                let mixin = d.rhs_identifier.0;
+                let interface_location = loc(file, interface);
+                if !matches!(self.kinds.get(interface), Some((Kind::Interface, _))) {
+                    return Err(err(
+                        &interface_location,
+                        format!("`{interface}` in an includes statement is not an interface"),
+                    ));
+                }
+                let mixin_location = loc(file, mixin);
+                if !matches!(self.kinds.get(mixin), Some((Kind::Mixin, _))) {
+                    return Err(err(
+                        &mixin_location,
+                        format!("`{mixin}` in an includes statement is not an interface mixin"),
+                    ));
+                }
+                out.includes.push(Includes {
+                    interface: interface.to_owned(),
+                    mixin: mixin.to_owned(),
+                    location: mixin_location,
+                });
+            }
             Definition::Typedef(d) => {
                 ExtAttrs::new(&d.attributes).check(file, "a typedef", &[])?;
                 // Resolve once so that a bad typedef is reported even if unused.
@@ -484,8 +621,6 @@ impl<'a> Resolver<'a> {
                 }
                 InterfaceMember::Attribute(a) => {
                     let a_loc = loc(file, a.identifier.0);
-                    let a_attrs = ExtAttrs::new(&a.attributes);
-                    a_attrs.check(file, "an attribute", &["LegacyUnforgeable", "Throws"])?;
                     match a.modifier {
                         None => {}
                         Some(StringifierOrInheritOrStatic::Static(_)) => {
@@ -498,38 +633,17 @@ impl<'a> Resolver<'a> {
                             return Err(err(&a_loc, "inherit attributes are not supported"))
                         }
                     }
-                    let member_name = ident_name(a.identifier.0);
-                    if !member_names.insert(member_name.clone()) {
-                        return Err(err(
-                            &a_loc,
-                            format!("duplicate member `{member_name}` in {name}"),
-                        ));
-                    }
-                    let ty = self.attributed_type(file, &a.type_, &a_loc)?;
-                    check_attribute_type(&ty, &a_loc)?;
-                    let unforgeable = a_attrs.has("LegacyUnforgeable");
-                    if unforgeable && a.readonly.is_none() {
-                        return Err(err(
-                            &a_loc,
-                            "[LegacyUnforgeable] is only supported on readonly attributes",
-                        ));
-                    }
-                    let event_handler = is_event_handler_type(&a.type_);
-                    if event_handler && member_name.strip_prefix("on").is_none_or(str::is_empty) {
-                        return Err(err(
-                            &a_loc,
-                            format!("the event handler attribute `{member_name}` must be named `on` followed by its event type"),
-                        ));
-                    }
-                    iface.attributes.push(Attribute {
-                        name: member_name,
-                        ty,
-                        readonly: a.readonly.is_some(),
-                        unforgeable,
-                        getter_throws: a_attrs.has("Throws"),
-                        event_handler,
-                        location: a_loc,
-                    });
+                    let attribute = self.regular_attribute(
+                        file,
+                        name,
+                        false,
+                        &a.attributes,
+                        a.readonly.is_some(),
+                        &a.type_,
+                        a.identifier.0,
+                        &mut member_names,
+                    )?;
+                    iface.attributes.push(attribute);
                 }
                 InterfaceMember::Operation(op) => {
                     let Some(id) = &op.identifier else {
@@ -549,22 +663,16 @@ impl<'a> Resolver<'a> {
                     if op.special.is_some() {
                         return Err(err(&op_loc, "special operations (getter, setter, deleter, legacycaller) are not supported"));
                     }
-                    ExtAttrs::new(&op.attributes).check(file, "an operation", &[])?;
-                    let op_name = ident_name(id.0);
-                    if !member_names.insert(op_name.clone()) {
-                        return Err(err(
-                            &op_loc,
-                            format!("duplicate member `{op_name}` in {name} (overloading is not supported)"),
-                        ));
-                    }
-                    let arguments = self.arguments(file, &op.args.body.list, &op_loc, true)?;
-                    let return_type = self.return_type(file, &op.return_type, &op_loc)?;
-                    let operation = Operation {
-                        name: Some(op_name),
-                        arguments,
-                        return_type,
-                        location: op_loc,
-                    };
+                    let operation = self.regular_operation(
+                        file,
+                        name,
+                        false,
+                        &op.attributes,
+                        &op.return_type,
+                        id.0,
+                        &op.args.body.list,
+                        &mut member_names,
+                    )?;
                     if is_static {
                         iface.static_operations.push(operation);
                     } else {
@@ -572,50 +680,8 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 InterfaceMember::Const(c) => {
-                    let c_loc = loc(file, c.identifier.0);
-                    ExtAttrs::new(&c.attributes).check(file, "a constant", &[])?;
-                    let c_name = ident_name(c.identifier.0);
-                    if !member_names.insert(c_name.clone()) {
-                        return Err(err(
-                            &c_loc,
-                            format!("duplicate member `{c_name}` in {name}"),
-                        ));
-                    }
-                    let ty = match &c.const_type {
-                        weedle::types::ConstType::Integer(t) if t.q_mark.is_none() => {
-                            Type::Integer(integer_type(&t.type_), IntegerConversion::Default)
-                        }
-                        weedle::types::ConstType::Byte(t) if t.q_mark.is_none() => {
-                            Type::Integer(IntegerType::Byte, IntegerConversion::Default)
-                        }
-                        weedle::types::ConstType::Octet(t) if t.q_mark.is_none() => {
-                            Type::Integer(IntegerType::Octet, IntegerConversion::Default)
-                        }
-                        weedle::types::ConstType::Boolean(t) if t.q_mark.is_none() => Type::Boolean,
-                        weedle::types::ConstType::FloatingPoint(t) if t.q_mark.is_none() => {
-                            float_type(&t.type_)
-                        }
-                        _ => {
-                            return Err(err(
-                                &c_loc,
-                                "only integer, boolean and floating point constants are supported",
-                            ))
-                        }
-                    };
-                    let value = match &c.const_value {
-                        WConstValue::Boolean(b) => ConstValue::Boolean(b.0),
-                        WConstValue::Integer(i) => ConstValue::Integer(integer_literal(i, &c_loc)?),
-                        WConstValue::Float(f) => ConstValue::Float(float_literal(f, &c_loc)?),
-                        WConstValue::Null(_) => {
-                            return Err(err(&c_loc, "constants cannot be null"))
-                        }
-                    };
-                    check_const_value(&ty, &value, &c_loc)?;
-                    iface.constants.push(Constant {
-                        name: c_name,
-                        ty,
-                        value,
-                    });
+                    let constant = self.constant(file, name, c, &mut member_names)?;
+                    iface.constants.push(constant);
                 }
                 InterfaceMember::Iterable(_) | InterfaceMember::AsyncIterable(_) => {
                     return Err(err(
@@ -722,6 +788,238 @@ impl<'a> Resolver<'a> {
             members,
             location,
         })
+    }
+
+    /// A regular attribute of interface or interface mixin `owner`
+    /// (`[Exposed]` is allowed on it in a mixin, see [`Resolver::mixin`]).
+    #[allow(clippy::too_many_arguments)]
+    fn regular_attribute(
+        &self,
+        file: &'a SourceFile,
+        owner: &str,
+        in_mixin: bool,
+        ext: &'a Option<ExtendedAttributeList<'a>>,
+        readonly: bool,
+        type_: &'a AttributedType<'a>,
+        identifier: &'a str,
+        member_names: &mut BTreeSet<String>,
+    ) -> Result<Attribute, GenError> {
+        let a_loc = loc(file, identifier);
+        let a_attrs = ExtAttrs::new(ext);
+        let allowed: &[&str] = if in_mixin {
+            &["LegacyUnforgeable", "Throws", "Exposed"]
+        } else {
+            &["LegacyUnforgeable", "Throws"]
+        };
+        a_attrs.check(file, "an attribute", allowed)?;
+        let member_name = ident_name(identifier);
+        if !member_names.insert(member_name.clone()) {
+            return Err(err(
+                &a_loc,
+                format!("duplicate member `{member_name}` in {owner}"),
+            ));
+        }
+        let ty = self.attributed_type(file, type_, &a_loc)?;
+        check_attribute_type(&ty, &a_loc)?;
+        let unforgeable = a_attrs.has("LegacyUnforgeable");
+        if unforgeable && !readonly {
+            return Err(err(
+                &a_loc,
+                "[LegacyUnforgeable] is only supported on readonly attributes",
+            ));
+        }
+        let event_handler = is_event_handler_type(type_);
+        if event_handler && member_name.strip_prefix("on").is_none_or(str::is_empty) {
+            return Err(err(
+                    &a_loc,
+                    format!("the event handler attribute `{member_name}` must be named `on` followed by its event type"),
+                ));
+        }
+        Ok(Attribute {
+            name: member_name,
+            ty,
+            readonly,
+            unforgeable,
+            getter_throws: a_attrs.has("Throws"),
+            event_handler,
+            location: a_loc,
+        })
+    }
+
+    /// A regular operation of interface or interface mixin `owner`
+    /// (`[Exposed]` is allowed on it in a mixin).
+    #[allow(clippy::too_many_arguments)]
+    fn regular_operation(
+        &self,
+        file: &'a SourceFile,
+        owner: &str,
+        in_mixin: bool,
+        ext: &'a Option<ExtendedAttributeList<'a>>,
+        return_type: &'a ReturnType<'a>,
+        identifier: &'a str,
+        args: &'a [WArgument<'a>],
+        member_names: &mut BTreeSet<String>,
+    ) -> Result<Operation, GenError> {
+        let op_loc = loc(file, identifier);
+        let allowed: &[&str] = if in_mixin { &["Exposed"] } else { &[] };
+        ExtAttrs::new(ext).check(file, "an operation", allowed)?;
+        let op_name = ident_name(identifier);
+        if !member_names.insert(op_name.clone()) {
+            return Err(err(
+                &op_loc,
+                format!("duplicate member `{op_name}` in {owner} (overloading is not supported)"),
+            ));
+        }
+        let arguments = self.arguments(file, args, &op_loc, true)?;
+        let return_type = self.return_type(file, return_type, &op_loc)?;
+        Ok(Operation {
+            name: Some(op_name),
+            arguments,
+            return_type,
+            location: op_loc,
+        })
+    }
+
+    /// A constant of interface or interface mixin `owner`.
+    fn constant(
+        &self,
+        file: &'a SourceFile,
+        owner: &str,
+        c: &'a ConstMember<'a>,
+        member_names: &mut BTreeSet<String>,
+    ) -> Result<Constant, GenError> {
+        let c_loc = loc(file, c.identifier.0);
+        ExtAttrs::new(&c.attributes).check(file, "a constant", &[])?;
+        let c_name = ident_name(c.identifier.0);
+        if !member_names.insert(c_name.clone()) {
+            return Err(err(
+                &c_loc,
+                format!("duplicate member `{c_name}` in {owner}"),
+            ));
+        }
+        let ty = match &c.const_type {
+            weedle::types::ConstType::Integer(t) if t.q_mark.is_none() => {
+                Type::Integer(integer_type(&t.type_), IntegerConversion::Default)
+            }
+            weedle::types::ConstType::Byte(t) if t.q_mark.is_none() => {
+                Type::Integer(IntegerType::Byte, IntegerConversion::Default)
+            }
+            weedle::types::ConstType::Octet(t) if t.q_mark.is_none() => {
+                Type::Integer(IntegerType::Octet, IntegerConversion::Default)
+            }
+            weedle::types::ConstType::Boolean(t) if t.q_mark.is_none() => Type::Boolean,
+            weedle::types::ConstType::FloatingPoint(t) if t.q_mark.is_none() => {
+                float_type(&t.type_)
+            }
+            _ => {
+                return Err(err(
+                    &c_loc,
+                    "only integer, boolean and floating point constants are supported",
+                ))
+            }
+        };
+        let value = match &c.const_value {
+            WConstValue::Boolean(b) => ConstValue::Boolean(b.0),
+            WConstValue::Integer(i) => ConstValue::Integer(integer_literal(i, &c_loc)?),
+            WConstValue::Float(f) => ConstValue::Float(float_literal(f, &c_loc)?),
+            WConstValue::Null(_) => return Err(err(&c_loc, "constants cannot be null")),
+        };
+        check_const_value(&ty, &value, &c_loc)?;
+        Ok(Constant {
+            name: c_name,
+            ty,
+            value,
+        })
+    }
+
+    /// An interface mixin (<https://webidl.spec.whatwg.org/#idl-interface-mixins>):
+    /// its regular attributes, regular operations and constants, which
+    /// `includes` statements add to interfaces.
+    fn mixin(
+        &self,
+        file: &'a SourceFile,
+        d: &'a weedle::InterfaceMixinDefinition<'a>,
+    ) -> Result<Mixin, GenError> {
+        let name = d.identifier.0;
+        let location = loc(file, name);
+        // [Exposed] on a mixin or on its members narrows where a member is
+        // exposed: in an including interface, only where the interface is
+        // exposed too (https://webidl.spec.whatwg.org/#Exposed).
+        let attrs = ExtAttrs::new(&d.attributes);
+        attrs.check(file, "an interface mixin", &["Exposed"])?;
+        let mixin_exposure = match attrs.find("Exposed") {
+            Some(a) => exposure(file, a)?,
+            None => Exposure::all(),
+        };
+        let mut mixin = Mixin {
+            name: name.to_owned(),
+            attributes: Vec::new(),
+            operations: Vec::new(),
+            constants: Vec::new(),
+            location: location.clone(),
+        };
+        let mut member_names = BTreeSet::new();
+        for member in &d.members.body {
+            match member {
+                MixinMember::Attribute(a) => {
+                    if a.stringifier.is_some() {
+                        return Err(err(
+                            &loc(file, a.identifier.0),
+                            "stringifier attributes are not supported",
+                        ));
+                    }
+                    let attribute = self.regular_attribute(
+                        file,
+                        name,
+                        true,
+                        &a.attributes,
+                        a.readonly.is_some(),
+                        &a.type_,
+                        a.identifier.0,
+                        &mut member_names,
+                    )?;
+                    let exposure = member_exposure(file, &a.attributes, mixin_exposure)?;
+                    mixin.attributes.push((attribute, exposure));
+                }
+                MixinMember::Operation(op) => {
+                    let Some(id) = &op.identifier else {
+                        return Err(err(
+                            &location,
+                            format!("stringifiers are not supported (in {name})"),
+                        ));
+                    };
+                    if op.stringifier.is_some() {
+                        return Err(err(
+                            &loc(file, id.0),
+                            "stringifier operations are not supported",
+                        ));
+                    }
+                    let operation = self.regular_operation(
+                        file,
+                        name,
+                        true,
+                        &op.attributes,
+                        &op.return_type,
+                        id.0,
+                        &op.args.body.list,
+                        &mut member_names,
+                    )?;
+                    let exposure = member_exposure(file, &op.attributes, mixin_exposure)?;
+                    mixin.operations.push((operation, exposure));
+                }
+                MixinMember::Const(c) => {
+                    let constant = self.constant(file, name, c, &mut member_names)?;
+                    mixin.constants.push((constant, mixin_exposure));
+                }
+                MixinMember::Stringifier(_) => {
+                    return Err(err(
+                        &location,
+                        format!("stringifiers are not supported (in {name})"),
+                    ))
+                }
+            }
+        }
+        Ok(mixin)
     }
 
     fn arguments(
@@ -1076,6 +1374,12 @@ impl<'a> Resolver<'a> {
             Kind::Enum => Type::Enum(name.to_owned()),
             Kind::Callback => Type::CallbackFunction(name.to_owned()),
             Kind::CallbackInterface => Type::CallbackInterface(name.to_owned()),
+            Kind::Mixin => {
+                return Err(err(
+                    location,
+                    format!("`{name}` is an interface mixin, not a type"),
+                ))
+            }
             Kind::Typedef => {
                 let (file, ty) = self.typedefs[name];
                 let resolved = self.attributed_type(file, ty, location)?;
@@ -1096,13 +1400,11 @@ impl<'a> Resolver<'a> {
 
 fn unsupported_definition<'a>(def: &'a Definition<'a>) -> (&'static str, Option<&'a str>) {
     match def {
-        Definition::InterfaceMixin(d) => ("interface mixins", Some(d.identifier.0)),
         Definition::PartialInterfaceMixin(d) => ("partial interface mixins", Some(d.identifier.0)),
         Definition::Namespace(d) => ("namespaces", Some(d.identifier.0)),
         Definition::PartialNamespace(d) => ("partial namespaces", Some(d.identifier.0)),
         Definition::PartialInterface(d) => ("partial interfaces", Some(d.identifier.0)),
         Definition::PartialDictionary(d) => ("partial dictionaries", Some(d.identifier.0)),
-        Definition::IncludesStatement(d) => ("includes statements", Some(d.lhs_identifier.0)),
         Definition::Implements(d) => ("implements statements", Some(d.lhs_identifier.0)),
         _ => ("these definitions", None),
     }

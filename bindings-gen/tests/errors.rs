@@ -97,10 +97,10 @@ fn unsupported_constructs_are_rejected() {
         "iterable",
     );
     assert_error(
-        "interface mixin M { };",
+        "partial interface mixin M { };",
         1,
-        17,
-        "interface mixins are not supported",
+        25,
+        "partial interface mixins are not supported",
     );
     assert_error(
         "partial interface A { };",
@@ -332,5 +332,68 @@ fn event_handler_attributes_need_an_event_target_and_an_on_name() {
         8,
         26,
         "the event handler attribute `ping` must be named `on` followed by its event type",
+    );
+}
+
+#[test]
+fn mixins_and_includes_are_checked() {
+    // What a mixin may not hold.
+    assert_error(
+        "interface mixin M { stringifier attribute DOMString s; };",
+        1,
+        53,
+        "stringifier attributes are not supported",
+    );
+    assert_error(
+        "interface mixin M { attribute long a; const long a = 1; };",
+        1,
+        50,
+        "duplicate member `a` in M",
+    );
+    assert_error(
+        "[Pref=\"x\"] interface mixin M { };",
+        1,
+        2,
+        "unsupported extended attribute [Pref] on an interface mixin",
+    );
+    // The two sides of `includes`.
+    assert_error(
+        "interface mixin M { };\nM includes M;",
+        2,
+        1,
+        "`M` in an includes statement is not an interface",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { };\nA includes B;",
+        2,
+        12,
+        "`B` in an includes statement is not an interface mixin",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { };\n[Exposed=Window] interface B { };\nA includes B;",
+        3,
+        12,
+        "`B` in an includes statement is not an interface mixin",
+    );
+    // A member the interface already has.
+    assert_error(
+        "interface mixin M { readonly attribute long x; };\n[Exposed=Window] interface A { undefined x(); };\nA includes M;",
+        3,
+        12,
+        "duplicate member `x` in A (also in the included mixin M)",
+    );
+    // A member exposed on only some of the interface's globals.
+    assert_error(
+        "interface mixin M { [Exposed=Window] undefined f(); };\n[Exposed=*] interface A { };\nA includes M;",
+        3,
+        12,
+        "`f` of mixin M would be exposed on only some of the globals of A",
+    );
+    // A mixin is not a type.
+    assert_error(
+        "interface mixin M { };\n[Exposed=Window] interface A { attribute M m; };",
+        2,
+        44,
+        "`M` is an interface mixin, not a type",
     );
 }

@@ -161,3 +161,67 @@ fn event_handler_attributes_are_provided_methods() {
         "{special}"
     );
 }
+
+#[test]
+fn mixins() {
+    check("mixin");
+}
+
+/// Spot checks: each including interface gets the mixin's members in its
+/// own trait and specs, after its own members.
+#[test]
+fn mixin_members_are_flattened_after_the_interface_members() {
+    let text = std::fs::read_to_string(manifest_dir().join("tests/golden/mixin.webidl")).unwrap();
+    let files = [SourceFile {
+        path: "m.webidl".into(),
+        text,
+    }];
+    let code = generate_for_file(&files, Path::new("m.webidl")).unwrap();
+    assert!(
+        !code.contains("SharedBinding"),
+        "a mixin has no bindings of its own"
+    );
+    // (Attributes come before operations in the trait.)
+    for (iface, members) in [
+        (
+            "Page",
+            &[
+                "fn Title(",
+                "fn Origin(",
+                "fn SetFlag(",
+                "fn Close(",
+                "fn Schedule(",
+            ][..],
+        ),
+        (
+            "WorkerScope",
+            &[
+                "fn Origin(",
+                "fn SetFlag(",
+                "fn ImportScripts(",
+                "fn Schedule(",
+            ][..],
+        ),
+    ] {
+        let module = &code[code.find(&format!("pub mod {iface}Binding")).unwrap()..];
+        let methods = &module[..module.find("\n    }\n").unwrap()];
+        let order: Vec<usize> = members
+            .iter()
+            .map(|m| {
+                methods
+                    .find(m)
+                    .unwrap_or_else(|| panic!("{iface}: {m} missing"))
+            })
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{iface}: {order:?}");
+        assert!(module.contains("c\"LEVEL\""), "{iface}: the constant");
+    }
+    let worker = &code[code.find("pub mod WorkerScopeBinding").unwrap()..];
+    assert!(
+        !worker.contains("WindowOnly"),
+        "[Exposed=Window] member left out"
+    );
+    let page = &code[code.find("pub mod PageBinding").unwrap()
+        ..code.find("pub mod WorkerScopeBinding").unwrap()];
+    assert!(page.contains("fn WindowOnly("));
+}
