@@ -6,10 +6,8 @@
 //   returned itself).
 // * [Replaceable] is not supported; `self` and `frames` are plain readonly
 //   attributes.
-// * The WindowOrWorkerGlobalScope and GlobalEventHandlers mixins are
-//   flattened into the interface (no mixins/`includes`).
-// * `console` is a namespace in the Console Standard; the generator has no
-//   namespaces, so it is an attribute returning a `Console` object.
+// * The GlobalEventHandlers and WindowEventHandlers mixins are flattened
+//   into the interface (a subset of their members).
 // * `frames[i]` (the indexed getter of WindowProxy) is defined as own
 //   properties of the global when a child navigable is created.
 // * `top` and `parent` are `WindowProxy?` in the standard and `object?`
@@ -37,36 +35,6 @@ interface Window : EventTarget {
   attribute EventHandler onunhandledrejection;
   attribute EventHandler onmessage;
   attribute EventHandler onrejectionhandled;
-
-  // WindowOrWorkerGlobalScope
-  // https://html.spec.whatwg.org/multipage/webappapis.html#windoworworkerglobalscope
-  readonly attribute USVString origin;
-  readonly attribute boolean isSecureContext;
-  readonly attribute boolean crossOriginIsolated;
-  long setTimeout(TimerHandler handler, optional long timeout = 0, any... arguments);
-  undefined clearTimeout(optional long id = 0);
-  long setInterval(TimerHandler handler, optional long timeout = 0, any... arguments);
-  undefined clearInterval(optional long id = 0);
-  undefined queueMicrotask(VoidFunction callback);
-
-  // https://fetch.spec.whatwg.org/#fetch-method
-  // Deviation: RequestInfo is `USVString` here (no Request interface) and
-  // there is no RequestInit; same-origin GET only (see dom/response.rs).
-  Promise<Response> fetch(USVString input);
-
-  // https://w3c.github.io/hr-time/#the-performance-attribute
-  readonly attribute Performance performance;
-
-  // https://console.spec.whatwg.org/#console-namespace (see above)
-  readonly attribute Console console;
 };
 
-// https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timerhandler
-// Deviation: `(DOMString or Function)` in the standard; the generator has
-// no callbacks in unions, so the handler is `any` and the timer
-// initialization steps do the union conversion (callable: the function,
-// else ToString).
-typedef any TimerHandler;
-
-// https://webidl.spec.whatwg.org/#VoidFunction
-callback VoidFunction = undefined ();
+Window includes WindowOrWorkerGlobalScope;

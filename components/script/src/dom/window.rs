@@ -276,7 +276,8 @@ impl WindowMethods for Window {
         crate::dom::response::fetch(self, cx, &input.0)
     }
 
-    // WindowOrWorkerGlobalScope: see `GlobalScope`.
+    // The WindowOrWorkerGlobalScope mixin (webidl/WindowOrWorkerGlobalScope.webidl),
+    // implemented once by `GlobalScope`.
 
     fn Origin(&self, _cx: &mut JSContext) -> USVString {
         self.global_scope().serialized_origin()

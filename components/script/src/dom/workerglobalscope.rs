@@ -239,7 +239,8 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
         self.import_scripts(cx, urls)
     }
 
-    // WindowOrWorkerGlobalScope: see `GlobalScope`.
+    // The WindowOrWorkerGlobalScope mixin (webidl/WindowOrWorkerGlobalScope.webidl),
+    // implemented once by `GlobalScope`.
 
     fn Origin(&self, _cx: &mut JSContext) -> USVString {
         self.global_scope().serialized_origin()

@@ -1,0 +1,51 @@
+// HTML Standard
+// https://html.spec.whatwg.org/multipage/webappapis.html#windoworworkerglobalscope
+// (included by Window.webidl and WorkerGlobalScope.webidl), with the
+// members other standards add to it in partial interface mixins, written
+// in here (the generator has no partial definitions).
+//
+// Deviations (each noted where it applies):
+// * A subset: no `reportError`, `btoa`/`atob`, `structuredClone`,
+//   `createImageBitmap`, `caches`, `indexedDB`.
+// * `fetch()` is exposed on Window only in the shell.
+// * `performance` is not [Replaceable] (not supported by the generator).
+// * `console` is a namespace in the Console Standard; the generator has no
+//   namespaces, so it is an attribute returning a `Console` object, here
+//   because both globals have it.
+
+[Exposed=(Window,Worker)]
+interface mixin WindowOrWorkerGlobalScope {
+  readonly attribute USVString origin;
+  readonly attribute boolean isSecureContext;
+  readonly attribute boolean crossOriginIsolated;
+
+  // https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timers
+  long setTimeout(TimerHandler handler, optional long timeout = 0, any... arguments);
+  undefined clearTimeout(optional long id = 0);
+  long setInterval(TimerHandler handler, optional long timeout = 0, any... arguments);
+  undefined clearInterval(optional long id = 0);
+
+  // https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#microtask-queuing
+  undefined queueMicrotask(VoidFunction callback);
+
+  // https://fetch.spec.whatwg.org/#fetch-method
+  // Deviation: RequestInfo is `USVString` here (no Request interface) and
+  // there is no RequestInit; same-origin GET only (see dom/response.rs).
+  [Exposed=Window] Promise<Response> fetch(USVString input);
+
+  // https://w3c.github.io/hr-time/#the-performance-attribute
+  readonly attribute Performance performance;
+
+  // https://console.spec.whatwg.org/#console-namespace (see above)
+  readonly attribute Console console;
+};
+
+// https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timerhandler
+// Deviation: `(DOMString or Function)` in the standard; the generator has
+// no callbacks in unions, so the handler is `any` and the timer
+// initialization steps do the union conversion (callable: the function,
+// else ToString).
+typedef any TimerHandler;
+
+// https://webidl.spec.whatwg.org/#VoidFunction
+callback VoidFunction = undefined ();
