@@ -360,6 +360,14 @@ impl Drop for JsRuntime {
         // A worker's context is unpublished before it goes (see
         // `workers::PublishedContext`).
         crate::workers::runtime_dropping();
+        // The global's environment is destroyed: its blob URL entries are
+        // removed (https://w3c.github.io/FileAPI/#lifeTime).
+        let global = self.global.get();
+        if !global.is_null() {
+            // SAFETY: the global lives while this runtime does.
+            let realm_id = unsafe { GlobalScope::from_global(global) }.profiler_realm_id();
+            crate::browsing_context::blob_store().revoke_environment(realm_id);
+        }
         // The owner goes away: its dedicated workers are terminated and
         // their threads joined (their runtimes are this one's children).
         crate::workers::shut_down();

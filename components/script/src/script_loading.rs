@@ -198,25 +198,14 @@ pub struct WorkerScriptResponse {
 
 /// <https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script>
 /// for a dedicated worker (destination "worker"), given the worker URL and
-/// the origin of the outside settings (the request's origin). `Err` is a
-/// null script (the `Worker` gets an `error` event), with the reason for
-/// the console. The blob URL entry of a `blob:` URL is the one resolved at
-/// fetch time (see [`fetch_classic_worker_script_with`]).
-pub fn fetch_classic_worker_script(
-    loader: &dyn Loader,
-    url: &url::Url,
-    client_origin: &Origin,
-) -> Result<WorkerScriptResponse, String> {
-    let blob_entry = loader.blob_store().resolve(url);
-    fetch_classic_worker_script_with(loader, url, client_origin, blob_entry.as_ref())
-}
-
-/// [`fetch_classic_worker_script`] given `blob_entry`, `url`'s blob URL
-/// entry as the URL parser resolved it when `new Worker()` parsed the URL
+/// the origin of the outside settings (the request's origin), and
+/// `blob_entry`, `url`'s blob URL entry as the URL parser resolved it when
+/// `new Worker()` parsed the URL
 /// (<https://url.spec.whatwg.org/#concept-url-blob-entry>): a blob URL
 /// revoked after that still loads; `None` for a `blob:` URL that named no
-/// entry then (a network error).
-pub fn fetch_classic_worker_script_with(
+/// entry then (a network error). `Err` is a null script (the `Worker` gets
+/// an `error` event), with the reason for the console.
+pub fn fetch_classic_worker_script(
     loader: &dyn Loader,
     url: &url::Url,
     client_origin: &Origin,

@@ -210,10 +210,8 @@ impl WorkerShared {
 /// worker's `JsRuntime`, it drops before it, on every path out of
 /// `run_a_worker` (a panic's unwinding included), so no other thread ever
 /// requests an interrupt on a destroyed context.
-#[allow(dead_code)] // (used by run_a_worker: see the review fixes, phase 2)
 pub(crate) struct PublishedContext(Arc<WorkerShared>);
 
-#[allow(dead_code)]
 impl PublishedContext {
     pub(crate) fn publish(shared: &Arc<WorkerShared>, context: ThreadSafeJSContext) -> Self {
         shared.set_context(Some(context));
@@ -261,7 +259,6 @@ pub fn panic_in_next_worker_after_publishing_its_context() {
 }
 
 /// The injection point of [`panic_in_next_worker_after_publishing_its_context`].
-#[allow(dead_code)]
 pub(crate) fn injected_panic_point() {
     if PANIC_AFTER_PUBLISHING.swap(false, Ordering::SeqCst) {
         panic!("injected panic (panic_in_next_worker_after_publishing_its_context)");
@@ -380,8 +377,12 @@ pub(crate) fn terminate(shared: &WorkerShared) {
 
 /// Terminates every worker whose `Worker` object was made in the realm
 /// `realm_id` (its document is being discarded: a navigation or the
-/// removal of its iframe).
+/// removal of its iframe), and removes the blob URL entries its document
+/// created ("when an environment settings object is destroyed, remove its
+/// blob URL entries", <https://w3c.github.io/FileAPI/#lifeTime>; the
+/// realm's ID is the environment's, see `BlobCreator::environment`).
 pub(crate) fn terminate_workers_of_realm(realm_id: u64) {
+    crate::browsing_context::blob_store().revoke_environment(realm_id);
     let shared: Vec<Arc<WorkerShared>> = OWNED.with(|o| {
         o.borrow()
             .iter()

@@ -1097,7 +1097,6 @@ fn measure_worker_start_cost_and_threads() {
 // ---- Blob URL entries, error reporting mode, redirects (review fixes) ----
 
 #[test]
-#[ignore = "PHASE2: the DOM part of review fix 1"]
 fn a_blob_url_revoked_right_after_new_worker_still_loads() {
     let _serial = serial();
     let mut rt = runtime();
@@ -1131,7 +1130,6 @@ fn a_blob_url_revoked_right_after_new_worker_still_loads() {
 }
 
 #[test]
-#[ignore = "PHASE2: the DOM part of review fix 6"]
 fn a_blob_worker_gets_the_policy_of_the_blob_urls_creator() {
     let _serial = serial();
     let server = TestServer::start().unwrap();
@@ -1170,7 +1168,6 @@ fn a_blob_worker_gets_the_policy_of_the_blob_urls_creator() {
 }
 
 #[test]
-#[ignore = "PHASE2: the DOM part of review fix 3"]
 fn a_throwing_onerror_handler_is_not_called_again_for_its_own_exception() {
     let _serial = serial();
     let mut rt = runtime();
@@ -1243,7 +1240,6 @@ fn a_worker_script_redirected_to_a_non_http_url_fails() {
 }
 
 #[test]
-#[ignore = "PHASE2: the DOM part of review fix 8"]
 fn blob_urls_of_a_worker_are_revoked_when_it_ends() {
     let _serial = serial();
     let mut rt = runtime();
@@ -1277,7 +1273,6 @@ fn blob_urls_of_a_worker_are_revoked_when_it_ends() {
 }
 
 #[test]
-#[ignore = "PHASE2: the DOM part of review fix 8"]
 fn blob_urls_of_a_removed_iframe_are_revoked() {
     let _serial = serial();
     let server = TestServer::start().unwrap();
@@ -1307,7 +1302,6 @@ fn blob_urls_of_a_removed_iframe_are_revoked() {
 }
 
 #[test]
-#[ignore = "PHASE2: the DOM part of review fix 4"]
 fn a_worker_panicking_after_publishing_its_context_unpublishes_it_first() {
     let _serial = serial();
     let before = worker_threads();

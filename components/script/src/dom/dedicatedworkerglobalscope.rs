@@ -37,7 +37,7 @@ use crate::event_loop::EventLoop;
 use crate::runtime::{JsRuntime, RuntimeOptions, ScriptError};
 use crate::script_loading::{ClassicScriptRun, Loader, SharedLoader};
 use crate::script_registry::ScriptRecord;
-use crate::workers::WorkerShared;
+use crate::workers::{PublishedContext, WorkerShared};
 
 pub struct DedicatedWorkerGlobalScope {
     workerglobalscope: WorkerGlobalScope,
@@ -213,6 +213,9 @@ pub(crate) struct WorkerInit {
     pub(crate) prefs: Prefs,
     pub(crate) loader: Arc<dyn Loader + Send + Sync>,
     pub(crate) outside: OutsideSettings,
+    /// The blob URL entry of a `blob:` `url`, resolved when `new Worker()`
+    /// parsed it (<https://url.spec.whatwg.org/#concept-url-blob-entry>).
+    pub(crate) blob_entry: Option<jsprof_net::BlobEntry>,
 }
 
 /// Queues, in the owner, the task firing a plain `error` event at the
@@ -238,6 +241,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         prefs,
         loader,
         outside,
+        blob_entry,
     } = init;
     // Step 4: Let agent be the result of obtaining a dedicated/shared
     // worker agent given outside settings and is shared. Run the rest of
@@ -261,7 +265,10 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
     // "Terminate a worker" may come at any time from now on: its
     // interrupt aborts this context's script.
     runtime.add_interrupt_callback(crate::workers::interrupt_callback);
-    shared.set_context(Some(runtime.thread_safe_context()));
+    // (Unpublished when `published` drops: before `runtime`, declared
+    // earlier, on every way out of this function, unwinding included.)
+    let published = PublishedContext::publish(&shared, runtime.thread_safe_context());
+    crate::workers::injected_panic_point();
     crate::browsing_context::set_loader(Rc::new(SharedLoader(loader.clone())));
 
     let closing = shared.closing_flag();
@@ -291,6 +298,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
             &*loader,
             &url,
             &outside.origin,
+            blob_entry.as_ref(),
         ) {
             Ok(response) => response,
             Err(reason) => {
@@ -311,6 +319,17 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         if response.url.scheme() == "data" {
             worker_scope.set_origin(jsprof_document::Origin::new_opaque());
         }
+        // (What a local-scheme worker inherits: a blob: worker its blob
+        // URL entry's environment's policy container, "creating a policy
+        // container from a fetch response" step 1,
+        // <https://html.spec.whatwg.org/multipage/browsers.html#creating-a-policy-container-from-a-fetch-response>;
+        // a data: worker its owner's.)
+        let inherited = response
+            .blob_creator_policy
+            .unwrap_or(jsprof_document::PolicyContainer {
+                document_policy: outside.document_policy,
+                embedder_policy: outside.embedder_policy,
+            });
         // Step 3.3: Initialize worker global scope's policy container given
         // worker global scope, response, and inside settings: the
         // Document-Policy of a network worker's own response, its
@@ -318,14 +337,14 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         let policy = jsprof_document::worker_document_policy(
             &response.url,
             &response.headers,
-            &outside.document_policy,
+            &inherited.document_policy,
         );
         if let Some(warning) = &policy.outcome.warning {
             eprintln!("{}: {warning}", response.url);
         }
         worker_scope.set_document_policy(policy.outcome.policy);
         let embedder_policy = match policy.source {
-            jsprof_document::WorkerPolicySource::Inherited => outside.embedder_policy,
+            jsprof_document::WorkerPolicySource::Inherited => inherited.embedder_policy,
             jsprof_document::WorkerPolicySource::OwnResponse => {
                 jsprof_document::obtain_embedder_policy(&response.headers, outside.secure_context)
                     .value
@@ -411,7 +430,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
     // Step 17-18: disentangle the ports, empty the owner set: the worker
     // posts nothing more, and its runtime (its workers, sessions and
     // sampler first) goes.
-    shared.set_context(None);
+    drop(published);
     drop(runtime);
 }
 

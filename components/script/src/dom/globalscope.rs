@@ -239,6 +239,8 @@ pub struct GlobalScope {
     /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
     /// of this `WindowOrWorkerGlobalScope`.
     timers: Timers,
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#in-error-reporting-mode>
+    in_error_reporting_mode: Cell<bool>,
 }
 
 impl GlobalScope {
@@ -302,6 +304,7 @@ impl GlobalScope {
             cross_origin_isolated: std::cell::Cell::new(false),
             profiler_realm_id,
             timers: Timers::new(),
+            in_error_reporting_mode: Cell::new(false),
         });
         let raw = Box::into_raw(scope);
         unsafe {
@@ -786,12 +789,26 @@ pub(crate) fn report_error_event(
 ) {
     rooted!(&in(cx) let error_value = error_value);
     let mut not_handled = true;
-    if let Some(target) = global.event_target() {
-        // Step 6: fire an event named error at global, using ErrorEvent,
-        // with cancelable true and the error info.
+    // Step 6: If global is not in error reporting mode, then: (an
+    // exception thrown by an error event listener is reported while the
+    // global is in that mode: it reaches the console or the Worker object
+    // below, never the global's error event again, so a throwing onerror
+    // cannot recurse.)
+    if let Some(target) = global
+        .event_target()
+        .filter(|_| !global.in_error_reporting_mode.get())
+    {
+        // Step 6.1: Set global's in error reporting mode to true.
+        global.in_error_reporting_mode.set(true);
+        // Step 6.2: If global implements EventTarget, then set notHandled
+        // to the result of firing an event named error at global, using
+        // ErrorEvent, with the cancelable attribute initialized to true,
+        // and additional attributes initialized according to errorInfo.
         let event =
             crate::dom::errorevent::ErrorEvent::new_error(cx, global, &error, error_value.get());
         not_handled = target.dispatch(cx, event.upcast_event());
+        // Step 6.3: Set global's in error reporting mode to false.
+        global.in_error_reporting_mode.set(false);
     }
     global.record_reported_error(error.clone());
     // Step 7: If notHandled is true, then report exception to the

@@ -163,12 +163,21 @@ impl URLMethods for URL {
         let store = browsing_context::blob_store();
         // Step 2: Let url be the result of generating a new blob URL.
         // Step 3: Let entry be a new blob URL entry consisting of object
-        // and the current settings object.
+        // and the current settings object (its origin, its policy
+        // container, for the blob: workers made from it, and its identity,
+        // for the removal of its entries when it is destroyed).
         // Step 4: Set store[url] to entry.
         // Step 5: Return url.
-        let origin = settings_origin(global);
+        let creator = jsprof_net::BlobCreator {
+            origin: settings_origin(global),
+            policy: jsprof_document::PolicyContainer {
+                document_policy: global.document_policy().unwrap_or_default(),
+                embedder_policy: global.embedder_policy(),
+            },
+            environment: global.profiler_realm_id(),
+        };
         Ok(store
-            .register(&origin, obj.bytes(), obj.type_string())
+            .register_from(&creator, obj.bytes(), obj.type_string())
             .to_string())
     }
 

@@ -232,12 +232,22 @@ impl WorkerMethods for Worker {
         );
         // Step 9: Run this step in parallel: run a worker given worker,
         // workerURL, outsideSettings, outsidePort, and options.
+        // Step 3 (encoding-parsing workerURL): the URL parser resolves a
+        // blob URL's entry now, on this thread
+        // (<https://url.spec.whatwg.org/#concept-url-blob-entry>): a
+        // revokeObjectURL() after this does not affect the worker.
+        let blob_entry = if worker_url.scheme() == "blob" {
+            loader.blob_store().resolve(&worker_url)
+        } else {
+            None
+        };
         let init = WorkerInit {
             parent,
             url: worker_url,
             name: options.name,
             prefs: global.prefs().clone(),
             loader,
+            blob_entry,
             outside: OutsideSettings {
                 origin: global.origin(),
                 document_policy: global.document_policy().unwrap_or_default(),

@@ -185,6 +185,12 @@ impl WorkerGlobalScope {
         })?;
         // Step 6: For each urlRecord of urlRecords:
         for url in url_records {
+            // A terminated worker fetches no further URL: its script is
+            // being aborted ("terminate a worker" step 3; an uncatchable
+            // termination, nothing pending).
+            if crate::workers::current_worker_terminated() {
+                return Err(Error::JSFailed);
+            }
             // Step 6.1: Fetch a classic worker-imported script given
             // urlRecord and settings object. If this succeeds, let script
             // be the result. Otherwise, rethrow the exception.
