@@ -101,13 +101,20 @@ impl Loader for ShellLoader {
         self.fetcher.fetch_hop(request)
     }
 
-    /// Workers load through the same fetcher (network configuration, blob
-    /// URL store); the bundled demo pages are documents, not worker
-    /// scripts.
+    /// Workers load with the same network configuration and blob URL
+    /// store, over connections of their own (so that terminating a worker
+    /// aborts its fetches only); the bundled demo pages are documents, not
+    /// worker scripts.
     fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
-        Some(Arc::new(ShellLoader {
-            fetcher: self.fetcher.clone(),
-        }))
+        let fetcher = self
+            .fetcher
+            .with_own_connections()
+            .unwrap_or_else(|_| self.fetcher.clone());
+        Some(Arc::new(ShellLoader { fetcher }))
+    }
+
+    fn abort(&self) {
+        self.fetcher.abort()
     }
 }
 

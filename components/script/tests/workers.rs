@@ -958,6 +958,42 @@ fn terminate_or_drop_while_the_script_is_being_fetched() {
 }
 
 #[test]
+fn dropping_the_owner_ends_a_nested_worker_waiting_for_a_stalled_fetch() {
+    let _serial = serial();
+    let before = worker_threads();
+    let server = TestServer::start().unwrap();
+    server.route("/slow.js", |_| {
+        js("postMessage('ran (unexpected)')").stall_before_headers(STALL)
+    });
+    // page -> blob: worker -> network worker whose script stalls: the
+    // owner's drop terminates the first, whose runtime's drop terminates
+    // the nested one; both end within the bound.
+    let slow = server.http_url(SAME, "/slow.js");
+    let body = format!(
+        r#"<!DOCTYPE html><script>{PRELUDE}
+        const w = blobWorker(`new Worker('{slow}'); postMessage('nested worker made');`);
+        w.onmessage = (e) => log.push(e.data);
+        </script>"#
+    );
+    server.route("/index.html", move |_| html(&body));
+    let mut rt = JsRuntime::new_for_tests().expect("runtime");
+    rt.load_page(
+        &server.http_url(SAME, "/index.html"),
+        Rc::new(Fetcher::new(server.net_config()).unwrap()),
+    )
+    .expect("page loads");
+    assert!(!rt.run_until_idle(Some(Instant::now() + Duration::from_millis(300))));
+    assert_eq!(page_log(&mut rt), r#"["nested worker made"]"#);
+    assert_eq!(server.requests_to("/slow.js").len(), 1);
+    let start = Instant::now();
+    drop(rt);
+    let took = start.elapsed();
+    eprintln!("nested: the owner's drop took {took:?}");
+    assert!(took < TERMINATE_BOUND, "dropping the owner took {took:?}");
+    assert_eq!(worker_threads(), before);
+}
+
+#[test]
 fn terminate_while_import_scripts_waits_for_a_stalled_fetch() {
     let _serial = serial();
     let before = worker_threads();
