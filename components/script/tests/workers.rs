@@ -1204,6 +1204,45 @@ fn a_blob_worker_gets_the_policy_of_the_blob_urls_creator() {
 }
 
 #[test]
+fn a_blob_worker_gets_the_embedder_policy_of_the_blob_urls_creator() {
+    let _serial = serial();
+    let server = TestServer::start().unwrap();
+    // An isolated page (COEP require-corp) makes workers of two blob URLs:
+    // its own (the worker inherits require-corp and runs) and one its
+    // same-origin iframe, served without COEP, created: that worker's
+    // embedder policy is its creator's ("unsafe-none"), which its isolated
+    // owner refuses (check a global object's embedder policy: a network
+    // error, an error event).
+    server.route("/frame.html", |_| {
+        html("<script>parent.frameURL = URL.createObjectURL(new Blob(['postMessage(crossOriginIsolated)'], { type: 'text/javascript' }));</script>")
+    });
+    let body = format!(
+        r#"<!DOCTYPE html><script>{PRELUDE}
+        function watch(label, w) {{
+            w.onmessage = (e) => log.push(label + ' ' + e.data);
+            w.onerror = () => log.push(label + ' error');
+        }}
+        watch('page blob', blobWorker('postMessage(crossOriginIsolated)'));
+        </script><iframe src="/frame.html"></iframe>"#
+    );
+    server.route("/index.html", move |_| {
+        html(&body)
+            .with_header("Cross-Origin-Opener-Policy", "same-origin")
+            .with_header("Cross-Origin-Embedder-Policy", "require-corp")
+    });
+    let fetcher = Fetcher::new(server.net_config()).unwrap();
+    let mut rt = JsRuntime::new_for_tests().expect("runtime");
+    rt.load_page(&server.https_url(SAME, "/index.html"), Rc::new(fetcher))
+        .expect("page loads");
+    assert!(rt.run_until_idle(deadline()));
+    let log = run_sorted(
+        &mut rt,
+        "log.push(typeof frameURL); watch('iframe blob', new Worker(frameURL));",
+    );
+    assert_eq!(log, r#"["iframe blob error","page blob true","string"]"#);
+}
+
+#[test]
 fn a_throwing_onerror_handler_is_not_called_again_for_its_own_exception() {
     let _serial = serial();
     let mut rt = runtime();
