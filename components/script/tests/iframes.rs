@@ -3,25 +3,19 @@
 //! cross-origin access, and `window.postMessage`, on a loopback server
 //! with two origins.
 
-use std::rc::Rc;
+mod common;
 
+use common::{CROSS, SAME};
 use jsprof_net::testing::{TestResponse, TestServer};
-use jsprof_net::Fetcher;
 use jsprof_script::JsRuntime;
-
-const SAME: &str = "web-platform.test";
-const CROSS: &str = "not-web-platform.test";
 
 fn html(body: &str) -> TestResponse {
     TestResponse::ok(body.to_owned()).with_content_type("text/html")
 }
 
+/// Loads `url` in a new (non-test) runtime and runs it to idle.
 fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
-    let fetcher = Fetcher::new(server.net_config()).unwrap();
-    let mut rt = JsRuntime::new().expect("runtime");
-    rt.load_page(url, Rc::new(fetcher)).expect("page loads");
-    assert!(rt.run_until_idle(None));
-    rt
+    common::load_in(JsRuntime::new().expect("runtime"), server, url)
 }
 
 fn log(rt: &mut JsRuntime) -> String {

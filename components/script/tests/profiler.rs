@@ -7,29 +7,11 @@
 //! and samples are taken with the Force Sample hook
 //! (`TestBinding.forceProfilerSample()`); no timing assertion.
 
-use std::rc::Rc;
+mod common;
 
-use jsprof_net::testing::{TestResponse, TestServer};
-use jsprof_net::Fetcher;
+use common::{fetcher, html, html_with_policy, js, load, result, CROSS, SAME, SLOW};
+use jsprof_net::testing::TestServer;
 use jsprof_script::JsRuntime;
-
-const SAME: &str = "web-platform.test";
-const CROSS: &str = "not-web-platform.test";
-
-/// No timer sample during a test.
-const SLOW: &str = "{ sampleInterval: 100000, maxBufferSize: 1000 }";
-
-fn html(body: &str) -> TestResponse {
-    TestResponse::ok(body.to_owned()).with_content_type("text/html;charset=utf-8")
-}
-
-fn html_with_policy(body: &str) -> TestResponse {
-    html(body).with_header("Document-Policy", "js-profiling")
-}
-
-fn js(body: &str) -> TestResponse {
-    TestResponse::ok(body.to_owned()).with_content_type("text/javascript")
-}
 
 /// Helpers every page gets: `tb` (the test hook object), `result`,
 /// `findPath(trace, names)` (the frames of the first sample whose stack
@@ -59,26 +41,10 @@ function findPath(trace, names) {
 function frameNames(trace) { return trace.frames.map(f => f.name); }
 </script>"#;
 
-fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
-    let fetcher = Fetcher::new(server.net_config()).unwrap();
-    let mut rt = JsRuntime::new_for_tests().expect("runtime");
-    rt.load_page(url, Rc::new(fetcher)).expect("page loads");
-    assert!(rt.run_until_idle(None));
-    rt
-}
-
-fn result(rt: &mut JsRuntime) -> String {
-    let errors = rt.reported_errors();
-    assert!(errors.is_empty(), "page errors: {errors:?}");
-    rt.evaluate("String(window.result)", "check.js", 1).unwrap()
-}
-
 /// Serves `body` (with the policy) at /index.html of the same origin and
 /// returns the loaded runtime.
 fn page(server: &TestServer, body: &str) -> JsRuntime {
-    let body = format!("<!DOCTYPE html>{HELPERS}{body}");
-    server.route("/index.html", move |_| html_with_policy(&body));
-    load(server, &server.http_url(SAME, "/index.html"))
+    common::page_with_policy(server, HELPERS, body)
 }
 
 #[test]
@@ -398,8 +364,7 @@ fn navigation_stops_the_realms_sessions() {
     server.route("/second.html", |_| {
         html_with_policy("<!DOCTYPE html><p>second")
     });
-    let fetcher = Fetcher::new(server.net_config()).unwrap();
-    rt.load_page(&server.http_url(SAME, "/second.html"), Rc::new(fetcher))
+    rt.load_page(&server.http_url(SAME, "/second.html"), fetcher(&server))
         .unwrap();
     assert!(rt.run_until_idle(None));
     assert_eq!(

@@ -16,32 +16,11 @@
 //! (`TestBinding.forceProfilerSample()`), from inside the secret code where
 //! possible; no timing assertion.
 
-use std::rc::Rc;
+mod common;
 
+use common::{html_with_policy, js, parse_report as parse, result, CROSS, SAME, SLOW};
 use jsprof_net::testing::{TestResponse, TestServer};
-use jsprof_net::Fetcher;
 use jsprof_script::JsRuntime;
-
-const SAME: &str = "web-platform.test";
-const CROSS: &str = "not-web-platform.test";
-
-/// The suffix of every name chosen by secret (muted or other-realm) code.
-const SECRET: &str = "_7f3a";
-
-/// No timer sample during a test.
-const SLOW: &str = "{ sampleInterval: 100000, maxBufferSize: 1000 }";
-
-fn html(body: &str) -> TestResponse {
-    TestResponse::ok(body.to_owned()).with_content_type("text/html;charset=utf-8")
-}
-
-fn html_with_policy(body: &str) -> TestResponse {
-    html(body).with_header("Document-Policy", "js-profiling")
-}
-
-fn js(body: &str) -> TestResponse {
-    TestResponse::ok(body.to_owned()).with_content_type("text/javascript")
-}
 
 /// Helpers every page gets: `tb` (the test hook object), `result`,
 /// `report(trace)`: `"<stacks>|<resources>|<trace JSON>"` where `<stacks>`
@@ -69,58 +48,10 @@ function waitFor(cond, f) {
 }
 </script>"#;
 
-fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
-    let fetcher = Fetcher::new(server.net_config()).unwrap();
-    let mut rt = JsRuntime::new_for_tests().expect("runtime");
-    rt.load_page(url, Rc::new(fetcher)).expect("page loads");
-    assert!(rt.run_until_idle(None));
-    rt
-}
-
-fn result(rt: &mut JsRuntime) -> String {
-    let errors = rt.reported_errors();
-    assert!(errors.is_empty(), "page errors: {errors:?}");
-    rt.evaluate("String(window.result)", "check.js", 1).unwrap()
-}
-
 /// Serves `body` (with the policy) at /index.html of the same origin and
 /// returns the loaded runtime.
 fn page(server: &TestServer, body: &str) -> JsRuntime {
-    let body = format!("<!DOCTYPE html>{HELPERS}{body}");
-    server.route("/index.html", move |_| html_with_policy(&body));
-    load(server, &server.http_url(SAME, "/index.html"))
-}
-
-/// A trace as `report()` gives it.
-struct Report {
-    /// Per sample, the frame names leaf first joined by `<`, `-` for none.
-    stacks: Vec<String>,
-    /// `trace.resources` as JSON.
-    resources: String,
-    /// The whole trace as JSON.
-    json: String,
-}
-
-/// Splits a `report()` string and checks that no secret name and none of
-/// `secret_urls` appears anywhere in it.
-fn parse(out: &str, secret_urls: &[&str]) -> Report {
-    assert_ne!(out, "pending", "the page never finished");
-    let mut parts = out.splitn(3, '|');
-    let stacks = parts.next().unwrap();
-    let resources = parts.next().expect("a report").to_owned();
-    let json = parts.next().expect("a report").to_owned();
-    assert!(!out.contains(SECRET), "a secret name leaked: {out}");
-    for url in secret_urls {
-        assert!(!out.contains(url), "the secret URL {url} leaked: {out}");
-    }
-    // The trace has the shape of a trace (a leak cannot hide behind a
-    // different serialization).
-    assert!(json.starts_with(r#"{"frames":["#), "{json}");
-    Report {
-        stacks: stacks.split(';').map(str::to_owned).collect(),
-        resources,
-        json,
-    }
+    common::page_with_policy(server, HELPERS, body)
 }
 
 fn resources(urls: &[&url::Url]) -> String {

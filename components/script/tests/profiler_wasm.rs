@@ -17,34 +17,15 @@
 //! (the thread stopped anywhere in the hot loops), checked for leaks and
 //! for the visible frames only (no timing assertion).
 
-use std::rc::Rc;
+mod common;
 
-use jsprof_net::testing::{TestResponse, TestServer};
-use jsprof_net::Fetcher;
-use jsprof_script::JsRuntime;
+use common::{html_with_policy, js, load, result, Report, CROSS, SAME, SLOW};
+use jsprof_net::testing::TestServer;
 
-const SAME: &str = "web-platform.test";
-const CROSS: &str = "not-web-platform.test";
-
-/// The suffix of every name chosen by secret code.
-const SECRET: &str = "_7f3a";
-
-/// No timer sample during a test.
-const SLOW: &str = "{ sampleInterval: 100000, maxBufferSize: 1000 }";
 /// The asynchronous sampler, every millisecond.
 const FAST: &str = "{ sampleInterval: 1, maxBufferSize: 100000 }";
 
 const WASM_JS: &str = include_str!("../../sampler/tests/wasm/module.js");
-
-fn html_with_policy(body: &str) -> TestResponse {
-    TestResponse::ok(body.to_owned())
-        .with_content_type("text/html;charset=utf-8")
-        .with_header("Document-Policy", "js-profiling")
-}
-
-fn js(body: &str) -> TestResponse {
-    TestResponse::ok(body.to_owned()).with_content_type("text/javascript")
-}
 
 /// Helpers every page gets (as in `profiler_security.rs`): `tb`, `result`,
 /// `report(trace)`: `"<stacks>|<resources>|<trace JSON>"`, each sample's
@@ -73,44 +54,13 @@ function report(trace) {{
     )
 }
 
-fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
-    let fetcher = Fetcher::new(server.net_config()).unwrap();
-    let mut rt = JsRuntime::new_for_tests().expect("runtime");
-    rt.load_page(url, Rc::new(fetcher)).expect("page loads");
-    assert!(rt.run_until_idle(None));
-    rt
-}
-
-fn result(rt: &mut JsRuntime) -> String {
-    let errors = rt.reported_errors();
-    assert!(errors.is_empty(), "page errors: {errors:?}");
-    rt.evaluate("String(window.result)", "check.js", 1).unwrap()
-}
-
 /// A trace as `report()` gives it, checked for leaks: no secret name, none
 /// of `secret_urls`, no trampoline and no unnamed wasm function.
-struct Report {
-    stacks: Vec<String>,
-    resources: String,
-}
-
 fn parse(out: &str, secret_urls: &[&str]) -> Report {
-    assert_ne!(out, "pending", "the page never finished");
-    let mut parts = out.splitn(3, '|');
-    let stacks = parts.next().unwrap();
-    let resources = parts.next().expect("a report").to_owned();
-    let json = parts.next().expect("a report");
-    assert!(!out.contains(SECRET), "a secret name leaked: {out}");
-    for url in secret_urls {
-        assert!(!out.contains(url), "the secret URL {url} leaked: {out}");
-    }
+    let report = common::parse_report(out, secret_urls);
     assert!(!out.contains("trampoline"), "a stub frame appeared: {out}");
     assert!(!out.contains("(in wasm)"), "a stub frame appeared: {out}");
-    assert!(json.starts_with(r#"{"frames":["#), "{json}");
-    Report {
-        stacks: stacks.split(';').map(str::to_owned).collect(),
-        resources,
-    }
+    report
 }
 
 /// `stack` (leaf first) is `leaf<W...<rest` where `W...` is a non-empty

@@ -1,0 +1,96 @@
+//! Support shared by the integration tests that load pages from the
+//! loopback test server (`mod common;` in each; cargo does not build this
+//! file as a test of its own). Each test binary uses only part of it.
+#![allow(dead_code)]
+
+use std::rc::Rc;
+
+use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_net::Fetcher;
+use jsprof_script::JsRuntime;
+
+pub const SAME: &str = "web-platform.test";
+pub const CROSS: &str = "not-web-platform.test";
+
+/// No timer sample during a test.
+pub const SLOW: &str = "{ sampleInterval: 100000, maxBufferSize: 1000 }";
+
+/// The suffix of every name chosen by secret (muted or other-realm) code.
+pub const SECRET: &str = "_7f3a";
+
+pub fn html(body: &str) -> TestResponse {
+    TestResponse::ok(body.to_owned()).with_content_type("text/html;charset=utf-8")
+}
+
+pub fn html_with_policy(body: &str) -> TestResponse {
+    html(body).with_header("Document-Policy", "js-profiling")
+}
+
+pub fn js(body: &str) -> TestResponse {
+    TestResponse::ok(body.to_owned()).with_content_type("text/javascript")
+}
+
+/// A fetcher for `server`'s origins.
+pub fn fetcher(server: &TestServer) -> Rc<Fetcher> {
+    Rc::new(Fetcher::new(server.net_config()).unwrap())
+}
+
+/// Loads `url` in `rt` and runs it to idle.
+pub fn load_in(mut rt: JsRuntime, server: &TestServer, url: &url::Url) -> JsRuntime {
+    rt.load_page(url, fetcher(server)).expect("page loads");
+    assert!(rt.run_until_idle(None));
+    rt
+}
+
+/// Loads `url` in a new test runtime and runs it to idle.
+pub fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
+    load_in(JsRuntime::new_for_tests().expect("runtime"), server, url)
+}
+
+/// Serves `helpers` and `body` (with the policy) at /index.html of the
+/// same origin and returns the loaded runtime.
+pub fn page_with_policy(server: &TestServer, helpers: &str, body: &str) -> JsRuntime {
+    let body = format!("<!DOCTYPE html>{helpers}{body}");
+    server.route("/index.html", move |_| html_with_policy(&body));
+    load(server, &server.http_url(SAME, "/index.html"))
+}
+
+/// `window.result`, after checking that the page reported no error.
+pub fn result(rt: &mut JsRuntime) -> String {
+    let errors = rt.reported_errors();
+    assert!(errors.is_empty(), "page errors: {errors:?}");
+    rt.evaluate("String(window.result)", "check.js", 1).unwrap()
+}
+
+/// A trace as the pages' `report()` gives it:
+/// `"<stacks>|<resources>|<trace JSON>"`.
+pub struct Report {
+    /// Per sample, the frame names leaf first joined by `<`, `-` for none.
+    pub stacks: Vec<String>,
+    /// `trace.resources` as JSON.
+    pub resources: String,
+    /// The whole trace as JSON.
+    pub json: String,
+}
+
+/// Splits a `report()` string and checks that no secret name and none of
+/// `secret_urls` appears anywhere in it.
+pub fn parse_report(out: &str, secret_urls: &[&str]) -> Report {
+    assert_ne!(out, "pending", "the page never finished");
+    let mut parts = out.splitn(3, '|');
+    let stacks = parts.next().unwrap();
+    let resources = parts.next().expect("a report").to_owned();
+    let json = parts.next().expect("a report").to_owned();
+    assert!(!out.contains(SECRET), "a secret name leaked: {out}");
+    for url in secret_urls {
+        assert!(!out.contains(url), "the secret URL {url} leaked: {out}");
+    }
+    // The trace has the shape of a trace (a leak cannot hide behind a
+    // different serialization).
+    assert!(json.starts_with(r#"{"frames":["#), "{json}");
+    Report {
+        stacks: stacks.split(';').map(str::to_owned).collect(),
+        resources,
+        json,
+    }
+}
