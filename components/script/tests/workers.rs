@@ -8,16 +8,14 @@
 //! The tests of this binary run one at a time (`serial()`), so that the
 //! worker threads one test sees are its own.
 
-use std::rc::Rc;
+mod common;
+
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use common::{fetcher, html, js, CROSS, SAME};
 use jsprof_net::testing::{TestResponse, TestServer};
-use jsprof_net::Fetcher;
 use jsprof_script::{workers, JsRuntime};
-
-const SAME: &str = "web-platform.test";
-const CROSS: &str = "not-web-platform.test";
 
 /// The tests of this binary run one at a time.
 fn serial() -> MutexGuard<'static, ()> {
@@ -45,14 +43,45 @@ fn runtime() -> JsRuntime {
     rt
 }
 
-/// Evaluates `source`, runs the page to idle, returns `JSON.stringify(log)`.
-fn run(rt: &mut JsRuntime, source: &str) -> String {
-    rt.evaluate(source, "test.js", 1).unwrap();
+/// The lock (one test at a time), then a new runtime with the prelude.
+fn serial_runtime() -> (MutexGuard<'static, ()>, JsRuntime) {
+    (serial(), runtime())
+}
+
+/// The lock (one test at a time), then a test server of the test's own.
+fn serial_server() -> (MutexGuard<'static, ()>, TestServer) {
+    (serial(), TestServer::start().unwrap())
+}
+
+/// Runs the page (and its workers) to idle.
+fn idle(rt: &mut JsRuntime) {
     assert!(
         rt.run_until_idle(deadline()),
         "the page did not become idle"
     );
-    rt.evaluate("JSON.stringify(log)", "check.js", 1).unwrap()
+}
+
+/// Runs the page for `ms` milliseconds, in which it must not become idle
+/// (a worker waits for a stalled fetch or never ends).
+fn busy_for(rt: &mut JsRuntime, ms: u64) {
+    assert!(
+        !rt.run_until_idle(Some(Instant::now() + Duration::from_millis(ms))),
+        "the page became idle within {ms} ms"
+    );
+}
+
+/// Evaluates `source`, runs the page to idle, returns `JSON.stringify(log)`.
+fn run(rt: &mut JsRuntime, source: &str) -> String {
+    rt.evaluate(source, "test.js", 1).unwrap();
+    idle(rt);
+    page_log(rt)
+}
+
+/// `run` in a new runtime (one test at a time, as every test of this
+/// binary), for tests that look at nothing but the log.
+fn run_alone(source: &str) -> String {
+    let (_serial, mut rt) = serial_runtime();
+    run(&mut rt, source)
 }
 
 /// Evaluates `source`, runs the page to idle, returns the log sorted (for
@@ -87,10 +116,7 @@ fn worker_threads() -> usize {
 
 #[test]
 fn messages_both_ways_with_structured_clone() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const w = dataWorker(`
             onmessage = (e) => postMessage({ echo: e.data, type: typeof self,
@@ -110,10 +136,7 @@ fn messages_both_ways_with_structured_clone() {
 
 #[test]
 fn messages_before_the_script_ran_are_delivered_in_order() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const w = blobWorker(`
             const got = [];
@@ -128,10 +151,7 @@ fn messages_before_the_script_ran_are_delivered_in_order() {
 
 #[test]
 fn uncloneable_messages_throw_data_clone_error() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const w = dataWorker(`
             try { postMessage(() => 1); } catch (e) { postMessage(e.name); }
@@ -145,10 +165,7 @@ fn uncloneable_messages_throw_data_clone_error() {
 
 #[test]
 fn worker_global_scope_members() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const src = `
             const r = {};
@@ -183,8 +200,7 @@ fn worker_global_scope_members() {
 
 #[test]
 fn performance_now_uses_the_workers_own_time_origin() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     // The worker's time origin is the moment `new Worker` ran: between the
     // page's clock readings just before and just after the constructor
     // (give or take 1 ms for coarsening and the epoch conversion). The
@@ -211,8 +227,7 @@ fn performance_now_uses_the_workers_own_time_origin() {
 
 #[test]
 fn uncaught_errors_fire_error_events_at_the_worker_object() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     let log = run(
         &mut rt,
         r#"
@@ -238,10 +253,7 @@ fn uncaught_errors_fire_error_events_at_the_worker_object() {
 
 #[test]
 fn errors_handled_in_the_worker_do_not_reach_the_owner() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const w = dataWorker(`
             addEventListener('error', (e) => { e.preventDefault(); postMessage('worker saw ' + e.message); });
@@ -256,8 +268,7 @@ fn errors_handled_in_the_worker_do_not_reach_the_owner() {
 
 #[test]
 fn unhandled_worker_errors_are_reported_in_the_owners_global() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     let log = run(
         &mut rt,
         r#"
@@ -278,10 +289,7 @@ fn unhandled_worker_errors_are_reported_in_the_owners_global() {
 
 #[test]
 fn unhandled_rejections_in_workers_fire_at_the_worker_global() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const w = dataWorker(`
             addEventListener('unhandledrejection', (e) => { e.preventDefault(); postMessage('unhandled ' + e.reason); });
@@ -295,8 +303,7 @@ fn unhandled_rejections_in_workers_fire_at_the_worker_global() {
 
 #[test]
 fn failed_loads_and_parse_errors_fire_a_plain_error_event() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     let log = run_sorted(
         &mut rt,
         r#"
@@ -320,8 +327,7 @@ fn failed_loads_and_parse_errors_fire_a_plain_error_event() {
 
 #[test]
 fn bad_arguments_throw_synchronously() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     let result = rt
         .evaluate(
             r#"
@@ -337,14 +343,13 @@ fn bad_arguments_throw_synchronously() {
         )
         .unwrap();
     assert_eq!(result, "SyntaxError,NotSupportedError,TypeError,TypeError");
-    assert!(rt.run_until_idle(deadline()));
+    idle(&mut rt);
 }
 
 #[test]
 fn terminate_stops_a_busy_worker_and_its_thread_exits() {
-    let _serial = serial();
+    let (_serial, mut rt) = serial_runtime();
     let before = worker_threads();
-    let mut rt = runtime();
     let log = run(
         &mut rt,
         r#"
@@ -365,9 +370,8 @@ fn terminate_stops_a_busy_worker_and_its_thread_exits() {
 
 #[test]
 fn terminate_stops_endless_microtasks_and_timers() {
-    let _serial = serial();
+    let (_serial, mut rt) = serial_runtime();
     let before = worker_threads();
-    let mut rt = runtime();
     let log = run_sorted(
         &mut rt,
         r#"
@@ -384,10 +388,7 @@ fn terminate_stops_endless_microtasks_and_timers() {
 
 #[test]
 fn messages_of_a_terminated_worker_are_dropped() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const w = dataWorker(`for (let i = 0; i < 100; i++) postMessage(i); for (;;) {}`);
         w.onmessage = (e) => { log.push(e.data); w.terminate(); };
@@ -401,9 +402,8 @@ fn messages_of_a_terminated_worker_are_dropped() {
 
 #[test]
 fn close_ends_the_worker_after_the_current_task() {
-    let _serial = serial();
+    let (_serial, mut rt) = serial_runtime();
     let before = worker_threads();
-    let mut rt = runtime();
     let log = run(
         &mut rt,
         r#"
@@ -425,10 +425,7 @@ fn close_ends_the_worker_after_the_current_task() {
 
 #[test]
 fn nested_workers_relay_messages_and_errors() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const inner = `postMessage('inner:' + (typeof Worker) + ':' + location.protocol);
             onmessage = (e) => { if (e.data === 'throw') throw new Error('deep'); };`;
@@ -453,9 +450,8 @@ fn nested_workers_relay_messages_and_errors() {
 
 #[test]
 fn terminating_a_worker_terminates_its_nested_workers() {
-    let _serial = serial();
+    let (_serial, mut rt) = serial_runtime();
     let before = worker_threads();
-    let mut rt = runtime();
     let log = run(
         &mut rt,
         r#"
@@ -474,9 +470,8 @@ fn terminating_a_worker_terminates_its_nested_workers() {
 
 #[test]
 fn dropping_the_owner_terminates_and_joins_its_workers() {
-    let _serial = serial();
+    let (_serial, mut rt) = serial_runtime();
     let before = worker_threads();
-    let mut rt = runtime();
     rt.evaluate(
         r#"
         const busy = dataWorker(`for (;;) {}`);
@@ -488,7 +483,7 @@ fn dropping_the_owner_terminates_and_joins_its_workers() {
     )
     .unwrap();
     // Not idle: the busy workers never will be.
-    assert!(!rt.run_until_idle(Some(Instant::now() + Duration::from_millis(200))));
+    busy_for(&mut rt, 200);
     assert!(worker_threads() >= before + 3);
     drop(rt);
     assert_eq!(worker_threads(), before);
@@ -497,9 +492,8 @@ fn dropping_the_owner_terminates_and_joins_its_workers() {
 
 #[test]
 fn many_workers_created_and_terminated_leave_no_thread() {
-    let _serial = serial();
+    let (_serial, mut rt) = serial_runtime();
     let before = worker_threads();
-    let mut rt = runtime();
     for round in 0..3 {
         let log = run(
             &mut rt,
@@ -519,10 +513,7 @@ fn many_workers_created_and_terminated_leave_no_thread() {
 
 #[test]
 fn import_scripts_from_data_and_blob_urls() {
-    let _serial = serial();
-    let mut rt = runtime();
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const a = dataURL('var fromA = 1; var order = ["a"];');
         const b = blobURL('order.push("b"); var fromB = fromA + 1;');
@@ -550,8 +541,7 @@ fn import_scripts_from_data_and_blob_urls() {
 
 #[test]
 fn profiler_in_a_worker_needs_the_policy() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     // The page has no Document-Policy: its blob: and data: workers inherit
     // that.
     let log = run(
@@ -567,14 +557,6 @@ fn profiler_in_a_worker_needs_the_policy() {
 
 // ---- Network workers (loopback test server) ----
 
-fn html(body: &str) -> TestResponse {
-    TestResponse::ok(body.to_owned()).with_content_type("text/html;charset=utf-8")
-}
-
-fn js(body: &str) -> TestResponse {
-    TestResponse::ok(body.to_owned()).with_content_type("text/javascript")
-}
-
 /// Loads `/index.html` (with `policy` as its Document-Policy, if any) of
 /// the same origin, with `body` after the prelude, and runs it to idle.
 fn page(server: &TestServer, body: &str, policy: Option<&str>) -> JsRuntime {
@@ -587,14 +569,29 @@ fn page(server: &TestServer, body: &str, policy: Option<&str>) -> JsRuntime {
             None => response,
         }
     });
-    let fetcher = Fetcher::new(server.net_config()).unwrap();
+    let mut rt = load(server, &server.http_url(SAME, "/index.html"));
+    idle(&mut rt);
+    rt
+}
+
+/// A new runtime (without the prelude) that loaded `url` (not yet run).
+fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
     let mut rt = JsRuntime::new_for_tests().expect("runtime");
-    rt.load_page(&server.http_url(SAME, "/index.html"), Rc::new(fetcher))
-        .expect("page loads");
-    assert!(
-        rt.run_until_idle(deadline()),
-        "the page did not become idle"
-    );
+    rt.load_page(url, fetcher(server)).expect("page loads");
+    rt
+}
+
+/// Serves `document` at /index.html of the same origin with COOP
+/// same-origin and COEP require-corp (cross-origin isolated), loads it
+/// over HTTPS and runs it to idle.
+fn isolated_page(server: &TestServer, document: String) -> JsRuntime {
+    server.route("/index.html", move |_| {
+        html(&document)
+            .with_header("Cross-Origin-Opener-Policy", "same-origin")
+            .with_header("Cross-Origin-Embedder-Policy", "require-corp")
+    });
+    let mut rt = load(server, &server.https_url(SAME, "/index.html"));
+    idle(&mut rt);
     rt
 }
 
@@ -611,8 +608,7 @@ const PROFILE_CHECK: &str = r#"
 
 #[test]
 fn network_worker_policy_comes_from_its_own_response() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     let worker = format!("{PROFILE_CHECK} postMessage(check());");
     let w1 = worker.clone();
     server.route("/with.js", move |_| {
@@ -651,8 +647,7 @@ fn network_worker_policy_comes_from_its_own_response() {
 
 #[test]
 fn blob_data_and_nested_workers_inherit_the_policy_transitively() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     let body = format!(
         r#"<script>
         const check = {PROFILE_CHECK:?} + 'postMessage(check());';
@@ -678,8 +673,7 @@ fn blob_data_and_nested_workers_inherit_the_policy_transitively() {
 
 #[test]
 fn network_worker_scripts_must_be_same_origin_javascript_and_ok() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     server.route("/ok.js", |_| js("postMessage(location.pathname)"));
     server.route("/html.js", |_| html("postMessage('html ran')"));
     server.route("/missing.js", |_| TestResponse::not_found());
@@ -716,8 +710,7 @@ fn network_worker_scripts_must_be_same_origin_javascript_and_ok() {
 
 #[test]
 fn import_scripts_over_http_mutes_cross_origin_errors() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     server.route("/same.js", |_| {
         js("var same = 1; function thrower() { throw new Error('same secret'); }")
     });
@@ -763,8 +756,7 @@ fn import_scripts_over_http_mutes_cross_origin_errors() {
 
 #[test]
 fn profile_in_a_worker_has_the_workers_frames_only() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     // The worker profiles itself; Force Sample (the TestBinding hook, in
     // the worker) samples the worker's session with workerMain on the
     // stack (functions entered after the profiler started are on the
@@ -811,8 +803,7 @@ fn profile_in_a_worker_has_the_workers_frames_only() {
 
 #[test]
 fn cross_origin_imported_scripts_are_hidden_from_the_workers_profile() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     // A cross-origin script imported without CORS (muted errors): its
     // function calls back into the worker's own code, which force-samples.
     server.route("/lib.js", |_| js("function crossLib(f) { return f(); }"));
@@ -842,9 +833,8 @@ fn cross_origin_imported_scripts_are_hidden_from_the_workers_profile() {
 
 #[test]
 fn terminate_during_an_active_profile() {
-    let _serial = serial();
+    let (_serial, server) = serial_server();
     let before = worker_threads();
-    let server = TestServer::start().unwrap();
     server.route("/busy.js", |_| {
         js("new Profiler({ sampleInterval: 1, maxBufferSize: 100000 }); postMessage('profiling'); for (;;) {}")
             .with_header("Document-Policy", "js-profiling")
@@ -868,9 +858,8 @@ fn terminate_during_an_active_profile() {
 
 #[test]
 fn removing_an_iframe_terminates_its_workers() {
-    let _serial = serial();
+    let (_serial, server) = serial_server();
     let before = worker_threads();
-    let server = TestServer::start().unwrap();
     server.route("/frame.html", |_| {
         html("<script>const w = new Worker(URL.createObjectURL(new Blob(['postMessage(1); onmessage = () => {};']))); w.onmessage = () => parent.log.push('frame worker up');</script>")
     });
@@ -883,7 +872,7 @@ fn removing_an_iframe_terminates_its_workers() {
         1,
     )
     .unwrap();
-    assert!(rt.run_until_idle(deadline()));
+    idle(&mut rt);
     assert_eq!(worker_threads(), before);
 }
 
@@ -891,20 +880,41 @@ fn removing_an_iframe_terminates_its_workers() {
 /// test fetcher's network timeout (10 s), which ends the fetch first.
 const STALL: Duration = Duration::from_secs(30);
 
+/// A script response whose headers the server stalls (`STALL`).
+fn stalled(body: &str) -> TestResponse {
+    js(body).stall_before_headers(STALL)
+}
+
 /// The bound on `terminate()` (or the owner's drop) ending a worker that
 /// waits for a stalled fetch: a behavioural bound (a worker that waits for
 /// the fetch to end takes the 10 s network timeout), not a timing test.
 /// Measured with the fix: about 10-20 ms after terminate() (printed).
 const TERMINATE_BOUND: Duration = Duration::from_secs(5);
 
+/// Checks that `what`, begun at `start`, ended within `TERMINATE_BOUND`
+/// (and prints how long it took).
+fn ended_within_bound(start: Instant, what: &str) {
+    let took = start.elapsed();
+    eprintln!("{what} took {took:?}");
+    assert!(
+        took < TERMINATE_BOUND,
+        "{what} took {took:?} (bound {TERMINATE_BOUND:?})"
+    );
+}
+
+/// Drops the owner (`rt`), which terminates and joins its workers, and
+/// checks that this ended within `TERMINATE_BOUND`.
+fn drop_within_bound(rt: JsRuntime, what: &str) {
+    let start = Instant::now();
+    drop(rt);
+    ended_within_bound(start, &format!("{what}: the owner's drop"));
+}
+
 #[test]
 fn terminate_or_drop_while_the_script_is_being_fetched() {
-    let _serial = serial();
+    let (_serial, server) = serial_server();
     let before = worker_threads();
-    let server = TestServer::start().unwrap();
-    server.route("/slow.js", |_| {
-        js("postMessage('ran (unexpected)')").stall_before_headers(STALL)
-    });
+    server.route("/slow.js", |_| stalled("postMessage('ran (unexpected)')"));
     server.route("/slow-body.js", |_| {
         js("postMessage('ran (unexpected)')").stall_before_body(STALL)
     });
@@ -928,11 +938,9 @@ fn terminate_or_drop_while_the_script_is_being_fetched() {
             ),
             None,
         );
-        let took = start.elapsed();
-        eprintln!("{path}: loaded, terminated after 200 ms, idle after {took:?}");
-        assert!(
-            took < TERMINATE_BOUND,
-            "{path}: the terminated worker took {took:?} to end while its fetch stalls"
+        ended_within_bound(
+            start,
+            &format!("{path}: loading, terminate() after 200 ms and idle"),
         );
         assert_eq!(page_log(&mut rt), r#"["terminated"]"#, "{path}");
         assert_eq!(worker_threads(), before, "{path}");
@@ -944,27 +952,17 @@ fn terminate_or_drop_while_the_script_is_being_fetched() {
             1,
         )
         .unwrap();
-        assert!(!rt.run_until_idle(Some(Instant::now() + Duration::from_millis(200))));
-        let start = Instant::now();
-        drop(rt);
-        let took = start.elapsed();
-        eprintln!("{path}: the owner's drop took {took:?}");
-        assert!(
-            took < TERMINATE_BOUND,
-            "{path}: dropping the owner took {took:?} while the fetch stalls"
-        );
+        busy_for(&mut rt, 200);
+        drop_within_bound(rt, path);
         assert_eq!(worker_threads(), before, "{path}");
     }
 }
 
 #[test]
 fn dropping_the_owner_ends_a_nested_worker_waiting_for_a_stalled_fetch() {
-    let _serial = serial();
+    let (_serial, server) = serial_server();
     let before = worker_threads();
-    let server = TestServer::start().unwrap();
-    server.route("/slow.js", |_| {
-        js("postMessage('ran (unexpected)')").stall_before_headers(STALL)
-    });
+    server.route("/slow.js", |_| stalled("postMessage('ran (unexpected)')"));
     // page -> blob: worker -> network worker whose script stalls: the
     // owner's drop terminates the first, whose runtime's drop terminates
     // the nested one; both end within the bound.
@@ -976,34 +974,20 @@ fn dropping_the_owner_ends_a_nested_worker_waiting_for_a_stalled_fetch() {
         </script>"#
     );
     server.route("/index.html", move |_| html(&body));
-    let mut rt = JsRuntime::new_for_tests().expect("runtime");
-    rt.load_page(
-        &server.http_url(SAME, "/index.html"),
-        Rc::new(Fetcher::new(server.net_config()).unwrap()),
-    )
-    .expect("page loads");
-    assert!(!rt.run_until_idle(Some(Instant::now() + Duration::from_millis(300))));
+    let mut rt = load(&server, &server.http_url(SAME, "/index.html"));
+    busy_for(&mut rt, 300);
     assert_eq!(page_log(&mut rt), r#"["nested worker made"]"#);
     assert_eq!(server.requests_to("/slow.js").len(), 1);
-    let start = Instant::now();
-    drop(rt);
-    let took = start.elapsed();
-    eprintln!("nested: the owner's drop took {took:?}");
-    assert!(took < TERMINATE_BOUND, "dropping the owner took {took:?}");
+    drop_within_bound(rt, "nested");
     assert_eq!(worker_threads(), before);
 }
 
 #[test]
 fn terminate_while_import_scripts_waits_for_a_stalled_fetch() {
-    let _serial = serial();
+    let (_serial, server) = serial_server();
     let before = worker_threads();
-    let server = TestServer::start().unwrap();
-    server.route("/slow-a.js", |_| {
-        js("var a = 1;").stall_before_headers(STALL)
-    });
-    server.route("/slow-b.js", |_| {
-        js("var b = 1;").stall_before_headers(STALL)
-    });
+    server.route("/slow-a.js", |_| stalled("var a = 1;"));
+    server.route("/slow-b.js", |_| stalled("var b = 1;"));
     server.route("/importer.js", |_| {
         js("postMessage('importing'); importScripts('/slow-a.js', '/slow-b.js'); postMessage('imported (unexpected)');")
     });
@@ -1020,11 +1004,9 @@ fn terminate_while_import_scripts_waits_for_a_stalled_fetch() {
         </script>"#,
         None,
     );
-    let took = start.elapsed();
-    eprintln!("importScripts: loaded, terminated after 200 ms, idle after {took:?}");
-    assert!(
-        took < TERMINATE_BOUND,
-        "the terminated worker took {took:?} to end while importScripts stalls"
+    ended_within_bound(
+        start,
+        "importScripts: loading, terminate() after 200 ms and idle",
     );
     assert_eq!(page_log(&mut rt), r#"["importing","terminated"]"#);
     assert_eq!(worker_threads(), before);
@@ -1033,25 +1015,15 @@ fn terminate_while_import_scripts_waits_for_a_stalled_fetch() {
     // The same while the owner goes away.
     rt.evaluate("new Worker('/importer.js');", "t.js", 1)
         .unwrap();
-    assert!(!rt.run_until_idle(Some(Instant::now() + Duration::from_millis(300))));
-    let start = Instant::now();
-    drop(rt);
-    let took = start.elapsed();
-    eprintln!("importScripts: the owner's drop took {took:?}");
-    assert!(took < TERMINATE_BOUND, "dropping the owner took {took:?}");
+    busy_for(&mut rt, 300);
+    drop_within_bound(rt, "importScripts");
     assert_eq!(worker_threads(), before);
     assert!(server.requests_to("/slow-b.js").is_empty());
 }
 
 #[test]
 fn workers_of_an_isolated_page_need_a_compatible_embedder_policy() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
-    let isolated = |response: TestResponse| {
-        response
-            .with_header("Cross-Origin-Opener-Policy", "same-origin")
-            .with_header("Cross-Origin-Embedder-Policy", "require-corp")
-    };
+    let (_serial, server) = serial_server();
     let report = "postMessage([crossOriginIsolated, isSecureContext, self.origin])";
     server.route("/coep.js", move |_| {
         js(report).with_header("Cross-Origin-Embedder-Policy", "require-corp")
@@ -1070,13 +1042,11 @@ fn workers_of_an_isolated_page_need_a_compatible_embedder_policy() {
         watch('data', dataWorker({report:?}));
         </script>"#
     );
-    server.route("/index.html", move |_| isolated(html(&body)));
-    let fetcher = Fetcher::new(server.net_config()).unwrap();
-    let mut rt = JsRuntime::new_for_tests().expect("runtime");
-    let url = server.https_url(SAME, "/index.html");
-    rt.load_page(&url, Rc::new(fetcher)).expect("page loads");
-    assert!(rt.run_until_idle(deadline()));
-    let origin = url.origin().ascii_serialization();
+    let mut rt = isolated_page(&server, body);
+    let origin = server
+        .https_url(SAME, "/index.html")
+        .origin()
+        .ascii_serialization();
     // A network worker must send a COEP compatible with its isolated
     // owner's (else its fetch is a network error); blob: inherits the
     // owner's; a data: worker is never isolated and has an opaque origin.
@@ -1097,8 +1067,7 @@ fn workers_of_an_isolated_page_need_a_compatible_embedder_policy() {
 #[test]
 #[ignore]
 fn measure_worker_start_cost_and_threads() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     let threads = || thread_names().len();
     // Warm-up: the engine's helper threads and the first worker's costs.
     run(
@@ -1134,8 +1103,7 @@ fn measure_worker_start_cost_and_threads() {
 
 #[test]
 fn a_blob_url_revoked_right_after_new_worker_still_loads() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     // The URL parser resolves a blob URL's entry when `new Worker()`
     // parses it: revoking the URL afterwards does not affect the worker
     // (in the page and in a worker); a URL revoked before does not load.
@@ -1167,8 +1135,7 @@ fn a_blob_url_revoked_right_after_new_worker_still_loads() {
 
 #[test]
 fn a_blob_worker_gets_the_policy_of_the_blob_urls_creator() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     // A network worker makes a blob URL of a script that tries a Profiler
     // and posts the URL to the page, which makes a worker of it: that
     // worker's policy is the blob URL creator's (the network worker's,
@@ -1205,8 +1172,7 @@ fn a_blob_worker_gets_the_policy_of_the_blob_urls_creator() {
 
 #[test]
 fn a_blob_worker_gets_the_embedder_policy_of_the_blob_urls_creator() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     // An isolated page (COEP require-corp) makes workers of two blob URLs:
     // its own (the worker inherits require-corp and runs) and one its
     // same-origin iframe, served without COEP, created: that worker's
@@ -1225,16 +1191,7 @@ fn a_blob_worker_gets_the_embedder_policy_of_the_blob_urls_creator() {
         watch('page blob', blobWorker('postMessage(crossOriginIsolated)'));
         </script><iframe src="/frame.html"></iframe>"#
     );
-    server.route("/index.html", move |_| {
-        html(&body)
-            .with_header("Cross-Origin-Opener-Policy", "same-origin")
-            .with_header("Cross-Origin-Embedder-Policy", "require-corp")
-    });
-    let fetcher = Fetcher::new(server.net_config()).unwrap();
-    let mut rt = JsRuntime::new_for_tests().expect("runtime");
-    rt.load_page(&server.https_url(SAME, "/index.html"), Rc::new(fetcher))
-        .expect("page loads");
-    assert!(rt.run_until_idle(deadline()));
+    let mut rt = isolated_page(&server, body);
     let log = run_sorted(
         &mut rt,
         "log.push(typeof frameURL); watch('iframe blob', new Worker(frameURL));",
@@ -1244,8 +1201,7 @@ fn a_blob_worker_gets_the_embedder_policy_of_the_blob_urls_creator() {
 
 #[test]
 fn a_throwing_onerror_handler_is_not_called_again_for_its_own_exception() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     // HTML "report an exception": while the global is in error reporting
     // mode, an exception the error handler throws is not dispatched again
     // (no recursion); it is reported (console, the list of reported
@@ -1283,8 +1239,7 @@ fn a_throwing_onerror_handler_is_not_called_again_for_its_own_exception() {
 
 #[test]
 fn a_worker_script_redirected_to_a_non_http_url_fails() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     // Fetch's HTTP-redirect fetch, step 6: a redirect to a URL whose scheme
     // is not HTTP(S) is a network error (the Worker gets an error event),
     // whatever the target (here a data: URL, which "same-origin" alone
@@ -1314,10 +1269,27 @@ fn a_worker_script_redirected_to_a_non_http_url_fails() {
     );
 }
 
+/// Runs `before` (JS), then checks that a worker of the blob URL `url` (a
+/// JS expression) does not load: the URL is revoked.
+fn assert_revoked(rt: &mut JsRuntime, before: &str, url: &str) {
+    let log = run(
+        rt,
+        &format!(
+            r#"
+            log = [];
+            {before}
+            const w = new Worker({url});
+            w.onmessage = (e) => log.push(e.data + ' (unexpected)');
+            w.onerror = () => log.push('revoked');
+            "#
+        ),
+    );
+    assert_eq!(log, r#"["revoked"]"#);
+}
+
 #[test]
 fn blob_urls_of_a_worker_are_revoked_when_it_ends() {
-    let _serial = serial();
-    let mut rt = runtime();
+    let (_serial, mut rt) = serial_runtime();
     // "When an environment settings object is destroyed, remove its blob
     // URL entries": a blob URL made by a worker no longer loads once the
     // worker is gone.
@@ -1335,22 +1307,12 @@ fn blob_urls_of_a_worker_are_revoked_when_it_ends() {
         "#,
     );
     assert_eq!(log, r#"["made"]"#);
-    let log = run(
-        &mut rt,
-        r#"
-        log = [];
-        const w = new Worker(window.madeURL);
-        w.onmessage = (e) => log.push(e.data + ' (unexpected)');
-        w.onerror = () => log.push('revoked');
-        "#,
-    );
-    assert_eq!(log, r#"["revoked"]"#);
+    assert_revoked(&mut rt, "", "window.madeURL");
 }
 
 #[test]
 fn blob_urls_of_a_removed_iframe_are_revoked() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     server.route("/frame.html", |_| {
         html("<script>parent.frameURL = URL.createObjectURL(new Blob([\"postMessage('loaded')\"]));</script>")
     });
@@ -1363,24 +1325,17 @@ fn blob_urls_of_a_removed_iframe_are_revoked() {
         "#,
     );
     assert_eq!(log, r#"["before removal: loaded"]"#);
-    let log = run(
+    assert_revoked(
         &mut rt,
-        r#"
-        log = [];
-        const f = document.querySelector('iframe'); f.parentNode.removeChild(f);
-        const after = new Worker(window.frameURL);
-        after.onmessage = (e) => log.push(e.data + ' (unexpected)');
-        after.onerror = () => log.push('revoked');
-        "#,
+        "const f = document.querySelector('iframe'); f.parentNode.removeChild(f);",
+        "window.frameURL",
     );
-    assert_eq!(log, r#"["revoked"]"#);
 }
 
 #[test]
 fn a_worker_panicking_after_publishing_its_context_unpublishes_it_first() {
-    let _serial = serial();
+    let (_serial, mut rt) = serial_runtime();
     let before = worker_threads();
-    let mut rt = runtime();
     // The worker thread's panic unwinds through run_a_worker: its context
     // must be unpublished (so that no terminate() requests an interrupt on
     // it) before its runtime destroys it.
@@ -1397,8 +1352,7 @@ fn a_worker_panicking_after_publishing_its_context_unpublishes_it_first() {
 
 #[test]
 fn a_workers_trace_has_no_frame_of_its_busy_page() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
+    let (_serial, server) = serial_server();
     // The worker samples every 10 ms for 300 ms while the page runs a busy
     // loop of its own: no frame of the page may appear in the worker's
     // trace (and the worker's loop is sampled).
