@@ -299,31 +299,10 @@ pub fn fetch_classic_worker_script(
             None => break response,
         }
     };
-    // processResponseConsumeBody, step 1: If either of the following
-    // conditions are met: bodyBytes is null or failure; or response's
-    // status is not an ok status, then run onComplete given null, and
-    // abort these steps.
-    if !response.is_ok() {
-        return Err(format!(
-            "{}: HTTP status {} {}",
-            response.url, response.status, response.status_text
-        ));
-    }
-    // Step 2: If all of the following are true: response's URL's scheme is
-    // an HTTP(S) scheme; and the result of extracting a MIME type from
-    // response's header list is not a JavaScript MIME type, then run
-    // onComplete given null, and abort these steps.
-    if matches!(response.url.scheme(), "http" | "https")
-        && !response
-            .mime_type()
-            .is_some_and(|m| is_javascript_mime_type(&m))
-    {
-        return Err(format!(
-            "{}: not a JavaScript MIME type ({})",
-            response.url,
-            response.header("Content-Type").unwrap_or_default()
-        ));
-    }
+    // processResponseConsumeBody, steps 1-2: a non-ok status or a
+    // non-JavaScript MIME type runs onComplete given null (see
+    // `check_worker_script_response`).
+    check_worker_script_response(&response)?;
     // Step 3: Let sourceText be the result of UTF-8 decoding bodyBytes.
     let source = String::from_utf8_lossy(&response.body).into_owned();
     // Step 4-5: create a classic script (by the caller, which compiles it
@@ -350,12 +329,20 @@ pub enum ImportError {
 /// an ok status, and an HTTP(S) response's MIME type a JavaScript MIME
 /// type. The error describes the failure.
 fn check_worker_script_response(response: &RawResponse) -> Result<(), String> {
+    // processResponseConsumeBody, step 1: If either of the following
+    // conditions are met: bodyBytes is null or failure; or response's
+    // status is not an ok status, then run onComplete given null, and
+    // abort these steps.
     if !response.is_ok() {
         return Err(format!(
             "{}: HTTP status {} {}",
             response.url, response.status, response.status_text
         ));
     }
+    // Step 2: If all of the following are true: response's URL's scheme is
+    // an HTTP(S) scheme; and the result of extracting a MIME type from
+    // response's header list is not a JavaScript MIME type, then run
+    // onComplete given null, and abort these steps.
     if matches!(response.url.scheme(), "http" | "https")
         && !response
             .mime_type()
