@@ -782,15 +782,7 @@ fn sampler_thread(shared: Arc<Shared>) {
 fn tick(shared: &Shared, st: &mut SharedState, position: u64, sessions: Vec<u64>, now: u64) {
     // No JS on the stack: an idle sample, without signalling.
     if shared.stack.depth() == 0 {
-        deliver(
-            st,
-            RawSample {
-                position,
-                time_ns: now,
-                sessions,
-                stack: None,
-            },
-        );
+        deliver_without_stack(st, position, now, sessions);
         return;
     }
     match shared.mode {
@@ -806,15 +798,7 @@ fn tick(shared: &Shared, st: &mut SharedState, position: u64, sessions: Vec<u64>
             } else {
                 // The previous request is still in flight, or the signal
                 // could not be sent: a sample without stack.
-                deliver(
-                    st,
-                    RawSample {
-                        position,
-                        time_ns: now,
-                        sessions,
-                        stack: None,
-                    },
-                );
+                deliver_without_stack(st, position, now, sessions);
             }
         }
         CaptureMode::OnThreadInterrupt => {
@@ -873,17 +857,23 @@ fn abandon_if_stale(shared: &Shared, st: &mut SharedState, now: u64) {
         .is_some_and(|r| now.saturating_sub(r.sent_at_ns) > ABANDON_AFTER_NS);
     if stale && st.capture.abandon(&shared.slot) {
         if let Some(request) = st.request.take() {
-            deliver(
-                st,
-                RawSample {
-                    position: request.position,
-                    time_ns: request.sent_at_ns,
-                    sessions: request.sessions,
-                    stack: None,
-                },
-            );
+            deliver_without_stack(st, request.position, request.sent_at_ns, request.sessions);
         }
     }
+}
+
+/// Delivers the sample of tick `position`, taken at `time_ns`, as a sample
+/// without stack.
+fn deliver_without_stack(st: &mut SharedState, position: u64, time_ns: u64, sessions: Vec<u64>) {
+    deliver(
+        st,
+        RawSample {
+            position,
+            time_ns,
+            sessions,
+            stack: None,
+        },
+    );
 }
 
 /// Hands a sample to its sessions: straight into their samples when it has
