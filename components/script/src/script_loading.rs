@@ -412,25 +412,11 @@ pub fn fetch_classic_worker_imported_script(
     // Step 6-7: Let sourceText be the result of UTF-8 decoding bodyBytes.
     let source = String::from_utf8_lossy(&response.body).into_owned();
     // Step 8: Let mutedErrors be true if response was CORS-cross-origin,
-    // and false otherwise.
-    let cors_status = if muted_errors {
-        "opaque"
-    } else if Origin::of(&response_url).same_origin(client_origin)
-        || response_url.scheme() == "data"
-    {
-        "basic"
-    } else {
-        "cors"
-    };
-    // Step 9-10: create a classic script (by the caller) and return it.
+    // and false otherwise (`muted_errors`, in the script's record). Step
+    // 9-10: create a classic script (by the caller) and return it.
     Ok((
         source,
-        ScriptRecord {
-            url: response_url.to_string(),
-            start_line: 1,
-            cors_status: cors_status.to_owned(),
-            muted_errors,
-        },
+        fetched_script_record(&response_url, muted_errors, client_origin),
     ))
 }
 
@@ -1057,28 +1043,11 @@ fn fetch_classic_script(
             // Step 5.4: Let sourceText be the result of decoding bodyBytes
             // to Unicode (UTF-8 here).
             let source = String::from_utf8_lossy(&response.body).into_owned();
-            // https://fetch.spec.whatwg.org/#concept-response-type: "basic"
-            // for a same-origin (or data:) response, "cors" for a CORS
-            // request that passed the check, "opaque" when muted.
-            let cors_status = if muted_errors {
-                "opaque"
-            } else if Origin::of(&response_url).same_origin(&document_origin(document))
-                || response_url.scheme() == "data"
-            {
-                "basic"
-            } else {
-                "cors"
-            };
             // Step 5.7: create a classic script given sourceText,
             // settingsObject, response's URL, options, mutedErrors.
             Some((
                 source,
-                ScriptRecord {
-                    url: response_url.to_string(),
-                    start_line: 1,
-                    cors_status: cors_status.to_owned(),
-                    muted_errors,
-                },
+                fetched_script_record(&response_url, muted_errors, &document_origin(document)),
             ))
         }
     }
@@ -1188,6 +1157,32 @@ fn queue_load_task(doc: DomRoot<Document>, win: DomRoot<Window>) {
 }
 
 /// The origin of `document` (its window's settings object's origin).
+/// The record of a fetched classic script (whole source, from line 1):
+/// its response's URL, whether its errors are muted, and its response type
+/// (<https://fetch.spec.whatwg.org/#concept-response-type>): "basic" for a
+/// same-origin (with `client_origin`) or data: response, "cors" for a CORS
+/// request that passed the check, "opaque" when muted.
+fn fetched_script_record(
+    response_url: &url::Url,
+    muted_errors: bool,
+    client_origin: &Origin,
+) -> ScriptRecord {
+    let cors_status = if muted_errors {
+        "opaque"
+    } else if Origin::of(response_url).same_origin(client_origin) || response_url.scheme() == "data"
+    {
+        "basic"
+    } else {
+        "cors"
+    };
+    ScriptRecord {
+        url: response_url.to_string(),
+        start_line: 1,
+        cors_status: cors_status.to_owned(),
+        muted_errors,
+    }
+}
+
 fn document_origin(document: &Document) -> Origin {
     match document.upcast_node().global().as_window() {
         Some(window) => window.origin(),
