@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::{html_with_policy, js, parse_report as parse, result, CROSS, SAME, SLOW};
+use common::{html_with_policy, js, parse_report as parse, result, Report, CROSS, SAME, SLOW};
 use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
 
@@ -48,15 +48,62 @@ function waitFor(cond, f) {
 }
 </script>"#;
 
-/// Serves `body` (with the policy) at /index.html of the same origin and
-/// returns the loaded runtime.
-fn page(server: &TestServer, body: &str) -> JsRuntime {
-    common::page_with_policy(server, HELPERS, body)
-}
-
 fn resources(urls: &[&url::Url]) -> String {
     let quoted: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
     format!("[{}]", quoted.join(","))
+}
+
+/// `<script src>` elements for `srcs`, in order.
+fn scripts(srcs: &[&str]) -> String {
+    srcs.iter()
+        .map(|src| format!("<script src=\"{src}\"></script>\n"))
+        .collect()
+}
+
+/// A page that ran: its server, its runtime (idle) and `window.result`.
+struct Run {
+    server: TestServer,
+    rt: JsRuntime,
+    out: String,
+}
+
+/// Serves (with the policy) at /index.html of the same origin a page that
+/// starts the visible session `p`, then has `head` (the scripts or frames
+/// under test), then runs the inline script `body`; loads it and returns
+/// what it left in `window.result`.
+fn run(server: TestServer, head: &str, body: &str) -> Run {
+    let page = format!(
+        "<script>window.p = new Profiler({SLOW});</script>\n{head}\n<script>\n{body}\n</script>"
+    );
+    let mut rt = common::page_with_policy(&server, HELPERS, &page);
+    let out = result(&mut rt);
+    Run { server, rt, out }
+}
+
+/// A server serving `muted_js` as /muted.js of the other origin (fetched
+/// without CORS: muted), and that URL.
+fn serve_muted(muted_js: &'static str) -> (TestServer, url::Url) {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    server.route("/muted.js", move |_| js(muted_js));
+    (server, muted)
+}
+
+/// Parses the report `out` (no secret name and none of `secret_urls`
+/// anywhere in it) and checks that its stacks are `stacks`.
+fn check(out: &str, secret_urls: &[&str], stacks: &[&str]) -> Report {
+    let r = parse(out, secret_urls);
+    assert_eq!(r.stacks, stacks, "{out}");
+    r
+}
+
+/// Runs `body` on a page that loads `muted_js` (see [`serve_muted`]) and
+/// checks its report: no secret name, no muted URL, the stacks `stacks`.
+fn muted_case(muted_js: &'static str, body: &str, stacks: &[&str]) -> (Run, Report) {
+    let (server, muted) = serve_muted(muted_js);
+    let run = run(server, &scripts(&[muted.as_str()]), body);
+    let r = check(&run.out, &[muted.as_str()], stacks);
+    (run, r)
 }
 
 /// Case 1: a muted script's functions (a declaration, a nested call, a
@@ -66,48 +113,29 @@ fn resources(urls: &[&url::Url]) -> String {
 /// visible stack with the muted frames cut out.
 #[test]
 fn muted_function_called_from_visible_code() {
-    let server = TestServer::start().unwrap();
-    let muted = server.http_url(CROSS, "/muted.js");
-    server.route("/muted.js", |_| {
-        js(
-            "function mutedSecretFn_7f3a(cb) { return mutedInner_7f3a(cb); }\n\
-            function mutedInner_7f3a(cb) { return cb ? cb() : tb.forceProfilerSample(); }\n\
-            class MutedClass_7f3a { constructor() { this.n = mutedInner_7f3a(); } }\n\
-            window.mutedEntry = mutedSecretFn_7f3a;\n\
-            window.mutedBound = mutedSecretFn_7f3a.bind(null);\n\
-            window.MutedCtor = MutedClass_7f3a;\n",
-        )
-    });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script>
-function visibleCallback() {{ return tb.forceProfilerSample(); }}
-function visibleCaller() {{ return mutedEntry(); }}
-function visibleCallsBack() {{ return mutedEntry(visibleCallback); }}
-function visibleBound() {{ return mutedBound(); }}
-function visibleNew() {{ return new MutedCtor().n; }}
+    let (run, r) = muted_case(
+        "function mutedSecretFn_7f3a(cb) { return mutedInner_7f3a(cb); }\n\
+        function mutedInner_7f3a(cb) { return cb ? cb() : tb.forceProfilerSample(); }\n\
+        class MutedClass_7f3a { constructor() { this.n = mutedInner_7f3a(); } }\n\
+        window.mutedEntry = mutedSecretFn_7f3a;\n\
+        window.mutedBound = mutedSecretFn_7f3a.bind(null);\n\
+        window.MutedCtor = MutedClass_7f3a;\n",
+        r#"function visibleCallback() { return tb.forceProfilerSample(); }
+function visibleCaller() { return mutedEntry(); }
+function visibleCallsBack() { return mutedEntry(visibleCallback); }
+function visibleBound() { return mutedBound(); }
+function visibleNew() { return new MutedCtor().n; }
 const n = [visibleCaller(), visibleCallsBack(), visibleBound(), visibleNew()];
-p.stop().then(t => {{ window.result = report(t); }});
-</script>"#
-        ),
-    );
-    let out = result(&mut rt);
-    let r = parse(&out, &[muted.as_str()]);
-    assert_eq!(
-        r.stacks,
-        [
+p.stop().then(t => { window.result = report(t); });"#,
+        &[
             "visibleCaller<",
             "visibleCallback<visibleCallsBack<",
             "visibleBound<",
-            "visibleNew<"
+            "visibleNew<",
         ],
-        "{out}"
     );
-    let href = server.http_url(SAME, "/index.html");
-    assert_eq!(r.resources, resources(&[&href]), "{out}");
+    let href = run.server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
 }
 
 /// Case 2: the built-ins a muted script calls (`Array.prototype.map` with
@@ -118,36 +146,20 @@ p.stop().then(t => {{ window.result = report(t); }});
 /// appear (name only).
 #[test]
 fn builtins_called_by_muted_code_are_absent() {
-    let server = TestServer::start().unwrap();
-    let muted = server.http_url(CROSS, "/muted.js");
-    server.route("/muted.js", |_| {
-        js("window.mutedBuiltins = function mutedBuiltins_7f3a(visibleCb) {\n\
-              [1].map(function mutedMapCb_7f3a(x) { return tb.forceProfilerSample(); });\n\
-              JSON.parse('[1]', function mutedReviver_7f3a(k, v) { return k === '' ? tb.forceProfilerSample() : v; });\n\
-              [2, 1].sort(function mutedCompare_7f3a(a, b) { tb.forceProfilerSample(); return a - b; });\n\
-              return [1].map(visibleCb);\n\
-            };\n")
-    });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script>
-function visibleCb() {{ return tb.forceProfilerSample(); }}
-function visibleCaller() {{ return mutedBuiltins(visibleCb); }}
-function visibleControl() {{ return [1].map(visibleCb).concat(JSON.parse("[1]", function visibleReviver(k, v) {{ return k === "" ? tb.forceProfilerSample() : v; }})); }}
+    muted_case(
+        "window.mutedBuiltins = function mutedBuiltins_7f3a(visibleCb) {\n\
+          [1].map(function mutedMapCb_7f3a(x) { return tb.forceProfilerSample(); });\n\
+          JSON.parse('[1]', function mutedReviver_7f3a(k, v) { return k === '' ? tb.forceProfilerSample() : v; });\n\
+          [2, 1].sort(function mutedCompare_7f3a(a, b) { tb.forceProfilerSample(); return a - b; });\n\
+          return [1].map(visibleCb);\n\
+        };\n",
+        r#"function visibleCb() { return tb.forceProfilerSample(); }
+function visibleCaller() { return mutedBuiltins(visibleCb); }
+function visibleControl() { return [1].map(visibleCb).concat(JSON.parse("[1]", function visibleReviver(k, v) { return k === "" ? tb.forceProfilerSample() : v; })); }
 visibleCaller();
 visibleControl();
-p.stop().then(t => {{ window.result = report(t); }});
-</script>"#
-        ),
-    );
-    let out = result(&mut rt);
-    let r = parse(&out, &[muted.as_str()]);
-    assert_eq!(
-        r.stacks,
-        [
+p.stop().then(t => { window.result = report(t); });"#,
+        &[
             "visibleCaller<",
             "visibleCaller<",
             "visibleCaller<",
@@ -155,7 +167,6 @@ p.stop().then(t => {{ window.result = report(t); }});
             "visibleCb<map<visibleControl<",
             "visibleReviver<parse<visibleControl<",
         ],
-        "{out}"
     );
 }
 
@@ -165,30 +176,21 @@ p.stop().then(t => {{ window.result = report(t); }});
 /// callback sampled the same way has its frame.
 #[test]
 fn muted_timer_callback() {
-    let server = TestServer::start().unwrap();
-    let muted = server.http_url(CROSS, "/muted.js");
-    server.route("/muted.js", |_| {
-        js("function mutedTimerInner_7f3a() { return tb.forceProfilerSample(); }\n\
-            setTimeout(function mutedTimerCb_7f3a() { window.mutedRan = mutedTimerInner_7f3a(); }, 0);\n")
-    });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script>
-waitFor(() => window.mutedRan, () => {{
-  setTimeout(function visibleTimerCb() {{ tb.forceProfilerSample(); }}, 0);
-  waitFor(() => true, () => p.stop().then(t => {{ window.result = mutedRan + "|" + report(t); }}));
-}});
-</script>"#
-        ),
+    let (server, muted) = serve_muted(
+        "function mutedTimerInner_7f3a() { return tb.forceProfilerSample(); }\n\
+        setTimeout(function mutedTimerCb_7f3a() { window.mutedRan = mutedTimerInner_7f3a(); }, 0);\n",
     );
-    let out = result(&mut rt);
-    let (ran, out) = out.split_once('|').unwrap();
+    let run = run(
+        server,
+        &scripts(&[muted.as_str()]),
+        r#"waitFor(() => window.mutedRan, () => {
+  setTimeout(function visibleTimerCb() { tb.forceProfilerSample(); }, 0);
+  waitFor(() => true, () => p.stop().then(t => { window.result = mutedRan + "|" + report(t); }));
+});"#,
+    );
+    let (ran, out) = run.out.split_once('|').unwrap();
     assert_eq!(ran, "1");
-    let r = parse(out, &[muted.as_str()]);
-    assert_eq!(r.stacks, ["-", "visibleTimerCb"], "{out}");
+    check(out, &[muted.as_str()], &["-", "visibleTimerCb"]);
 }
 
 /// Case 3b: strings passed to `setTimeout` / `setInterval` by the muted
@@ -199,48 +201,32 @@ waitFor(() => window.mutedRan, () => {{
 /// inline script, so `mutedStringTimer_7f3a` appeared with the page's URL.)
 #[test]
 fn muted_string_timer_code() {
-    let server = TestServer::start().unwrap();
-    let muted = server.http_url(CROSS, "/muted.js");
-    server.route("/muted.js", |_| {
-        js("setTimeout('function mutedStringTimer_7f3a() { return tb.forceProfilerSample(); }\\n\
-                        window.mutedRan = mutedStringTimer_7f3a();', 0);\n\
-            window.mutedLater = function mutedLater_7f3a() {\n\
-              setTimeout('window.mutedRan2 = (function mutedStringTimer2_7f3a() { return tb.forceProfilerSample(); })();', 0);\n\
-              Reflect.apply(setTimeout, window, ['window.mutedRan3 = (function mutedStringTimer3_7f3a() { return tb.forceProfilerSample(); })();', 0]);\n\
-              window.mutedInterval = setInterval('window.mutedTicks = (window.mutedTicks | 0) + (function mutedInterval_7f3a() { return tb.forceProfilerSample(); })();\\n\
-                                                  if (mutedTicks >= 3) clearInterval(mutedInterval);', 0);\n\
-            };\n")
-    });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script>
-waitFor(() => window.mutedRan, () => {{
-  (function visibleCaller() {{ mutedLater(); }})();
-  waitFor(() => window.mutedRan2 && window.mutedRan3 && window.mutedTicks >= 3, () => {{
-    (function visibleLast() {{ tb.forceProfilerSample(); }})();
-    p.stop().then(t => {{ window.result = report(t); }});
-  }});
-}});
-</script>"#
-        ),
-    );
-    let out = result(&mut rt);
-    let r = parse(&out, &[muted.as_str()]);
-    assert_eq!(
-        r.stacks,
-        ["-", "-", "-", "-", "-", "-", "visibleLast<<"],
-        "{out}"
+    let (mut run, _) = muted_case(
+        "setTimeout('function mutedStringTimer_7f3a() { return tb.forceProfilerSample(); }\\n\
+                    window.mutedRan = mutedStringTimer_7f3a();', 0);\n\
+        window.mutedLater = function mutedLater_7f3a() {\n\
+          setTimeout('window.mutedRan2 = (function mutedStringTimer2_7f3a() { return tb.forceProfilerSample(); })();', 0);\n\
+          Reflect.apply(setTimeout, window, ['window.mutedRan3 = (function mutedStringTimer3_7f3a() { return tb.forceProfilerSample(); })();', 0]);\n\
+          window.mutedInterval = setInterval('window.mutedTicks = (window.mutedTicks | 0) + (function mutedInterval_7f3a() { return tb.forceProfilerSample(); })();\\n\
+                                              if (mutedTicks >= 3) clearInterval(mutedInterval);', 0);\n\
+        };\n",
+        r#"waitFor(() => window.mutedRan, () => {
+  (function visibleCaller() { mutedLater(); })();
+  waitFor(() => window.mutedRan2 && window.mutedRan3 && window.mutedTicks >= 3, () => {
+    (function visibleLast() { tb.forceProfilerSample(); })();
+    p.stop().then(t => { window.result = report(t); });
+  });
+});"#,
+        &["-", "-", "-", "-", "-", "-", "visibleLast<<"],
     );
     assert_eq!(
-        rt.evaluate(
-            "[mutedRan, mutedRan2, mutedRan3, mutedTicks].join()",
-            "c.js",
-            1
-        )
-        .unwrap(),
+        run.rt
+            .evaluate(
+                "[mutedRan, mutedRan2, mutedRan3, mutedTicks].join()",
+                "c.js",
+                1
+            )
+            .unwrap(),
         "1,1,1,3"
     );
 }
@@ -251,37 +237,20 @@ waitFor(() => window.mutedRan, () => {{
 /// listener on the same event appears under it.
 #[test]
 fn muted_event_listener() {
-    let server = TestServer::start().unwrap();
-    let muted = server.http_url(CROSS, "/muted.js");
-    server.route("/muted.js", |_| {
-        js("addEventListener('ping', function mutedListener_7f3a(e) { mutedHelper_7f3a(); });\n\
-            function mutedHelper_7f3a() { tb.forceProfilerSample(); }\n\
-            window.onmessage = function mutedOnMessage_7f3a(e) { window.mutedGot = e.data; tb.forceProfilerSample(); };\n")
-    });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script>
-addEventListener("ping", function visibleListener() {{ tb.forceProfilerSample(); }});
-function visibleDispatcher() {{ dispatchEvent(new Event("ping")); }}
+    muted_case(
+        "addEventListener('ping', function mutedListener_7f3a(e) { mutedHelper_7f3a(); });\n\
+        function mutedHelper_7f3a() { tb.forceProfilerSample(); }\n\
+        window.onmessage = function mutedOnMessage_7f3a(e) { window.mutedGot = e.data; tb.forceProfilerSample(); };\n",
+        r#"addEventListener("ping", function visibleListener() { tb.forceProfilerSample(); });
+function visibleDispatcher() { dispatchEvent(new Event("ping")); }
 visibleDispatcher();
 postMessage("hi", "*");
-waitFor(() => window.mutedGot, () => p.stop().then(t => {{ window.result = report(t); }}));
-</script>"#
-        ),
-    );
-    let out = result(&mut rt);
-    let r = parse(&out, &[muted.as_str()]);
-    assert_eq!(
-        r.stacks,
-        [
+waitFor(() => window.mutedGot, () => p.stop().then(t => { window.result = report(t); }));"#,
+        &[
             "visibleDispatcher<",
             "visibleListener<visibleDispatcher<",
-            "-"
+            "-",
         ],
-        "{out}"
     );
 }
 
@@ -291,39 +260,22 @@ waitFor(() => window.mutedGot, () => p.stop().then(t => {{ window.result = repor
 /// no stack, or only the visible frames; a visible reaction appears.
 #[test]
 fn muted_promise_reactions_and_microtasks() {
-    let server = TestServer::start().unwrap();
-    let muted = server.http_url(CROSS, "/muted.js");
-    server.route("/muted.js", |_| {
-        js("window.mutedThen = function mutedThen_7f3a(p) {\n\
-              return p.then(function mutedReaction_7f3a(v) { tb.forceProfilerSample(); return v; });\n\
-            };\n\
-            window.mutedAsync = async function mutedAsync_7f3a(p) { await p; tb.forceProfilerSample(); return 2; };\n\
-            queueMicrotask(function mutedMicrotask_7f3a() { tb.forceProfilerSample(); });\n\
-            window.mutedGen = (function* mutedGen_7f3a() { for (;;) { tb.forceProfilerSample(); yield 1; } })();\n")
-    });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script>
-function visibleGen() {{ return mutedGen.next().value; }}
+    muted_case(
+        "window.mutedThen = function mutedThen_7f3a(p) {\n\
+          return p.then(function mutedReaction_7f3a(v) { tb.forceProfilerSample(); return v; });\n\
+        };\n\
+        window.mutedAsync = async function mutedAsync_7f3a(p) { await p; tb.forceProfilerSample(); return 2; };\n\
+        queueMicrotask(function mutedMicrotask_7f3a() { tb.forceProfilerSample(); });\n\
+        window.mutedGen = (function* mutedGen_7f3a() { for (;;) { tb.forceProfilerSample(); yield 1; } })();\n",
+        r#"function visibleGen() { return mutedGen.next().value; }
 visibleGen();
 mutedThen(Promise.resolve(1))
   .then(() => mutedAsync(Promise.resolve()))
-  .then(function visibleReaction() {{
+  .then(function visibleReaction() {
     tb.forceProfilerSample();
-    p.stop().then(t => {{ window.result = report(t); }});
-  }});
-</script>"#
-        ),
-    );
-    let out = result(&mut rt);
-    let r = parse(&out, &[muted.as_str()]);
-    assert_eq!(
-        r.stacks,
-        ["next<visibleGen<", "-", "-", "-", "visibleReaction"],
-        "{out}"
+    p.stop().then(t => { window.result = report(t); });
+  });"#,
+        &["next<visibleGen<", "-", "-", "-", "visibleReaction"],
     );
 }
 
@@ -334,49 +286,32 @@ mutedThen(Promise.resolve(1))
 /// when its nearest scripted caller is muted).
 #[test]
 fn muted_accessors_and_conversion_hooks() {
-    let server = TestServer::start().unwrap();
-    let muted = server.http_url(CROSS, "/muted.js");
-    server.route("/muted.js", |_| {
-        js("window.mutedObj = {\n\
-              get mutedProp_7f3a() { return tb.forceProfilerSample(); },\n\
-              set mutedProp_7f3a(v) { tb.forceProfilerSample(); },\n\
-              toString: function mutedToString_7f3a() { tb.forceProfilerSample(); return 's'; },\n\
-              valueOf: function mutedValueOf_7f3a() { tb.forceProfilerSample(); return 1; },\n\
-            };\n\
-            window.mutedPrim = { [Symbol.toPrimitive]: function mutedToPrimitive_7f3a() { tb.forceProfilerSample(); return 'p'; } };\n\
-            window.mutedProxy = new Proxy({}, { get: function mutedTrap_7f3a(t, k) { return tb.forceProfilerSample(); } });\n")
-    });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script>
-const key = "mutedProp" + "_7f3a";
-function visibleGet() {{ return mutedObj[key]; }}
-function visibleSet() {{ mutedObj[key] = 1; }}
-function visibleString() {{ return String(mutedObj); }}
-function visibleNumber() {{ return +mutedObj; }}
-function visibleTemplate() {{ return `${{mutedPrim}}`; }}
-function visibleProxy() {{ return mutedProxy.anything; }}
+    muted_case(
+        "window.mutedObj = {\n\
+          get mutedProp_7f3a() { return tb.forceProfilerSample(); },\n\
+          set mutedProp_7f3a(v) { tb.forceProfilerSample(); },\n\
+          toString: function mutedToString_7f3a() { tb.forceProfilerSample(); return 's'; },\n\
+          valueOf: function mutedValueOf_7f3a() { tb.forceProfilerSample(); return 1; },\n\
+        };\n\
+        window.mutedPrim = { [Symbol.toPrimitive]: function mutedToPrimitive_7f3a() { tb.forceProfilerSample(); return 'p'; } };\n\
+        window.mutedProxy = new Proxy({}, { get: function mutedTrap_7f3a(t, k) { return tb.forceProfilerSample(); } });\n",
+        r#"const key = "mutedProp" + "_7f3a";
+function visibleGet() { return mutedObj[key]; }
+function visibleSet() { mutedObj[key] = 1; }
+function visibleString() { return String(mutedObj); }
+function visibleNumber() { return +mutedObj; }
+function visibleTemplate() { return `${mutedPrim}`; }
+function visibleProxy() { return mutedProxy.anything; }
 [visibleGet(), visibleSet(), visibleString(), visibleNumber(), visibleTemplate(), visibleProxy()];
-p.stop().then(t => {{ window.result = report(t); }});
-</script>"#
-        ),
-    );
-    let out = result(&mut rt);
-    let r = parse(&out, &[muted.as_str()]);
-    assert_eq!(
-        r.stacks,
-        [
+p.stop().then(t => { window.result = report(t); });"#,
+        &[
             "visibleGet<",
             "visibleSet<",
             "visibleString<",
             "visibleNumber<",
             "visibleTemplate<",
-            "visibleProxy<"
+            "visibleProxy<",
         ],
-        "{out}"
     );
 }
 
@@ -386,38 +321,30 @@ p.stop().then(t => {{ window.result = report(t); }});
 /// either) and no resource of the form `<muted URL> line N > eval`.
 #[test]
 fn muted_eval_and_new_function() {
-    let server = TestServer::start().unwrap();
-    let muted = server.http_url(CROSS, "/muted.js");
-    server.route("/muted.js", |_| {
-        js("window.mutedDirect = eval('(function mutedEvalFn_7f3a() { return tb.forceProfilerSample(); })');\n\
-            window.mutedIndirect = (0, eval)('(function mutedIndirectFn_7f3a() { return tb.forceProfilerSample(); })');\n\
-            window.mutedNested = eval('eval(\"(function mutedNestedFn_7f3a() { return tb.forceProfilerSample(); })\")');\n\
-            window.mutedFunction = new Function('return tb.forceProfilerSample();');\n\
-            window.mutedFunctionInEval = eval('new Function(\"return tb.forceProfilerSample();\")');\n")
-    });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script>
-function visibleDirect() {{ return mutedDirect(); }}
-function visibleIndirect() {{ return mutedIndirect(); }}
-function visibleNested() {{ return mutedNested(); }}
-function visibleFunction() {{ return mutedFunction(); }}
-function visibleFunctionInEval() {{ return mutedFunctionInEval(); }}
+    let (server, muted) = serve_muted(
+        "window.mutedDirect = eval('(function mutedEvalFn_7f3a() { return tb.forceProfilerSample(); })');\n\
+        window.mutedIndirect = (0, eval)('(function mutedIndirectFn_7f3a() { return tb.forceProfilerSample(); })');\n\
+        window.mutedNested = eval('eval(\"(function mutedNestedFn_7f3a() { return tb.forceProfilerSample(); })\")');\n\
+        window.mutedFunction = new Function('return tb.forceProfilerSample();');\n\
+        window.mutedFunctionInEval = eval('new Function(\"return tb.forceProfilerSample();\")');\n",
+    );
+    let run = run(
+        server,
+        &scripts(&[muted.as_str()]),
+        r#"function visibleDirect() { return mutedDirect(); }
+function visibleIndirect() { return mutedIndirect(); }
+function visibleNested() { return mutedNested(); }
+function visibleFunction() { return mutedFunction(); }
+function visibleFunctionInEval() { return mutedFunctionInEval(); }
 [visibleDirect(), visibleIndirect(), visibleNested(), visibleFunction(), visibleFunctionInEval()];
 // The control: the page's own eval and new Function code appears.
-new Function("return (function visibleEvalFn() {{ return tb.forceProfilerSample(); }})()")();
-p.stop().then(t => {{ window.result = report(t); }});
-</script>"#
-        ),
+new Function("return (function visibleEvalFn() { return tb.forceProfilerSample(); })()")();
+p.stop().then(t => { window.result = report(t); });"#,
     );
-    let out = result(&mut rt);
-    let r = parse(&out, &[muted.as_str(), "not-web-platform"]);
-    assert_eq!(
-        r.stacks,
-        [
+    check(
+        &run.out,
+        &[muted.as_str(), "not-web-platform"],
+        &[
             "visibleDirect<",
             "visibleIndirect<",
             "visibleNested<",
@@ -425,7 +352,6 @@ p.stop().then(t => {{ window.result = report(t); }});
             "visibleFunctionInEval<",
             "visibleEvalFn<anonymous<",
         ],
-        "{out}"
     );
 }
 
@@ -453,23 +379,16 @@ fn redirected_scripts_are_muted() {
     server.route("/back.js", |_| {
         js("window.mutedBack = function mutedBack_7f3a() { return tb.forceProfilerSample(); };\n")
     });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="away.js"></script>
-<script src="round.js"></script>
-<script>
-function visibleAway() {{ return mutedAway(); }}
-function visibleBack() {{ return mutedBack(); }}
+    let run = run(
+        server,
+        &scripts(&["away.js", "round.js"]),
+        r#"function visibleAway() { return mutedAway(); }
+function visibleBack() { return mutedBack(); }
 [visibleAway(), visibleBack()];
-p.stop().then(t => {{ window.result = report(t); }});
-</script>"#
-        ),
+p.stop().then(t => { window.result = report(t); });"#,
     );
-    let out = result(&mut rt);
-    let r = parse(
-        &out,
+    check(
+        &run.out,
         &[
             target.as_str(),
             back.as_str(),
@@ -477,10 +396,10 @@ p.stop().then(t => {{ window.result = report(t); }});
             "away.js",
             "round.js",
         ],
+        &["visibleAway<", "visibleBack<"],
     );
-    assert_eq!(r.stacks, ["visibleAway<", "visibleBack<"], "{out}");
     // The requests were made (the scripts ran through the redirects).
-    assert_eq!(server.requests_to("/back.js").len(), 1);
+    assert_eq!(run.server.requests_to("/back.js").len(), 1);
 }
 
 /// Case 9: a muted script claiming the page's own URL (absolute and
@@ -504,27 +423,19 @@ fn muted_script_claiming_a_visible_source_url() {
         js("window.mutedClaim2 = function mutedClaim2_7f3a() { return tb.forceProfilerSample(); };\n\
             //@ sourceURL=index.html\n")
     });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{muted}"></script>
-<script src="{muted2}"></script>
-<script>
-function visibleCaller() {{ return mutedClaim() + mutedClaimEval() + mutedClaim2(); }}
+    let run = run(
+        server,
+        &scripts(&[muted.as_str(), muted2.as_str()]),
+        r#"function visibleCaller() { return mutedClaim() + mutedClaimEval() + mutedClaim2(); }
 visibleCaller();
-p.stop().then(t => {{ window.result = report(t); }});
-</script>"#
-        ),
+p.stop().then(t => { window.result = report(t); });"#,
     );
-    let out = result(&mut rt);
-    let r = parse(&out, &[muted.as_str(), muted2.as_str()]);
-    assert_eq!(
-        r.stacks,
-        ["visibleCaller<", "visibleCaller<", "visibleCaller<"],
-        "{out}"
+    let r = check(
+        &run.out,
+        &[muted.as_str(), muted2.as_str()],
+        &["visibleCaller<", "visibleCaller<", "visibleCaller<"],
     );
-    assert_eq!(r.resources, resources(&[&href]), "{out}");
+    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
 }
 
 /// Case 10: realms in both call directions. The parent calls a
@@ -545,30 +456,25 @@ fn other_realms_in_both_directions() {
              </script>"
         ))
     });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<iframe src="frame.html"></iframe>
-<script>
-function parentLeaf() {{ return tb.forceProfilerSample(); }}
-function parentMiddle() {{ return tb.forceProfilerSample(); }}
-function parentOuter() {{ return frames[0].frameMiddle_7f3a(); }}
-addEventListener("load", function parentOnLoad() {{
+    let run = run(
+        server,
+        r#"<iframe src="frame.html"></iframe>"#,
+        r#"function parentLeaf() { return tb.forceProfilerSample(); }
+function parentMiddle() { return tb.forceProfilerSample(); }
+function parentOuter() { return frames[0].frameMiddle_7f3a(); }
+addEventListener("load", function parentOnLoad() {
   const w = frames[0];
   parentOuter();
   // The iframe calls the parent: the sample is forced in the parent's function.
   w.dispatchEvent(new w.Event("go"));
-  Promise.all([p.stop(), w.fp.stop()]).then(([pt, ft]) => {{
+  Promise.all([p.stop(), w.fp.stop()]).then(([pt, ft]) => {
     window.result = report(pt) + "\n" + w.report(ft).replace(/_7f3a/g, "_IFRAME");
-  }});
-}});
-</script>"#
-        ),
+  });
+});"#,
     );
-    let out = result(&mut rt);
+    let out = &run.out;
     let (parent, frame) = out.split_once('\n').unwrap();
-    let href = server.http_url(SAME, "/index.html");
+    let href = run.server.http_url(SAME, "/index.html");
     let pr = parse(parent, &[frame_url.as_str()]);
     assert_eq!(
         pr.stacks,
@@ -604,30 +510,23 @@ fn cors_enabled_cross_origin_script_is_visible() {
             window.corsEntry = function corsEntry(cb) { return cb ? [1].map(cb)[0] : corsLeaf(); };\n")
         .with_cors_echo(r)
     });
-    let mut rt = page(
-        &server,
-        &format!(
-            r#"<script>window.p = new Profiler({SLOW});</script>
-<script src="{cors}" crossorigin></script>
-<script>
-function visibleCaller() {{ return corsEntry(); }}
-function visibleCallback() {{ return tb.forceProfilerSample(); }}
-function visibleCallsBack() {{ return corsEntry(visibleCallback); }}
+    let run = run(
+        server,
+        &format!(r#"<script src="{cors}" crossorigin></script>"#),
+        r#"function visibleCaller() { return corsEntry(); }
+function visibleCallback() { return tb.forceProfilerSample(); }
+function visibleCallsBack() { return corsEntry(visibleCallback); }
 [visibleCaller(), visibleCallsBack()];
-p.stop().then(t => {{ window.result = report(t); }});
-</script>"#
-        ),
+p.stop().then(t => { window.result = report(t); });"#,
     );
-    let out = result(&mut rt);
-    let r = parse(&out, &[]);
-    assert_eq!(
-        r.stacks,
-        [
+    let r = check(
+        &run.out,
+        &[],
+        &[
             "corsLeaf<corsEntry<visibleCaller<",
-            "visibleCallback<map<corsEntry<visibleCallsBack<"
+            "visibleCallback<map<corsEntry<visibleCallsBack<",
         ],
-        "{out}"
     );
-    let href = server.http_url(SAME, "/index.html");
-    assert_eq!(r.resources, resources(&[&href, &cors]), "{out}");
+    let href = run.server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href, &cors]), "{}", run.out);
 }
