@@ -592,6 +592,7 @@ impl Drop for AgentInner {
         self.shared.slot.uninstall();
         self.shared.gc.uninstall();
         self.shared.stack.uninstall();
+        self.cx.forget_interrupt_hook();
     }
 }
 

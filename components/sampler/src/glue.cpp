@@ -597,17 +597,21 @@ bool note_runtime_code(JSContext* cx, JS::RuntimeCode kind, JS::Handle<JSString*
   if (kind != JS::RuntimeCode::WASM) {
     return true;
   }
-  JS::AutoFilename filename;
-  uint32_t line = 0;
-  if (!JS::DescribeScriptedCaller(&filename, cx, &line) || !filename.get()) {
-    /* No scripted caller: the labels say "?"; nothing to record. */
-    return true;
-  }
   JS::Realm* realm = JS::GetCurrentRealmOrNull(cx);
   if (!realm) {
     return true;
   }
   uint64_t realm_id = JS::RealmCreationOptionsRef(realm).profilerRealmID();
+  JS::AutoFilename filename;
+  uint32_t line = 0;
+  if (!JS::DescribeScriptedCaller(&filename, cx, &line) || !filename.get()) {
+    /* No scripted caller (e.g. called from a promise job): the labels say
+     * "?", but the module's name section could still spell a visible site
+     * (cut at a NUL byte). Record an unknown compiling script (empty name),
+     * which makes the realm's wasm frames unattributable (wasm.rs). */
+    jsprof_note_wasm_compilation("", 0, 0, realm_id);
+    return true;
+  }
   jsprof_note_wasm_compilation(filename.get(), strlen(filename.get()), line,
                                realm_id);
   return true;
@@ -674,8 +678,16 @@ void jsprof_unwatch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {
   JS::RemoveGCNurseryCollectionCallback(cx, on_nursery_collection, depth);
   if (tGcDepth == depth) {
     tGcDepth = nullptr;
-    JS::SetGCSliceCallback(cx, tPreviousSliceCallback);
-    tPreviousSliceCallback = nullptr;
+    /* Restore the callback we replaced only if ours is still installed;
+     * if someone replaced ours since, put theirs back (on_gc_slice, if
+     * they chain to it, then only forwards to the saved callback). */
+    JS::GCSliceCallback current =
+        JS::SetGCSliceCallback(cx, tPreviousSliceCallback);
+    if (current != on_gc_slice) {
+      JS::SetGCSliceCallback(cx, current);
+    } else {
+      tPreviousSliceCallback = nullptr;
+    }
   }
 }
 

@@ -51,7 +51,8 @@
 //!   ([`crate::AgentSampler`]) stops the sampler thread and deletes the slot
 //!   before the context can be destroyed.
 //! * A [`ProfilingStack`] outlives its installation: it is uninstalled before
-//!   it is freed, and leaked rather than freed when not empty.
+//!   it is freed; when not empty it stays installed and is leaked (pending
+//!   pops dereference the installed stack without a null check).
 
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::AtomicU32;
@@ -337,17 +338,26 @@ impl ProfilingStack {
         unsafe { jsprof_stack_depth(self.ptr) }
     }
 
-    /// Uninstalls and frees the stack (JS thread). Leaks it when frames are
-    /// still pushed (dropped from inside JS). Call once, after the sampling
-    /// thread is joined; the stack is not used afterwards.
+    /// Uninstalls and frees the stack (JS thread). Call once, after the
+    /// sampling thread is joined; we do not use the stack afterwards.
+    ///
+    /// When frames are still pushed (dropped from inside JS, e.g. by a
+    /// native called from a script), the stack stays installed and is
+    /// leaked: the frames that pushed while profiling was on still pop
+    /// through `GeckoProfiler::exit` and `GeckoProfilerEntryMarker`, which
+    /// dereference the context's installed stack without a null check (and
+    /// the marker pushes whenever a stack is installed). The context then
+    /// keeps it until it is destroyed; instrumentation is off, so only
+    /// such markers and the pending pops touch it.
     pub(crate) fn uninstall(&self) {
         if self.cx.instrumentation_enabled() {
             self.cx.set_instrumentation(false);
         }
-        // SAFETY: JS thread; the stack is freed only when empty.
+        // SAFETY: JS thread; the stack is uninstalled and freed only when
+        // empty, otherwise left installed (see above).
         unsafe {
-            jsprof_install_stack(self.cx.0, std::ptr::null_mut());
             if jsprof_stack_depth(self.ptr) == 0 {
+                jsprof_install_stack(self.cx.0, std::ptr::null_mut());
                 jsprof_stack_delete(self.ptr);
             }
         }
@@ -685,29 +695,48 @@ unsafe extern "C" fn on_interrupt(_cx: *mut mozjs::jsapi::JSContext) -> bool {
     true
 }
 
+thread_local! {
+    /// The contexts of this thread that have `on_interrupt` added, while
+    /// their agent lives (callbacks cannot be removed from a context).
+    static HOOKED: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Records that the context at `key` gets the callback; `false` if it has it.
+fn mark_hooked(key: usize) -> bool {
+    HOOKED.with(|h| {
+        let mut h = h.borrow_mut();
+        let first = !h.contains(&key);
+        if first {
+            h.push(key);
+        }
+        first
+    })
+}
+
+fn forget_hooked(key: usize) {
+    HOOKED.with(|h| h.borrow_mut().retain(|&k| k != key));
+}
+
 impl Context {
     /// Adds an interrupt callback that runs `hook` (JS thread). The hook is
     /// process-wide; it finds its agent through a thread-local.
     pub(crate) fn add_interrupt_hook(self, hook: fn()) {
-        thread_local! {
-            static HOOKED: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        // Once per context (callbacks cannot be removed).
-        let first = HOOKED.with(|h| {
-            let mut h = h.borrow_mut();
-            let key = self.0 as usize;
-            let first = !h.contains(&key);
-            if first {
-                h.push(key);
-            }
-            first
-        });
-        if !first {
+        // Once per context and agent.
+        if !mark_hooked(self.0 as usize) {
             return;
         }
         let _ = INTERRUPT_HOOK.set(hook);
         // SAFETY: JS thread, live context.
         unsafe { mozjs::jsapi::JS_AddInterruptCallback(self.0.cast(), Some(on_interrupt)) };
+    }
+
+    /// Forgets that this context has the interrupt callback (JS thread, when
+    /// its agent is dropped). The context may be destroyed next and another
+    /// created at the same address, which needs its own callback. A new
+    /// agent on this same context adds the callback a second time: the hook
+    /// then runs twice per interrupt, which is harmless.
+    pub(crate) fn forget_interrupt_hook(self) {
+        forget_hooked(self.0 as usize);
     }
 
     /// Asks the JS thread to run its interrupt callbacks; any thread.
@@ -758,4 +787,22 @@ extern "C" fn jsprof_note_wasm_compilation(
 #[no_mangle]
 extern "C" fn jsprof_note_realm_destroyed(realm_id: u64) {
     let _ = std::panic::catch_unwind(|| crate::wasm::note_realm_destroyed(realm_id));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A context at an address a dropped agent's context had gets its own
+    /// interrupt callback: the agent forgets its context when dropped.
+    #[test]
+    fn a_reused_context_address_is_hooked_again() {
+        let key = 0x1000;
+        assert!(mark_hooked(key));
+        assert!(!mark_hooked(key), "once per live agent");
+        assert!(mark_hooked(0x2000), "other contexts are separate");
+        forget_hooked(key);
+        assert!(mark_hooked(key), "hooked again after its agent is dropped");
+        assert!(!mark_hooked(0x2000));
+    }
 }

@@ -507,11 +507,22 @@ impl Resolver {
 /// that script at which the module was compiled, no column; its realm is
 /// the compiling realm. `None` if the label names no single recorded
 /// compilation (see `wasm.rs`).
-fn classify_wasm(registry: &ScriptRegistry, label: &str) -> Option<(FrameDesc, FrameClass, u64)> {
+pub(crate) fn classify_wasm(
+    registry: &ScriptRegistry,
+    label: &str,
+) -> Option<(FrameDesc, FrameClass, u64)> {
     let attributed = crate::wasm::attribute(label)?;
     let crate::wasm::CompileRealm::One(realm) = attributed.realm else {
         return None;
     };
+    // Fail closed: once a muted or unknown script (or none) has compiled
+    // wasm in the realm, a label naming a visible site may be that module's
+    // name cut at a NUL byte (see `wasm.rs`): no wasm frame of the realm is
+    // attributed.
+    let visible = |caller: &str| registry.lookup(caller).is_some_and(|i| !i.muted_errors);
+    if !crate::wasm::realm_compiled_only_by(realm, visible) {
+        return None;
+    }
     // Fail closed: an unknown compiling script is muted.
     let info = registry.lookup(attributed.caller)?;
     let desc = FrameDesc {

@@ -24,6 +24,15 @@
 //! * Visibility is the caller file name's entry in the [`ScriptRegistry`]
 //!   (muted, or unknown, hides), through eval/`Function` introducers as for
 //!   JS frames.
+//! * A realm in which any recorded compilation has a muted or unknown
+//!   compiling script (or none: no scripted caller, recorded with an empty
+//!   file name) attributes no wasm label at all ([`realm_compiled_only_by`]).
+//!   The name section may hold a NUL byte, and SpiderMonkey builds the label
+//!   as a C string: the label the sampler reads is then only the name's
+//!   prefix, which can end in a visible script's recorded site
+//!   (`x (https://v/app.js line 3 > WebAssembly.Module:1)` + NUL + ...), so
+//!   the reading is no proof of the compiling script once a script that may
+//!   forge it has compiled in the realm.
 //!
 //! What this cannot see: the realm an *instance* was created in. A module
 //! object passed to another realm and instantiated there is attributed to
@@ -116,6 +125,20 @@ fn compile_realm(caller: &str, line: u32) -> Option<CompileRealm> {
             [realm] => Some(CompileRealm::One(*realm)),
             _ => Some(CompileRealm::Several),
         }
+    })
+}
+
+/// Whether every compilation recorded in `realm` has a compiling script
+/// that `visible` accepts (a realm with no recorded compilation: `true`).
+pub(crate) fn realm_compiled_only_by(realm: u64, visible: impl Fn(&str) -> bool) -> bool {
+    COMPILATIONS.with(|c| {
+        let Ok(c) = c.try_borrow() else {
+            return false;
+        };
+        c.by_site
+            .iter()
+            .filter(|(_, realms)| realms.contains(&realm))
+            .all(|((caller, _), _)| !caller.is_empty() && visible(caller))
     })
 }
 
@@ -221,5 +244,60 @@ mod tests {
         assert_eq!(a.realm, CompileRealm::One(8));
         note_realm_destroyed(8);
         assert!(attribute("wasmLeaf (https://a/x.js line 3 > WebAssembly.Module:120)").is_none());
+    }
+
+    /// A muted module whose name holds a NUL: the label read is cut at the
+    /// NUL and names the visible script's site in the same realm. One muted
+    /// (or unknown, or caller-less) compilation in a realm hides all its
+    /// wasm frames; a realm with only visible compilations still shows its.
+    #[test]
+    fn a_muted_compilation_hides_its_realms_wasm() {
+        use crate::resolve::{classify_wasm, FrameClass};
+        use crate::{ScriptInfo, ScriptRegistry};
+        let registry = ScriptRegistry::new();
+        let info = |url: &str, muted_errors| ScriptInfo {
+            url: url.to_owned(),
+            muted_errors,
+        };
+        registry.register("https://v/app.js", info("https://v/app.js", false));
+        registry.register("https://evil/m.js", info("https://evil/m.js", true));
+        // Realm 1: the visible script compiles at line 3, the muted one at 5.
+        note_compilation("https://v/app.js", 3, 1);
+        note_compilation("https://evil/m.js", 5, 1);
+        // Realm 2: only visible compilations.
+        note_compilation("https://v/app.js", 9, 2);
+        // The muted module's name: "x (https://v/app.js line 3 >
+        // WebAssembly.Module:1)\0..."; the captured label is the prefix.
+        let forged = "x (https://v/app.js line 3 > WebAssembly.Module:1)";
+        assert_eq!(attribute(forged).unwrap().realm, CompileRealm::One(1));
+        assert!(classify_wasm(&registry, forged).is_none());
+        // The visible script's own frames in realm 1 are hidden too.
+        let own = "f (https://v/app.js line 3 > WebAssembly.Module:40)";
+        assert!(classify_wasm(&registry, own).is_none());
+        // Realm 2 still attributes its wasm frames.
+        let (desc, class, realm) = classify_wasm(
+            &registry,
+            "g (https://v/app.js line 9 > WebAssembly.Module:40)",
+        )
+        .unwrap();
+        assert_eq!((desc.name.as_str(), realm), ("g", 2));
+        assert!(matches!(class, FrameClass::Wasm { visible: true }));
+        // An unknown compiling script, or none, hides as a muted one does.
+        note_compilation("https://v/app.js", 4, 3);
+        note_compilation("https://unknown/u.js", 6, 3);
+        let in3 = "h (https://v/app.js line 4 > WebAssembly.Module:7)";
+        assert!(classify_wasm(&registry, in3).is_none());
+        note_compilation("https://v/app.js", 4, 4);
+        note_realm_destroyed(3);
+        assert!(classify_wasm(&registry, in3).is_some());
+        note_compilation("", 0, 4);
+        assert!(classify_wasm(&registry, in3).is_none());
+        // Once the tainting realm is destroyed, the other is attributable.
+        note_realm_destroyed(1);
+        assert!(classify_wasm(
+            &registry,
+            "g (https://v/app.js line 9 > WebAssembly.Module:40)"
+        )
+        .is_some());
     }
 }

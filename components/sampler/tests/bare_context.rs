@@ -74,6 +74,18 @@ unsafe extern "C" fn js_stop_all(_cx: *mut RawJSContext, argc: u32, vp: *mut Val
     true
 }
 
+/// `dropAgent()`: drops the sessions and the agent from inside JS, as a
+/// document torn down by a script would.
+unsafe extern "C" fn js_drop_agent(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+    let args = CallArgs::from_vp(vp, argc);
+    drop(take_sessions());
+    drop(STOPPED.with(|t| std::mem::take(&mut *t.borrow_mut())));
+    let agent = AGENT.with(|a| a.borrow_mut().take());
+    drop(agent);
+    args.rval().set(UndefinedValue());
+    true
+}
+
 unsafe extern "C" fn js_captures(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
     let args = CallArgs::from_vp(vp, argc);
     let n = AGENT.with(|a| {
@@ -142,6 +154,15 @@ impl Env {
                 global.handle(),
                 c"stopAll".as_ptr(),
                 Some(js_stop_all),
+                0,
+                0
+            )
+            .is_null());
+            assert!(!JS_DefineFunction(
+                cx,
+                global.handle(),
+                c"dropAgent".as_ptr(),
+                Some(js_drop_agent),
                 0,
                 0
             )
@@ -898,6 +919,41 @@ fn stop_from_inside_js(env: &mut Env) {
     drop(agent);
 }
 
+fn drop_from_inside_js(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    set_sessions(vec![forced_session(&agent, realm, 100)]);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    // The last handle goes while frames that pushed onto the profiling
+    // stack are still running: they pop when they return, so the stack
+    // must stay installed (it is leaked), and later calls keep working.
+    env.run(
+        global,
+        APP,
+        false,
+        "function hot(n) { let x = 0; for (let i = 0; i < n; i++) x += i % 7; return x; }\n\
+         function innerDrop() { sample(); hot(1000); dropAgent(); return hot(1000); }\n\
+         function outerDrop() { let t = 0; for (let i = 0; i < 3; i++) t += innerDrop(); return t; }\n\
+         outerDrop(); outerDrop();\n",
+    );
+    assert!(AGENT.with(|a| a.borrow().is_none()));
+    // A new agent on the same context still samples.
+    let agent = env.agent(Preparation::Lazy);
+    set_sessions(vec![forced_session(&agent, realm, 100)]);
+    env.run(
+        global,
+        APP,
+        false,
+        "function afterDrop() { sample(); }\nafterDrop();\n",
+    );
+    let mut sessions = take_sessions();
+    let all = stacks(&sessions[0].stop().unwrap());
+    assert_eq!(all.len(), 1);
+    assert_eq!(names(&all[0]), vec!["", "afterDrop"]);
+    drop(agent);
+}
+
 fn deep_stacks_keep_their_leaf(env: &mut Env) {
     let (global, realm) = env.global();
     env.register(APP, false);
@@ -959,6 +1015,7 @@ fn main() {
         ("buffer_limit_is_exact", buffer_limit_is_exact),
         ("deep_stacks_keep_their_leaf", deep_stacks_keep_their_leaf),
         ("stop_from_inside_js", stop_from_inside_js),
+        ("drop_from_inside_js", drop_from_inside_js),
         ("resource_is_the_response_url", resource_is_the_response_url),
         (
             "event_handler_attributes_add_no_frame",

@@ -6,8 +6,9 @@
 //! The rule (sampler README, "WebAssembly frames"): a wasm function frame
 //! appears iff the script SpiderMonkey names as the module's compiler is
 //! registered and not muted, the module was compiled in the session's realm
-//! (and in no other live realm at the same site), and the JS that called
-//! into it ran in that realm; trampolines never appear.
+//! (and in no other live realm at the same site), no muted or unknown
+//! script compiled wasm in that realm, and the JS that called into it ran
+//! in that realm; trampolines never appear.
 //!
 //! The modules are assembled from bytes in the page (`module.js` of the
 //! sampler's tests: `wasmModule(leafName, middleName, runName)`, whose
@@ -96,7 +97,11 @@ fn assert_in_order(names: &[&str], order: &[&str], stack: &str) {
 /// in a visible import the module calls, and in a hot loop under a 1 ms
 /// session. No frame of the muted module, its trampolines, or the muted
 /// script appears; the visible callers and the visible import do. The
-/// control: the page's own module appears, with the page's URL.
+/// page's own module is hidden too: once a muted script has compiled wasm in
+/// a realm, no wasm label of that realm is attributable (a name section may
+/// hold a NUL that cuts the label to a visible site; sampler README). The
+/// control (a realm with only visible compilations shows its module) is
+/// `cross_origin_iframe_module`'s iframe profiler.
 #[test]
 fn muted_script_module_called_by_visible_code() {
     let server = TestServer::start().unwrap();
@@ -154,12 +159,7 @@ Promise.all([p.stop(), fast.stop()]).then(([a, b]) => {{ window.result = report(
         ],
         "{out}"
     );
-    assert_wasm_stack(
-        &r.stacks[3],
-        "visibleHook",
-        &["pageRun", "pageMiddle", "pageLeaf"],
-        "visibleOwn<",
-    );
+    assert_eq!(r.stacks[3], "visibleHook<visibleOwn<", "{out}");
     assert_eq!(r.resources, format!("[\"{index}\"]"), "{out}");
     // The 1 ms session: no leak anywhere (checked by `parse`), and the hot
     // loop's visible frame is there.
@@ -174,26 +174,17 @@ Promise.all([p.stop(), fast.stop()]).then(([a, b]) => {{ window.result = report(
             "{s} in {fast}"
         );
     }
-    // The control for the asynchronous sampler: the page's own module in
-    // the same kind of loop shows its frames.
+    // The page's own module in the same kind of loop: hidden as well (the
+    // realm has a muted compilation), its visible caller stays.
     assert!(
-        f.stacks
-            .iter()
-            .any(|s| s.ends_with("visibleOwnHotLoop<") && s.contains("hot")),
-        "no sample in the page's own module: {fast}"
+        f.stacks.iter().any(|s| s.ends_with("visibleOwnHotLoop<")),
+        "no sample in the page's own loop: {fast}"
     );
-    for s in f
-        .stacks
-        .iter()
-        .filter(|s| s.ends_with("visibleOwnHotLoop<"))
-    {
-        // Root first, after `"" < visibleOwnHotLoop`: wasm frames in call
-        // order, then possibly the JS import.
-        let mut above: Vec<&str> = s.split('<').rev().skip(2).collect();
-        if above.last() == Some(&"quietHook") {
-            above.pop();
-        }
-        assert_in_order(&above, &["hotRun", "hotMiddle", "hotLeaf"], s);
+    for s in f.stacks.iter().filter(|s| s.contains("visibleOwnHotLoop")) {
+        assert!(
+            s == "visibleOwnHotLoop<" || s == "quietHook<visibleOwnHotLoop<",
+            "{s} in {fast}"
+        );
     }
 }
 

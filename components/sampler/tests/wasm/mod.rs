@@ -164,7 +164,9 @@ fn wasm_between(stack: &[Frame], before: usize, after: &str, order: &[&str], url
 /// however they were compiled (directly, from its eval code, with names
 /// spelling a visible module's label), and neither do the trampolines
 /// around them, nor the built-ins they call; visible JS frames above and
-/// below them do, and a visible module in the same page does.
+/// below them do. A visible module in the same realm is hidden too: once a
+/// muted script compiled there, a label naming a visible site may be a
+/// muted module's name cut at a NUL (`wasm.rs`).
 pub fn muted_wasm_never_appears(env: &mut Env) {
     let evil = "https://evil.example/wasm.js";
     env.register(MUTED_CASE_JS, false);
@@ -178,7 +180,22 @@ pub fn muted_wasm_never_appears(env: &mut Env) {
         false,
         "function visibleHook(i) { if (i === 0) sample(); }\n",
     );
-    let forged = format!("x ({MUTED_CASE_JS} line 3 > WebAssembly.Module:1");
+    let source = "var visibleModule = new WebAssembly.Module(wasmModule('visLeaf', 'visMiddle', 'visRun'));\n\
+        var visibleExports = new WebAssembly.Instance(visibleModule, { env: { hook: visibleHook } }).exports;\n\
+        function visibleDriver() {\n\
+          secretCallsVisible.run(1);\n\
+          secretEvalCallsVisible.run(1);\n\
+          secretForgedCallsVisible.run(1);\n\
+          secretCallsSecret.run(1);\n\
+          secretCallsBuiltin.run(1);\n\
+          secretCallsVisible.middle(0);\n\
+          visibleExports.run(1);\n\
+        }\n\
+        visibleDriver();\n";
+    // A name spelling the visible module's compilation site, cut by a NUL:
+    // the label the sampler reads ends there.
+    let line = line_of(source, "var visibleModule");
+    let forged = format!("x ({MUTED_CASE_JS} line {line} > WebAssembly.Module:1)\\u0000");
     run_with_wasm(
         env,
         global,
@@ -198,18 +215,6 @@ pub fn muted_wasm_never_appears(env: &mut Env) {
         ),
     );
     set_sessions(vec![forced_session(&agent, realm, 100)]);
-    let source = "var visibleModule = new WebAssembly.Module(wasmModule('visLeaf', 'visMiddle', 'visRun'));\n\
-        var visibleExports = new WebAssembly.Instance(visibleModule, { env: { hook: visibleHook } }).exports;\n\
-        function visibleDriver() {\n\
-          secretCallsVisible.run(1);\n\
-          secretEvalCallsVisible.run(1);\n\
-          secretForgedCallsVisible.run(1);\n\
-          secretCallsSecret.run(1);\n\
-          secretCallsBuiltin.run(1);\n\
-          secretCallsVisible.middle(0);\n\
-          visibleExports.run(1);\n\
-        }\n\
-        visibleDriver();\n";
     run_with_wasm(env, global, MUTED_CASE_JS, false, source);
     let mut sessions = take_sessions();
     let trace = sessions[0].stop().unwrap();
@@ -247,16 +252,14 @@ pub fn muted_wasm_never_appears(env: &mut Env) {
     assert_eq!(names(&all[4]), vec!["", "visibleDriver", "visibleHook"]);
     // Another export of a muted module.
     assert_eq!(names(&all[5]), vec!["", "visibleDriver", "visibleHook"]);
-    // The visible module, same names, its own URL and line.
-    let line = line_of(source, "var visibleModule");
-    assert_eq!(names(&all[6])[..2], ["", "visibleDriver"]);
-    wasm_between(
-        &all[6],
-        2,
-        "visibleHook",
-        &["visRun", "visMiddle", "visLeaf"],
-        MUTED_CASE_JS,
-        line,
+    // The visible module: a muted script compiled wasm in this realm, so no
+    // wasm label of the realm is attributable (the forged one reads as the
+    // visible module's site): its frames are hidden too (fail closed).
+    assert_eq!(
+        names(&all[6]),
+        vec!["", "visibleDriver", "visibleHook"],
+        "{:?}",
+        all[6]
     );
     drop(agent);
 }
