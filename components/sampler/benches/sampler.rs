@@ -398,12 +398,8 @@ fn last_part(js: &mut Js, agent: AgentSampler) {
     );
     let stats = agent.stats();
     println!(
-        "sampler stats: handler captures {}, truncated samples {}, JIT addresses resolved {}, unresolved {}, samples stale after a GC {}",
-        stats.handler_captures,
-        stats.truncated_samples,
-        stats.resolved_addresses,
-        stats.unresolved_addresses,
-        stats.stale_jit_samples
+        "sampler stats: handler captures {}, truncated samples {}, JIT addresses resolved {}, unresolved {}",
+        stats.handler_captures, stats.truncated_samples, stats.resolved_addresses, stats.unresolved_addresses
     );
     println!(
         "per sample (31-frame stacks): JS thread stopped {:.2} us, resolution on the JS thread {:.2} us",

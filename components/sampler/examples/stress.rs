@@ -76,13 +76,12 @@ fn main() {
         total += trace.samples.len() as u64;
         let stats = agent.stats();
         println!(
-            "{total} samples in {:.0} s; handler captures {}, JIT addresses resolved {} unresolved {}, truncated {}, stale after a GC {}",
+            "{total} samples in {:.0} s; handler captures {}, JIT addresses resolved {} unresolved {}, truncated {}",
             t0.elapsed().as_secs_f64(),
             stats.handler_captures,
             stats.resolved_addresses,
             stats.unresolved_addresses,
-            stats.truncated_samples,
-            stats.stale_jit_samples
+            stats.truncated_samples
         );
         println!(
             "  wasm frames resolved: baseline {} Ion {}; samples with wasm labels withheld {}",

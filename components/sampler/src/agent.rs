@@ -153,8 +153,6 @@ pub(crate) struct AgentInner {
     on_thread_buf: RefCell<CaptureBuffers>,
     resolved_scratch: RefCell<Vec<ResolvedFrame>>,
     resolve_ns: Cell<u64>,
-    /// Samples whose JIT return addresses went stale before resolution.
-    stale_jit_samples: Cell<u64>,
 }
 
 thread_local! {
@@ -189,11 +187,6 @@ pub struct SamplerStats {
     pub resolved_addresses: u64,
     /// JIT return addresses that could not be resolved.
     pub unresolved_addresses: u64,
-    /// Samples left without stack because a major GC slice ran between
-    /// their capture and their resolution, and they had JIT return
-    /// addresses to resolve (their code may have been discarded and the
-    /// address reused by other code).
-    pub stale_jit_samples: u64,
     /// Physical JS frames resolved, by tier: interpreter, baseline
     /// interpreter, Baseline, Ion (an Ion frame may hold inlined frames).
     pub frames_by_tier: [u64; 4],
@@ -305,7 +298,6 @@ impl AgentSampler {
             )),
             resolved_scratch: RefCell::new(Vec::new()),
             resolve_ns: Cell::new(0),
-            stale_jit_samples: Cell::new(0),
         });
         cx.add_interrupt_hook(interrupt_hook);
         CURRENT_AGENT.with(|a| *a.borrow_mut() = Rc::downgrade(&inner));
@@ -338,7 +330,6 @@ impl AgentSampler {
             on_thread_captures: self.inner.shared.on_thread_captures.load(Ordering::Relaxed),
             handler_ns: self.inner.shared.handler_ns.load(Ordering::Relaxed),
             resolve_ns: self.inner.resolve_ns.get(),
-            stale_jit_samples: self.inner.stale_jit_samples.get(),
             resolved_addresses: resolver.resolved_addresses,
             unresolved_addresses: resolver.unresolved_addresses,
             frames_by_tier: resolver.frames_by_tier,
@@ -497,13 +488,7 @@ impl AgentInner {
             None
         } else {
             let mut buf = self.on_thread_buf.borrow_mut();
-            let status = glue::capture_on_thread(
-                self.cx,
-                &self.shared.stack,
-                &self.shared.gc,
-                position,
-                &mut buf,
-            );
+            let status = glue::capture_on_thread(self.cx, &self.shared.stack, position, &mut buf);
             let stack = (status == CaptureStatus::Ok).then(|| merge(&buf));
             self.shared
                 .on_thread_captures
@@ -569,12 +554,6 @@ impl AgentInner {
         resolver.begin_batch();
         for sample in &pending {
             match &sample.stack {
-                // Read per sample: a GC slice could run during resolution.
-                Some(stack) if stack.jit_stale(self.shared.gc.epoch()) => {
-                    // Fail closed: the sample keeps its time, without stack.
-                    self.stale_jit_samples.set(self.stale_jit_samples.get() + 1);
-                    frames.clear();
-                }
                 Some(stack) => resolver.resolve(self.cx, &self.registry, stack, &mut frames),
                 None => frames.clear(),
             }

@@ -78,16 +78,6 @@ struct JitFrameRec {
   uint32_t str_len;
 };
 
-/* An agent's GC counters (see jsprof_watch_gc), written by GC callbacks on
- * its JS thread, read by that thread's signal handler and resolution. */
-struct GcCounters {
-  /* > 0 during every GC slice and minor GC. */
-  std::atomic<uint32_t> depth;
-  /* Major GC slices begun so far: JIT code is only discarded (and its
-   * address reused by new code) across one. */
-  std::atomic<uint32_t> epoch;
-};
-
 struct CaptureBuf {
   PsFrameRec* ps;
   uint32_t ps_cap;
@@ -105,15 +95,13 @@ struct CaptureBuf {
   uint32_t arena_truncated;
   /* Wasm frames whose label was not read (see walk_jit). */
   uint32_t wasm_withheld;
-  /* The agent's GC counters (see jsprof_watch_gc), read while stopped. */
-  const GcCounters* gc;
+  /* The agent's GC depth (see jsprof_watch_gc), read while stopped. */
+  const std::atomic<uint32_t>* gc_depth;
   /* Whether the thread was stopped inside a GC slice or minor GC, where
    * SpiderMonkey suppresses JS::ProfilingFrameIterator: the JIT and wasm
    * frames are then missing from the capture. */
   uint32_t in_gc;
-  /* The agent's major GC epoch at the capture: its JIT return addresses
-   * are only resolved in the same epoch. */
-  uint32_t gc_epoch;
+  uint32_t pad_;
 };
 
 /* Copies a NUL-terminated string into the arena; async-signal-safe. */
@@ -335,7 +323,6 @@ void reset_buf(CaptureBuf* buf) {
   buf->jit_truncated = 0;
   buf->wasm_withheld = 0;
   buf->in_gc = 0;
-  buf->gc_epoch = 0;
 }
 
 /* The sampling signal's handler: the JS thread captures its own stack from
@@ -361,11 +348,7 @@ void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
   if (slot->gate.load(std::memory_order_relaxed) > 0) {
     status = 3;
   } else {
-    if (buf->gc) {
-      /* Only this thread writes the counters (GC callbacks). */
-      buf->in_gc = buf->gc->depth.load() > 0 ? 1 : 0;
-      buf->gc_epoch = buf->gc->epoch.load(std::memory_order_relaxed);
-    }
+    buf->in_gc = buf->gc_depth && buf->gc_depth->load() > 0 ? 1 : 0;
     copy_profiling_stack(slot->ps, buf);
     if (JS::IsProfilingEnabledForContext(slot->cx)) {
       ucontext_t* uc = static_cast<ucontext_t*>(ucontext_v);
@@ -403,7 +386,6 @@ size_t jsprof_glue_profiling_stack_size() { return sizeof(ProfilingStack); }
 size_t jsprof_glue_capture_buf_size() { return sizeof(CaptureBuf); }
 size_t jsprof_glue_ps_rec_size() { return sizeof(PsFrameRec); }
 size_t jsprof_glue_jit_rec_size() { return sizeof(JitFrameRec); }
-size_t jsprof_glue_gc_counters_size() { return sizeof(GcCounters); }
 
 const char* jsprof_glue_implementation_version() {
   return JS_GetImplementationVersion();
@@ -638,9 +620,8 @@ bool note_runtime_code(JSContext* cx, JS::RuntimeCode kind, JS::Handle<JSString*
 const JSSecurityCallbacks kSecurityCallbacks = {note_runtime_code, nullptr,
                                                 nullptr};
 
-/* The GC counters of this thread's agent, and the slice callback we
- * replaced. */
-thread_local GcCounters* tGc = nullptr;
+/* The GC depth of this thread's agent, and the slice callback we replaced. */
+thread_local std::atomic<uint32_t>* tGcDepth = nullptr;
 thread_local JS::GCSliceCallback tPreviousSliceCallback = nullptr;
 
 void depth_add(std::atomic<uint32_t>* depth, bool enter) {
@@ -653,14 +634,11 @@ void depth_add(std::atomic<uint32_t>* depth, bool enter) {
 
 void on_gc_slice(JSContext* cx, JS::GCProgress progress,
                  const JS::GCDescription& desc) {
-  if (tGc) {
+  if (tGcDepth) {
     if (progress == JS::GC_SLICE_BEGIN) {
-      /* Every major GC slice (the first one of a cycle included) may
-       * discard JIT code whose address new code can reuse afterwards. */
-      tGc->epoch.fetch_add(1, std::memory_order_relaxed);
-      depth_add(&tGc->depth, true);
+      depth_add(tGcDepth, true);
     } else if (progress == JS::GC_SLICE_END) {
-      depth_add(&tGc->depth, false);
+      depth_add(tGcDepth, false);
     }
   }
   if (tPreviousSliceCallback) {
@@ -683,12 +661,11 @@ void note_realm_destroyed(JS::GCContext*, JS::Realm* realm) {
 
 extern "C" {
 
-/* Installs GC callbacks that keep gc->depth > 0 during every GC slice and
- * minor GC of the context and count its major GC slices in gc->epoch (JS
- * thread). The slice callback is chained to the one it replaces. */
-void jsprof_watch_gc(JSContext* cx, GcCounters* gc) {
-  tGc = gc;
-  std::atomic<uint32_t>* depth = &gc->depth;
+/* Installs GC callbacks that keep *depth > 0 during every GC slice and
+ * minor GC of the context (JS thread). The slice callback is chained to the
+ * one it replaces. */
+void jsprof_watch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {
+  tGcDepth = depth;
   JS::GCSliceCallback previous = JS::SetGCSliceCallback(cx, on_gc_slice);
   if (previous != on_gc_slice) {
     tPreviousSliceCallback = previous;
@@ -697,11 +674,10 @@ void jsprof_watch_gc(JSContext* cx, GcCounters* gc) {
 }
 
 /* Undoes jsprof_watch_gc (JS thread). */
-void jsprof_unwatch_gc(JSContext* cx, GcCounters* gc) {
-  JS::RemoveGCNurseryCollectionCallback(cx, on_nursery_collection,
-                                        &gc->depth);
-  if (tGc == gc) {
-    tGc = nullptr;
+void jsprof_unwatch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {
+  JS::RemoveGCNurseryCollectionCallback(cx, on_nursery_collection, depth);
+  if (tGcDepth == depth) {
+    tGcDepth = nullptr;
     /* Restore the callback we replaced only if ours is still installed;
      * if someone replaced ours since, put theirs back (on_gc_slice, if
      * they chain to it, then only forwards to the saved callback). */

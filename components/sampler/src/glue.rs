@@ -33,14 +33,9 @@
 //!   lock, is on the thread's stack, and no other thread shares the module
 //!   (modules do not cross agents here). Otherwise the wasm frames are
 //!   recorded without label and never shown (`walk_jit` in `glue.cpp`).
-//! * The GC counters ([`GcWatch`]) are written by GC callbacks on the JS
-//!   thread and read (atomic loads) by its handler and its resolution: the
-//!   depth (inside a GC SpiderMonkey hides JIT and wasm frames from the
-//!   walk) and the epoch, the number of major GC slices begun. A capture's
-//!   JIT return addresses are only resolved in the epoch it was taken in:
-//!   across a major GC slice their code may have been discarded and the
-//!   address reused by other code (the range start keeps the table entry,
-//!   not the code); such a sample keeps no stack.
+//! * The GC depth counter ([`GcWatch`]) is written by GC callbacks on the
+//!   JS thread and read (one atomic load) by its handler: inside a GC
+//!   SpiderMonkey hides JIT and wasm frames from the walk.
 //! * The wasm-compilation and destroyed-realm hooks call back into Rust
 //!   ([`jsprof_note_wasm_compilation`], [`jsprof_note_realm_destroyed`]) on
 //!   the JS thread only, never from the signal handler; they catch panics.
@@ -48,7 +43,7 @@
 //!   labels) are copied into the arena before it returns; nothing keeps a
 //!   pointer to engine memory past it, except JIT return addresses, which
 //!   are resolved on the JS thread while the sample position keeps their
-//!   table entries alive, and only in the GC epoch of their capture.
+//!   code alive.
 //! * A [`Context`] is a `JSContext*` that is only dereferenced by the C++
 //!   side on its own thread (resolution, instrumentation, the handler). The
 //!   sampling thread never dereferences it (it only signals the thread, and
@@ -60,7 +55,7 @@
 //!   pops dereference the installed stack without a null check).
 
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::AtomicU32;
 
 /// Must match `glue.cpp`.
 pub(crate) const PS_LABEL: u32 = 0;
@@ -118,9 +113,9 @@ struct CaptureBuf {
     arena_len: u32,
     arena_truncated: u32,
     wasm_withheld: u32,
-    gc: *const GcCounters,
+    gc_depth: *const AtomicU32,
     in_gc: u32,
-    gc_epoch: u32,
+    pad_: u32,
 }
 
 impl CaptureBuf {
@@ -139,9 +134,9 @@ impl CaptureBuf {
             arena_len: 0,
             arena_truncated: 0,
             wasm_withheld: 0,
-            gc: std::ptr::null(),
+            gc_depth: std::ptr::null(),
             in_gc: 0,
-            gc_epoch: 0,
+            pad_: 0,
         }
     }
 }
@@ -161,7 +156,6 @@ extern "C" {
     fn jsprof_glue_capture_buf_size() -> usize;
     fn jsprof_glue_ps_rec_size() -> usize;
     fn jsprof_glue_jit_rec_size() -> usize;
-    fn jsprof_glue_gc_counters_size() -> usize;
     fn jsprof_glue_implementation_version() -> *const c_char;
     fn jsprof_stack_new() -> *mut c_void;
     fn jsprof_stack_delete(ps: *mut c_void);
@@ -196,8 +190,8 @@ extern "C" {
     fn jsprof_set_range_start(cx: *mut c_void, start: u64);
     fn jsprof_script_sources(cx: *mut c_void, cb: SourceCb, data: *mut c_void);
     fn jsprof_install_wasm_compile_hook(cx: *mut c_void) -> bool;
-    fn jsprof_watch_gc(cx: *mut c_void, gc: *const GcCounters);
-    fn jsprof_unwatch_gc(cx: *mut c_void, gc: *const GcCounters);
+    fn jsprof_watch_gc(cx: *mut c_void, depth: *const AtomicU32);
+    fn jsprof_unwatch_gc(cx: *mut c_void, depth: *const AtomicU32);
 }
 
 /// Whether the C++ glue and mozjs's bindgen agree on `ProfilingStack`'s size.
@@ -214,7 +208,6 @@ pub fn record_layouts_match() -> bool {
         jsprof_glue_capture_buf_size() == std::mem::size_of::<CaptureBuf>()
             && jsprof_glue_ps_rec_size() == std::mem::size_of::<PsFrameRec>()
             && jsprof_glue_jit_rec_size() == std::mem::size_of::<JitFrameRec>()
-            && jsprof_glue_gc_counters_size() == std::mem::size_of::<GcCounters>()
     }
 }
 
@@ -371,47 +364,30 @@ impl ProfilingStack {
     }
 }
 
-/// An agent's GC counters; must match `glue.cpp`.
-#[repr(C)]
-#[derive(Debug, Default)]
-struct GcCounters {
-    /// Above 0 during every GC slice and minor GC.
-    depth: AtomicU32,
-    /// Major GC slices begun so far (wrapping).
-    epoch: AtomicU32,
-}
-
 /// GC callbacks on a context keeping a depth counter above 0 during every GC
 /// slice and minor GC, read by the sampler while the thread is stopped
-/// (SpiderMonkey suppresses the JIT/wasm frame walk during GC), and counting
-/// major GC slices (the GC epoch): JIT code is only discarded, and its
-/// address reused by new code, across one.
+/// (SpiderMonkey suppresses the JIT/wasm frame walk during GC).
 #[derive(Debug)]
 pub(crate) struct GcWatch {
     cx: Context,
-    counters: Box<GcCounters>,
+    depth: Box<AtomicU32>,
 }
 
 impl GcWatch {
     /// Installs the callbacks (JS thread).
     pub(crate) fn install(cx: Context) -> GcWatch {
-        let counters = Box::<GcCounters>::default();
-        // SAFETY: JS thread; `counters` lives until `uninstall`, which
-        // removes the callbacks first.
-        unsafe { jsprof_watch_gc(cx.0, &*counters) };
-        GcWatch { cx, counters }
-    }
-
-    /// The current GC epoch (JS thread, which alone writes it).
-    pub(crate) fn epoch(&self) -> u32 {
-        self.counters.epoch.load(Ordering::Relaxed)
+        let depth = Box::new(AtomicU32::new(0));
+        // SAFETY: JS thread; `depth` lives until `uninstall`, which removes
+        // the callbacks first.
+        unsafe { jsprof_watch_gc(cx.0, &*depth) };
+        GcWatch { cx, depth }
     }
 
     /// Removes the callbacks (JS thread). Call once, when no capture can
-    /// read the counters any more (the sampling thread is joined).
+    /// read the counter any more (the sampling thread is joined).
     pub(crate) fn uninstall(&self) {
         // SAFETY: JS thread; the callbacks were installed with this pointer.
-        unsafe { jsprof_unwatch_gc(self.cx.0, &*self.counters) };
+        unsafe { jsprof_unwatch_gc(self.cx.0, &*self.depth) };
     }
 }
 
@@ -450,8 +426,6 @@ pub(crate) struct CaptureBuffers {
     /// Whether the last capture interrupted the thread inside a GC, where
     /// SpiderMonkey hides the JIT and wasm frames from the walk.
     pub in_gc: bool,
-    /// The agent's GC epoch at the last capture (see [`GcWatch`]).
-    pub gc_epoch: u32,
     /// The request record a handler fills (boxed: its address is published).
     raw: Box<CaptureBuf>,
     ps_cap: usize,
@@ -477,7 +451,6 @@ impl CaptureBuffers {
             arena_truncated: false,
             wasm_withheld: 0,
             in_gc: false,
-            gc_epoch: 0,
             raw: Box::new(CaptureBuf::empty()),
             ps_cap: frames,
             jit_cap: frames,
@@ -516,7 +489,7 @@ impl CaptureBuffers {
     }
 
     /// A request record over the (cleared) buffers.
-    fn raw_for(&mut self, gc: *const GcCounters) -> CaptureBuf {
+    fn raw_for(&mut self, gc_depth: *const AtomicU32) -> CaptureBuf {
         self.ps.clear();
         self.jit.clear();
         self.arena.clear();
@@ -534,9 +507,9 @@ impl CaptureBuffers {
             arena_len: 0,
             arena_truncated: 0,
             wasm_withheld: 0,
-            gc,
+            gc_depth,
             in_gc: 0,
-            gc_epoch: 0,
+            pad_: 0,
         }
     }
 
@@ -558,7 +531,6 @@ impl CaptureBuffers {
         self.arena_missing = raw.arena_truncated as usize;
         self.wasm_withheld = raw.wasm_withheld;
         self.in_gc = raw.in_gc != 0;
-        self.gc_epoch = raw.gc_epoch;
     }
 }
 
@@ -632,7 +604,7 @@ impl CaptureBuffers {
         if unsafe { jsprof_capture_state(slot.ptr) } != STATE_IDLE {
             return Requested::Busy;
         }
-        *self.raw = self.raw_for(&*gc.counters);
+        *self.raw = self.raw_for(&*gc.depth);
         // SAFETY: the request points at `self.raw`, which is boxed (stable)
         // and, with the vectors it points into, left alone until collected.
         match unsafe { jsprof_request_capture(slot.ptr, position, &mut *self.raw) } {
@@ -675,7 +647,6 @@ const STATE_DONE: i32 = 3;
 pub(crate) fn capture_on_thread(
     cx: Context,
     stack: &ProfilingStack,
-    gc: &GcWatch,
     position: u64,
     buf: &mut CaptureBuffers,
 ) -> CaptureStatus {
@@ -683,7 +654,6 @@ pub(crate) fn capture_on_thread(
     // SAFETY: called on the context's thread; buffers valid for their caps.
     let code = unsafe { jsprof_capture_on_thread(cx.0, stack.ptr, position, &mut raw) };
     buf.adopt(&raw);
-    buf.gc_epoch = gc.epoch();
     status(code)
 }
 

@@ -57,23 +57,6 @@ pub(crate) struct RawStack {
     /// and wasm frames are missing and a built-in's nearest frame below is
     /// not necessarily its caller (see `take_sample`).
     pub in_gc: bool,
-    /// The agent's major GC epoch at the capture (see `glue::GcWatch`).
-    pub gc_epoch: u32,
-}
-
-impl RawStack {
-    /// Whether the stack's JIT return addresses can no longer be resolved
-    /// safely in GC epoch `current`: a major GC slice since the capture may
-    /// have discarded their code, and new code (another function's,
-    /// possibly muted or from another realm) may have been compiled at the
-    /// same address. Stacks without JIT return addresses never go stale.
-    pub(crate) fn jit_stale(&self, current: u32) -> bool {
-        self.gc_epoch != current
-            && self
-                .frames
-                .iter()
-                .any(|f| matches!(f, RawFrame::Jit { .. }))
-    }
 }
 
 /// Merges a capture into a root-first [`RawStack`] (sampler thread, after
@@ -189,7 +172,6 @@ pub(crate) fn merge(buf: &glue::CaptureBuffers) -> RawStack {
     RawStack {
         frames,
         in_gc: buf.in_gc,
-        gc_epoch: buf.gc_epoch,
     }
 }
 
@@ -630,37 +612,6 @@ mod tests {
         );
         let p = parse_profile_string("https://a:8080/x.js");
         assert_eq!((p.file, p.line), ("https://a:8080/x.js", None));
-    }
-
-    #[test]
-    fn only_jit_addresses_go_stale_across_a_gc() {
-        let labelled = RawFrame::Labelled {
-            label: "f app.js:1:1".into(),
-            realm: 1,
-            source_id: 1,
-            tier: Tier::Interpreter,
-        };
-        let jit = RawFrame::Jit {
-            return_addr: 0x1000,
-            tier: Tier::Ion,
-        };
-        let wasm = RawFrame::Wasm {
-            label: Some("w".into()),
-            tier: WasmTier::Ion,
-        };
-        let stack = |frames| RawStack {
-            frames,
-            in_gc: false,
-            gc_epoch: 7,
-        };
-        // Same epoch: resolved.
-        assert!(!stack(vec![labelled.clone(), jit.clone()]).jit_stale(7));
-        // A major GC slice since the capture: JIT addresses are not trusted.
-        assert!(stack(vec![labelled.clone(), jit.clone()]).jit_stale(8));
-        assert!(stack(vec![jit]).jit_stale(u32::MAX));
-        // No JIT address to resolve (labels were copied at capture).
-        assert!(!stack(vec![labelled, wasm]).jit_stale(8));
-        assert!(!stack(vec![]).jit_stale(8));
     }
 
     #[test]

@@ -98,14 +98,6 @@ unsafe extern "C" fn js_captures(_cx: *mut RawJSContext, argc: u32, vp: *mut Val
     true
 }
 
-/// `gc()`: a full, non-incremental major GC.
-unsafe extern "C" fn js_gc(cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
-    let args = CallArgs::from_vp(vp, argc);
-    unsafe { mozjs::jsapi::JS_GC(cx, mozjs::jsapi::GCReason::API) };
-    args.rval().set(UndefinedValue());
-    true
-}
-
 /// `wasmIonFrames()`: wasm frames resolved at the Ion tier so far.
 unsafe extern "C" fn js_wasm_ion_frames(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
     let args = CallArgs::from_vp(vp, argc);
@@ -184,10 +176,6 @@ impl Env {
                 0
             )
             .is_null());
-            assert!(
-                !JS_DefineFunction(cx, global.handle(), c"gc".as_ptr(), Some(js_gc), 0, 0)
-                    .is_null()
-            );
             assert!(!JS_DefineFunction(
                 cx,
                 global.handle(),
@@ -744,55 +732,6 @@ fn builtins_in_gc_samples_are_not_attributed(env: &mut Env) {
     drop(agent);
 }
 
-/// Samples of JIT code captured before a major GC and resolved after it
-/// come out without stack (the GC may have discarded their code and new
-/// code may sit at the same address), counted; samples captured after the
-/// GC resolve normally.
-fn jit_samples_across_a_gc_fail_closed(env: &mut Env) {
-    let (global, realm) = env.global();
-    env.register(APP, false);
-    let agent = env.agent(Preparation::Lazy);
-    let mut s = session(&agent, realm, 1.0, 100_000);
-    AGENT.with(|a| *a.borrow_mut() = Some(agent));
-    // Fewer captures than a resolution batch: nothing is resolved before
-    // the GC. `beforeGc` and `afterGc` are called once (interpreted); the
-    // spin loop runs in JIT code.
-    env.run(
-        global,
-        APP,
-        false,
-        "function spinUntil(n) { const end = Date.now() + 20000;            while (captures() < n && Date.now() < end) { let x = 0; for (let i = 0; i < 10000; i++) x += Math.sqrt(i); } }
-         function beforeGc() { spinUntil(captures() + 40); }
-         function afterGc() { spinUntil(captures() + 40); }
-         beforeGc(); gc(); afterGc();
-",
-    );
-    let trace = s.stop().unwrap();
-    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
-    let stats = agent.stats();
-    assert!(stats.handler_captures >= 80, "{stats:?}");
-    assert!(stats.stale_jit_samples > 0, "{stats:?}");
-    assert!(stats.stale_jit_samples < 80, "{stats:?}");
-    let all = stacks(&trace);
-    let empty = all.iter().filter(|st| st.is_empty()).count() as u64;
-    assert!(empty >= stats.stale_jit_samples, "{empty} {stats:?}");
-    // Samples captured after the GC (no GC since) all resolve.
-    let after = all
-        .iter()
-        .filter(|st| names(st).contains(&"afterGc"))
-        .count();
-    assert!(after >= 30, "{after} {stats:?}");
-    for st in &all {
-        let n = names(st);
-        assert!(
-            n.iter()
-                .all(|f| ["", "beforeGc", "afterGc", "spinUntil"].contains(f)),
-            "{st:?}"
-        );
-    }
-    drop(agent);
-}
-
 /// Runs a spin loop named `spin_name` under a 1 ms session until the agent
 /// has captured its thread's stack 30 times in the signal handler; returns
 /// each sample's frame names.
@@ -1096,10 +1035,6 @@ fn main() {
         (
             "builtins_in_gc_samples_are_not_attributed",
             builtins_in_gc_samples_are_not_attributed,
-        ),
-        (
-            "jit_samples_across_a_gc_fail_closed",
-            jit_samples_across_a_gc_fail_closed,
         ),
         (
             "visible_wasm_at_both_tiers",
