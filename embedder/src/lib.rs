@@ -12,8 +12,9 @@ use jsprof_net::{
 use jsprof_script::script_loading::Loader;
 use jsprof_script::{JsRuntime, ScriptError};
 
-/// The bundled demo page, loaded when `jsprof` is given no page.
-pub const DEMO_PAGE: &str = include_str!("../demo/index.html");
+/// The bundled event-loop demo page (`examples/demo.html`, one copy for
+/// the shell and for loading from disk).
+pub const DEMO_PAGE: &str = include_str!("../../examples/demo.html");
 /// The internal URL the demo page is served at.
 pub const DEMO_PAGE_URL: &str = "jsprof:demo/index.html";
 /// The bundled page-load demo, profiled when `jsprof` is given no argument.

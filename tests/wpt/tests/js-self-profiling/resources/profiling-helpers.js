@@ -123,3 +123,35 @@ function assertSampled(trace, name) {
   );
   return frames[0];
 }
+
+// The subtests of a document whose policy allows profiling (the
+// policy-*.window.js files differ only in their .headers).
+function testProfilingAllowed() {
+  test(() => {
+    const profiler = new Profiler({ sampleInterval: 10, maxBufferSize: 100 });
+    assert_true(profiler instanceof Profiler, "a Profiler");
+    assert_false(profiler.stopped, "started");
+    profiler.stop();
+  }, "new Profiler() is allowed");
+
+  promise_test(async () => {
+    const trace = await profileUntilSampled(() => busyWait(300), "busyWait");
+    assertTraceIsWellFormed(trace);
+    assertSampled(trace, "busyWait");
+  }, "the profiler samples the running script");
+}
+
+// The subtests of a document whose policy does not allow profiling.
+function testProfilingNotAllowed() {
+  test(() => {
+    assert_equals(typeof Profiler, "function");
+  }, "Profiler is exposed whatever the policy");
+
+  test(() => {
+    assert_throws_dom("NotAllowedError", () => new Profiler({ sampleInterval: 10, maxBufferSize: 100 }));
+  }, "new Profiler() throws NotAllowedError");
+
+  test(() => {
+    assert_throws_js(RangeError, () => new Profiler({ sampleInterval: -1, maxBufferSize: 100 }));
+  }, "a negative sampleInterval throws RangeError before the policy is checked");
+}
