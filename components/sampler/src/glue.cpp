@@ -417,6 +417,30 @@ void jsprof_enable_instrumentation(JSContext* cx, bool on) {
   }
 }
 
+/* Sets one of SpiderMonkey's global JIT options by its pref name
+ * ("ion.enable", "blinterp.warmup.trigger", ...; the names of
+ * JIT_COMPILER_OPTIONS in jsapi.h). Returns false for an unknown name. For
+ * measurements (the cost breakdown isolates tiers with these); JS thread. */
+bool jsprof_set_jit_option(JSContext* cx, const char* name, size_t len,
+                           uint32_t value) {
+  struct Option {
+    const char* name;
+    JSJitCompilerOption option;
+  };
+  static const Option kOptions[] = {
+#define JSPROF_JIT_OPTION(key, str) {str, JSJITCOMPILER_##key},
+      JIT_COMPILER_OPTIONS(JSPROF_JIT_OPTION)
+#undef JSPROF_JIT_OPTION
+  };
+  for (const Option& o : kOptions) {
+    if (strlen(o.name) == len && memcmp(o.name, name, len) == 0) {
+      JS_SetGlobalJitCompilerOption(cx, o.option, value);
+      return true;
+    }
+  }
+  return false;
+}
+
 bool jsprof_instrumentation_enabled(JSContext* cx) {
   return JS::IsProfilingEnabledForContext(cx);
 }

@@ -163,6 +163,8 @@ extern "C" {
     fn jsprof_install_stack(cx: *mut c_void, ps: *mut c_void);
     fn jsprof_enable_instrumentation(cx: *mut c_void, on: bool);
     fn jsprof_instrumentation_enabled(cx: *mut c_void) -> bool;
+    fn jsprof_set_jit_option(cx: *mut c_void, name: *const c_char, len: usize, value: u32)
+        -> bool;
     fn jsprof_install_signal_handler() -> i32;
     fn jsprof_slot_new(cx: *mut c_void, ps: *mut c_void) -> *mut c_void;
     fn jsprof_slot_delete(slot: *mut c_void);
@@ -764,6 +766,33 @@ pub fn allocate_profiler_realm_id() -> u64 {
 pub fn install_wasm_compile_hook(cx: &mut mozjs::context::JSContext) -> bool {
     // SAFETY: JS thread, live context; the callbacks are a static.
     unsafe { jsprof_install_wasm_compile_hook(cx.raw_cx().cast()) }
+}
+
+/// Sets SpiderMonkey's global JIT options from `spec`, a comma-separated
+/// list of `name=value` with the engine's pref names (`ion.enable=0`,
+/// `baseline.enable=0`, `blinterp.warmup.trigger=0`, ...; the list is
+/// `JIT_COMPILER_OPTIONS` in `jsapi.h`). For measurements: the cost
+/// breakdown isolates tiers with it (`JSPROF_BENCH_JIT`, see the README).
+/// JS thread, before scripts run.
+pub fn set_jit_options(cx: &mut mozjs::context::JSContext, spec: &str) -> Result<(), String> {
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("JIT option `{item}` is not name=value"))?;
+        let value: u32 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("JIT option `{item}`: not a whole number"))?;
+        let name = name.trim();
+        // SAFETY: JS thread, live context; `name` is valid for the call.
+        let known = unsafe {
+            jsprof_set_jit_option(cx.raw_cx().cast(), name.as_ptr().cast(), name.len(), value)
+        };
+        if !known {
+            return Err(format!("unknown JIT option `{name}`"));
+        }
+    }
+    Ok(())
 }
 
 /// Called by the hook in `glue.cpp` on the JS thread (never from the signal

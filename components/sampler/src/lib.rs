@@ -50,7 +50,8 @@ mod wasm;
 
 pub use agent::{AgentSampler, CaptureMode, Preparation, SamplerStats};
 pub use glue::{
-    allocate_profiler_realm_id, install_wasm_compile_hook, set_profiler_realm_id, Context,
+    allocate_profiler_realm_id, install_wasm_compile_hook, set_jit_options, set_profiler_realm_id,
+    Context,
 };
 pub use registry::{ScriptInfo, ScriptRegistry};
 pub use session::{Session, SessionError, SessionOptions, MIN_SAMPLE_INTERVAL_MS};

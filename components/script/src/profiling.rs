@@ -53,6 +53,22 @@ pub fn supported_interval(requested_ms: f64) -> f64 {
     requested_ms.ceil()
 }
 
+/// Applies `JSPROF_BENCH_JIT` (SpiderMonkey JIT options, `ion.enable=0,...`)
+/// to a new context: the profiling-cost benchmark isolates the engine's
+/// tiers with it (`components/sampler/README.md`). A bad value is reported
+/// and ignored.
+pub(crate) fn apply_jit_options_from_env(cx: &mut JSContext) {
+    if let Some(spec) = std::env::var_os("JSPROF_BENCH_JIT") {
+        let result = match spec.to_str() {
+            Some(spec) => jsprof_sampler::set_jit_options(cx, spec),
+            None => Err("not UTF-8".to_owned()),
+        };
+        if let Err(message) = result {
+            eprintln!("jsprof: JSPROF_BENCH_JIT ignored: {message}");
+        }
+    }
+}
+
 /// A profiling session of this agent, owned by a `Profiler` (or by the
 /// shell). Dropping it stops the session and frees its buffers.
 pub struct SessionHandle {

@@ -174,6 +174,7 @@ impl JsRuntime {
         // compilation it saw (false if security callbacks were already set:
         // wasm frames then never appear).
         jsprof_sampler::install_wasm_compile_hook(runtime.cx());
+        crate::profiling::apply_jit_options_from_env(runtime.cx());
         // SAFETY: a static table of plain functions.
         unsafe { mozjs::rust::wrappers2::SetDOMCallbacks(runtime.cx(), &DOM_CALLBACKS) };
         let reported_errors = Rc::new(RefCell::new(Vec::new()));

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""The real-world profiling-cost benchmark (`./mach bench-real`).
+
+Pages built at benchmark time from pinned npm packages (fetched with
+`npm pack` into a cache directory, sha512 checked against the registry's
+integrity string on every run) run in the shell, one `jsprof` process per
+run, with the profiler off and with a profiling session at 10 ms and at
+1 ms started at document creation (`jsprof profile --interval N`), in
+interleaved rounds (the order of the configurations rotates every round).
+
+Each page runs its workload N times and prints the duration of each
+iteration. Per process we take the median of the iterations after the
+first (steady state) and, separately, the first iteration (which includes
+compiling and warming up under the instrumentation); per configuration the
+median over processes; the printed ratio is that median over the "off"
+median, with a 95 % bootstrap interval (processes resampled with
+replacement, 4000 times). Wall time: the machine's noise is in the
+intervals; say what else was running when you quote a figure.
+
+Usage: run.py --jsprof PATH [--rounds N] [--workloads a,b] [--configs off,10,1]
+              [--iterations N] [--json FILE]
+Configurations: `off`; a number (a session at that interval, in ms);
+`inst` (a session at 1000000 ms: the instrumentation on, no sampling).
+Environment: JSPROF_BENCH_JIT (passed to the shell; see
+components/script/src/profiling.rs `apply_jit_options_from_env`).
+"""
+
+import argparse
+import base64
+import hashlib
+import io
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKLOADS_DIR = os.path.join(HERE, "workloads")
+
+# name -> (version, `npm view name@version dist.integrity`)
+PACKAGES = {
+    "acorn": (
+        "8.19.0",
+        "sha512-oJlA3XiRm7Cyk6qFD2Jn8ak9B7jSy0qy00ADO3+8dpT0LSjFihQYv4C02LFCSYJV3Q37xYwwRy5m+IpIiUzqWw==",
+    ),
+    "marked": (
+        "18.2.1",
+        "sha512-ii4bxCTCqqwpT86XZWgJNs+ZnAIZksmLGYMViWA7PDIXYIeNo1x6cDdX3JOip9NM/cI6p8z57FxliACboTruMA==",
+    ),
+    "typescript": (
+        "5.9.3",
+        "sha512-jl1vZzPDinLr9eUt3J/t7V6FgNEw9QjvBPdysz9KfQDD41fQrC2Y4vKQdiaUpFT4bXlb1RHhLpp8wtm6M5TgSw==",
+    ),
+}
+
+# Iterations per process (the first is reported separately).
+ITERATIONS = {"acorn": 3, "marked": 3, "typescript": 5, "oo": 5, "fib": 5}
+ALL_WORKLOADS = ["acorn", "marked", "typescript", "oo", "fib"]
+MARKDOWN_BYTES = 8_000_000
+
+
+def log(msg):
+    print(f"bench-real: {msg}", file=sys.stderr, flush=True)
+
+
+def cache_dir():
+    if os.environ.get("JSPROF_NPM_CACHE"):
+        return os.environ["JSPROF_NPM_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.environ.get("HOME", tempfile.gettempdir()), ".cache"
+    )
+    return os.path.join(base, "js-self-profiling", "npm")
+
+
+def verify(data, integrity):
+    algo, _, expected = integrity.partition("-")
+    if algo != "sha512":
+        raise SystemExit(f"unsupported integrity {integrity}")
+    actual = base64.b64encode(hashlib.sha512(data).digest()).decode()
+    return actual == expected
+
+
+def tarball(name):
+    """The verified package tarball, fetched with `npm pack` when missing."""
+    version, integrity = PACKAGES[name]
+    directory = cache_dir()
+    path = os.path.join(directory, f"{name}-{version}.tgz")
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            data = f.read()
+        if verify(data, integrity):
+            return data
+        log(f"cached {path} fails its checksum; fetching again")
+    os.makedirs(directory, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=directory) as staging:
+        log(f"npm pack {name}@{version}")
+        subprocess.run(
+            ["npm", "pack", f"{name}@{version}", "--ignore-scripts", "--silent",
+             "--pack-destination", staging],
+            cwd=staging, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            timeout=300,
+        )
+        fetched = os.path.join(staging, f"{name}-{version}.tgz")
+        with open(fetched, "rb") as f:
+            data = f.read()
+        if not verify(data, integrity):
+            raise SystemExit(f"{name}@{version} from npm does not match its pinned checksum")
+        os.replace(fetched, path)
+    return data
+
+
+def package_file(name, member):
+    with tarfile.open(fileobj=io.BytesIO(tarball(name)), mode="r:gz") as tar:
+        f = tar.extractfile(f"package/{member}")
+        if f is None:
+            raise SystemExit(f"{name}: no {member} in the package")
+        return f.read().decode("utf-8")
+
+
+def markdown_corpus(docs):
+    """~8 MB of markdown: the packages' documentation, repeated under
+    numbered headings (deterministic)."""
+    parts = []
+    size = 0
+    copy = 0
+    while size < MARKDOWN_BYTES:
+        chunk = f"\n\n# Copy {copy}\n\n" + "\n\n".join(docs)
+        parts.append(chunk)
+        size += len(chunk)
+        copy += 1
+    return "".join(parts)
+
+
+def build_pages(root, workloads, iterations_override):
+    """Writes one page per workload into `root`; returns {workload: path}."""
+    def write(name, text):
+        with open(os.path.join(root, name), "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def data_script(var, text):
+        # A string literal of the data (json.dumps escapes U+2028/9 as well).
+        return f"var {var} = {json.dumps(text)};\n"
+
+    needed = set(workloads)
+    if "acorn" in needed or "typescript" in needed:
+        write("acorn.lib.js", package_file("acorn", "dist/acorn.js"))
+    if "acorn" in needed or "typescript" in needed:
+        write("typescript.lib.js", package_file("typescript", "lib/typescript.js"))
+    if "acorn" in needed:
+        write("acorn.data.js", data_script("TYPESCRIPT_SOURCE",
+                                           package_file("typescript", "lib/typescript.js")))
+    if "typescript" in needed:
+        write("typescript.data.js", data_script("ACORN_SOURCE",
+                                                package_file("acorn", "dist/acorn.js")))
+    if "marked" in needed:
+        write("marked.lib.js", package_file("marked", "lib/marked.umd.js"))
+        docs = [
+            package_file("marked", "README.md"),
+            package_file("marked", "man/marked.1.md"),
+            package_file("acorn", "README.md"),
+            package_file("typescript", "README.md"),
+        ]
+        write("marked.data.js", data_script("MARKDOWN_SOURCE", markdown_corpus(docs)))
+    with open(os.path.join(WORKLOADS_DIR, "harness.js"), encoding="utf-8") as f:
+        write("harness.js", f.read())
+    libs = {
+        "acorn": ["acorn.lib.js", "acorn.data.js"],
+        "marked": ["marked.lib.js", "marked.data.js"],
+        "typescript": ["typescript.lib.js", "typescript.data.js"],
+        "oo": [],
+        "fib": [],
+    }
+    pages = {}
+    for w in workloads:
+        with open(os.path.join(WORKLOADS_DIR, f"{w}.js"), encoding="utf-8") as f:
+            write(f"{w}.bench.js", f.read())
+        n = iterations_override or ITERATIONS[w]
+        scripts = "".join(f'<script src="{s}"></script>\n' for s in libs[w] + [f"{w}.bench.js"])
+        page = (
+            "<!doctype html>\n<title>" + w + "</title>\n" + scripts
+            + f"<script>var BENCH_ITERATIONS = {n};</script>\n"
+            + '<script src="harness.js"></script>\n'
+        )
+        path = os.path.join(root, f"{w}.html")
+        write(f"{w}.html", page)
+        pages[w] = path
+    return pages
+
+
+def command(jsprof, config, page, trace_path):
+    if config == "off":
+        return [jsprof, "--quiet", page]
+    interval = "1000000" if config == "inst" else config
+    return [jsprof, "profile", "--quiet", "--interval", interval, "--max-samples", "1000000",
+            "--out", trace_path, "--top", "0", page]
+
+
+def run_once(jsprof, config, page, trace_path, timeout):
+    cmd = command(jsprof, config, page, trace_path)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    for line in proc.stdout.splitlines():
+        if line.startswith("BENCH_RESULT "):
+            return json.loads(line[len("BENCH_RESULT "):])
+    raise SystemExit(
+        f"no result from {' '.join(cmd)} (exit {proc.returncode}):\n"
+        f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+    )
+
+
+def bootstrap_ratio(base, other, reps=4000, seed=1):
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(reps):
+        b = statistics.median(rng.choices(base, k=len(base)))
+        o = statistics.median(rng.choices(other, k=len(other)))
+        ratios.append(o / b)
+    ratios.sort()
+    return ratios[int(0.025 * reps)], ratios[int(0.975 * reps) - 1]
+
+
+def loadavg():
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jsprof", required=True)
+    ap.add_argument("--rounds", type=int, default=int(os.environ.get("JSPROF_BENCH_ROUNDS", 8)))
+    ap.add_argument("--workloads", default=",".join(ALL_WORKLOADS))
+    ap.add_argument("--configs", default="off,10,1")
+    ap.add_argument("--iterations", type=int, default=0)
+    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--json", help="also write every measurement here")
+    ap.add_argument("--keep", help="build the pages into this directory and keep them")
+    args = ap.parse_args()
+    workloads = [w for w in args.workloads.split(",") if w]
+    for w in workloads:
+        if w not in ALL_WORKLOADS:
+            raise SystemExit(f"unknown workload {w} (known: {', '.join(ALL_WORKLOADS)})")
+    configs = [c for c in args.configs.split(",") if c]
+    if configs[0] != "off":
+        raise SystemExit("the first configuration must be `off` (the baseline)")
+    if args.rounds < 2:
+        raise SystemExit("--rounds must be at least 2")
+
+    tmp = tempfile.TemporaryDirectory()
+    root = args.keep or tmp.name
+    os.makedirs(root, exist_ok=True)
+    pages = build_pages(root, workloads, args.iterations)
+    trace_path = os.path.join(tmp.name, "trace.json")
+    jit = os.environ.get("JSPROF_BENCH_JIT", "")
+    log(f"{args.rounds} rounds x {len(workloads)} workloads x {len(configs)} configs"
+        f"{', JSPROF_BENCH_JIT=' + jit if jit else ''}, load {loadavg():.1f}")
+
+    # results[w][c] = list of (steady median, first iteration) per process
+    results = {w: {c: [] for c in configs} for w in workloads}
+    raw = []
+    load_start = loadavg()
+    started = time.monotonic()
+    for r in range(args.rounds):
+        for w in workloads:
+            order = configs[r % len(configs):] + configs[:r % len(configs)]
+            for c in order:
+                out = run_once(args.jsprof, c, pages[w], trace_path, args.timeout)
+                times = out["times"]
+                steady = statistics.median(times[1:]) if len(times) > 1 else times[0]
+                results[w][c].append((steady, times[0]))
+                raw.append({"round": r, "workload": w, "config": c, "times": times,
+                            "check": out["check"], "load": loadavg()})
+        log(f"round {r + 1}/{args.rounds} done ({time.monotonic() - started:.0f} s, "
+            f"load {loadavg():.1f})")
+    load_end = loadavg()
+
+    print(f"\nReal-world profiling cost: {args.rounds} interleaved rounds, one process per run,"
+          f" load {load_start:.1f} -> {load_end:.1f}"
+          f"{' (JSPROF_BENCH_JIT=' + jit + ')' if jit else ''}")
+    print("ratio of medians over `off` (95 % bootstrap interval); steady = median of the"
+          " iterations after the first, per process\n")
+    header = f"{'workload':<12}{'off (ms)':>10}"
+    for c in configs[1:]:
+        label = "inst" if c == "inst" else f"{c} ms"
+        header += f"{label + ' steady':>28}{label + ' first':>28}"
+    print(header)
+    summary = {}
+    for w in workloads:
+        base = [s for s, _ in results[w]["off"]]
+        base_first = [f for _, f in results[w]["off"]]
+        line = f"{w:<12}{statistics.median(base):>10.1f}"
+        summary[w] = {"off_ms": statistics.median(base)}
+        for c in configs[1:]:
+            steady = [s for s, _ in results[w][c]]
+            first = [f for _, f in results[w][c]]
+            rs = statistics.median(steady) / statistics.median(base)
+            lo, hi = bootstrap_ratio(base, steady)
+            rf = statistics.median(first) / statistics.median(base_first)
+            lof, hif = bootstrap_ratio(base_first, first)
+            line += f"{f'{rs:.3f} [{lo:.3f}-{hi:.3f}]':>28}{f'{rf:.3f} [{lof:.3f}-{hif:.3f}]':>28}"
+            summary[w][c] = {"steady": [rs, lo, hi], "first": [rf, lof, hif]}
+        print(line)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"summary": summary, "runs": raw, "load": [load_start, load_end],
+                       "jit": jit}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
