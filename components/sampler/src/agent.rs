@@ -31,12 +31,17 @@ use crate::trace::{SampleSink, TraceBuilder};
 /// When the agent prepares its sampling machinery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Preparation {
-    /// Everything is prepared when the first session starts.
+    /// Nothing is prepared before the first session: no cost until then.
+    /// The first session turns SpiderMonkey's profiler instrumentation on
+    /// (which discards all JIT code, recompiled instrumented), the last one
+    /// turns it off again.
     #[default]
     Lazy,
-    /// The signal handler and the (parked) sampling thread are prepared when
-    /// the agent is created, so the first session starts faster. Nothing that
-    /// slows JS down (the instrumentation) is turned on before a session.
+    /// Everything is prepared when the agent is created, the instrumentation
+    /// included, and stays on while the agent lives: a session then starts
+    /// without discarding JIT code, and frames already running when it
+    /// starts are complete; the price is the instrumentation's steady cost
+    /// from the start, with or without a session (measured in the README).
     Eager,
 }
 
@@ -144,7 +149,7 @@ pub(crate) struct AgentInner {
     pub(crate) cx: Context,
     shared: Arc<Shared>,
     pub(crate) registry: ScriptRegistry,
-    preparation: Preparation,
+    preparation: Cell<Preparation>,
     thread: RefCell<Option<JoinHandle<()>>>,
     instrumentation: Cell<bool>,
     next_session_id: Cell<u64>,
@@ -286,7 +291,7 @@ impl AgentSampler {
             cx,
             shared,
             registry,
-            preparation,
+            preparation: Cell::new(Preparation::Lazy),
             thread: RefCell::new(None),
             instrumentation: Cell::new(false),
             next_session_id: Cell::new(1),
@@ -301,10 +306,21 @@ impl AgentSampler {
         });
         cx.add_interrupt_hook(interrupt_hook);
         CURRENT_AGENT.with(|a| *a.borrow_mut() = Rc::downgrade(&inner));
+        let agent = AgentSampler { inner };
+        agent.prepare(preparation);
+        agent
+    }
+
+    /// Prepares an existing agent for `preparation`: `Eager` turns
+    /// everything on now (and keeps the instrumentation on while the agent
+    /// lives, see [`Preparation::Eager`]); `Lazy` changes nothing (an eager
+    /// agent stays eager). JS thread.
+    pub fn prepare(&self, preparation: Preparation) {
         if preparation == Preparation::Eager {
-            inner.ensure_thread();
+            self.inner.preparation.set(Preparation::Eager);
+            self.inner.set_instrumentation(true);
+            self.inner.ensure_thread();
         }
-        AgentSampler { inner }
     }
 
     /// The registry the agent resolves URLs and muted flags with.
@@ -398,10 +414,7 @@ impl AgentInner {
         let sink = state.builder.sink();
         self.sessions.borrow_mut().insert(id, state);
         // Instrumentation first: samples need it.
-        if !self.instrumentation.get() {
-            self.cx.set_instrumentation(true);
-            self.instrumentation.set(true);
-        }
+        self.set_instrumentation(true);
         self.ensure_thread();
         {
             let mut st = self.shared.lock();
@@ -432,24 +445,31 @@ impl AgentInner {
         state.map(|s| s.builder)
     }
 
-    /// Turns the instrumentation (and, in lazy mode, the thread) off once no
-    /// session samples any more.
+    fn set_instrumentation(&self, on: bool) {
+        if self.instrumentation.get() != on {
+            self.cx.set_instrumentation(on);
+            self.instrumentation.set(on);
+        }
+    }
+
+    /// In lazy mode, turns the instrumentation and the thread off once no
+    /// session samples any more (an eager agent keeps both).
     fn update_instrumentation(&self) {
+        if self.preparation.get() == Preparation::Eager {
+            return;
+        }
         let sampling = self.shared.lock().sessions.iter().any(|s| !s.full);
         if !sampling && self.instrumentation.get() {
             // Everything captured so far is resolved before the JIT code
             // it references is released.
             self.resolve_pending();
-            self.cx.set_instrumentation(false);
-            self.instrumentation.set(false);
+            self.set_instrumentation(false);
             // Sessions still alive are full: they take no more samples, so
             // the agent-wide frame indices can start over.
             if let Ok(mut resolver) = self.resolver.try_borrow_mut() {
                 resolver.reset();
             }
-            if self.preparation == Preparation::Lazy {
-                self.stop_thread();
-            }
+            self.stop_thread();
         }
     }
 
@@ -577,10 +597,7 @@ impl AgentInner {
         self.shared.lock().sessions.clear();
         self.resolve_pending();
         self.sessions.borrow_mut().clear();
-        if self.instrumentation.get() {
-            self.cx.set_instrumentation(false);
-            self.instrumentation.set(false);
-        }
+        self.set_instrumentation(false);
     }
 }
 

@@ -110,6 +110,27 @@ unsafe extern "C" fn js_wasm_ion_frames(_cx: *mut RawJSContext, argc: u32, vp: *
     true
 }
 
+thread_local! {
+    /// The realm `startSession()` starts its session in.
+    static START_REALM: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// `startSession()`: starts a forced-sample session on the agent in
+/// `AGENT` (realm `START_REALM`) from inside JS, as `new Profiler()` does.
+unsafe extern "C" fn js_start_session(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
+    let args = CallArgs::from_vp(vp, argc);
+    let session = AGENT.with(|a| {
+        a.borrow()
+            .as_ref()
+            .map(|a| forced_session(a, START_REALM.with(|r| r.get()), 100))
+    });
+    if let Some(session) = session {
+        SESSIONS.with(|s| s.borrow_mut().push(session));
+    }
+    args.rval().set(UndefinedValue());
+    true
+}
+
 #[path = "wasm/mod.rs"]
 mod wasm;
 
@@ -172,6 +193,15 @@ impl Env {
                 global.handle(),
                 c"captures".as_ptr(),
                 Some(js_captures),
+                0,
+                0
+            )
+            .is_null());
+            assert!(!JS_DefineFunction(
+                cx,
+                global.handle(),
+                c"startSession".as_ptr(),
+                Some(js_start_session),
                 0,
                 0
             )
@@ -645,10 +675,10 @@ fn buffer_limit_is_exact(env: &mut Env) {
 fn stop_excludes_later_samples(env: &mut Env) {
     let (global, realm) = env.global();
     env.register(APP, false);
-    let agent = env.agent(Preparation::Eager);
+    let agent = env.agent(Preparation::Lazy);
     assert!(
         !agent.instrumentation_enabled(),
-        "eager mode does not instrument"
+        "lazy mode does not instrument before a session"
     );
     set_sessions(vec![
         forced_session(&agent, realm, 100),
@@ -683,6 +713,50 @@ fn stop_excludes_later_samples(env: &mut Env) {
     drop(agent);
     orphan.force_sample();
     assert_eq!(orphan.stop(), Err(SessionError::AgentGone));
+}
+
+/// Eager mode: the instrumentation is on from the agent's creation and
+/// stays on after the last session; so a session started by a function that
+/// was already running (interpreted: its profiling-stack entry is pushed at
+/// call time, which only happens with the instrumentation on) sees it. A
+/// lazy agent upgraded with `prepare(Eager)` behaves the same.
+fn eager_mode_instruments_from_creation(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    START_REALM.with(|r| r.set(realm));
+    for upgraded in [false, true] {
+        let agent = if upgraded {
+            let agent = env.agent(Preparation::Lazy);
+            assert!(!agent.instrumentation_enabled());
+            agent.prepare(Preparation::Eager);
+            agent
+        } else {
+            env.agent(Preparation::Eager)
+        };
+        assert!(agent.instrumentation_enabled(), "on before any session");
+        AGENT.with(|a| *a.borrow_mut() = Some(agent));
+        env.run(
+            global,
+            APP,
+            false,
+            "function alreadyRunning() { startSession(); sample(); }\nalreadyRunning();",
+        );
+        let mut sessions = take_sessions();
+        assert_eq!(sessions.len(), 1);
+        let trace = sessions[0].stop().unwrap();
+        let all = stacks(&trace);
+        assert_eq!(all.len(), 1);
+        assert_eq!(names(&all[0]), vec!["", "alreadyRunning"], "upgraded: {upgraded}");
+        let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+        assert!(
+            agent.instrumentation_enabled(),
+            "still on after the last session"
+        );
+        // A lazy request does not turn an eager agent lazy.
+        agent.prepare(Preparation::Lazy);
+        assert!(agent.instrumentation_enabled());
+        drop(agent);
+    }
 }
 
 /// A muted script's JIT code calls a native built-in (`JSON.parse`, which
@@ -1022,6 +1096,10 @@ fn main() {
             event_handler_attributes_add_no_frame,
         ),
         ("stop_excludes_later_samples", stop_excludes_later_samples),
+        (
+            "eager_mode_instruments_from_creation",
+            eager_mode_instruments_from_creation,
+        ),
         ("async_sampler_captures_js", async_sampler_captures_js),
         (
             "on_thread_fallback_captures_js",

@@ -137,7 +137,9 @@ def markdown_corpus(docs):
 
 
 def build_pages(root, workloads, iterations_override):
-    """Writes one page per workload into `root`; returns {workload: path}."""
+    """Writes one page per workload into `root` (and `<w>.load.html`, the same
+    page with no iteration); returns {workload: path}."""
+    os.makedirs(root, exist_ok=True)
     def write(name, text):
         with open(os.path.join(root, name), "w", encoding="utf-8") as f:
             f.write(text)
@@ -181,14 +183,14 @@ def build_pages(root, workloads, iterations_override):
             write(f"{w}.bench.js", f.read())
         n = iterations_override or ITERATIONS[w]
         scripts = "".join(f'<script src="{s}"></script>\n' for s in libs[w] + [f"{w}.bench.js"])
-        page = (
-            "<!doctype html>\n<title>" + w + "</title>\n" + scripts
-            + f"<script>var BENCH_ITERATIONS = {n};</script>\n"
-            + '<script src="harness.js"></script>\n'
-        )
-        path = os.path.join(root, f"{w}.html")
-        write(f"{w}.html", page)
-        pages[w] = path
+        for suffix, count in (("", n), (".load", 0)):
+            page = (
+                "<!doctype html>\n<title>" + w + "</title>\n" + scripts
+                + f"<script>var BENCH_ITERATIONS = {count};</script>\n"
+                + '<script src="harness.js"></script>\n'
+            )
+            write(f"{w}{suffix}.html", page)
+        pages[w] = os.path.join(root, f"{w}.html")
     return pages
 
 
@@ -210,6 +212,234 @@ def run_once(jsprof, config, page, trace_path, timeout):
         f"no result from {' '.join(cmd)} (exit {proc.returncode}):\n"
         f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
     )
+
+
+# Callgrind: instruction counts per (workload, config), independent of the
+# machine's load. Function groups (exclusive instructions, by symbol name).
+GROUPS = [
+    ("interpreter profiler enter/exit", ("GeckoProfilerThread::enter", "GeckoProfilerThread::exit",
+                                         "GeckoProfilerRuntime::profileString",
+                                         "GeckoProfilerRuntime::insertScriptSource",
+                                         "ProfilingStack::ensureCapacitySlow",
+                                         "GeckoProfilerEntryMarker", "AutoGeckoProfilerEntry",
+                                         "GeckoProfilerBaselineOSRMarker")),
+    ("profile strings", ("allocProfileString", "ProfileStringMap", "profileString")),
+    ("JIT discard (enable)", ("ReleaseAllJITCode", "ToggleBaselineProfiling",
+                              "toggleProfilerInstrumentation", "JitcodeGlobalTable::setAllEntriesAsExpired")),
+    ("sampler: signal handler", ("on_sample_signal", "walk_jit", "copy_profiling_stack", "copy_str",
+                                 "ProfilingFrameIterator", "JSJitProfilingFrameIterator",
+                                 "lookupForSampler")),
+    ("sampler: resolution and traces", ("jsprof_sampler", "jsprof_resolve_jit", "GetProfiledFrames",
+                                        "jsprof_script_sources", "GetProfilerScriptSources")),
+    ("JIT-compiled code (unnamed)", ("???", "0x")),
+    ("Baseline compiler", ("BaselineCompiler", "BaselineCodeGen", "BaselineCompilerCodeGen")),
+    ("Ion compiler", ("jit::CodeGenerator", "CodeGeneratorShared", "Warp", "LIRGenerator",
+                      "MIRGenerator", "jit::Optimize", "BacktrackingAllocator", "IonCompile",
+                      "MBasicBlock", "jit::M", "ValueNumberer", "jit::L")),
+    ("C++ interpreter", ("js::Interpret", "js::RunScript", "js::InternalCallOrConstruct")),
+    ("GC", ("js::gc::", "GCRuntime", "js::Nursery", "TenuringTracer", "GCMarker")),
+]
+
+
+def classify(symbol):
+    for group, needles in GROUPS:
+        if any(n in symbol for n in needles):
+            return group
+    return "other"
+
+
+def callgrind(jsprof, config, page, trace_path, out_file, timeout):
+    cmd = ["valgrind", "--tool=callgrind", "--smc-check=all-non-file", "--error-limit=no",
+           f"--callgrind-out-file={out_file}"] + command(jsprof, config, page, trace_path)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if not any(line.startswith("BENCH_RESULT ") for line in proc.stdout.splitlines()):
+        raise SystemExit(f"no result from {' '.join(cmd)}:\n{proc.stdout[-2000:]}\n"
+                         f"{proc.stderr[-3000:]}")
+    annotated = subprocess.run(
+        ["callgrind_annotate", "--inclusive=no", "--threshold=100", out_file],
+        capture_output=True, text=True, check=True).stdout
+    total = 0
+    groups = {}
+    in_table = False
+    for line in annotated.splitlines():
+        stripped = line.strip()
+        if stripped.endswith("PROGRAM TOTALS"):
+            total = int(stripped.split()[0].replace(",", ""))
+            continue
+        if "file:function" in stripped:
+            in_table = True
+            continue
+        if not in_table or not stripped or stripped.startswith("-"):
+            continue
+        parts = stripped.split(None, 1)
+        try:
+            count = int(parts[0].replace(",", ""))
+        except ValueError:
+            continue
+        rest = parts[1] if len(parts) > 1 else ""
+        # "(12.3%)  file:function [object]"
+        if rest.startswith("("):
+            rest = rest.split(")", 1)[1].strip()
+        group = classify(rest)
+        groups[group] = groups.get(group, 0) + count
+    return total, groups
+
+
+def callgrind_main(args, workloads, configs, root):
+    pages = build_pages(root, workloads, args.iterations)
+    loads = {w: p[:-len(".html")] + ".load.html" for w, p in pages.items()}
+    trace_path = os.path.join(root, "trace.json")
+    table = {}
+    for w in workloads:
+        for c in configs:
+            out_file = os.path.join(root, f"callgrind.{w}.{c}.out")
+            total, groups = callgrind(args.jsprof, c, pages[w], trace_path, out_file,
+                                      args.timeout * 20)
+            base_total, base_groups = callgrind(args.jsprof, c, loads[w], trace_path,
+                                                out_file + ".load", args.timeout * 20)
+            work = {g: groups.get(g, 0) - base_groups.get(g, 0)
+                    for g in set(groups) | set(base_groups)}
+            table[(w, c)] = (total - base_total, work)
+            log(f"callgrind {w} {c}: {total - base_total:,} instructions in the iterations")
+    n = args.iterations or "default"
+    print(f"\nInstructions (callgrind) of the workload's iterations ({n} per page; the page's"
+          f" load subtracted), per configuration, and the difference from `off` by group\n")
+    for w in workloads:
+        base_total, base_work = table[(w, "off")]
+        print(f"{w}: off {base_total / 1e6:,.1f} M")
+        for c in configs[1:]:
+            total, work = table[(w, c)]
+            print(f"  {c:>6}: {total / 1e6:,.1f} M  x{total / base_total:.3f}")
+            deltas = sorted(((work.get(g, 0) - base_work.get(g, 0), g)
+                             for g in set(work) | set(base_work)), reverse=True)
+            for d, g in deltas:
+                if abs(d) >= 0.002 * base_total:
+                    print(f"          {g:<34}{d / 1e6:>+12,.1f} M  ({d / base_total * 100:+.1f} %)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({f"{w}/{c}": v for (w, c), v in table.items()}, f, indent=1)
+
+
+# --start: the session-start cost. Pages are served over HTTP (loopback) with
+# a Document-Policy header; each configuration is (policy, Profiler started
+# after the warm-up or not).
+START_CONFIGS = {
+    "none": (None, False),          # no policy, no Profiler: the baseline
+    "eager-idle": ("js-profiling-mode=eager", False),
+    "lazy": ("js-profiling-mode=lazy", True),
+    "eager": ("js-profiling-mode=eager", True),
+}
+START_WARM = {"acorn": 2, "marked": 2, "typescript": 4, "oo": 4, "fib": 4}
+START_AFTER = {"acorn": 2, "marked": 2, "typescript": 4, "oo": 4, "fib": 4}
+
+
+def serve(root):
+    """Serves `root` on a loopback port, with the Document-Policy header that
+    the path's first segment names (`/lazy/x.html`, `/eager/x.html`)."""
+    import functools
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def translate_path(self, path):
+            segments = path.split("?", 1)[0].split("/")
+            self.policy = None
+            if len(segments) > 2 and segments[1] in ("lazy", "eager"):
+                self.policy = f"js-profiling-mode={segments[1]}"
+                path = "/" + "/".join(segments[2:])
+            return super().translate_path(path)
+
+        def end_headers(self):
+            if getattr(self, "policy", None) and self.path.endswith(".html"):
+                self.send_header("Document-Policy", self.policy)
+            self.send_header("Cache-Control", "no-store")
+            super().end_headers()
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=root))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def start_main(args, workloads, root):
+    build_pages(root, workloads, 0)
+    with open(os.path.join(WORKLOADS_DIR, "harness_start.js"), encoding="utf-8") as f:
+        harness = f.read()
+    with open(os.path.join(root, "harness_start.js"), "w", encoding="utf-8") as f:
+        f.write(harness)
+    interval = args.start_interval
+    for w in workloads:
+        with open(os.path.join(root, f"{w}.html"), encoding="utf-8") as f:
+            page = f.read()
+        head = page.split("<script>var BENCH_ITERATIONS")[0]
+        for with_profiler in (False, True):
+            extra = (f"<script>var BENCH_WARM = {START_WARM[w]}, BENCH_AFTER = {START_AFTER[w]},"
+                     f" START_INTERVAL = {interval if with_profiler else 0};</script>\n"
+                     '<script src="harness_start.js"></script>\n')
+            name = f"{w}.start{'-profiler' if with_profiler else ''}.html"
+            with open(os.path.join(root, name), "w", encoding="utf-8") as f:
+                f.write(head + extra)
+    server = serve(root)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    configs = list(START_CONFIGS)
+    results = {w: {c: [] for c in configs} for w in workloads}
+    load_start = loadavg()
+    for r in range(args.rounds):
+        for w in workloads:
+            order = configs[r % len(configs):] + configs[:r % len(configs)]
+            for c in order:
+                policy, with_profiler = START_CONFIGS[c]
+                prefix = "" if policy is None else "/" + policy.split("=")[1]
+                url = f"{base}{prefix}/{w}.start{'-profiler' if with_profiler else ''}.html"
+                proc = subprocess.run([args.jsprof, "--quiet", url], capture_output=True,
+                                      text=True, timeout=args.timeout)
+                line = next((l for l in proc.stdout.splitlines()
+                             if l.startswith("BENCH_RESULT ")), None)
+                if line is None:
+                    raise SystemExit(f"no result from {url}:\n{proc.stdout[-2000:]}\n"
+                                     f"{proc.stderr[-2000:]}")
+                results[w][c].append(json.loads(line[len("BENCH_RESULT "):]))
+        log(f"round {r + 1}/{args.rounds} done (load {loadavg():.1f})")
+    server.shutdown()
+    print(f"\nSession start ({interval} ms sessions), {args.rounds} interleaved rounds,"
+          f" load {load_start:.1f} -> {loadavg():.1f}. Per workload: the iterations after the"
+          " warm-up (first one, and all of them) as ratios of medians over `none` (no policy,"
+          " no Profiler), 95 % bootstrap intervals; the constructor's duration and the time"
+          " from `new Profiler()` to the first sample and to the first sample with a stack"
+          " (medians, ms).\n")
+    for w in workloads:
+        warm = START_WARM[w]
+        base_first = [x["times"][warm] for x in results[w]["none"]]
+        base_all = [statistics.median(x["times"][warm:]) for x in results[w]["none"]]
+        base_before = [statistics.median(x["times"][1:warm]) for x in results[w]["none"]]
+        print(f"{w}: `none` first iteration after warm-up {statistics.median(base_first):.1f} ms")
+        for c in configs[1:]:
+            runs = results[w][c]
+            first = [x["times"][warm] for x in runs]
+            after = [statistics.median(x["times"][warm:]) for x in runs]
+            before = [statistics.median(x["times"][1:warm]) for x in runs]
+            rf = statistics.median(first) / statistics.median(base_first)
+            lf, hf = bootstrap_ratio(base_first, first)
+            ra = statistics.median(after) / statistics.median(base_all)
+            la, ha = bootstrap_ratio(base_all, after)
+            rb = statistics.median(before) / statistics.median(base_before)
+            lb, hb = bootstrap_ratio(base_before, before)
+            line = (f"  {c:<11} warm-up x{rb:.3f} [{lb:.3f}-{hb:.3f}]  first after"
+                    f" x{rf:.3f} [{lf:.3f}-{hf:.3f}]  all after x{ra:.3f} [{la:.3f}-{ha:.3f}]")
+            if START_CONFIGS[c][1]:
+                construct = statistics.median(x["construct_ms"] for x in runs)
+                firsts = [x["first_sample_ms"] for x in runs if x.get("first_sample_ms") is not None]
+                stacks = [x["first_stack_ms"] for x in runs if x.get("first_stack_ms") is not None]
+                line += (f"  new Profiler() {construct:.2f} ms, first sample"
+                         f" {statistics.median(firsts) if firsts else float('nan'):.1f} ms, first stack"
+                         f" {statistics.median(stacks) if stacks else float('nan'):.1f} ms")
+            print(line)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
 
 
 def bootstrap_ratio(base, other, reps=4000, seed=1):
@@ -240,6 +470,14 @@ def main():
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--json", help="also write every measurement here")
     ap.add_argument("--keep", help="build the pages into this directory and keep them")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="count instructions with valgrind's callgrind instead of timing"
+                         " (one run per workload and configuration, plus one of the page's"
+                         " load alone, which is subtracted)")
+    ap.add_argument("--start", action="store_true",
+                    help="measure the session start instead: pages served over HTTP with a"
+                         " lazy or eager Document-Policy, `new Profiler()` after a warm-up")
+    ap.add_argument("--start-interval", type=int, default=10)
     args = ap.parse_args()
     workloads = [w for w in args.workloads.split(",") if w]
     for w in workloads:
@@ -254,6 +492,12 @@ def main():
     tmp = tempfile.TemporaryDirectory()
     root = args.keep or tmp.name
     os.makedirs(root, exist_ok=True)
+    if args.callgrind:
+        callgrind_main(args, workloads, configs, root)
+        return
+    if args.start:
+        start_main(args, workloads, root)
+        return
     pages = build_pages(root, workloads, args.iterations)
     trace_path = os.path.join(tmp.name, "trace.json")
     jit = os.environ.get("JSPROF_BENCH_JIT", "")
