@@ -231,7 +231,6 @@ GROUPS = [
                                  "lookupForSampler")),
     ("sampler: resolution and traces", ("jsprof_sampler", "jsprof_resolve_jit", "GetProfiledFrames",
                                         "jsprof_script_sources", "GetProfilerScriptSources")),
-    ("JIT-compiled code (unnamed)", ("???", "0x")),
     ("Baseline compiler", ("BaselineCompiler", "BaselineCodeGen", "BaselineCompilerCodeGen")),
     ("Ion compiler", ("jit::CodeGenerator", "CodeGeneratorShared", "Warp", "LIRGenerator",
                       "MIRGenerator", "jit::Optimize", "BacktrackingAllocator", "IonCompile",
@@ -242,6 +241,9 @@ GROUPS = [
 
 
 def classify(symbol):
+    if symbol.endswith("[???]"):
+        # No object file: code SpiderMonkey generated at run time.
+        return "JIT-compiled code (unnamed)"
     for group, needles in GROUPS:
         if any(n in symbol for n in needles):
             return group
@@ -295,15 +297,20 @@ def callgrind_main(args, workloads, configs, root):
             out_file = os.path.join(root, f"callgrind.{w}.{c}.out")
             total, groups = callgrind(args.jsprof, c, pages[w], trace_path, out_file,
                                       args.timeout * 20)
-            base_total, base_groups = callgrind(args.jsprof, c, loads[w], trace_path,
-                                                out_file + ".load", args.timeout * 20)
+            if args.no_subtract:
+                base_total, base_groups = 0, {}
+            else:
+                base_total, base_groups = callgrind(args.jsprof, c, loads[w], trace_path,
+                                                    out_file + ".load", args.timeout * 20)
             work = {g: groups.get(g, 0) - base_groups.get(g, 0)
                     for g in set(groups) | set(base_groups)}
             table[(w, c)] = (total - base_total, work)
             log(f"callgrind {w} {c}: {total - base_total:,} instructions in the iterations")
     n = args.iterations or "default"
-    print(f"\nInstructions (callgrind) of the workload's iterations ({n} per page; the page's"
-          f" load subtracted), per configuration, and the difference from `off` by group\n")
+    what = "the whole process" if args.no_subtract else "the page's load subtracted"
+    print(f"\nInstructions (callgrind) of the workload's iterations ({n} per page; {what})"
+          f"{', JSPROF_BENCH_JIT=' + os.environ.get('JSPROF_BENCH_JIT', '') if os.environ.get('JSPROF_BENCH_JIT') else ''},"
+          " per configuration, and the difference from `off` by group\n")
     for w in workloads:
         base_total, base_work = table[(w, "off")]
         print(f"{w}: off {base_total / 1e6:,.1f} M")
@@ -474,6 +481,8 @@ def main():
                     help="count instructions with valgrind's callgrind instead of timing"
                          " (one run per workload and configuration, plus one of the page's"
                          " load alone, which is subtracted)")
+    ap.add_argument("--no-subtract", action="store_true",
+                    help="--callgrind: count the whole process (no load-only run)")
     ap.add_argument("--start", action="store_true",
                     help="measure the session start instead: pages served over HTTP with a"
                          " lazy or eager Document-Policy, `new Profiler()` after a warm-up")

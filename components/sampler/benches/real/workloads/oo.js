@@ -270,7 +270,7 @@ var BENCH = {
   name: "oo",
   run: function () {
     let out = "";
-    for (let round = 0; round < 12; round++) {
+    for (let round = 0; round < 4; round++) {
       const rng = new Random(42 + round);
       out = expressions(rng) + ":" + particles(rng) + ":" + scheduling(rng);
     }
