@@ -4,7 +4,8 @@
 //!
 //! * JS thread side ([`AgentSampler`], [`crate::Session`]): installs the
 //!   `ProfilingStack`, turns the instrumentation on with the first started
-//!   session and off after the last, resolves captures and builds traces.
+//!   session and off after the last (lazy; an eager agent keeps it on from
+//!   its creation), resolves captures and builds traces.
 //! * Sampler thread: one tick serves every started session (each at its own
 //!   interval, by subsampling against absolute deadlines); on a tick with JS
 //!   on the stack it signals the JS thread, whose handler captures into

@@ -6,7 +6,8 @@
 //! * [`AgentSampler`] (one per SpiderMonkey context = agent) installs a
 //!   `ProfilingStack`, owns one sampling thread serving every session of the
 //!   agent, and turns SpiderMonkey's profiler instrumentation on with the
-//!   first started session and off after the last.
+//!   first started session and off after the last ([`Preparation::Lazy`]),
+//!   or keeps it on from its creation ([`Preparation::Eager`]).
 //! * The sampling thread signals the JS thread with a real-time signal; the
 //!   handler copies the `ProfilingStack` and walks
 //!   `JS::ProfilingFrameIterator` from the interrupted registers into

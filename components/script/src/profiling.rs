@@ -422,9 +422,9 @@ pub(crate) fn document_created(
 }
 
 /// Called when a dedicated worker's global is set up with its document
-/// policy: an `eager` policy prepares this agent's sampler now (as
-/// [`document_created`] does for a document), so the worker's first
-/// `new Profiler()` only switches the instrumentation on.
+/// policy: an `eager` policy prepares this agent's sampler now, the
+/// instrumentation included (as [`document_created`] does for a document),
+/// so the worker's first `new Profiler()` discards no JIT code.
 pub(crate) fn worker_global_created(cx: &mut JSContext, policy: &jsprof_document::DocumentPolicy) {
     if policy.sampler_setup() == jsprof_document::SamplerSetup::AtDocumentCreation {
         with_agent(cx, Preparation::Eager, |agent| agent.prepare(Preparation::Eager));
