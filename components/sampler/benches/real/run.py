@@ -258,7 +258,7 @@ def callgrind(jsprof, config, page, trace_path, out_file, timeout):
         raise SystemExit(f"no result from {' '.join(cmd)}:\n{proc.stdout[-2000:]}\n"
                          f"{proc.stderr[-3000:]}")
     annotated = subprocess.run(
-        ["callgrind_annotate", "--inclusive=no", "--threshold=100", out_file],
+        ["callgrind_annotate", "--inclusive=no", "--auto=no", "--threshold=100", out_file],
         capture_output=True, text=True, check=True).stdout
     total = 0
     groups = {}
@@ -271,6 +271,8 @@ def callgrind(jsprof, config, page, trace_path, out_file, timeout):
         if "file:function" in stripped:
             in_table = True
             continue
+        if in_table and not stripped and groups:
+            break  # the end of the function table
         if not in_table or not stripped or stripped.startswith("-"):
             continue
         parts = stripped.split(None, 1)
