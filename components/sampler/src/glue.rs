@@ -163,8 +163,7 @@ extern "C" {
     fn jsprof_install_stack(cx: *mut c_void, ps: *mut c_void);
     fn jsprof_enable_instrumentation(cx: *mut c_void, on: bool);
     fn jsprof_instrumentation_enabled(cx: *mut c_void) -> bool;
-    fn jsprof_set_jit_option(cx: *mut c_void, name: *const c_char, len: usize, value: u32)
-        -> bool;
+    fn jsprof_set_jit_option(cx: *mut c_void, name: *const c_char, len: usize, value: u32) -> bool;
     fn jsprof_install_signal_handler() -> i32;
     fn jsprof_slot_new(cx: *mut c_void, ps: *mut c_void) -> *mut c_void;
     fn jsprof_slot_delete(slot: *mut c_void);

@@ -746,7 +746,11 @@ fn eager_mode_instruments_from_creation(env: &mut Env) {
         let trace = sessions[0].stop().unwrap();
         let all = stacks(&trace);
         assert_eq!(all.len(), 1);
-        assert_eq!(names(&all[0]), vec!["", "alreadyRunning"], "upgraded: {upgraded}");
+        assert_eq!(
+            names(&all[0]),
+            vec!["", "alreadyRunning"],
+            "upgraded: {upgraded}"
+        );
         let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
         assert!(
             agent.instrumentation_enabled(),

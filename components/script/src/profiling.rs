@@ -405,7 +405,9 @@ pub(crate) fn document_created(
             document.set_document_policy(Some(jsprof_document::DocumentPolicy::enabled(
                 jsprof_document::ProfilingMode::Eager,
             )));
-            with_agent(cx, Preparation::Eager, |agent| agent.prepare(Preparation::Eager));
+            with_agent(cx, Preparation::Eager, |agent| {
+                agent.prepare(Preparation::Eager)
+            });
             let interval = supported_interval(request.interval_ms);
             let handle = start_session(cx, global, interval, request.max_samples);
             SHELL_SESSION.with(|s| *s.borrow_mut() = Some(handle));
@@ -417,7 +419,9 @@ pub(crate) fn document_created(
         .map(|p| p.sampler_setup())
         .unwrap_or(jsprof_document::SamplerSetup::Never);
     if setup == jsprof_document::SamplerSetup::AtDocumentCreation {
-        with_agent(cx, Preparation::Eager, |agent| agent.prepare(Preparation::Eager));
+        with_agent(cx, Preparation::Eager, |agent| {
+            agent.prepare(Preparation::Eager)
+        });
     }
 }
 
@@ -427,7 +431,9 @@ pub(crate) fn document_created(
 /// so the worker's first `new Profiler()` discards no JIT code.
 pub(crate) fn worker_global_created(cx: &mut JSContext, policy: &jsprof_document::DocumentPolicy) {
     if policy.sampler_setup() == jsprof_document::SamplerSetup::AtDocumentCreation {
-        with_agent(cx, Preparation::Eager, |agent| agent.prepare(Preparation::Eager));
+        with_agent(cx, Preparation::Eager, |agent| {
+            agent.prepare(Preparation::Eager)
+        });
     }
 }
 
