@@ -375,10 +375,6 @@ def serve(root):
 
 def start_main(args, workloads, root):
     build_pages(root, workloads, 0)
-    with open(os.path.join(WORKLOADS_DIR, "harness_start.js"), encoding="utf-8") as f:
-        harness = f.read()
-    with open(os.path.join(root, "harness_start.js"), "w", encoding="utf-8") as f:
-        f.write(harness)
     interval = args.start_interval
     for w in workloads:
         with open(os.path.join(root, f"{w}.html"), encoding="utf-8") as f:
@@ -387,7 +383,7 @@ def start_main(args, workloads, root):
         for with_profiler in (False, True):
             extra = (f"<script>var BENCH_WARM = {START_WARM[w]}, BENCH_AFTER = {START_AFTER[w]},"
                      f" START_INTERVAL = {interval if with_profiler else 0};</script>\n"
-                     '<script src="harness_start.js"></script>\n')
+                     '<script src="harness.js"></script>\n')
             name = f"{w}.start{'-profiler' if with_profiler else ''}.html"
             with open(os.path.join(root, name), "w", encoding="utf-8") as f:
                 f.write(head + extra)
