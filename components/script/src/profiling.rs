@@ -197,6 +197,17 @@ pub fn sampler_created() -> bool {
     AGENT.with(|a| a.borrow().is_some())
 }
 
+/// Whether SpiderMonkey's profiler instrumentation is on in this agent
+/// (from document creation with an `eager` policy; during sessions with
+/// `lazy`).
+pub fn instrumentation_enabled() -> bool {
+    AGENT.with(|a| {
+        a.borrow()
+            .as_ref()
+            .is_some_and(|a| a.instrumentation_enabled())
+    })
+}
+
 /// Creates a profiling session in `global`'s realm (the `Profiler`
 /// constructor's step 3), started immediately.
 pub fn start_session(

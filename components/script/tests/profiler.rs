@@ -420,7 +420,9 @@ addEventListener("load", () => {{
 }
 
 /// `js-profiling-mode=eager` prepares the agent's sampler at document
-/// creation; `lazy` at the first `new Profiler()`.
+/// creation, SpiderMonkey's profiler instrumentation included, and keeps the
+/// instrumentation on after the last session; `lazy` prepares it at the
+/// first `new Profiler()` and turns the instrumentation off after `stop()`.
 #[test]
 fn eager_and_lazy_sampler_setup() {
     for (policy, at_creation) in [
@@ -435,19 +437,30 @@ fn eager_and_lazy_sampler_setup() {
         let created = std::thread::scope(|s| {
             s.spawn(|| {
                 let mut rt = load(&server, &server.http_url(SAME, "/p.html"));
-                let before = jsprof_script::profiling::sampler_created();
+                let before = (
+                    jsprof_script::profiling::sampler_created(),
+                    jsprof_script::profiling::instrumentation_enabled(),
+                );
                 rt.evaluate(
                     "new Profiler({ sampleInterval: 10, maxBufferSize: 10 }).stop(); ''",
                     "c.js",
                     1,
                 )
                 .unwrap();
-                (before, jsprof_script::profiling::sampler_created())
+                (
+                    before,
+                    jsprof_script::profiling::sampler_created(),
+                    jsprof_script::profiling::instrumentation_enabled(),
+                )
             })
             .join()
             .unwrap()
         });
-        assert_eq!(created, (at_creation, true), "{policy}");
+        assert_eq!(
+            created,
+            ((at_creation, at_creation), true, at_creation),
+            "{policy}"
+        );
     }
 }
 
