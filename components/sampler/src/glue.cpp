@@ -32,6 +32,14 @@
 #include "js/Realm.h"
 #include "js/RealmOptions.h"
 
+/* SpiderMonkey-internal (jit/PerfSpewer.h; a global symbol of js_static, not
+ * in the public headers): the only use of an internal function in the
+ * sampler, see jsprof_enable_instrumentation. A SpiderMonkey without it
+ * fails to link, it cannot be silently skipped. */
+namespace js::jit {
+void ResetPerfSpewer(bool enabled);
+}  // namespace js::jit
+
 namespace {
 
 /* Must match glue.rs. */
@@ -411,6 +419,19 @@ void jsprof_enable_instrumentation(JSContext* cx, bool on) {
     std::atomic_signal_fence(std::memory_order_seq_cst);
   }
   js::EnableContextProfilingStack(cx, on);
+  if (on) {
+    /* Enabling the profiler also turns on the JIT "perf spewer" for the
+     * Gecko profiler: every JIT compilation then records a source position
+     * per generated instruction (Ion: js::PCToLineNumber, a scan of the
+     * script's source notes, per LIR instruction) into JS::JitCodeRecords,
+     * which only JS::LookupJitCodeRecord reads, for the *current*
+     * line/column of JIT frames (ProfiledFrameHandle::line/column). The
+     * sampler never reads those (it reports definition positions, from the
+     * profile strings), and on TypeScript's transpileModule they cost 5 %
+     * of all instructions (README, "Cost of profiling"). Turned off again
+     * here; nothing else of the profiler depends on it. */
+    js::jit::ResetPerfSpewer(false);
+  }
   if (slot) {
     std::atomic_signal_fence(std::memory_order_seq_cst);
     slot->gate.fetch_sub(1);

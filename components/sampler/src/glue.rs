@@ -24,6 +24,12 @@
 //!   (blocked) is abandoned; a late one then returns at once.
 //! * While the JS thread toggles the instrumentation, the slot's gate is
 //!   closed and a handler captures nothing.
+//! * One internal SpiderMonkey function is called (not in its public
+//!   headers): `js::jit::ResetPerfSpewer(false)` after enabling the
+//!   profiler, which stops the per-instruction source maps the JIT records
+//!   for the Gecko profiler and the sampler never reads (`glue.cpp`,
+//!   `jsprof_enable_instrumentation`). It is a global symbol of `js_static`:
+//!   a SpiderMonkey without it fails to link.
 //! * One engine call in the handler can take a lock: a wasm function's
 //!   label (`wasm::Code::profilingLabel`, a mutex the JS thread itself takes
 //!   when it creates an instance while profiling is on). It is only made
