@@ -11,11 +11,11 @@ use std::ptr::NonNull;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
-use html5ever::{Attribute, LocalName, Namespace, QualName, TokenizerResult};
+use html5ever::{Attribute, QualName, TokenizerResult};
 use jsprof_document::{
     is_secure_context, process_response_policy, CorsSettings, CrossOriginIsolation, Environment,
     Origin, ScriptCorsOutcome, ScriptFetchParams,
@@ -42,6 +42,7 @@ use crate::dom::node::Node;
 use crate::dom::text::Text;
 use crate::dom::window::Window;
 use crate::event_loop::EventLoop;
+use crate::html_tree_builder::{DepthCap, DepthLimiter, ElementNameRef, HasDepthCap, ParserHandle};
 use crate::runtime::ScriptError;
 use crate::script_registry::{self, ScriptRecord};
 
@@ -570,26 +571,13 @@ struct Sink {
     cx: *mut RawJSContext,
     document: DomRoot<Document>,
     current_line: Cell<u64>,
+    /// The parser's nesting depth limit (`html_tree_builder`).
+    depth_cap: DepthCap,
 }
 
-/// An element's name as html5ever needs it.
-struct OwnedName {
-    ns: Namespace,
-    local: LocalName,
-}
-
-impl std::fmt::Debug for OwnedName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.local)
-    }
-}
-
-impl ElemName for OwnedName {
-    fn ns(&self) -> &Namespace {
-        &self.ns
-    }
-    fn local_name(&self) -> &LocalName {
-        &self.local
+impl HasDepthCap for Sink {
+    fn depth_cap(&self) -> &DepthCap {
+        &self.depth_cap
     }
 }
 
@@ -603,15 +591,8 @@ impl Sink {
         // Merge with an adjacent Text node (the parser's "insert a
         // character").
         let previous = match before {
-            Some(b) => {
-                let children = parent.children();
-                let i = children
-                    .iter()
-                    .position(|c| std::ptr::eq(&**c, b))
-                    .unwrap_or(0);
-                i.checked_sub(1).and_then(|i| children.get(i).cloned())
-            }
-            None => parent.children().last().cloned(),
+            Some(b) => parent.child_before(b),
+            None => parent.last_child(),
         };
         if let Some(t) = previous.and_then(|p| p.downcast::<Text>()) {
             t.append_data(text);
@@ -624,9 +605,9 @@ impl Sink {
 }
 
 impl TreeSink for Sink {
-    type Handle = DomRoot<Node>;
+    type Handle = ParserHandle;
     type Output = ();
-    type ElemName<'a> = OwnedName;
+    type ElemName<'a> = ElementNameRef<'a>;
 
     fn finish(self) {}
 
@@ -634,20 +615,12 @@ impl TreeSink for Sink {
         // Parse errors are not fatal (the parser recovers as HTML says).
     }
 
-    fn get_document(&self) -> DomRoot<Node> {
-        self.document.clone().upcast::<Node>()
+    fn get_document(&self) -> ParserHandle {
+        ParserHandle::new(self.document.clone().upcast::<Node>())
     }
 
-    fn elem_name<'a>(&'a self, target: &'a DomRoot<Node>) -> OwnedName {
-        let element = target.downcast::<Element>();
-        let (ns, local) = match &element {
-            Some(e) => (e.namespace().unwrap_or_default(), e.local_name()),
-            None => ("", ""),
-        };
-        OwnedName {
-            ns: Namespace::from(ns),
-            local: LocalName::from(local),
-        }
+    fn elem_name<'a>(&'a self, target: &'a ParserHandle) -> ElementNameRef<'a> {
+        ElementNameRef::of(target)
     }
 
     fn create_element(
@@ -655,7 +628,7 @@ impl TreeSink for Sink {
         name: QualName,
         attrs: Vec<Attribute>,
         _flags: ElementFlags,
-    ) -> DomRoot<Node> {
+    ) -> ParserHandle {
         let mut cx = self.cx();
         let attributes = attrs
             .into_iter()
@@ -677,31 +650,35 @@ impl TreeSink for Sink {
             script.set_parser_inserted(true, self.current_line.get() as u32);
             script.set_base_url(self.document.url());
         }
-        element.upcast::<Node>()
+        ParserHandle::new(element.upcast::<Node>())
     }
 
-    fn create_comment(&self, _text: StrTendril) -> DomRoot<Node> {
+    fn create_comment(&self, _text: StrTendril) -> ParserHandle {
         let mut cx = self.cx();
-        Node::new_comment(&mut cx, &self.document)
+        ParserHandle::new(Node::new_comment(&mut cx, &self.document))
     }
 
-    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> DomRoot<Node> {
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> ParserHandle {
         let mut cx = self.cx();
-        Node::new_comment(&mut cx, &self.document)
+        ParserHandle::new(Node::new_comment(&mut cx, &self.document))
     }
 
-    fn append(&self, parent: &DomRoot<Node>, child: NodeOrText<DomRoot<Node>>) {
+    fn append(&self, parent: &ParserHandle, child: NodeOrText<ParserHandle>) {
         match child {
-            NodeOrText::AppendNode(node) => parent.insert(&node, None),
+            NodeOrText::AppendNode(node) => {
+                // Past the depth limit the node goes next to its parent.
+                let parent = self.depth_cap.parent_for(parent, &node);
+                parent.insert(&node, None)
+            }
             NodeOrText::AppendText(text) => self.append_text(parent, &text, None),
         }
     }
 
     fn append_based_on_parent_node(
         &self,
-        element: &DomRoot<Node>,
-        prev_element: &DomRoot<Node>,
-        child: NodeOrText<DomRoot<Node>>,
+        element: &ParserHandle,
+        prev_element: &ParserHandle,
+        child: NodeOrText<ParserHandle>,
     ) {
         if element.parent().is_some() {
             self.append_before_sibling(element, child);
@@ -719,26 +696,26 @@ impl TreeSink for Sink {
         // DocumentType nodes are not represented.
     }
 
-    fn mark_script_already_started(&self, node: &DomRoot<Node>) {
+    fn mark_script_already_started(&self, node: &ParserHandle) {
         if let Some(script) = node.downcast::<HTMLScriptElement>() {
             script.set_already_started(true);
         }
     }
 
-    fn get_template_contents(&self, target: &DomRoot<Node>) -> DomRoot<Node> {
+    fn get_template_contents(&self, target: &ParserHandle) -> ParserHandle {
         // No DocumentFragment: template contents are the template itself.
         target.clone()
     }
 
-    fn same_node(&self, x: &DomRoot<Node>, y: &DomRoot<Node>) -> bool {
-        x == y
+    fn same_node(&self, x: &ParserHandle, y: &ParserHandle) -> bool {
+        x.same(y)
     }
 
     fn set_quirks_mode(&self, mode: QuirksMode) {
         self.document.set_quirks(mode == QuirksMode::Quirks);
     }
 
-    fn append_before_sibling(&self, sibling: &DomRoot<Node>, new_node: NodeOrText<DomRoot<Node>>) {
+    fn append_before_sibling(&self, sibling: &ParserHandle, new_node: NodeOrText<ParserHandle>) {
         let Some(parent) = sibling.parent() else {
             return;
         };
@@ -748,7 +725,7 @@ impl TreeSink for Sink {
         }
     }
 
-    fn add_attrs_if_missing(&self, target: &DomRoot<Node>, attrs: Vec<Attribute>) {
+    fn add_attrs_if_missing(&self, target: &ParserHandle, attrs: Vec<Attribute>) {
         if let Some(element) = target.downcast::<Element>() {
             element.add_attributes_if_missing(
                 attrs
@@ -759,13 +736,13 @@ impl TreeSink for Sink {
         }
     }
 
-    fn remove_from_parent(&self, target: &DomRoot<Node>) {
+    fn remove_from_parent(&self, target: &ParserHandle) {
         if let Some(parent) = target.parent() {
             parent.remove(target);
         }
     }
 
-    fn reparent_children(&self, node: &DomRoot<Node>, new_parent: &DomRoot<Node>) {
+    fn reparent_children(&self, node: &ParserHandle, new_parent: &ParserHandle) {
         for child in node.children() {
             new_parent.insert(&child, None);
         }
@@ -884,9 +861,10 @@ fn load_document(
         cx: unsafe { cx.raw_cx() },
         document: document.clone(),
         current_line: Cell::new(1),
+        depth_cap: DepthCap::default(),
     };
     let tree_builder = TreeBuilder::new(sink, TreeBuilderOpts::default());
-    let tokenizer = Tokenizer::new(tree_builder, TokenizerOpts::default());
+    let tokenizer = Tokenizer::new(DepthLimiter { tree_builder }, TokenizerOpts::default());
     let input = BufferQueue::default();
     input.push_back(StrTendril::from(text.as_str()));
     loop {

@@ -5,7 +5,7 @@
 //! Comments and processing instructions are plain `Node` platform objects
 //! of kind [`NodeKind::Comment`] (no `Comment` interface yet).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
@@ -40,6 +40,14 @@ pub struct Node {
     /// <https://dom.spec.whatwg.org/#concept-node-document> (None for a
     /// document itself).
     owner_document: MutNullableDom<Document>,
+    /// <https://dom.spec.whatwg.org/#connected>: whether the root is a
+    /// document. Kept by `insert` and `remove` for the whole moved subtree
+    /// (as Servo's `IS_CONNECTED` flag), so asking costs nothing whatever
+    /// the node's depth.
+    connected: Cell<bool>,
+    /// The number of ancestors (0 for a root). Kept by `insert` and
+    /// `remove` like `connected`; the parser's depth limit reads it.
+    depth: Cell<usize>,
 }
 
 impl AsRef<EventTarget> for Node {
@@ -72,6 +80,9 @@ impl Node {
             parent: MutNullableDom::default(),
             children: RefCell::new(Vec::new()),
             owner_document: MutNullableDom::new(document),
+            // A document is its own root.
+            connected: Cell::new(kind == NodeKind::Document),
+            depth: Cell::new(0),
         }
     }
 
@@ -99,6 +110,26 @@ impl Node {
         self.children.borrow().iter().map(Dom::root).collect()
     }
 
+    /// <https://dom.spec.whatwg.org/#concept-tree-last-child>, rooting
+    /// only that child.
+    pub fn last_child(&self) -> Option<DomRoot<Node>> {
+        self.children.borrow().last().map(Dom::root)
+    }
+
+    /// The child before `child` (a child of `self`), rooting only that one.
+    pub fn child_before(&self, child: &Node) -> Option<DomRoot<Node>> {
+        let children = self.children.borrow();
+        let index = children
+            .iter()
+            .position(|c| c.reflector_object() == child.reflector().get_jsobject())?;
+        index.checked_sub(1).map(|i| children[i].root())
+    }
+
+    /// How many ancestors this node has (0: it is a root).
+    pub fn depth(&self) -> usize {
+        self.depth.get()
+    }
+
     pub fn owner_doc(&self) -> Option<DomRoot<Document>> {
         self.owner_document.get()
     }
@@ -108,29 +139,51 @@ impl Node {
     }
 
     /// <https://dom.spec.whatwg.org/#concept-tree-inclusive-ancestor>
+    ///
+    /// Decided without a walk in the common cases (a leaf, a node outside
+    /// `other`'s tree, a node deeper than `other`); otherwise by climbing
+    /// from `other` only to `self`'s depth.
     pub fn is_inclusive_ancestor_of(&self, other: &Node) -> bool {
-        let mut current = Some(DomRoot::from_ref(other));
-        while let Some(node) = current {
-            if std::ptr::eq(&*node, self) {
-                return true;
-            }
-            current = node.parent();
+        if std::ptr::eq(self, other) {
+            return true;
         }
-        false
+        let unrelated = self.children.borrow().is_empty()
+            || self.depth() >= other.depth()
+            || (other.is_connected() && !self.is_connected());
+        if unrelated {
+            return false;
+        }
+        let mut current = DomRoot::from_ref(other);
+        for _ in self.depth()..other.depth() {
+            match current.parent() {
+                Some(parent) => current = parent,
+                None => return false,
+            }
+        }
+        std::ptr::eq(&*current, self)
     }
 
     /// The descendants in tree order
     /// (<https://dom.spec.whatwg.org/#concept-tree-order>), not including
-    /// `self`.
+    /// `self`: a rooted snapshot, safe to iterate while the tree changes.
+    /// Iterative, so a tree of any depth (scripts can build one far deeper
+    /// than the parser's limit) cannot exhaust the thread's stack.
     pub fn descendants(&self) -> Vec<DomRoot<Node>> {
         let mut out = Vec::new();
-        fn walk(node: &Node, out: &mut Vec<DomRoot<Node>>) {
-            for child in node.children() {
-                out.push(child.clone());
-                walk(&child, out);
-            }
+        // Children pushed in reverse so they pop in tree order.
+        let mut pending: Vec<DomRoot<Node>> = self.children().into_iter().rev().collect();
+        while let Some(node) = pending.pop() {
+            pending.extend(node.children().into_iter().rev());
+            out.push(node);
         }
-        walk(self, &mut out);
+        out
+    }
+
+    /// `self` followed by its descendants, in tree order
+    /// (<https://dom.spec.whatwg.org/#concept-tree-inclusive-descendant>).
+    pub fn inclusive_descendants(&self) -> Vec<DomRoot<Node>> {
+        let mut out = vec![self.root_ref()];
+        out.extend(self.descendants());
         out
     }
 
@@ -234,13 +287,23 @@ impl Node {
         if let Some(old) = node.parent() {
             old.remove(node);
         }
-        // Step 7.1-7.2: adopt node into parent's node document.
+        // Step 7.1-7.2: adopt node into parent's node document. (The same
+        // walk keeps the subtree's depths: node was a root until now.)
         let document = match self.kind {
             NodeKind::Document => self.root_ref().downcast::<Document>(),
             _ => self.owner_doc(),
         };
-        if let Some(document) = document.as_deref() {
-            node.set_owner_document_recursively(document);
+        let depth_below_parent = self.depth.get() + 1;
+        for inclusive_descendant in node.inclusive_descendants() {
+            let descendant = &*inclusive_descendant;
+            descendant
+                .depth
+                .set(descendant.depth.get() + depth_below_parent);
+            if let Some(document) = document.as_deref() {
+                if descendant.kind != NodeKind::Document {
+                    descendant.owner_document.set(Some(document));
+                }
+            }
         }
         // Step 7.4: If child is null, then append node to parent's
         // children; otherwise insert node into parent's children before
@@ -260,39 +323,31 @@ impl Node {
         // Step 7.7: For each shadow-including inclusive descendant
         // inclusiveDescendant of node, in shadow-including tree order: run
         // the insertion steps with inclusiveDescendant (only `<iframe>` has
-        // any here; they apply when it becomes connected).
+        // any here; they apply when it becomes connected). The subtree is
+        // connected as a whole before any of them runs.
         if self.is_connected() {
-            node.run_insertion_steps();
+            let subtree = node.inclusive_descendants();
+            for inclusive_descendant in &subtree {
+                inclusive_descendant.connected.set(true);
+            }
+            for inclusive_descendant in &subtree {
+                inclusive_descendant.run_insertion_steps();
+            }
         }
     }
 
     /// <https://dom.spec.whatwg.org/#connected>: the root is a document.
     pub fn is_connected(&self) -> bool {
-        let mut current = DomRoot::from_ref(self);
-        while let Some(parent) = current.parent() {
-            current = parent;
-        }
-        current.kind == NodeKind::Document
+        self.connected.get()
     }
 
+    /// The insertion steps of this one node.
     fn run_insertion_steps(&self) {
         if let Some(iframe) = self
             .root_ref()
             .downcast::<crate::dom::htmliframeelement::HTMLIFrameElement>()
         {
             crate::script_loading::iframe_insertion_steps(&iframe);
-        }
-        for child in self.children() {
-            child.run_insertion_steps();
-        }
-    }
-
-    fn set_owner_document_recursively(&self, document: &Document) {
-        if self.kind != NodeKind::Document {
-            self.owner_document.set(Some(document));
-        }
-        for child in self.children() {
-            child.set_owner_document_recursively(document);
         }
     }
 
@@ -328,10 +383,23 @@ impl Node {
             .borrow_mut()
             .retain(|d| d.reflector_object() != node.reflector().get_jsobject());
         node.parent.set(None);
+        // node is a root now: its subtree's depths count from it.
+        let subtree = node.inclusive_descendants();
+        let old_depth = node.depth.get();
+        for inclusive_descendant in &subtree {
+            let descendant = &**inclusive_descendant;
+            descendant.depth.set(descendant.depth.get() - old_depth);
+        }
         // Steps 15-16: run the removing steps for node and each of its
-        // shadow-including descendants (only `<iframe>` has any here).
+        // shadow-including descendants (only `<iframe>` has any here),
+        // once the whole subtree is disconnected.
         if was_connected {
-            node.run_removing_steps();
+            for inclusive_descendant in &subtree {
+                inclusive_descendant.connected.set(false);
+            }
+            for inclusive_descendant in &subtree {
+                inclusive_descendant.run_removing_steps();
+            }
         }
     }
 
@@ -355,9 +423,6 @@ impl Node {
                 });
             }
         }
-        for child in self.children() {
-            child.run_removing_steps();
-        }
     }
 
     /// Replaces all children with `node`
@@ -377,14 +442,11 @@ impl Node {
 
     fn sibling(&self, offset: isize) -> Option<DomRoot<Node>> {
         let parent = self.parent()?;
-        let children = parent.children();
+        let children = parent.children.borrow();
         let me = self.reflector().get_jsobject();
-        let index = children.iter().position(|c| c.reflector_object() == me)? as isize;
-        let target = index + offset;
-        if target < 0 {
-            return None;
-        }
-        children.get(target as usize).cloned()
+        let index = children.iter().position(|c| c.reflector_object() == me)?;
+        let target = index.checked_add_signed(offset)?;
+        children.get(target).map(Dom::root)
     }
 
     pub fn next_sibling(&self) -> Option<DomRoot<Node>> {
