@@ -47,32 +47,51 @@ pub const MAX_DEPTH: usize = 512;
 
 /// A node as html5ever holds it. html5ever clones handles freely (every
 /// step of a scope check clones one), so a handle is a reference-counted
-/// pointer to one rooted node rather than a root of its own per clone.
+/// pointer to one rooted node rather than a root of its own per clone; it
+/// also keeps the node's `Element`, found once, since the scope checks ask
+/// for element names far more often than anything else.
 #[derive(Clone)]
-pub struct ParserHandle(Rc<DomRoot<Node>>);
+pub struct ParserHandle(Rc<HandleInner>);
+
+struct HandleInner {
+    node: DomRoot<Node>,
+    /// The node as an `Element`, or null. Valid while `node` roots it: the
+    /// Rust object of a reflector is boxed and never moves.
+    element: *const Element,
+}
 
 impl ParserHandle {
     pub fn new(node: DomRoot<Node>) -> ParserHandle {
-        ParserHandle(Rc::new(node))
+        // SAFETY: `node` roots the reflector.
+        let element = unsafe { unwrap_dom_object::<Element>(node.reflector().get_jsobject()) }
+            .map_or(std::ptr::null(), |e| e as *const Element);
+        ParserHandle(Rc::new(HandleInner { node, element }))
     }
 
     /// Whether both handles are the same node.
     pub fn same(&self, other: &ParserHandle) -> bool {
-        self.0.reflector_object() == other.0.reflector_object()
+        Rc::ptr_eq(&self.0, &other.0)
+            || self.0.node.reflector_object() == other.0.node.reflector_object()
+    }
+
+    /// Whether both are clones of one handle. html5ever gets each element's
+    /// handle once, from `create_element`, so for elements this is the
+    /// same as [`ParserHandle::same`], without reading either node.
+    pub fn is(&self, other: &ParserHandle) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 
     /// The element this handle is, borrowed for as long as the handle.
     pub fn element(&self) -> Option<&Element> {
-        // SAFETY: the handle roots the reflector, so the Element it holds
-        // lives at least as long as the returned borrow of the handle.
-        unsafe { unwrap_dom_object::<Element>(self.0.reflector().get_jsobject()) }
+        // SAFETY: null or the Element that `self.0.node` keeps alive.
+        unsafe { self.0.element.as_ref() }
     }
 }
 
 impl Deref for ParserHandle {
     type Target = DomRoot<Node>;
     fn deref(&self) -> &DomRoot<Node> {
-        &self.0
+        &self.0.node
     }
 }
 
@@ -189,7 +208,7 @@ impl Tracer for StillHeld<'_> {
     type Handle = ParserHandle;
     fn trace_handle(&self, node: &ParserHandle) {
         for (candidate, held) in self.candidates.iter().zip(&self.held) {
-            if candidate.same(node) {
+            if candidate.is(node) {
                 held.set(true);
             }
         }
