@@ -12,6 +12,7 @@ pub mod event_loop;
 pub mod profiling;
 pub mod rejection;
 pub mod runtime;
+pub mod script_element;
 pub mod script_loading;
 pub mod script_registry;
 pub(crate) mod timers;
