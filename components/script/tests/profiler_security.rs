@@ -430,6 +430,171 @@ fn muted_script_claiming_a_visible_source_url() {
 visibleCaller();
 p.stop().then(t => { window.result = report(t); });"#,
     );
+    let r = check(
+        &run.out,
+        &[muted.as_str(), muted2.as_str()],
+        &["visibleCaller<", "visibleCaller<", "visibleCaller<"],
+    );
+    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
+}
+
+/// Case 10: realms in both call directions. The parent calls a
+/// same-origin iframe's function, which calls back into the parent, where
+/// the sample is forced: the parent's trace has the parent's frames and
+/// none of the iframe's; the iframe's own profiler (sampled by the same
+/// Force Sample) has the iframe's frame and none of the parent's.
+#[test]
+fn other_realms_in_both_directions() {
+    let server = TestServer::start().unwrap();
+    let frame_url = server.http_url(SAME, "/frame.html");
+    server.route("/frame.html", |_| {
+        html_with_policy(&format!(
+            "<!DOCTYPE html>{HELPERS}<script>\n\
+             window.fp = new Profiler({SLOW});\n\
+             function frameMiddle_7f3a() {{ return parent.parentLeaf(); }}\n\
+             addEventListener(\"go\", function frameOuter_7f3a() {{ return parent.parentMiddle(); }});\n\
+             </script>"
+        ))
+    });
+    let run = run(
+        server,
+        r#"<iframe src="frame.html"></iframe>"#,
+        r#"function parentLeaf() { return tb.forceProfilerSample(); }
+function parentMiddle() { return tb.forceProfilerSample(); }
+function parentOuter() { return frames[0].frameMiddle_7f3a(); }
+addEventListener("load", function parentOnLoad() {
+  const w = frames[0];
+  parentOuter();
+  // The iframe calls the parent: the sample is forced in the parent's function.
+  w.dispatchEvent(new w.Event("go"));
+  Promise.all([p.stop(), w.fp.stop()]).then(([pt, ft]) => {
+    window.result = report(pt) + "\n" + w.report(ft).replace(/_7f3a/g, "_IFRAME");
+  });
+});"#,
+    );
+    let out = &run.out;
+    let (parent, frame) = out.split_once('\n').unwrap();
+    let href = run.server.http_url(SAME, "/index.html");
+    let pr = parse(parent, &[frame_url.as_str()]);
+    assert_eq!(
+        pr.stacks,
+        [
+            "parentLeaf<parentOuter<parentOnLoad",
+            "parentMiddle<parentOnLoad"
+        ],
+        "{out}"
+    );
+    assert_eq!(pr.resources, resources(&[&href]), "{out}");
+    // The iframe's trace: its own frames (renamed by the page so that
+    // `parse` can look for the parent's names), never the parent's.
+    let fr = parse(frame, &[href.as_str()]);
+    assert!(!fr.json.contains("parent"), "{out}");
+    assert_eq!(
+        fr.stacks,
+        ["frameMiddle_IFRAME", "frameOuter_IFRAME"],
+        "{out}"
+    );
+    assert_eq!(fr.resources, resources(&[&frame_url]), "{out}");
+}
+
+/// Case 11, the control: a CORS-enabled cross-origin script (the
+/// `crossorigin` attribute and `Access-Control-Allow-Origin`) is visible:
+/// its functions appear with its URL, around and under the visible caller.
+/// Proves the tests above can see cross-origin frames at all.
+#[test]
+fn cors_enabled_cross_origin_script_is_visible() {
+    let server = TestServer::start().unwrap();
+    let cors = server.http_url(CROSS, "/cors.js");
+    server.route("/cors.js", |r| {
+        js("function corsLeaf() { return tb.forceProfilerSample(); }\n\
+            window.corsEntry = function corsEntry(cb) { return cb ? [1].map(cb)[0] : corsLeaf(); };\n")
+        .with_cors_echo(r)
+    });
+    let run = run(
+        server,
+        &format!(r#"<script src="{cors}" crossorigin></script>"#),
+        r#"function visibleCaller() { return corsEntry(); }
+function visibleCallback() { return tb.forceProfilerSample(); }
+function visibleCallsBack() { return corsEntry(visibleCallback); }
+[visibleCaller(), visibleCallsBack()];
+p.stop().then(t => { window.result = report(t); });"#,
+    );
+    let r = check(
+        &run.out,
+        &[],
+        &[
+            "corsLeaf<corsEntry<visibleCaller<",
+            "visibleCallback<map<corsEntry<visibleCallsBack<",
+        ],
+    );
+    let href = run.server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href, &cors]), "{}", run.out);
+}
+
+/// Case 12: a muted script that inserts further scripts
+/// (<https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element>
+/// for script-inserted scripts). Each inserted script is fetched with the
+/// document as its client, as a parser-inserted one would be:
+///
+/// * a cross-origin script it inserts without `crossOrigin` is muted too
+///   (no frame, no URL of it), whether async or in order (`async = false`);
+/// * a same-origin script it inserts is the page's own (visible, under its
+///   own URL), and so is a CORS-enabled one (`crossOrigin = "anonymous"`
+///   with `Access-Control-Allow-Origin`);
+/// * an inline script it inserts is the document's (HTML creates it with
+///   the document's settings object and no muted errors; Chromium does the
+///   same): visible under the document's URL. The muted script chose to
+///   expose that text; its own frames (the inserting function) stay hidden
+///   even though the inline script runs inside its `appendChild` call.
+#[test]
+fn muted_script_inserting_scripts() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    let muted2 = server.http_url(CROSS, "/muted2.js");
+    let cors = server.http_url(CROSS, "/cors2.js");
+    let same = server.http_url(SAME, "/same.js");
+    let inserter = format!(
+        "function mutedInsert_7f3a(src, inOrder, cors) {{\n\
+           const s = document.createElement('script');\n\
+           if (inOrder) s.async = false;\n\
+           if (cors) s.crossOrigin = 'anonymous';\n\
+           s.src = src;\n\
+           s.onload = function mutedOnload_7f3a() {{ window.loaded = (window.loaded || 0) + 1; tb.forceProfilerSample(); }};\n\
+           document.head.appendChild(s);\n\
+         }}\n\
+         function mutedInline_7f3a() {{\n\
+           const s = document.createElement('script');\n\
+           s.text = 'function inlineFromMuted() {{ return tb.forceProfilerSample(); }} inlineFromMuted();';\n\
+           document.head.appendChild(s);\n\
+         }}\n\
+         window.mutedEntry = function mutedEntry_7f3a() {{\n\
+           mutedInsert_7f3a('{muted2}', false, false);\n\
+           mutedInsert_7f3a('{muted2}?in-order', true, false);\n\
+           mutedInsert_7f3a('{same}', true, false);\n\
+           mutedInsert_7f3a('{cors}', true, true);\n\
+           mutedInline_7f3a();\n\
+         }};\n"
+    );
+    server.route("/muted.js", move |_| js(&inserter));
+    server.route("/muted2.js", |_| {
+        js("function muted2Secret_7f3a() { tb.forceProfilerSample(); window.visibleCallback(); }\n\
+            muted2Secret_7f3a();\n")
+    });
+    server.route("/same.js", |_| {
+        js("function sameOriginInserted() { return tb.forceProfilerSample(); }\nsameOriginInserted();\n")
+    });
+    server.route("/cors2.js", |r| {
+        js("function corsInserted() { return tb.forceProfilerSample(); }\ncorsInserted();\n")
+            .with_cors_echo(r)
+    });
+    let run = run(
+        server,
+        &scripts(&[muted.as_str()]),
+        r#"window.visibleCallback = function visibleCallback() { return tb.forceProfilerSample(); };
+function visibleCaller() { mutedEntry(); }
+visibleCaller();
+waitFor(() => window.loaded === 4, () => p.stop().then(t => { window.result = report(t); }));"#,
+    );
     // The fetched scripts run from tasks in completion order (the async
     // one), so the samples are compared sorted.
     let r = parse(&run.out, &[muted.as_str(), muted2.as_str()]);
@@ -442,12 +607,13 @@ p.stop().then(t => { window.result = report(t); });"#,
         // muted2.js twice: the sample inside it has no visible frame, the
         // visible callback it calls appears alone.
         "-",
-        "visibleCallback<",
+        "visibleCallback",
         "-",
-        "visibleCallback<",
-        // The same-origin and the CORS-enabled script it inserted.
-        "sameOriginInserted<<",
-        "corsInserted<<",
+        "visibleCallback",
+        // The same-origin and the CORS-enabled script it inserted (under
+        // their top-level script frame).
+        "sameOriginInserted<",
+        "corsInserted<",
         // The muted onload listener, four times.
         "-",
         "-",
@@ -457,7 +623,11 @@ p.stop().then(t => { window.result = report(t); });"#,
     expected.sort();
     assert_eq!(stacks, expected, "{}", run.out);
     let href = run.server.http_url(SAME, "/index.html");
-    assert!(r.resources.contains(&format!("\"{href}\"")), "{}", r.resources);
-    assert!(r.resources.contains(&format!("\"{same}\"")), "{}", r.resources);
-    assert!(r.resources.contains(&format!("\"{cors}\"")), "{}", r.resources);
+    for url in [&href, &same, &cors] {
+        assert!(
+            r.resources.contains(&format!("\"{url}\"")),
+            "{url} missing: {}",
+            r.resources
+        );
+    }
 }
