@@ -553,6 +553,8 @@ fn muted_script_inserting_scripts() {
     let muted2 = server.http_url(CROSS, "/muted2.js");
     let cors = server.http_url(CROSS, "/cors2.js");
     let same = server.http_url(SAME, "/same.js");
+    // Inserted through a redirect: the trace names the response URL.
+    let same_redirect = server.http_url(SAME, "/same-redirect.js");
     let inserter = format!(
         "function mutedInsert_7f3a(src, inOrder, cors) {{\n\
            const s = document.createElement('script');\n\
@@ -570,7 +572,7 @@ fn muted_script_inserting_scripts() {
          window.mutedEntry = function mutedEntry_7f3a() {{\n\
            mutedInsert_7f3a('{muted2}', false, false);\n\
            mutedInsert_7f3a('{muted2}?in-order', true, false);\n\
-           mutedInsert_7f3a('{same}', true, false);\n\
+           mutedInsert_7f3a('{same_redirect}', true, false);\n\
            mutedInsert_7f3a('{cors}', true, true);\n\
            mutedInline_7f3a();\n\
          }};\n"
@@ -580,8 +582,9 @@ fn muted_script_inserting_scripts() {
         js("function muted2Secret_7f3a() { tb.forceProfilerSample(); window.visibleCallback(); }\n\
             muted2Secret_7f3a();\n")
     });
+    server.route("/same-redirect.js", |_| TestResponse::redirect(302, "/same.js"));
     server.route("/same.js", |_| {
-        js("function sameOriginInserted() { return tb.forceProfilerSample(); }\nsameOriginInserted();\n")
+        js("// line 1\nfunction sameOriginInserted() { return tb.forceProfilerSample(); }\nsameOriginInserted();\n")
     });
     server.route("/cors2.js", |r| {
         js("function corsInserted() { return tb.forceProfilerSample(); }\ncorsInserted();\n")
@@ -630,4 +633,18 @@ waitFor(() => window.loaded === 4, () => p.stop().then(t => { window.result = re
             r.resources
         );
     }
+    assert!(!r.json.contains("same-redirect"), "{}", r.json);
+    // 1-based positions in the inserted file, as for a parser-inserted
+    // script (the function is declared on line 2); the inline script's
+    // lines count from its own first line.
+    assert!(
+        r.json.contains(r#""line":2,"name":"sameOriginInserted""#),
+        "{}",
+        r.json
+    );
+    assert!(
+        r.json.contains(r#""line":1,"name":"inlineFromMuted""#),
+        "{}",
+        r.json
+    );
 }
