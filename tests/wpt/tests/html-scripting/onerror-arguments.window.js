@@ -20,7 +20,8 @@ test(t => {
   assert_equals(calls[0].self, window);
   assert_equals(typeof calls[0].message, "string");
   assert_true(calls[0].message.includes("boom"), calls[0].message);
-  assert_equals(calls[0].source, location.href);
+  // The error's own position: where it was created (this file).
+  assert_equals(calls[0].source, new URL("onerror-arguments.window.js", location.href).href);
   assert_equals(typeof calls[0].lineno, "number");
   assert_equals(typeof calls[0].colno, "number");
   assert_equals(calls[0].error, error);

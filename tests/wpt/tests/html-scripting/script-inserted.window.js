@@ -1,6 +1,8 @@
 // META: title=Script-inserted classic scripts
 "use strict";
 
+setup({ allow_uncaught_exception: true });
+
 function insert(src, configure) {
   const s = document.createElement("script");
   if (configure) configure(s);
