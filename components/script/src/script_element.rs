@@ -352,21 +352,14 @@ pub(crate) fn prepare_the_script_element(
     if parser_document && element.get_attribute("async").is_none() {
         script.set_force_async(true);
     }
-    // Restores the parser document (steps 6.1 and 13): "set el's parser
-    // document back to parser document and set el's force async to
-    // false".
-    let restore_parser_document = || {
-        if parser_document {
-            script.set_parser_document(true);
-            script.set_force_async(false);
-        }
-    };
+    // (Steps 3-4 are why a parser-inserted script that does not run here,
+    // being empty or of an unsupported type, can run later, async, when a
+    // script changes it: it is no longer parser-inserted.)
     // Step 5: Let source text be el's child text content.
     let source_text = script.source_text();
     // Step 6: If el has no src attribute, and source text is the empty
-    // string, then: restore the parser document, and return.
+    // string, then return.
     if element.get_attribute("src").is_none() && source_text.is_empty() {
-        restore_parser_document();
         return;
     }
     // Step 7: If el is not connected, then return.
@@ -384,7 +377,10 @@ pub(crate) fn prepare_the_script_element(
     }
     // Step 13: If parser document is non-null, then set el's parser
     // document back to parser document and set el's force async to false.
-    restore_parser_document();
+    if parser_document {
+        script.set_parser_document(true);
+        script.set_force_async(false);
+    }
     // Step 14: Set el's already started to true.
     script.set_already_started(true);
     // Step 15: Set el's preparation-time document to its node document.

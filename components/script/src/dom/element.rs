@@ -464,6 +464,17 @@ impl ElementMethods for Element {
         Ok(())
     }
 
+    /// <https://dom.spec.whatwg.org/#dom-childnode-remove>
+    fn Remove(&self, cx: &mut JSContext) -> Fallible<()> {
+        // Step 1: If this's parent is null, then return.
+        // Step 2: Remove this.
+        if let Some(parent) = self.upcast_node().parent() {
+            parent.remove(self.upcast_node());
+            crate::script_element::run_post_connection_steps(cx);
+        }
+        Ok(())
+    }
+
     /// <https://dom.spec.whatwg.org/#dom-element-hasattribute>
     fn HasAttribute(&self, _cx: &mut JSContext, name: DOMString) -> Fallible<bool> {
         Ok(self.get_attribute(&name).is_some())
