@@ -252,7 +252,11 @@ pub(crate) fn attribute_changed(element: &Element, local_name: &str) {
     if local_name != "src" {
         return;
     }
-    let Some(script) = element.upcast_node().root_ref().downcast::<HTMLScriptElement>() else {
+    let Some(script) = element
+        .upcast_node()
+        .root_ref()
+        .downcast::<HTMLScriptElement>()
+    else {
         return;
     };
     queue_post_connection_steps(&script);
@@ -319,9 +323,7 @@ fn script_block_type_string(element: &Element) -> String {
         (None, None) => "text/javascript".to_owned(),
         // Otherwise, if el has a type attribute: its value with leading
         // and trailing ASCII whitespace stripped.
-        (Some(t), _) => t
-            .trim_matches(|c: char| c.is_ascii_whitespace())
-            .to_owned(),
+        (Some(t), _) => t.trim_matches(|c: char| c.is_ascii_whitespace()).to_owned(),
         // Otherwise: "text/" followed by the language attribute's value.
         (None, Some(l)) => format!("text/{l}"),
     }
@@ -400,10 +402,9 @@ pub(crate) fn prepare_the_script_element(
     }
     // Step 19-20: (Content Security Policy; the `event`/`for` attributes:
     // no such script blocks here.)
-    if let (Some(event), Some(for_)) = (
-        element.get_attribute("event"),
-        element.get_attribute("for"),
-    ) {
+    if let (Some(event), Some(for_)) =
+        (element.get_attribute("event"), element.get_attribute("for"))
+    {
         // Step 20.1-20.5: for must be "window" and event "onload" or
         // "onload()" (ASCII case-insensitive, whitespace stripped), else
         // return.
@@ -448,9 +449,7 @@ pub(crate) fn prepare_the_script_element(
                 // Step 33.2: If el has an async attribute or el's force
                 // async is true: the set of scripts that will execute as
                 // soon as possible.
-                _ if is_async => {
-                    start_fetch(&document, script, &url, WhenReady::AsSoonAsPossible)
-                }
+                _ if is_async => start_fetch(&document, script, &url, WhenReady::AsSoonAsPossible),
                 // Step 33.3: Otherwise, if el is not parser-inserted: the
                 // list of scripts that will execute in order as soon as
                 // possible.

@@ -61,19 +61,11 @@ fn scripts_run_in_document_order_with_defer_and_async() {
     let order = log(&mut rt);
     let without_async = order.replace(",async", "");
     assert_eq!(
-        without_async,
-        "inline1,sync,inline2:SCRIPT,defer:interactive,dcl,load:complete",
+        without_async, "inline1,sync,inline2:SCRIPT,defer:interactive,dcl,load:complete",
         "{order}"
     );
-    assert!(
-        order.find("async") < order.find("load:"),
-        "{order}"
-    );
-    assert_eq!(
-        order.matches("async").count(),
-        1,
-        "{order}"
-    );
+    assert!(order.find("async") < order.find("load:"), "{order}");
+    assert_eq!(order.matches("async").count(), 1, "{order}");
 }
 
 #[test]

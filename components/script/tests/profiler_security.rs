@@ -582,7 +582,9 @@ fn muted_script_inserting_scripts() {
         js("function muted2Secret_7f3a() { tb.forceProfilerSample(); window.visibleCallback(); }\n\
             muted2Secret_7f3a();\n")
     });
-    server.route("/same-redirect.js", |_| TestResponse::redirect(302, "/same.js"));
+    server.route("/same-redirect.js", |_| {
+        TestResponse::redirect(302, "/same.js")
+    });
     server.route("/same.js", |_| {
         js("// line 1\nfunction sameOriginInserted() { return tb.forceProfilerSample(); }\nsameOriginInserted();\n")
     });

@@ -258,7 +258,9 @@ fn ten_thousand_inserted_scripts_end_cleanly() {
 fn cross_origin_attribute_decides_cors_and_muted_errors() {
     let server = TestServer::start().unwrap();
     let origin = server.http_url(SAME, "/").origin().ascii_serialization();
-    server.route("/throw-nocors.js", |_| js("throw new Error('secret detail')"));
+    server.route("/throw-nocors.js", |_| {
+        js("throw new Error('secret detail')")
+    });
     server.route("/throw-cors.js", move |_| {
         js("throw new Error('visible detail')").with_cors(&origin)
     });

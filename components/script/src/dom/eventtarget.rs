@@ -12,8 +12,8 @@ use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::callback::ExceptionHandling;
-use crate::dom::bindings::codegen::EventTargetBinding::EventTargetMethods;
 use crate::dom::bindings::codegen::ErrorEventBinding::ErrorEventMethods;
+use crate::dom::bindings::codegen::EventTargetBinding::EventTargetMethods;
 use crate::dom::bindings::codegen::{
     AddEventListenerOptionsOrBoolean, EventHandlerNonNull, EventListener,
     EventListenerOptionsOrBoolean, EventOrString, OnErrorEventHandlerNonNull,
