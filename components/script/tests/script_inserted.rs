@@ -401,3 +401,32 @@ fn script_element_attributes_reflect() {
          true,true,false"
     );
 }
+
+/// A script-inserted fetch that never completes (the server stalls) does
+/// not block the event loop: the page is not idle while it is in flight,
+/// so the run ends at its deadline, and dropping the runtime then aborts
+/// the fetch and joins the fetch threads at once.
+#[test]
+fn a_stalled_fetch_ends_at_the_deadline_and_on_drop() {
+    let server = TestServer::start().unwrap();
+    server.route("/stall.js", |_| {
+        js("log.push('never')").stall_before_headers(Duration::from_secs(60))
+    });
+    let body = "<!DOCTYPE html><script>window.log = [];\n\
+         const s = document.createElement('script');\n\
+         s.src = '/stall.js';\n\
+         document.head.appendChild(s);\n\
+         setTimeout(() => log.push('timer'), 0);\n\
+         </script>";
+    server.route("/index.html", move |_| html(body));
+    let url = server.http_url(SAME, "/index.html");
+    let mut rt = JsRuntime::new_for_tests().unwrap();
+    rt.load_page(&url, common::fetcher(&server)).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_millis(500);
+    assert!(!rt.run_until_idle(Some(deadline)), "a fetch in flight is not idle");
+    assert_eq!(log(&mut rt), "timer");
+    let start = std::time::Instant::now();
+    drop(rt);
+    // A generous bound, only to catch a hang (the stall is 60 s).
+    assert!(start.elapsed() < Duration::from_secs(20));
+}
