@@ -423,7 +423,10 @@ fn a_stalled_fetch_ends_at_the_deadline_and_on_drop() {
     let mut rt = JsRuntime::new_for_tests().unwrap();
     rt.load_page(&url, common::fetcher(&server)).unwrap();
     let deadline = std::time::Instant::now() + Duration::from_millis(500);
-    assert!(!rt.run_until_idle(Some(deadline)), "a fetch in flight is not idle");
+    assert!(
+        !rt.run_until_idle(Some(deadline)),
+        "a fetch in flight is not idle"
+    );
     assert_eq!(log(&mut rt), "timer");
     let start = std::time::Instant::now();
     drop(rt);

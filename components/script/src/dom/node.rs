@@ -185,6 +185,27 @@ impl Node {
 
     /// <https://dom.spec.whatwg.org/#concept-node-ensure-pre-insertion-validity>
     fn ensure_pre_insert_validity(&self, node: &Node, child: Option<&Node>) -> Fallible<()> {
+        // Steps 1-5 (the same as "replace" steps 1-5).
+        self.ensure_insertion_steps_1_to_5(node, child)?;
+        // Step 6: If parent is a document, and node is an element and
+        // parent has an element child: "HierarchyRequestError".
+        if self.kind == NodeKind::Document
+            && node.kind == NodeKind::Element
+            && self
+                .children()
+                .iter()
+                .any(|c| c.kind == NodeKind::Element && !std::ptr::eq(&**c, node))
+        {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        Ok(())
+    }
+
+    /// Steps 1-5 of
+    /// <https://dom.spec.whatwg.org/#concept-node-ensure-pre-insertion-validity>,
+    /// which <https://dom.spec.whatwg.org/#concept-node-replace> repeats as
+    /// its steps 1-5 (with a non-null child).
+    fn ensure_insertion_steps_1_to_5(&self, node: &Node, child: Option<&Node>) -> Fallible<()> {
         // Step 1: If parent is not a Document, DocumentFragment, or Element
         // node, then throw a "HierarchyRequestError" DOMException.
         if !matches!(self.kind, NodeKind::Document | NodeKind::Element) {
@@ -211,17 +232,6 @@ impl Node {
         // Step 5: If either node is a Text node and parent is a document
         // ... then throw a "HierarchyRequestError" DOMException.
         if node.kind == NodeKind::Text && self.kind == NodeKind::Document {
-            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
-        }
-        // Step 6: If parent is a document, and node is an element and
-        // parent has an element child: "HierarchyRequestError".
-        if self.kind == NodeKind::Document
-            && node.kind == NodeKind::Element
-            && self
-                .children()
-                .iter()
-                .any(|c| c.kind == NodeKind::Element && !std::ptr::eq(&**c, node))
-        {
             return Err(Error::dom(DomExceptionName::HierarchyRequestError));
         }
         Ok(())
@@ -374,32 +384,11 @@ impl Node {
     /// <https://dom.spec.whatwg.org/#concept-node-replace> (one node: no
     /// DocumentFragment or DocumentType; no mutation observers).
     pub fn replace(&self, child: &Node, node: &Node) -> Fallible<DomRoot<Node>> {
-        // Step 1: If parent is not a Document, DocumentFragment, or Element
-        // node, then throw a "HierarchyRequestError" DOMException.
-        if !matches!(self.kind, NodeKind::Document | NodeKind::Element) {
-            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
-        }
-        // Step 2: If node is a host-including inclusive ancestor of parent,
-        // then throw a "HierarchyRequestError" DOMException.
-        if node.is_inclusive_ancestor_of(self) {
-            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
-        }
-        // Step 3: If child's parent is not parent, then throw a
-        // "NotFoundError" DOMException.
-        if !child.parent().is_some_and(|p| std::ptr::eq(&*p, self)) {
-            return Err(Error::dom(DomExceptionName::NotFoundError));
-        }
-        // Step 4: If node is not a DocumentFragment, DocumentType,
-        // Element, or CharacterData node, then throw a
-        // "HierarchyRequestError" DOMException.
-        if node.kind == NodeKind::Document {
-            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
-        }
-        // Step 5: If either node is a Text node and parent is a document,
-        // ... then throw a "HierarchyRequestError" DOMException.
-        if node.kind == NodeKind::Text && self.kind == NodeKind::Document {
-            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
-        }
+        // Step 1-5: as "ensure pre-insertion validity" steps 1-5: the
+        // parent's type, node not an inclusive ancestor of parent, child's
+        // parent is parent ("NotFoundError"), node's type, no Text under a
+        // document.
+        self.ensure_insertion_steps_1_to_5(node, Some(child))?;
         // Step 6: If parent is a document, node is an element, and parent
         // has an element child that is not child: "HierarchyRequestError".
         if self.kind == NodeKind::Document
