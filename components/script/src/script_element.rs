@@ -137,10 +137,8 @@ struct FetchPool {
     loader: Arc<dyn Loader + Send + Sync>,
     jobs: Option<mpsc::Sender<FetchJob>>,
     receiver: Arc<Mutex<mpsc::Receiver<FetchJob>>>,
+    /// Started one per job until there are [`FETCH_THREADS`].
     threads: Vec<JoinHandle<()>>,
-    /// Jobs sent and not yet picked up by a thread, approximately: a new
-    /// thread starts when every existing one may be busy.
-    queued: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl FetchPool {
@@ -152,16 +150,12 @@ impl FetchPool {
             jobs: Some(jobs),
             receiver: Arc::new(Mutex::new(receiver)),
             threads: Vec::new(),
-            queued: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
         }
     }
 
     fn submit(&mut self, job: FetchJob) {
-        use std::sync::atomic::Ordering;
-        let queued = self.queued.fetch_add(1, Ordering::AcqRel) + 1;
-        if self.threads.len() < FETCH_THREADS && queued > 0 {
+        if self.threads.len() < FETCH_THREADS {
             let receiver = self.receiver.clone();
-            let counter = self.queued.clone();
             let spawned = std::thread::Builder::new()
                 .name("js-script-fetch".to_owned())
                 .spawn(move || loop {
@@ -170,10 +164,7 @@ impl FetchPool {
                         receiver.recv()
                     };
                     match job {
-                        Ok(job) => {
-                            counter.fetch_sub(1, Ordering::AcqRel);
-                            job();
-                        }
+                        Ok(job) => job(),
                         // The pool was discarded.
                         Err(_) => return,
                     }
