@@ -13,6 +13,7 @@ pub mod html_tree_builder;
 pub mod profiling;
 pub mod rejection;
 pub mod runtime;
+pub mod script_element;
 pub mod script_loading;
 pub mod script_registry;
 pub(crate) mod timers;

@@ -238,6 +238,27 @@ impl Node {
 
     /// <https://dom.spec.whatwg.org/#concept-node-ensure-pre-insertion-validity>
     fn ensure_pre_insert_validity(&self, node: &Node, child: Option<&Node>) -> Fallible<()> {
+        // Steps 1-5 (the same as "replace" steps 1-5).
+        self.ensure_insertion_steps_1_to_5(node, child)?;
+        // Step 6: If parent is a document, and node is an element and
+        // parent has an element child: "HierarchyRequestError".
+        if self.kind == NodeKind::Document
+            && node.kind == NodeKind::Element
+            && self
+                .children()
+                .iter()
+                .any(|c| c.kind == NodeKind::Element && !std::ptr::eq(&**c, node))
+        {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        Ok(())
+    }
+
+    /// Steps 1-5 of
+    /// <https://dom.spec.whatwg.org/#concept-node-ensure-pre-insertion-validity>,
+    /// which <https://dom.spec.whatwg.org/#concept-node-replace> repeats as
+    /// its steps 1-5 (with a non-null child).
+    fn ensure_insertion_steps_1_to_5(&self, node: &Node, child: Option<&Node>) -> Fallible<()> {
         // Step 1: If parent is not a Document, DocumentFragment, or Element
         // node, then throw a "HierarchyRequestError" DOMException.
         if !matches!(self.kind, NodeKind::Document | NodeKind::Element) {
@@ -266,17 +287,6 @@ impl Node {
         if node.kind == NodeKind::Text && self.kind == NodeKind::Document {
             return Err(Error::dom(DomExceptionName::HierarchyRequestError));
         }
-        // Step 6: If parent is a document, and node is an element and
-        // parent has an element child: "HierarchyRequestError".
-        if self.kind == NodeKind::Document
-            && node.kind == NodeKind::Element
-            && self
-                .children()
-                .iter()
-                .any(|c| c.kind == NodeKind::Element && !std::ptr::eq(&**c, node))
-        {
-            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
-        }
         Ok(())
     }
 
@@ -294,8 +304,9 @@ impl Node {
             _ => self.owner_doc(),
         };
         let depth_below_parent = self.depth.get() + 1;
-        for inclusive_descendant in node.inclusive_descendants() {
-            let descendant = &*inclusive_descendant;
+        let subtree = node.inclusive_descendants();
+        for inclusive_descendant in &subtree {
+            let descendant = &**inclusive_descendant;
             descendant
                 .depth
                 .set(descendant.depth.get() + depth_below_parent);
@@ -320,18 +331,28 @@ impl Node {
             children.insert(index, Dom::from_ref(node));
         }
         node.parent.set(Some(self));
+        // Step 9: Run the children changed steps for parent (a script
+        // element's; run with the post-connection steps, see below).
+        crate::script_element::children_changed(self);
         // Step 7.7: For each shadow-including inclusive descendant
         // inclusiveDescendant of node, in shadow-including tree order: run
         // the insertion steps with inclusiveDescendant (only `<iframe>` has
         // any here; they apply when it becomes connected). The subtree is
         // connected as a whole before any of them runs.
         if self.is_connected() {
-            let subtree = node.inclusive_descendants();
             for inclusive_descendant in &subtree {
                 inclusive_descendant.connected.set(true);
             }
             for inclusive_descendant in &subtree {
                 inclusive_descendant.run_insertion_steps();
+            }
+            // Step 11: For each shadow-including inclusive descendant of
+            // node that is connected, in shadow-including tree order, run
+            // the post-connection steps (script elements': queued here,
+            // run by `script_element::run_post_connection_steps` once the
+            // calling DOM method's mutations are done).
+            for inclusive_descendant in &subtree {
+                crate::script_element::node_connected(inclusive_descendant);
             }
         }
     }
@@ -390,6 +411,8 @@ impl Node {
             let descendant = &**inclusive_descendant;
             descendant.depth.set(descendant.depth.get() - old_depth);
         }
+        // Step 21: Run the children changed steps for parent.
+        crate::script_element::children_changed(self);
         // Steps 15-16: run the removing steps for node and each of its
         // shadow-including descendants (only `<iframe>` has any here),
         // once the whole subtree is disconnected.
@@ -423,6 +446,51 @@ impl Node {
                 });
             }
         }
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-node-replace> (one node: no
+    /// DocumentFragment or DocumentType; no mutation observers).
+    pub fn replace(&self, child: &Node, node: &Node) -> Fallible<DomRoot<Node>> {
+        // Step 1-5: as "ensure pre-insertion validity" steps 1-5: the
+        // parent's type, node not an inclusive ancestor of parent, child's
+        // parent is parent ("NotFoundError"), node's type, no Text under a
+        // document.
+        self.ensure_insertion_steps_1_to_5(node, Some(child))?;
+        // Step 6: If parent is a document, node is an element, and parent
+        // has an element child that is not child: "HierarchyRequestError".
+        if self.kind == NodeKind::Document
+            && node.kind == NodeKind::Element
+            && self.children().iter().any(|c| {
+                c.kind == NodeKind::Element
+                    && !std::ptr::eq(&**c, child)
+                    && !std::ptr::eq(&**c, node)
+            })
+        {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        // Step 7: Let referenceChild be child's next sibling.
+        // Step 8: If referenceChild is node, then set referenceChild to
+        // node's next sibling.
+        let mut reference = child.next_sibling();
+        if reference.as_deref().is_some_and(|r| std::ptr::eq(r, node)) {
+            reference = node.next_sibling();
+        }
+        // Step 9: Let previousSibling be child's previous sibling (for
+        // mutation records: none here).
+        // Step 10: Let removedNodes be the empty set.
+        // Step 11: If child's parent is non-null: remove child (with the
+        // suppress observers flag set).
+        if !std::ptr::eq(child, node) {
+            self.remove(child);
+        }
+        // Step 12: Let nodes be node's children if node is a
+        // DocumentFragment node; otherwise « node ».
+        // Step 13: Insert node into parent before referenceChild with the
+        // suppress observers flag set.
+        self.insert(node, reference.as_deref());
+        // Step 14: Queue a tree mutation record (no observers).
+        // Step 15: Return child.
+        Ok(DomRoot::from_ref(child))
     }
 
     /// Replaces all children with `node`
@@ -551,10 +619,17 @@ impl NodeMethods for Node {
                 };
                 // Step 3: Replace all with node within parent.
                 self.replace_all(node.as_deref().map(|t| t.upcast_node()));
+                crate::script_element::run_post_connection_steps(cx);
             }
             NodeKind::Text => {
                 if let Some(text) = self.root_ref().downcast::<Text>() {
                     text.set_data(&value);
+                    // Replace data, step 12: the children changed steps
+                    // for node's parent.
+                    if let Some(parent) = self.parent() {
+                        crate::script_element::children_changed(&parent);
+                    }
+                    crate::script_element::run_post_connection_steps(cx);
                 }
             }
             NodeKind::Comment | NodeKind::Document => {}
@@ -580,20 +655,38 @@ impl NodeMethods for Node {
     /// <https://dom.spec.whatwg.org/#dom-node-insertbefore>
     fn InsertBefore(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         node: DomRoot<Node>,
         child: Option<DomRoot<Node>>,
     ) -> Fallible<DomRoot<Node>> {
-        self.pre_insert(&node, child.as_deref())
+        let result = self.pre_insert(&node, child.as_deref());
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-appendchild>
-    fn AppendChild(&self, _cx: &mut JSContext, node: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
-        self.append(&node)
+    fn AppendChild(&self, cx: &mut JSContext, node: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
+        let result = self.append(&node);
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-replacechild>
+    fn ReplaceChild(
+        &self,
+        cx: &mut JSContext,
+        node: DomRoot<Node>,
+        child: DomRoot<Node>,
+    ) -> Fallible<DomRoot<Node>> {
+        let result = self.replace(&child, &node);
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-removechild>
-    fn RemoveChild(&self, _cx: &mut JSContext, child: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
-        self.pre_remove(&child)
+    fn RemoveChild(&self, cx: &mut JSContext, child: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
+        let result = self.pre_remove(&child);
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 }
