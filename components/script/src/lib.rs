@@ -9,6 +9,8 @@ pub mod browsing_context;
 pub mod dom;
 pub mod engine;
 pub mod event_loop;
+pub mod import_map;
+pub mod module_loading;
 pub mod profiling;
 pub mod rejection;
 pub mod runtime;

@@ -562,6 +562,8 @@ struct PendingScript {
     element: DomRoot<HTMLScriptElement>,
     /// `None`: the fetch failed (fire `error`).
     source: Option<(String, ScriptRecord)>,
+    /// A module script's result (then `source` is unused).
+    module: Option<crate::module_loading::ModuleResult>,
 }
 
 /// The tree sink: builds the DOM of `document`. Holds the raw context
@@ -945,12 +947,37 @@ fn prepare_the_script_element(
             "text/javascript" | "application/javascript" | "text/ecmascript" | "javascript"
         );
     if !is_classic {
-        // Step 10-11: not a JavaScript MIME type (modules and data blocks
-        // are not run).
+        // Step 9-11: "module" and "importmap" (`module_loading`); any other
+        // type is a data block (not run).
+        let prepared =
+            crate::module_loading::prepare_module_or_import_map(cx, document, script, &type_);
+        if let Some((module, is_async)) = prepared {
+            let pending = PendingScript {
+                element: DomRoot::from_ref(script),
+                source: None,
+                module: Some(module),
+            };
+            if is_async {
+                // Step 32.3: execute as soon as possible (a task).
+                let document = DomRoot::from_ref(document);
+                EventLoop::current().queue_task(Box::new(move |cx| {
+                    enter_and_execute(cx, &document, pending);
+                }));
+            } else {
+                // Step 32.1: the list of scripts that will execute when the
+                // document has finished parsing.
+                state.deferred.borrow_mut().push(pending);
+            }
+        }
         return;
     }
     // Step 12: Set el's already started to true.
     script.set_already_started(true);
+    // Step 23: If el has a nomodule content attribute and its type is
+    // "classic", then return.
+    if element.get_attribute("nomodule").is_some() {
+        return;
+    }
     let root = DomRoot::from_ref(script);
     match src {
         // Step 31 (no src): inline classic script; the parser-inserted
@@ -962,6 +989,7 @@ fn prepare_the_script_element(
             let pending = PendingScript {
                 element: root,
                 source: Some((source_text, record)),
+                module: None,
             };
             execute_the_script_element(cx, document, pending);
         }
@@ -972,10 +1000,12 @@ fn prepare_the_script_element(
                 Err(_) => PendingScript {
                     element: root,
                     source: None,
+                    module: None,
                 },
                 Ok(url) => PendingScript {
                     element: root,
                     source: fetch_classic_script(loader, document, &url, element),
+                    module: None,
                 },
             };
             let is_async = element.get_attribute("async").is_some();
@@ -1065,6 +1095,10 @@ fn enter_and_execute(cx: &mut JSContext, document: &Document, pending: PendingSc
 /// <https://html.spec.whatwg.org/multipage/scripting.html#execute-the-script-element>
 fn execute_the_script_element(cx: &mut JSContext, document: &Document, pending: PendingScript) {
     let element = pending.element;
+    if let Some(module) = pending.module {
+        crate::module_loading::execute_module_script_element(cx, document, &element, module);
+        return;
+    }
     // Step 2: If el's result is null, then fire an event named error at
     // el, and return.
     let Some((source, record)) = pending.source else {
