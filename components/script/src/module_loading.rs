@@ -36,7 +36,7 @@ use mozjs::jsapi::{
     ColumnNumberOneOrigin, Handle as RawHandle, HandleObject as RawHandleObject,
     HandleValue as RawHandleValue, Heap, JSObject, JSScript, JSTracer, ModuleType,
 };
-use mozjs::jsval::{Int32Value, JSVal, NullValue, ObjectValue, StringValue, UndefinedValue};
+use mozjs::jsval::{Int32Value, JSVal, ObjectValue, StringValue, UndefinedValue};
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::wrappers2;
@@ -567,6 +567,11 @@ fn create_module_script(
         take_exception(cx, error.handle_mut());
         return Fetched::ParseError(error.get());
     }
+    // A JSON module is a synthetic module record: no script, no
+    // host-defined data (it imports nothing and has no import.meta).
+    if kind == Kind::Json {
+        return Fetched::Record(module.get());
+    }
     // Step 9: Set script's record to result (its host-defined data: the
     // private value, an index into this thread's module infos).
     let index = MODULE_INFOS.with(|infos| {
@@ -640,7 +645,7 @@ fn finish_static_load(cx: &mut JSContext, load: PendingLoad) {
             let url = load.target.as_ref().map(|t| t.0.to_string()).unwrap_or_default();
             new_type_error(
                 cx,
-                &format!("error loading dynamically imported module or its dependency: {url}"),
+                &format!("could not fetch the imported module {url}"),
                 error.handle_mut(),
             );
         }

@@ -1,6 +1,6 @@
 //! Module scripts, `import()`, import maps and module workers, on pages
 //! served by the loopback test server: each page records what happened in
-//! `window.log`, read back after the event loop went idle, and the errors
+//! `window.out`, read back after the event loop went idle, and the errors
 //! "report the exception" recorded are checked exactly. Hostile inputs
 //! (cycles, self-imports, 404s, syntax errors deep in a graph, wrong MIME
 //! types, invalid import maps, a 3,000-deep import chain) end with the
@@ -18,18 +18,18 @@ fn module(server: &TestServer, path: &str, body: &str) {
     server.route(path, move |_| js(&body));
 }
 
-/// Serves `body` (after a `window.log` helper) at /index.html, loads it
+/// Serves `body` (after a `log(x)` helper appending to `window.out`) at /index.html, loads it
 /// and runs it to idle.
 fn page(server: &TestServer, body: &str) -> JsRuntime {
     let body = format!(
-        "<!DOCTYPE html><script>window.log = []; function log(x) {{ window.log.push(String(x)); }}</script>{body}"
+        "<!DOCTYPE html><script>window.out = []; function log(x) {{ window.out.push(String(x)); }}</script>{body}"
     );
     server.route("/index.html", move |_| html(&body));
     common::load(server, &server.http_url(SAME, "/index.html"))
 }
 
 fn log(rt: &mut JsRuntime) -> String {
-    rt.evaluate("window.log.join(',')", "check.js", 1).unwrap()
+    rt.evaluate("window.out.join(',')", "check.js", 1).unwrap()
 }
 
 /// The messages of the errors the page reported, in order.
