@@ -175,7 +175,9 @@ pub fn parse_import_map_string(
     // present in the import map.
     for key in parsed.keys() {
         if !matches!(key.as_str(), "imports" | "scopes" | "integrity") {
-            warnings.push(format!("invalid top-level key {key:?} in an import map (ignored)"));
+            warnings.push(format!(
+                "invalid top-level key {key:?} in an import map (ignored)"
+            ));
         }
     }
     // Step 10: Return an import map whose imports are
@@ -328,7 +330,9 @@ fn normalize_integrity_map(
         // module specifier given key and baseURL.
         // Step 2.2: If resolvedURL is null, then: warn, continue.
         let Some(resolved) = resolve_url_like_module_specifier(key, base_url) else {
-            warnings.push(format!("the integrity key {key:?} in an import map is not a URL"));
+            warnings.push(format!(
+                "the integrity key {key:?} in an import map is not a URL"
+            ));
             continue;
         };
         // Step 2.3: If value is not a string, then: warn, continue.
@@ -360,9 +364,10 @@ fn resolve_imports_match(
             // TypeError indicating that resolution of specifierKey was
             // blocked by a null entry.
             // Step 1.1.2-1.1.3: Return resolutionResult.
-            return resolution_result.clone().map(Some).ok_or_else(|| {
-                format!("the import map blocks {specifier_key:?} (a null entry)")
-            });
+            return resolution_result
+                .clone()
+                .map(Some)
+                .ok_or_else(|| format!("the import map blocks {specifier_key:?} (a null entry)"));
         }
         // Step 1.2: If all of the following are true: specifierKey ends
         // with U+002F (/); specifierKey is a code unit prefix of
@@ -447,7 +452,8 @@ impl ImportMapState {
         // break.
         for (scope_prefix, scope_imports) in &import_map.scopes {
             if scope_prefix == serialized_base_url
-                || (scope_prefix.ends_with('/') && serialized_base_url.starts_with(scope_prefix.as_str()))
+                || (scope_prefix.ends_with('/')
+                    && serialized_base_url.starts_with(scope_prefix.as_str()))
             {
                 if let Some(found) =
                     resolve_imports_match(&normalized_specifier, as_url.as_ref(), scope_imports)?
@@ -536,7 +542,9 @@ impl ImportMapState {
                 // scopeImports[specifierKey].
                 if *scope_prefix == record.serialized_base_url
                     || (scope_prefix.ends_with('/')
-                        && record.serialized_base_url.starts_with(scope_prefix.as_str()))
+                        && record
+                            .serialized_base_url
+                            .starts_with(scope_prefix.as_str()))
                 {
                     scope_imports.retain(|(key, _)| {
                         let clashes = *key == record.specifier
@@ -584,7 +592,9 @@ impl ImportMapState {
         // set oldImportMap's integrity[url] to integrity.
         for (url, integrity) in new_import_map.integrity {
             if self.import_map.integrity.iter().any(|(u, _)| *u == url) {
-                warnings.push(format!("import map integrity for {url:?} ignored: already set"));
+                warnings.push(format!(
+                    "import map integrity for {url:?} ignored: already set"
+                ));
                 continue;
             }
             self.import_map.integrity.push((url, integrity));
@@ -692,10 +702,7 @@ mod tests {
         let mut s = state(
             r#"{"imports": {"a": "/a1.js"}, "scopes": {"/app/": {"a": "/a2.js"}, "/other/": {"a": "/a3.js"}}}"#,
         );
-        assert_eq!(
-            s.resolve("a", &base(), true).unwrap().path(),
-            "/a2.js"
-        );
+        assert_eq!(s.resolve("a", &base(), true).unwrap().path(), "/a2.js");
         let other = url::Url::parse("https://example.com/elsewhere.js").unwrap();
         assert_eq!(s.resolve("a", &other, true).unwrap().path(), "/a1.js");
     }

@@ -91,12 +91,16 @@ struct ModuleScript {
     parse_error: Heap<JSVal>,
 }
 
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#module-map>:
+/// (request URL, module type) → module script, or `None` (null).
+type ModuleMap = HashMap<(url::Url, Kind), Option<Box<ModuleScript>>>;
+
 /// One global's module state: its module map (keyed by request URL and
 /// module type; `None` is a failed fetch, cached as HTML says), its import
 /// map and resolved module set, and whether it is a module worker's.
 #[derive(Default)]
 pub struct GlobalModules {
-    map: RefCell<HashMap<(url::Url, Kind), Option<Box<ModuleScript>>>>,
+    map: RefCell<ModuleMap>,
     imports: RefCell<ImportMapState>,
     module_worker: Cell<bool>,
 }
@@ -296,10 +300,13 @@ unsafe extern "C" fn host_load_imported_module(
         None => Err(format!(
             "{specifier:?}: this module type is not supported (only JavaScript and JSON modules)"
         )),
-        Some(kind) => resolve_module_specifier(global, &specifier, &info.base_url)
-            .map(|url| (url, kind)),
+        Some(kind) => {
+            resolve_module_specifier(global, &specifier, &info.base_url).map(|url| (url, kind))
+        }
     };
-    let graph = host_defined.is_int32().then(|| host_defined.to_int32() as u32);
+    let graph = host_defined
+        .is_int32()
+        .then(|| host_defined.to_int32() as u32);
     let load = PendingLoad {
         global: RootedTraceableBox::new(Heap::default()),
         referrer: RootedTraceableBox::new(Heap::default()),
@@ -472,8 +479,7 @@ fn fetch_module_source(
             return Err(format!("{url}: blocked by the CORS check: {reason:?}"))
         }
         ScriptCorsOutcome::Run {
-            muted_errors: true,
-            ..
+            muted_errors: true, ..
         } => return Err(format!("{url}: a module response must pass the CORS check")),
         ScriptCorsOutcome::Run { response_url, .. } => response_url,
     };
@@ -642,7 +648,11 @@ fn finish_static_load(cx: &mut JSContext, load: PendingLoad) {
         // onSingleFetchComplete step 2: If moduleScript is null, then set
         // completion to ThrowCompletion(a new TypeError).
         Some(Fetched::Null) => {
-            let url = load.target.as_ref().map(|t| t.0.to_string()).unwrap_or_default();
+            let url = load
+                .target
+                .as_ref()
+                .map(|t| t.0.to_string())
+                .unwrap_or_default();
             new_type_error(
                 cx,
                 &format!("could not fetch the imported module {url}"),
@@ -735,7 +745,10 @@ enum GraphOutcome {
     Loaded,
     /// Rejected: the loadState's error to rethrow (if any) and the
     /// rejection's error.
-    Failed(Option<RootedTraceableBox<Heap<JSVal>>>, RootedTraceableBox<Heap<JSVal>>),
+    Failed(
+        Option<RootedTraceableBox<Heap<JSVal>>>,
+        RootedTraceableBox<Heap<JSVal>>,
+    ),
 }
 
 /// `record.LoadRequestedModules(state)` with a fresh loadState, driven to
@@ -762,7 +775,9 @@ fn load_requested_modules(cx: &mut JSContext, record: Handle<*mut JSObject>) -> 
         take_exception(cx, failure.handle_mut());
     }
     drain_static_loads(cx);
-    let state = GRAPHS.with(|g| g.borrow_mut().remove(&id)).unwrap_or_default();
+    let state = GRAPHS
+        .with(|g| g.borrow_mut().remove(&id))
+        .unwrap_or_default();
     match state.outcome {
         Some(Ok(())) => GraphOutcome::Loaded,
         Some(Err(error)) => GraphOutcome::Failed(state.error_to_rethrow, error),
@@ -771,7 +786,11 @@ fn load_requested_modules(cx: &mut JSContext, record: Handle<*mut JSObject>) -> 
             // failure with a TypeError.
             let error = RootedTraceableBox::new(Heap::default());
             rooted!(&in(cx) let mut value = UndefinedValue());
-            new_type_error(cx, "the module graph could not be loaded", value.handle_mut());
+            new_type_error(
+                cx,
+                "the module graph could not be loaded",
+                value.handle_mut(),
+            );
             error.set(value.get());
             GraphOutcome::Failed(state.error_to_rethrow, error)
         }
@@ -780,7 +799,11 @@ fn load_requested_modules(cx: &mut JSContext, record: Handle<*mut JSObject>) -> 
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-the-descendants-of-and-link-a-module-script>
 /// for the module script `fetched` (`cx` in its realm).
-fn fetch_descendants_and_link(cx: &mut JSContext, fetched: Fetched, external: bool) -> ModuleResult {
+fn fetch_descendants_and_link(
+    cx: &mut JSContext,
+    fetched: Fetched,
+    external: bool,
+) -> ModuleResult {
     let mut result = ModuleResult::null(external);
     let record = match fetched {
         Fetched::Null => return result,
@@ -851,7 +874,11 @@ fn continue_dynamic_import(cx: &mut JSContext, load: PendingLoad) {
     match fetched {
         None => {}
         Some(Fetched::Null) => {
-            let url = load.target.as_ref().map(|t| t.0.to_string()).unwrap_or_default();
+            let url = load
+                .target
+                .as_ref()
+                .map(|t| t.0.to_string())
+                .unwrap_or_default();
             new_type_error(
                 cx,
                 &format!("error loading dynamically imported module: {url}"),
@@ -1023,7 +1050,10 @@ pub(crate) fn prepare_module_or_import_map(
         // Step 30.3-30.5: If the src attribute's value is the empty string
         // or does not parse: queue an element task to fire error, return.
         Some(Err(raw)) => {
-            eprintln!("{}: <script type=module src={raw:?}>: not a valid URL", document.url());
+            eprintln!(
+                "{}: <script type=module src={raw:?}>: not a valid URL",
+                document.url()
+            );
             queue_element_event(DomRoot::from_ref(script), "error");
             return None;
         }

@@ -34,15 +34,30 @@ fn log(rt: &mut JsRuntime) -> String {
 
 /// The messages of the errors the page reported, in order.
 fn errors(rt: &JsRuntime) -> Vec<String> {
-    rt.reported_errors().into_iter().map(|e| e.message).collect()
+    rt.reported_errors()
+        .into_iter()
+        .map(|e| e.message)
+        .collect()
 }
 
 #[test]
 fn static_graph_evaluates_once_in_post_order_after_parsing() {
     let server = TestServer::start().unwrap();
-    module(&server, "/m/main.js", "import { a } from './a.js'; import { b } from '/m/b.js'; log('main:' + a + b);");
-    module(&server, "/m/a.js", "import { c } from './c.js'; log('a'); export const a = 'A' + c;");
-    module(&server, "/m/b.js", "import { c } from './c.js'; log('b'); export const b = 'B' + c;");
+    module(
+        &server,
+        "/m/main.js",
+        "import { a } from './a.js'; import { b } from '/m/b.js'; log('main:' + a + b);",
+    );
+    module(
+        &server,
+        "/m/a.js",
+        "import { c } from './c.js'; log('a'); export const a = 'A' + c;",
+    );
+    module(
+        &server,
+        "/m/b.js",
+        "import { c } from './c.js'; log('b'); export const b = 'B' + c;",
+    );
     module(&server, "/m/c.js", "log('c'); export const c = 'C';");
     let mut rt = page(
         &server,
@@ -65,7 +80,11 @@ fn static_graph_evaluates_once_in_post_order_after_parsing() {
 fn load_and_error_events_of_module_scripts() {
     let server = TestServer::start().unwrap();
     module(&server, "/ok.js", "log('ok ran');");
-    module(&server, "/imports-404.js", "import './missing.js'; log('never');");
+    module(
+        &server,
+        "/imports-404.js",
+        "import './missing.js'; log('never');",
+    );
     server.route("/missing.js", |_| TestResponse::not_found());
     server.route("/plain.js", |_| {
         TestResponse::ok("log('never: text/plain')").with_content_type("text/plain")
@@ -93,8 +112,12 @@ fn cross_origin_modules_need_cors() {
     let server = TestServer::start().unwrap();
     let no_cors = server.http_url(CROSS, "/x/nocors.js");
     let cors = server.http_url(CROSS, "/x/cors.js");
-    server.route("/x/nocors.js", |_| js("log('never: no CORS'); window.leaked = 1;"));
-    server.route("/x/cors.js", |r| js("log('cors ran'); export const v = 1;").with_cors_echo(r));
+    server.route("/x/nocors.js", |_| {
+        js("log('never: no CORS'); window.leaked = 1;")
+    });
+    server.route("/x/cors.js", |r| {
+        js("log('cors ran'); export const v = 1;").with_cors_echo(r)
+    });
     let mut rt = page(
         &server,
         &format!(
@@ -109,7 +132,10 @@ import("{no_cors}").then(() => log('never'), e => log('import:' + e.name));</scr
         log(&mut rt),
         "nocors:error,cors ran,cors:load,import:TypeError"
     );
-    assert_eq!(rt.evaluate("String(window.leaked)", "c.js", 1).unwrap(), "undefined");
+    assert_eq!(
+        rt.evaluate("String(window.leaked)", "c.js", 1).unwrap(),
+        "undefined"
+    );
     // The module requests were CORS requests (an Origin header).
     let requests = server.requests_to("/x/cors.js");
     assert!(requests[0].header("Origin").is_some(), "{requests:?}");
@@ -137,7 +163,11 @@ fn nomodule_inline_async_and_top_level_await() {
 fn dynamic_import_from_classic_and_module_scripts_and_import_meta() {
     let server = TestServer::start().unwrap();
     module(&server, "/d/dep.js", "export const url = import.meta.url; export const resolved = import.meta.resolve('./sib.js');");
-    module(&server, "/d/mod.js", "const m = await import('./dep.js'); log('module:' + m.url); export default 1;");
+    module(
+        &server,
+        "/d/mod.js",
+        "const m = await import('./dep.js'); log('module:' + m.url); export default 1;",
+    );
     server.route("/d/classic.js", |_| {
         js("import('./dep.js').then(m => log('classic:' + m.url + ' ' + m.resolved));")
     });
@@ -150,10 +180,7 @@ fn dynamic_import_from_classic_and_module_scripts_and_import_meta() {
     let sib = server.http_url(SAME, "/d/sib.js");
     // The classic script's import resolves against its own URL; both get
     // the same module instance (one module map).
-    assert_eq!(
-        log(&mut rt),
-        format!("classic:{dep} {sib},module:{dep}")
-    );
+    assert_eq!(log(&mut rt), format!("classic:{dep} {sib},module:{dep}"));
     assert_eq!(server.requests_to("/d/dep.js").len(), 1);
     assert_eq!(errors(&rt), Vec::<String>::new());
 }
@@ -163,8 +190,16 @@ fn import_maps_remap_bare_specifiers_and_scopes() {
     let server = TestServer::start().unwrap();
     module(&server, "/lib/v1/util.js", "export const v = 'v1';");
     module(&server, "/lib/v2/util.js", "export const v = 'v2';");
-    module(&server, "/app/main.js", "import { v } from 'util'; import { v as w } from 'pkg/util.js'; log('app:' + v + w);");
-    module(&server, "/main.js", "import { v } from 'util'; log('root:' + v);");
+    module(
+        &server,
+        "/app/main.js",
+        "import { v } from 'util'; import { v as w } from 'pkg/util.js'; log('app:' + v + w);",
+    );
+    module(
+        &server,
+        "/main.js",
+        "import { v } from 'util'; log('root:' + v);",
+    );
     let mut rt = page(
         &server,
         r#"<script type="importmap">
@@ -198,20 +233,35 @@ fn invalid_import_maps_are_reported() {
     );
     let errors = errors(&rt);
     assert_eq!(errors.len(), 4, "{errors:?}");
-    assert!(errors[0].starts_with("SyntaxError: JSON.parse"), "{errors:?}");
+    assert!(
+        errors[0].starts_with("SyntaxError: JSON.parse"),
+        "{errors:?}"
+    );
     assert!(errors[3].contains("still-unmapped"), "{errors:?}");
 }
 
 #[test]
 fn cycles_self_imports_and_deep_syntax_errors() {
     let server = TestServer::start().unwrap();
-    module(&server, "/cyc/a.js", "import { b } from './b.js'; export const a = 'a'; log('a sees ' + b);");
+    module(
+        &server,
+        "/cyc/a.js",
+        "import { b } from './b.js'; export const a = 'a'; log('a sees ' + b);",
+    );
     module(&server, "/cyc/b.js", "import { a } from './a.js'; export const b = 'b'; log('b runs'); export function getA() { return a; }");
-    module(&server, "/self.js", "import * as me from './self.js'; export const x = 1; log('self:' + me.x);");
+    module(
+        &server,
+        "/self.js",
+        "import * as me from './self.js'; export const x = 1; log('self:' + me.x);",
+    );
     module(&server, "/deep/1.js", "import './2.js'; log('never 1');");
     module(&server, "/deep/2.js", "import './3.js'; log('never 2');");
     module(&server, "/deep/3.js", "log('never 3'); export const = ;");
-    module(&server, "/link.js", "import { nothere } from './cyc/b.js'; log('never link');");
+    module(
+        &server,
+        "/link.js",
+        "import { nothere } from './cyc/b.js'; log('never link');",
+    );
     let mut rt = page(
         &server,
         r#"<script>window.addEventListener('error', e => log('error:' + e.error.name + '@' + e.filename.split('/').pop()));</script>
@@ -233,7 +283,11 @@ fn cycles_self_imports_and_deep_syntax_errors() {
 #[test]
 fn evaluation_errors_are_reported_and_imports_rejected() {
     let server = TestServer::start().unwrap();
-    module(&server, "/throws.js", "log('throws runs'); throw new RangeError('boom');");
+    module(
+        &server,
+        "/throws.js",
+        "log('throws runs'); throw new RangeError('boom');",
+    );
     module(&server, "/syntax.js", "export default (;");
     server.route("/missing-404.js", |_| TestResponse::not_found());
     let mut rt = page(

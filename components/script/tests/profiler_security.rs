@@ -561,9 +561,11 @@ fn modules_imported_by_a_muted_script() {
         .with_cors_echo(r)
     });
     server.route("/nocors-module_7f3a.js", |_| {
-        js("function noCorsModule_7f3a() { tb.forceProfilerSample(); }\n\
+        js(
+            "function noCorsModule_7f3a() { tb.forceProfilerSample(); }\n\
             noCorsModule_7f3a(); window.noCorsRan = true;\n\
-            export function work() { noCorsModule_7f3a(); }\n")
+            export function work() { noCorsModule_7f3a(); }\n",
+        )
     });
     let run = run(
         server,
@@ -597,8 +599,10 @@ fn cross_origin_module_without_cors_never_runs() {
     let server = TestServer::start().unwrap();
     let no_cors = server.http_url(CROSS, "/secret-module_7f3a.js");
     server.route("/secret-module_7f3a.js", |_| {
-        js("function secretModule_7f3a() { tb.forceProfilerSample(); }\n\
-            secretModule_7f3a(); window.secretRan = true;\n")
+        js(
+            "function secretModule_7f3a() { tb.forceProfilerSample(); }\n\
+            secretModule_7f3a(); window.secretRan = true;\n",
+        )
     });
     let run = run(
         server,

@@ -238,7 +238,7 @@ impl WorkerMethods for Worker {
             name: options.name,
             // options["type"] and, for a module worker, options["credentials"]
             // (the credentials mode of its static imports).
-            module: (options.type_ == WorkerType::Module).then(|| match options.credentials {
+            module: (options.type_ == WorkerType::Module).then_some(match options.credentials {
                 RequestCredentials::Include => jsprof_document::CorsSettings::UseCredentials,
                 _ => jsprof_document::CorsSettings::Anonymous,
             }),
