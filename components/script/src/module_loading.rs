@@ -612,64 +612,72 @@ fn graph_settled(id: u32) -> bool {
     GRAPHS.with(|g| g.borrow().get(&id).is_none_or(|s| s.outcome.is_some()))
 }
 
-/// Step 16 of HostLoadImportedModule for a static import: fetch a single
-/// imported module script, then onSingleFetchComplete: perform
-/// FinishLoadingImportedModule with the module, or with a throw
-/// completion (recording a parse error or a resolution error as the
-/// graph's error to rethrow).
-fn finish_static_load(cx: &mut JSContext, load: PendingLoad) {
-    let graph = load.graph.unwrap_or_default();
-    rooted!(&in(cx) let payload = load.payload.get());
-    rooted!(&in(cx) let mut error = UndefinedValue());
-    if graph_settled(graph) {
-        // The graph already failed: nothing more to fetch for it.
-        return;
-    }
+/// Step 10-16 of HostLoadImportedModule for `load`, up to
+/// onSingleFetchComplete: fetch a single imported module script (or find
+/// it in the module map) and return its record; otherwise `None`, with the
+/// completion's error in `error`: a TypeError for a resolution failure or a
+/// null module script, the parse error for one that does not parse (both
+/// of those also become the loadState's [[ErrorToRethrow]] if it was null).
+fn fetch_imported_module(
+    cx: &mut JSContext,
+    load: &PendingLoad,
+    mut error: mozjs::rust::MutableHandleValue,
+) -> Option<*mut JSObject> {
     let global = unsafe { GlobalScope::from_global(load.global.get()) };
-    let fetched = match &load.target {
+    let (url, kind) = match &load.target {
+        // Step 11: If the previous step threw an exception, then
+        // FinishLoadingImportedModule(referrer, moduleRequest, payload,
+        // ThrowCompletion(resolutionError)); with a loadState, its
+        // [[ErrorToRethrow]] becomes resolutionError.
         Err(message) => {
-            // Step 11: FinishLoadingImportedModule(referrer, moduleRequest,
-            // payload, ThrowCompletion(resolutionError)); with a loadState,
-            // its [[ErrorToRethrow]] becomes the resolution error.
-            new_type_error(cx, message, error.handle_mut());
-            set_graph_error_to_rethrow(graph, error.get());
-            None
+            new_type_error(cx, message, error.reborrow());
+            if let Some(graph) = load.graph {
+                set_graph_error_to_rethrow(graph, error.get());
+            }
+            return None;
         }
-        Ok((url, kind)) => Some(fetch_single_module_script(
-            cx,
-            global,
-            url,
-            *kind,
-            load.credentials,
-        )),
+        Ok(target) => target,
     };
-    match fetched {
-        None => {}
-        // onSingleFetchComplete step 2: If moduleScript is null, then set
-        // completion to ThrowCompletion(a new TypeError).
-        Some(Fetched::Null) => {
-            let url = load
-                .target
-                .as_ref()
-                .map(|t| t.0.to_string())
-                .unwrap_or_default();
+    match fetch_single_module_script(cx, global, url, *kind, load.credentials) {
+        // onSingleFetchComplete step 4: NormalCompletion(moduleScript's
+        // record).
+        Fetched::Record(record) => Some(record),
+        // Step 2: If moduleScript is null, then set completion to
+        // ThrowCompletion(a new TypeError).
+        Fetched::Null => {
             new_type_error(
                 cx,
                 &format!("could not fetch the imported module {url}"),
-                error.handle_mut(),
+                error,
             );
+            None
         }
-        // Step 3: if moduleScript's parse error is not null: completion is
+        // Step 3: if moduleScript's parse error is not null, completion is
         // ThrowCompletion(parseError), and loadState.[[ErrorToRethrow]]
         // becomes parseError if it was null.
-        Some(Fetched::ParseError(parse_error)) => {
+        Fetched::ParseError(parse_error) => {
             error.set(parse_error);
-            set_graph_error_to_rethrow(graph, parse_error);
+            if let Some(graph) = load.graph {
+                set_graph_error_to_rethrow(graph, parse_error);
+            }
+            None
         }
-        // Step 4-5: NormalCompletion(moduleScript's record);
-        // FinishLoadingImportedModule(referrer, moduleRequest, payload,
-        // completion).
-        Some(Fetched::Record(record)) => {
+    }
+}
+
+/// Step 16 of HostLoadImportedModule for a static import: fetch a single
+/// imported module script, then onSingleFetchComplete step 5: perform
+/// FinishLoadingImportedModule(referrer, moduleRequest, payload,
+/// completion).
+fn finish_static_load(cx: &mut JSContext, load: PendingLoad) {
+    if load.graph.is_none_or(graph_settled) {
+        // The graph already failed: nothing more to fetch for it.
+        return;
+    }
+    rooted!(&in(cx) let payload = load.payload.get());
+    rooted!(&in(cx) let mut error = UndefinedValue());
+    match fetch_imported_module(cx, &load, error.handle_mut()) {
+        Some(record) => {
             rooted!(&in(cx) let record = record);
             rooted!(&in(cx) let referrer = load.referrer.get());
             rooted!(&in(cx) let request = load.request.get());
@@ -688,11 +696,12 @@ fn finish_static_load(cx: &mut JSContext, load: PendingLoad) {
                 rooted!(&in(cx) let mut failure = UndefinedValue());
                 take_exception(cx, failure.handle_mut());
             }
-            return;
         }
+        // SAFETY: no exception is pending (taken into `error`).
+        None => unsafe {
+            wrappers2::FinishLoadingImportedModuleFailed(cx, payload.handle(), error.handle());
+        },
     }
-    // SAFETY: no exception is pending (taken above).
-    unsafe { wrappers2::FinishLoadingImportedModuleFailed(cx, payload.handle(), error.handle()) };
 }
 
 fn set_graph_error_to_rethrow(graph: u32, error: JSVal) {
@@ -855,65 +864,36 @@ fn fetch_descendants_and_link(
 /// settles the promise with its namespace), or reject the promise with the
 /// TypeError, parse error, or resolution error.
 fn continue_dynamic_import(cx: &mut JSContext, load: PendingLoad) {
-    let global = unsafe { GlobalScope::from_global(load.global.get()) };
     rooted!(&in(cx) let payload = load.payload.get());
     rooted!(&in(cx) let mut error = UndefinedValue());
-    let fetched = match &load.target {
-        Err(message) => {
-            new_type_error(cx, message, error.handle_mut());
-            None
-        }
-        Ok((url, kind)) => Some(fetch_single_module_script(
-            cx,
-            global,
-            url,
-            *kind,
-            load.credentials,
-        )),
-    };
-    match fetched {
-        None => {}
-        Some(Fetched::Null) => {
-            let url = load
-                .target
-                .as_ref()
-                .map(|t| t.0.to_string())
-                .unwrap_or_default();
-            new_type_error(
-                cx,
-                &format!("error loading dynamically imported module: {url}"),
-                error.handle_mut(),
-            );
-        }
-        Some(Fetched::ParseError(parse_error)) => error.set(parse_error),
-        Some(Fetched::Record(record)) => {
-            rooted!(&in(cx) let record = record);
-            match load_requested_modules(cx, record.handle()) {
-                GraphOutcome::Loaded => {
-                    rooted!(&in(cx) let referrer = load.referrer.get());
-                    rooted!(&in(cx) let request = load.request.get());
-                    let ok = unsafe {
-                        wrappers2::FinishLoadingImportedModule(
-                            cx,
-                            referrer.handle(),
-                            request.handle(),
-                            payload.handle(),
-                            record.handle(),
-                            true,
-                        )
-                    };
-                    if !ok {
-                        report_pending_exception(cx);
-                    }
-                    crate::runtime::perform_microtask_checkpoint(cx);
-                    return;
+    if let Some(record) = fetch_imported_module(cx, &load, error.handle_mut()) {
+        rooted!(&in(cx) let record = record);
+        match load_requested_modules(cx, record.handle()) {
+            GraphOutcome::Loaded => {
+                rooted!(&in(cx) let referrer = load.referrer.get());
+                rooted!(&in(cx) let request = load.request.get());
+                let ok = unsafe {
+                    wrappers2::FinishLoadingImportedModule(
+                        cx,
+                        referrer.handle(),
+                        request.handle(),
+                        payload.handle(),
+                        record.handle(),
+                        true,
+                    )
+                };
+                if !ok {
+                    report_pending_exception(cx);
                 }
-                GraphOutcome::Failed(error_to_rethrow, failure) => {
-                    error.set(error_to_rethrow.as_ref().unwrap_or(&failure).get());
-                }
+                crate::runtime::perform_microtask_checkpoint(cx);
+                return;
+            }
+            GraphOutcome::Failed(error_to_rethrow, failure) => {
+                error.set(error_to_rethrow.as_ref().unwrap_or(&failure).get());
             }
         }
     }
+    // SAFETY: no exception is pending (taken into `error`).
     unsafe { wrappers2::FinishLoadingImportedModuleFailed(cx, payload.handle(), error.handle()) };
     crate::runtime::perform_microtask_checkpoint(cx);
 }
