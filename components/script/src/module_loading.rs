@@ -1000,7 +1000,14 @@ pub(crate) fn prepare_module_or_import_map(
     type_: &str,
 ) -> Option<(ModuleResult, bool)> {
     let element = script.element();
-    let module = match type_ {
+    // Step 10-11: an ASCII case-insensitive match for "module" or
+    // "importmap" (the type string has no leading or trailing ASCII
+    // whitespace).
+    let module = match type_
+        .trim_matches(|c: char| c.is_ascii_whitespace())
+        .to_ascii_lowercase()
+        .as_str()
+    {
         "module" => true,
         "importmap" => false,
         // Step 11: Otherwise, return (a data block).
