@@ -14,6 +14,7 @@ pub mod module_loading;
 pub mod profiling;
 pub mod rejection;
 pub mod runtime;
+pub mod script_element;
 pub mod script_loading;
 pub mod script_registry;
 pub(crate) mod timers;

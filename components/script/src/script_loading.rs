@@ -159,8 +159,15 @@ impl Loader for Fetcher {
 /// <https://mimesniff.spec.whatwg.org/#javascript-mime-type>: whether the
 /// essence of `mime_type` is one of the JavaScript MIME type essences.
 pub fn is_javascript_mime_type(mime_type: &jsprof_net::MimeType) -> bool {
+    is_javascript_mime_type_essence_match(&mime_type.essence())
+}
+
+/// <https://mimesniff.spec.whatwg.org/#javascript-mime-type-essence-match>:
+/// whether `string` is an ASCII case-insensitive match for one of the
+/// JavaScript MIME type essence strings.
+pub fn is_javascript_mime_type_essence_match(string: &str) -> bool {
     matches!(
-        mime_type.essence().as_str(),
+        string.to_ascii_lowercase().as_str(),
         "application/ecmascript"
             | "application/javascript"
             | "application/x-ecmascript"
@@ -557,15 +564,6 @@ pub(crate) fn run_classic_script_with(
     ClassicScriptRun::Threw
 }
 
-/// A script waiting to run: its element and fetched source.
-struct PendingScript {
-    element: DomRoot<HTMLScriptElement>,
-    /// `None`: the fetch failed (fire `error`).
-    source: Option<(String, ScriptRecord)>,
-    /// A module script's result (then `source` is unused).
-    module: Option<crate::module_loading::ModuleResult>,
-}
-
 /// The tree sink: builds the DOM of `document`. Holds the raw context
 /// because html5ever's sink methods take `&self` only.
 struct Sink {
@@ -677,7 +675,6 @@ impl TreeSink for Sink {
         if let Some(script) = element.downcast::<HTMLScriptElement>() {
             // The script's text starts on the line its start tag ends on.
             script.set_parser_inserted(true, self.current_line.get() as u32);
-            script.set_base_url(self.document.url());
         }
         element.upcast::<Node>()
     }
@@ -781,7 +778,7 @@ impl TreeSink for Sink {
 /// The page-load state the end-of-parsing steps need.
 struct PageState {
     /// <https://html.spec.whatwg.org/multipage/scripting.html#list-of-scripts-that-will-execute-when-the-document-has-finished-parsing>
-    deferred: RefCell<Vec<PendingScript>>,
+    deferred: RefCell<Vec<crate::script_element::PendingScript>>,
 }
 
 /// How a page load ended.
@@ -896,7 +893,11 @@ fn load_document(
             TokenizerResult::Done => break,
             TokenizerResult::Script(node) => {
                 if let Some(script) = node.downcast::<HTMLScriptElement>() {
-                    prepare_the_script_element(cx, &document, &script, &*loader, &state);
+                    let parser = crate::script_element::ParserScripts {
+                        loader: &*loader,
+                        deferred: &state.deferred,
+                    };
+                    crate::script_element::prepare_the_script_element(cx, &script, Some(&parser));
                 }
             }
             TokenizerResult::EncodingIndicator(_) => {}
@@ -907,153 +908,45 @@ fn load_document(
     Ok(())
 }
 
-/// <https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element>
-/// for parser-inserted classic scripts.
-fn prepare_the_script_element(
-    cx: &mut JSContext,
-    document: &Document,
-    script: &HTMLScriptElement,
-    loader: &dyn Loader,
-    state: &PageState,
-) {
-    // Step 1: If el's already started is true, then return.
-    if script.already_started() {
-        return;
-    }
-    // Step 2-4: parser document; "force async" is not modelled.
-    let element = script.element();
-    // Step 5: Let source text be el's child text content.
-    let source_text = script.source_text();
-    // Step 6: If el has no src attribute, and source text is the empty
-    // string, then return.
-    let src = script.resolved_src();
-    if src.is_none() && source_text.is_empty() {
-        return;
-    }
-    // Step 7: If el is not connected, then return.
-    // Step 8: the script block's type string; only classic scripts run.
-    let type_ = element
-        .get_attribute("type")
-        .or_else(|| {
-            element
-                .get_attribute("language")
-                .map(|l| format!("text/{l}"))
-        })
-        .unwrap_or_default();
-    let type_ = type_.trim().to_ascii_lowercase();
-    let is_classic = type_.is_empty()
-        || matches!(
-            type_.as_str(),
-            "text/javascript" | "application/javascript" | "text/ecmascript" | "javascript"
-        );
-    if !is_classic {
-        // Step 9-11: "module" and "importmap" (`module_loading`); any other
-        // type is a data block (not run).
-        let prepared =
-            crate::module_loading::prepare_module_or_import_map(cx, document, script, &type_);
-        if let Some((module, is_async)) = prepared {
-            let pending = PendingScript {
-                element: DomRoot::from_ref(script),
-                source: None,
-                module: Some(module),
-            };
-            if is_async {
-                // Step 32.3: execute as soon as possible (a task).
-                let document = DomRoot::from_ref(document);
-                EventLoop::current().queue_task(Box::new(move |cx| {
-                    enter_and_execute(cx, &document, pending);
-                }));
-            } else {
-                // Step 32.1: the list of scripts that will execute when the
-                // document has finished parsing.
-                state.deferred.borrow_mut().push(pending);
-            }
-        }
-        return;
-    }
-    // Step 12: Set el's already started to true.
-    script.set_already_started(true);
-    // Step 23: If el has a nomodule content attribute and its type is
-    // "classic", then return.
-    if element.get_attribute("nomodule").is_some() {
-        return;
-    }
-    let root = DomRoot::from_ref(script);
-    match src {
-        // Step 31 (no src): inline classic script; the parser-inserted
-        // case "immediately execute the script element" (no pending
-        // style sheets).
-        None => {
-            let url = document.url().to_string();
-            let record = ScriptRecord::inline(&url, script.line());
-            let pending = PendingScript {
-                element: root,
-                source: Some((source_text, record)),
-                module: None,
-            };
-            execute_the_script_element(cx, document, pending);
-        }
-        Some(src) => {
-            // Step 30.3-30.5: parse the URL; on failure queue an element
-            // task to fire "error" at el.
-            let pending = match src {
-                Err(_) => PendingScript {
-                    element: root,
-                    source: None,
-                    module: None,
-                },
-                Ok(url) => PendingScript {
-                    element: root,
-                    source: fetch_classic_script(loader, document, &url, element),
-                    module: None,
-                },
-            };
-            let is_async = element.get_attribute("async").is_some();
-            let is_defer = element.get_attribute("defer").is_some();
-            if is_async {
-                // Step 32.3 (async): execute as soon as possible, from a
-                // task (the fetch completed; its completion is a task).
-                let document = DomRoot::from_ref(document);
-                EventLoop::current().queue_task(Box::new(move |cx| {
-                    enter_and_execute(cx, &document, pending);
-                }));
-            } else if is_defer {
-                // Step 32.1 (defer, parser-inserted): append el to its
-                // parser document's list of scripts that will execute when
-                // the document has finished parsing.
-                state.deferred.borrow_mut().push(pending);
-            } else {
-                // Step 32.4 (parser-blocking): the parser pauses until the
-                // script is ready (the fetch is synchronous), then
-                // executes it.
-                execute_the_script_element(cx, document, pending);
-            }
-        }
-    }
-}
-
-/// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>:
-/// the request mode comes from the element's `crossorigin` attribute
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>,
+/// the request: the request mode comes from `element`'s `crossorigin`
+/// attribute
 /// (<https://html.spec.whatwg.org/multipage/urls-and-fetching.html#cors-settings-attributes>),
-/// and `jsprof-document` decides, hop by hop, the CORS check, redirects
-/// and the muted errors. `None` is "result is null" (fire `error`).
-fn fetch_classic_script(
-    loader: &dyn Loader,
+/// the client is `document`'s settings object. The loader's
+/// `fetch_classic_script` then runs `jsprof-document`'s state machine,
+/// which decides, hop by hop, the CORS check, redirects and the muted
+/// errors; [`classic_script_from_fetch`] turns its outcome into the
+/// script. One path for every classic script element, parser-inserted or
+/// not, fetched on the JS thread or a fetch thread.
+pub(crate) fn classic_script_fetch_params(
     document: &Document,
     url: &url::Url,
     element: &Element,
-) -> Option<(String, ScriptRecord)> {
+) -> ScriptFetchParams {
     // Step 1: Let request be the result of creating a potential-CORS
     // request given url, "script", and corsSetting.
     // Step 2: Set request's client to settingsObject.
-    let params = ScriptFetchParams {
+    ScriptFetchParams {
         url: url.clone(),
         cors_setting: CorsSettings::from_attribute(element.get_attribute("crossorigin").as_deref()),
         client_origin: document_origin(document),
         embedder_policy: document.embedder_policy(),
-    };
+    }
+}
+
+/// The end of <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>
+/// for the fetch of `url` (any thread's result, processed on the JS
+/// thread): `None` is "result is null" (fire `error`), with the reason on
+/// the console; else the classic script with its response URL and muted
+/// errors as the document component decided (`client_origin` is the
+/// request's client's origin).
+pub(crate) fn classic_script_from_fetch(
+    url: &url::Url,
+    fetched: Result<ClassicScriptFetch, NetError>,
+    client_origin: &Origin,
+) -> crate::script_element::ScriptResult {
     // Step 5: Fetch request (a network error is a null result).
-    let fetched = match loader.fetch_classic_script(params) {
+    let fetched = match fetched {
         Ok(fetched) => fetched,
         Err(error) => {
             eprintln!("{error}");
@@ -1075,52 +968,12 @@ fn fetch_classic_script(
             let source = String::from_utf8_lossy(&response.body).into_owned();
             // Step 5.7: create a classic script given sourceText,
             // settingsObject, response's URL, options, mutedErrors.
-            Some((
+            Some(crate::script_element::ClassicScript {
                 source,
-                fetched_script_record(&response_url, muted_errors, &document_origin(document)),
-            ))
+                record: fetched_script_record(&response_url, muted_errors, client_origin),
+            })
         }
     }
-}
-
-fn enter_and_execute(cx: &mut JSContext, document: &Document, pending: PendingScript) {
-    let global = document.upcast_node().global().global_object();
-    let Some(global) = NonNull::new(global) else {
-        return;
-    };
-    let mut realm = AutoRealm::new(cx, global);
-    execute_the_script_element(&mut realm, document, pending);
-}
-
-/// <https://html.spec.whatwg.org/multipage/scripting.html#execute-the-script-element>
-fn execute_the_script_element(cx: &mut JSContext, document: &Document, pending: PendingScript) {
-    let element = pending.element;
-    if let Some(module) = pending.module {
-        crate::module_loading::execute_module_script_element(cx, document, &element, module);
-        return;
-    }
-    // Step 2: If el's result is null, then fire an event named error at
-    // el, and return.
-    let Some((source, record)) = pending.source else {
-        let global = document.upcast_node().global();
-        let event = Event::new(cx, global, "error", false, false);
-        event.set_trusted(true);
-        element
-            .element()
-            .upcast_node()
-            .as_ref()
-            .dispatch(cx, &event);
-        return;
-    };
-    // Step 5.1: Set document's currentScript attribute to el.
-    let previous = document.current_script();
-    document.set_current_script(Some(&element));
-    // Step 5.2: Run the classic script given by el's result.
-    let filename = record.url.clone();
-    let line = record.start_line;
-    run_classic_script(cx, &source, &filename, line, record);
-    // Step 7: set currentScript back to its old value.
-    document.set_current_script(previous.as_deref());
 }
 
 /// <https://html.spec.whatwg.org/multipage/parsing.html#the-end>
@@ -1132,7 +985,7 @@ fn the_end(cx: &mut JSContext, window: &Window, document: &Document, state: &Rc<
     // document has finished parsing is not empty: execute the first one.
     let deferred = std::mem::take(&mut *state.deferred.borrow_mut());
     for pending in deferred {
-        execute_the_script_element(cx, document, pending);
+        crate::script_element::execute_the_script_element(cx, document, pending);
         crate::runtime::perform_microtask_checkpoint(cx);
     }
     // Step 6: Queue a global task on the DOM manipulation task source

@@ -410,3 +410,44 @@ fn json_modules_and_unsupported_types() {
     );
     assert_eq!(log(&mut rt), "json:42,json as js:TypeError");
 }
+
+#[test]
+fn script_inserted_module_scripts_and_import_maps() {
+    let server = TestServer::start().unwrap();
+    module(
+        &server,
+        "/ins/a.js",
+        "import { v } from 'mapped'; log('a:' + v);",
+    );
+    module(&server, "/ins/v.js", "export const v = 'v';");
+    server.route("/ins/missing.js", |_| TestResponse::not_found());
+    let mut rt = page(
+        &server,
+        r#"<script>
+const map = document.createElement('script');
+map.type = 'importmap';
+map.textContent = '{"imports": {"mapped": "/ins/v.js"}}';
+document.head.appendChild(map);
+const a = document.createElement('script');
+a.type = 'module';
+a.src = '/ins/a.js';
+a.onload = () => log('a:load');
+document.head.appendChild(a);
+const inline = document.createElement('script');
+inline.type = 'module';
+inline.textContent = "log('inline module, currentScript ' + document.currentScript);";
+document.head.appendChild(inline);
+const missing = document.createElement('script');
+missing.type = 'module';
+missing.src = '/ins/missing.js';
+missing.onerror = () => log('missing:error');
+document.head.appendChild(missing);
+log('inserted');
+</script>"#,
+    );
+    assert_eq!(
+        log(&mut rt),
+        "inserted,a:v,a:load,inline module, currentScript null,missing:error"
+    );
+    assert_eq!(errors(&rt), Vec::<String>::new());
+}

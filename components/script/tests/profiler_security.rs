@@ -531,7 +531,127 @@ p.stop().then(t => { window.result = report(t); });"#,
     assert_eq!(r.resources, resources(&[&href, &cors]), "{}", run.out);
 }
 
-/// Case 12, modules: a muted classic script calls `import()` on a
+/// Case 12: a muted script that inserts further scripts
+/// (<https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element>
+/// for script-inserted scripts). Each inserted script is fetched with the
+/// document as its client, as a parser-inserted one would be:
+///
+/// * a cross-origin script it inserts without `crossOrigin` is muted too
+///   (no frame, no URL of it), whether async or in order (`async = false`);
+/// * a same-origin script it inserts is the page's own (visible, under its
+///   own URL), and so is a CORS-enabled one (`crossOrigin = "anonymous"`
+///   with `Access-Control-Allow-Origin`);
+/// * an inline script it inserts is the document's (HTML creates it with
+///   the document's settings object and no muted errors; Chromium does the
+///   same): visible under the document's URL. The muted script chose to
+///   expose that text; its own frames (the inserting function) stay hidden
+///   even though the inline script runs inside its `appendChild` call.
+#[test]
+fn muted_script_inserting_scripts() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    let muted2 = server.http_url(CROSS, "/muted2.js");
+    let cors = server.http_url(CROSS, "/cors2.js");
+    let same = server.http_url(SAME, "/same.js");
+    // Inserted through a redirect: the trace names the response URL.
+    let same_redirect = server.http_url(SAME, "/same-redirect.js");
+    let inserter = format!(
+        "function mutedInsert_7f3a(src, inOrder, cors) {{\n\
+           const s = document.createElement('script');\n\
+           if (inOrder) s.async = false;\n\
+           if (cors) s.crossOrigin = 'anonymous';\n\
+           s.src = src;\n\
+           s.onload = function mutedOnload_7f3a() {{ window.loaded = (window.loaded || 0) + 1; tb.forceProfilerSample(); }};\n\
+           document.head.appendChild(s);\n\
+         }}\n\
+         function mutedInline_7f3a() {{\n\
+           const s = document.createElement('script');\n\
+           s.text = 'function inlineFromMuted() {{ return tb.forceProfilerSample(); }} inlineFromMuted();';\n\
+           document.head.appendChild(s);\n\
+         }}\n\
+         window.mutedEntry = function mutedEntry_7f3a() {{\n\
+           mutedInsert_7f3a('{muted2}', false, false);\n\
+           mutedInsert_7f3a('{muted2}?in-order', true, false);\n\
+           mutedInsert_7f3a('{same_redirect}', true, false);\n\
+           mutedInsert_7f3a('{cors}', true, true);\n\
+           mutedInline_7f3a();\n\
+         }};\n"
+    );
+    server.route("/muted.js", move |_| js(&inserter));
+    server.route("/muted2.js", |_| {
+        js("function muted2Secret_7f3a() { tb.forceProfilerSample(); window.visibleCallback(); }\n\
+            muted2Secret_7f3a();\n")
+    });
+    server.route("/same-redirect.js", |_| {
+        TestResponse::redirect(302, "/same.js")
+    });
+    server.route("/same.js", |_| {
+        js("// line 1\nfunction sameOriginInserted() { return tb.forceProfilerSample(); }\nsameOriginInserted();\n")
+    });
+    server.route("/cors2.js", |r| {
+        js("function corsInserted() { return tb.forceProfilerSample(); }\ncorsInserted();\n")
+            .with_cors_echo(r)
+    });
+    let run = run(
+        server,
+        &scripts(&[muted.as_str()]),
+        r#"window.visibleCallback = function visibleCallback() { return tb.forceProfilerSample(); };
+function visibleCaller() { mutedEntry(); }
+visibleCaller();
+waitFor(() => window.loaded === 4, () => p.stop().then(t => { window.result = report(t); }));"#,
+    );
+    // The fetched scripts run from tasks in completion order (the async
+    // one), so the samples are compared sorted.
+    let r = parse(&run.out, &[muted.as_str(), muted2.as_str()]);
+    let mut stacks = r.stacks.clone();
+    stacks.sort();
+    let mut expected = vec![
+        // The inline script, run inside the muted `appendChild` call: its
+        // own frames and the visible caller, nothing between.
+        "inlineFromMuted<<visibleCaller<",
+        // muted2.js twice: the sample inside it has no visible frame, the
+        // visible callback it calls appears alone.
+        "-",
+        "visibleCallback",
+        "-",
+        "visibleCallback",
+        // The same-origin and the CORS-enabled script it inserted (under
+        // their top-level script frame).
+        "sameOriginInserted<",
+        "corsInserted<",
+        // The muted onload listener, four times.
+        "-",
+        "-",
+        "-",
+        "-",
+    ];
+    expected.sort();
+    assert_eq!(stacks, expected, "{}", run.out);
+    let href = run.server.http_url(SAME, "/index.html");
+    for url in [&href, &same, &cors] {
+        assert!(
+            r.resources.contains(&format!("\"{url}\"")),
+            "{url} missing: {}",
+            r.resources
+        );
+    }
+    assert!(!r.json.contains("same-redirect"), "{}", r.json);
+    // 1-based positions in the inserted file, as for a parser-inserted
+    // script (the function is declared on line 2); the inline script's
+    // lines count from its own first line.
+    assert!(
+        r.json.contains(r#""line":2,"name":"sameOriginInserted""#),
+        "{}",
+        r.json
+    );
+    assert!(
+        r.json.contains(r#""line":1,"name":"inlineFromMuted""#),
+        "{}",
+        r.json
+    );
+}
+
+/// Case 13, modules: a muted classic script calls `import()` on a
 /// same-origin module and on a CORS-enabled cross-origin module, then
 /// calls into them from its own promise reactions. The modules' code runs
 /// in the modules' scripts, so it is attributed to them (their response
@@ -590,7 +710,7 @@ fn modules_imported_by_a_muted_script() {
     assert_eq!(r.resources, resources(&[&same, &cors]), "{}", run.out);
 }
 
-/// Case 13, a cross-origin module script served without CORS, as a
+/// Case 14, a cross-origin module script served without CORS, as a
 /// `<script type="module">` and through a visible `import()`: a network
 /// error (`error` event, rejected import), never run, absent from the
 /// trace; the visible code around it is sampled.

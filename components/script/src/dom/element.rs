@@ -152,13 +152,25 @@ impl Element {
         let mut attributes = self.attributes.borrow_mut();
         match attributes.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => *v = value.to_owned(),
-            None => attributes.push((name, value.to_owned())),
+            None => attributes.push((name.clone(), value.to_owned())),
         }
+        drop(attributes);
+        // https://dom.spec.whatwg.org/#concept-element-attributes-change-ext:
+        // the attribute change steps (a script element's).
+        crate::script_element::attribute_changed(self, &name);
     }
 
     pub fn remove_attribute(&self, name: &str) {
         let name = self.normalize_attribute_name(name);
-        self.attributes.borrow_mut().retain(|(n, _)| *n != name);
+        let removed = {
+            let mut attributes = self.attributes.borrow_mut();
+            let before = attributes.len();
+            attributes.retain(|(n, _)| *n != name);
+            attributes.len() != before
+        };
+        if removed {
+            crate::script_element::attribute_changed(self, &name);
+        }
     }
 
     /// Adds attributes that are not there yet (the parser's "add attrs if
@@ -429,7 +441,7 @@ impl ElementMethods for Element {
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-setattribute>
-    fn SetAttribute(&self, _cx: &mut JSContext, name: DOMString, value: DOMString) -> Fallible<()> {
+    fn SetAttribute(&self, cx: &mut JSContext, name: DOMString, value: DOMString) -> Fallible<()> {
         // Step 1: If qualifiedName is not a valid attribute local name,
         // then throw an "InvalidCharacterError" DOMException.
         if name.is_empty()
@@ -441,12 +453,25 @@ impl ElementMethods for Element {
         }
         // Steps 2-5: lowercase for HTML; change or append.
         self.set_attribute_value(&name, &value);
+        crate::script_element::run_post_connection_steps(cx);
         Ok(())
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-removeattribute>
-    fn RemoveAttribute(&self, _cx: &mut JSContext, name: DOMString) -> Fallible<()> {
+    fn RemoveAttribute(&self, cx: &mut JSContext, name: DOMString) -> Fallible<()> {
         self.remove_attribute(&name);
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-remove>
+    fn Remove(&self, cx: &mut JSContext) -> Fallible<()> {
+        // Step 1: If this's parent is null, then return.
+        // Step 2: Remove this.
+        if let Some(parent) = self.upcast_node().parent() {
+            parent.remove(self.upcast_node());
+            crate::script_element::run_post_connection_steps(cx);
+        }
         Ok(())
     }
 

@@ -683,6 +683,27 @@ impl GlobalScope {
         &self.modules
     }
 
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror>:
+    /// "the reportError(e) method steps are to report an exception e for
+    /// this" (`cx` in this global's realm: the caller's, which is the
+    /// method's relevant realm). The error's position is the error
+    /// object's (or, for another value, the caller's); a value thrown
+    /// from a muted script is reported muted, as "report the exception"
+    /// does.
+    pub(crate) fn report_error(&self, cx: &mut JSContext, e: RootedJsValue) {
+        rooted!(&in(cx) let value = e.get());
+        // SAFETY: `value` is rooted; the exception is taken back at once
+        // by `report_pending_exception`.
+        unsafe {
+            mozjs::rust::wrappers2::JS_SetPendingException(
+                cx,
+                value.handle(),
+                mozjs::jsapi::ExceptionStackBehavior::Capture,
+            );
+        }
+        report_pending_exception(cx);
+    }
+
     pub fn record_reported_error(&self, error: ScriptError) {
         self.reported_errors.borrow_mut().push(error);
     }

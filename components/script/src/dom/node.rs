@@ -257,12 +257,21 @@ impl Node {
             children.insert(index, Dom::from_ref(node));
         }
         node.parent.set(Some(self));
+        // Step 9: Run the children changed steps for parent (a script
+        // element's; run with the post-connection steps, see below).
+        crate::script_element::children_changed(self);
         // Step 7.7: For each shadow-including inclusive descendant
         // inclusiveDescendant of node, in shadow-including tree order: run
         // the insertion steps with inclusiveDescendant (only `<iframe>` has
         // any here; they apply when it becomes connected).
         if self.is_connected() {
             node.run_insertion_steps();
+            // Step 11: For each shadow-including inclusive descendant of
+            // node that is connected, in shadow-including tree order, run
+            // the post-connection steps (script elements': queued here,
+            // run by `script_element::run_post_connection_steps` once the
+            // calling DOM method's mutations are done).
+            crate::script_element::node_connected(node);
         }
     }
 
@@ -328,6 +337,8 @@ impl Node {
             .borrow_mut()
             .retain(|d| d.reflector_object() != node.reflector().get_jsobject());
         node.parent.set(None);
+        // Step 21: Run the children changed steps for parent.
+        crate::script_element::children_changed(self);
         // Steps 15-16: run the removing steps for node and each of its
         // shadow-including descendants (only `<iframe>` has any here).
         if was_connected {
@@ -358,6 +369,72 @@ impl Node {
         for child in self.children() {
             child.run_removing_steps();
         }
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-node-replace> (one node: no
+    /// DocumentFragment or DocumentType; no mutation observers).
+    pub fn replace(&self, child: &Node, node: &Node) -> Fallible<DomRoot<Node>> {
+        // Step 1: If parent is not a Document, DocumentFragment, or Element
+        // node, then throw a "HierarchyRequestError" DOMException.
+        if !matches!(self.kind, NodeKind::Document | NodeKind::Element) {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        // Step 2: If node is a host-including inclusive ancestor of parent,
+        // then throw a "HierarchyRequestError" DOMException.
+        if node.is_inclusive_ancestor_of(self) {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        // Step 3: If child's parent is not parent, then throw a
+        // "NotFoundError" DOMException.
+        if !child.parent().is_some_and(|p| std::ptr::eq(&*p, self)) {
+            return Err(Error::dom(DomExceptionName::NotFoundError));
+        }
+        // Step 4: If node is not a DocumentFragment, DocumentType,
+        // Element, or CharacterData node, then throw a
+        // "HierarchyRequestError" DOMException.
+        if node.kind == NodeKind::Document {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        // Step 5: If either node is a Text node and parent is a document,
+        // ... then throw a "HierarchyRequestError" DOMException.
+        if node.kind == NodeKind::Text && self.kind == NodeKind::Document {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        // Step 6: If parent is a document, node is an element, and parent
+        // has an element child that is not child: "HierarchyRequestError".
+        if self.kind == NodeKind::Document
+            && node.kind == NodeKind::Element
+            && self.children().iter().any(|c| {
+                c.kind == NodeKind::Element
+                    && !std::ptr::eq(&**c, child)
+                    && !std::ptr::eq(&**c, node)
+            })
+        {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        // Step 7: Let referenceChild be child's next sibling.
+        // Step 8: If referenceChild is node, then set referenceChild to
+        // node's next sibling.
+        let mut reference = child.next_sibling();
+        if reference.as_deref().is_some_and(|r| std::ptr::eq(r, node)) {
+            reference = node.next_sibling();
+        }
+        // Step 9: Let previousSibling be child's previous sibling (for
+        // mutation records: none here).
+        // Step 10: Let removedNodes be the empty set.
+        // Step 11: If child's parent is non-null: remove child (with the
+        // suppress observers flag set).
+        if !std::ptr::eq(child, node) {
+            self.remove(child);
+        }
+        // Step 12: Let nodes be node's children if node is a
+        // DocumentFragment node; otherwise « node ».
+        // Step 13: Insert node into parent before referenceChild with the
+        // suppress observers flag set.
+        self.insert(node, reference.as_deref());
+        // Step 14: Queue a tree mutation record (no observers).
+        // Step 15: Return child.
+        Ok(DomRoot::from_ref(child))
     }
 
     /// Replaces all children with `node`
@@ -489,10 +566,17 @@ impl NodeMethods for Node {
                 };
                 // Step 3: Replace all with node within parent.
                 self.replace_all(node.as_deref().map(|t| t.upcast_node()));
+                crate::script_element::run_post_connection_steps(cx);
             }
             NodeKind::Text => {
                 if let Some(text) = self.root_ref().downcast::<Text>() {
                     text.set_data(&value);
+                    // Replace data, step 12: the children changed steps
+                    // for node's parent.
+                    if let Some(parent) = self.parent() {
+                        crate::script_element::children_changed(&parent);
+                    }
+                    crate::script_element::run_post_connection_steps(cx);
                 }
             }
             NodeKind::Comment | NodeKind::Document => {}
@@ -518,20 +602,38 @@ impl NodeMethods for Node {
     /// <https://dom.spec.whatwg.org/#dom-node-insertbefore>
     fn InsertBefore(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         node: DomRoot<Node>,
         child: Option<DomRoot<Node>>,
     ) -> Fallible<DomRoot<Node>> {
-        self.pre_insert(&node, child.as_deref())
+        let result = self.pre_insert(&node, child.as_deref());
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-appendchild>
-    fn AppendChild(&self, _cx: &mut JSContext, node: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
-        self.append(&node)
+    fn AppendChild(&self, cx: &mut JSContext, node: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
+        let result = self.append(&node);
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-replacechild>
+    fn ReplaceChild(
+        &self,
+        cx: &mut JSContext,
+        node: DomRoot<Node>,
+        child: DomRoot<Node>,
+    ) -> Fallible<DomRoot<Node>> {
+        let result = self.replace(&child, &node);
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-removechild>
-    fn RemoveChild(&self, _cx: &mut JSContext, child: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
-        self.pre_remove(&child)
+    fn RemoveChild(&self, cx: &mut JSContext, child: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
+        let result = self.pre_remove(&child);
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 }

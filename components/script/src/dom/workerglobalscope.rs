@@ -303,6 +303,12 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
         self.global_scope().queue_microtask(cx, callback)
     }
 
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror>
+    fn ReportError(&self, cx: &mut JSContext, e: RootedJsValue) -> Fallible<()> {
+        self.global_scope().report_error(cx, e);
+        Ok(())
+    }
+
     /// <https://w3c.github.io/hr-time/#the-performance-attribute>: the
     /// worker's own `Performance` (its time origin is the worker's).
     fn Performance(&self, cx: &mut JSContext) -> DomRoot<Performance> {
