@@ -113,9 +113,12 @@ impl GlobalModules {
     }
 }
 
+// SAFETY: traces every GC thing the map holds (records and parse errors),
+// from the global's trace hook (`GlobalScope::trace`).
 unsafe impl Traceable for GlobalModules {
     unsafe fn trace(&self, trc: *mut JSTracer) {
         for script in self.map.borrow().values().flatten() {
+            // SAFETY: `trc` is the tracer the GC passed to the hook.
             unsafe {
                 script.record.trace(trc);
                 script.parse_error.trace(trc);
@@ -278,6 +281,7 @@ unsafe extern "C" fn host_load_imported_module(
     let host_defined = unsafe { *host_defined.ptr };
     let payload = unsafe { *payload.ptr };
     // Step 1: Let settingsObject be the current settings object.
+    // SAFETY: the current realm's global is one of ours while script runs.
     let Some(global) = (unsafe { GlobalScope::current(cx) }) else {
         return false;
     };
@@ -292,6 +296,7 @@ unsafe extern "C" fn host_load_imported_module(
     // Step 8-9: Let moduleType be the result of running the module type
     // from module request steps given moduleRequest; if the module type
     // allowed steps give false, the completion is a TypeError.
+    // SAFETY: `request` is a live ModuleRequestObject.
     let module_type = unsafe { wrappers2::GetModuleRequestType(cx, request) };
     // Step 10: Let url be the result of resolving a module specifier
     // given referencingScript and moduleRequest.[[Specifier]], catching
@@ -348,6 +353,21 @@ unsafe extern "C" fn host_load_imported_module(
 fn new_type_error(cx: &mut JSContext, message: &str, out: mozjs::rust::MutableHandleValue) {
     crate::dom::bindings::error::throw_type_error(cx, message);
     take_exception(cx, out);
+}
+
+/// Makes `error` (an exception value, e.g. a script's error to rethrow)
+/// the pending exception, for "report the exception".
+fn set_pending_exception(cx: &mut JSContext, error: JSVal) {
+    rooted!(&in(cx) let error = error);
+    // SAFETY: `error` is rooted; the caller takes the exception back at
+    // once.
+    unsafe {
+        wrappers2::JS_SetPendingException(
+            cx,
+            error.handle(),
+            mozjs::jsapi::ExceptionStackBehavior::DoNotCapture,
+        )
+    };
 }
 
 /// Takes the pending exception into `out` (undefined if none).
@@ -560,6 +580,7 @@ fn create_module_script(
     let mut text = mozjs::rust::transform_str_to_source_text(source);
     // Step 7: Let result be ParseModule(source, settings's realm, script)
     // (JSON: ParseJSONModule).
+    // SAFETY: `options` and `text` outlive the call; `text` borrows `source`.
     rooted!(&in(cx) let module = unsafe {
         match kind {
             Kind::JavaScript => wrappers2::CompileModule1(cx, options.ptr, &mut text),
@@ -623,6 +644,7 @@ fn fetch_imported_module(
     load: &PendingLoad,
     mut error: mozjs::rust::MutableHandleValue,
 ) -> Option<*mut JSObject> {
+    // SAFETY: `load.global` is a rooted global object of ours.
     let global = unsafe { GlobalScope::from_global(load.global.get()) };
     let (url, kind) = match &load.target {
         // Step 11: If the previous step threw an exception, then
@@ -681,6 +703,7 @@ fn finish_static_load(cx: &mut JSContext, load: PendingLoad) {
             rooted!(&in(cx) let record = record);
             rooted!(&in(cx) let referrer = load.referrer.get());
             rooted!(&in(cx) let request = load.request.get());
+            // SAFETY: every handle is rooted; `payload` is the engine's own payload for this request.
             let ok = unsafe {
                 wrappers2::FinishLoadingImportedModule(
                     cx,
@@ -718,6 +741,7 @@ fn set_graph_error_to_rethrow(graph: u32, error: JSVal) {
 
 /// `LoadRequestedModules`' fulfilment callback.
 unsafe extern "C" fn graph_loaded(_cx: *mut RawJSContext, host_defined: RawHandleValue) -> bool {
+    // SAFETY: the engine passes a valid handle to the host-defined value (an int32).
     let id = unsafe { *host_defined.ptr };
     if id.is_int32() {
         GRAPHS.with(|graphs| {
@@ -735,6 +759,9 @@ unsafe extern "C" fn graph_failed(
     host_defined: RawHandleValue,
     error: RawHandleValue,
 ) -> bool {
+    // SAFETY: the engine passes a valid handle to the host-defined value (an int32).
+    // SAFETY: the engine passes valid handles (an int32 and the error,
+    // which is rooted as soon as it is stored).
     let id = unsafe { *host_defined.ptr };
     let error = unsafe { *error.ptr };
     if id.is_int32() {
@@ -770,6 +797,7 @@ fn load_requested_modules(cx: &mut JSContext, record: Handle<*mut JSObject>) -> 
     });
     GRAPHS.with(|g| g.borrow_mut().insert(id, GraphState::default()));
     rooted!(&in(cx) let host_defined = Int32Value(id as i32));
+    // SAFETY: `record` and `host_defined` are rooted; the callbacks are plain functions.
     let started = unsafe {
         wrappers2::LoadRequestedModules(
             cx,
@@ -837,6 +865,7 @@ fn fetch_descendants_and_link(
         // moduleScript.
         GraphOutcome::Loaded => {
             result.record.set(record.get());
+            // SAFETY: `record` is a rooted module record whose requests are loaded.
             if !unsafe { wrappers2::ModuleLink(cx, record.handle()) } {
                 rooted!(&in(cx) let mut error = UndefinedValue());
                 take_exception(cx, error.handle_mut());
@@ -872,6 +901,7 @@ fn continue_dynamic_import(cx: &mut JSContext, load: PendingLoad) {
             GraphOutcome::Loaded => {
                 rooted!(&in(cx) let referrer = load.referrer.get());
                 rooted!(&in(cx) let request = load.request.get());
+                // SAFETY: every handle is rooted; `payload` is the engine's own payload for this request.
                 let ok = unsafe {
                     wrappers2::FinishLoadingImportedModule(
                         cx,
@@ -932,14 +962,7 @@ fn run_module_script(cx: &mut JSContext, script: &ModuleResult) {
     // Step 6: If script's error to rethrow is not null, then set
     // evaluationPromise to a promise rejected with it; step 8 reports it.
     if let Some(error) = &script.error_to_rethrow {
-        rooted!(&in(cx) let error = error.get());
-        unsafe {
-            wrappers2::JS_SetPendingException(
-                cx,
-                error.handle(),
-                mozjs::jsapi::ExceptionStackBehavior::DoNotCapture,
-            )
-        };
+        set_pending_exception(cx, error.get());
         report_pending_exception(cx);
         return;
     }
@@ -950,6 +973,7 @@ fn run_module_script(cx: &mut JSContext, script: &ModuleResult) {
         return;
     }
     rooted!(&in(cx) let mut promise = UndefinedValue());
+    // SAFETY: `record` is a rooted, linked module record.
     if !unsafe { wrappers2::ModuleEvaluate(cx, record.handle(), promise.handle_mut()) } {
         // Evaluate did not complete (the agent was terminated, or the
         // engine failed): report what is pending, if anything.
@@ -960,6 +984,8 @@ fn run_module_script(cx: &mut JSContext, script: &ModuleResult) {
     // exception given by reason for script's settings object's global
     // object.
     if promise.get().is_object() {
+        // SAFETY: the promise and the reaction function are rooted; the
+        // native is a plain function.
         unsafe {
             rooted!(&in(cx) let promise = promise.get().to_object());
             let function = mozjs::jsapi::JS_NewFunction(
@@ -1175,6 +1201,7 @@ fn register_import_map(cx: &mut JSContext, global: &GlobalScope, input: &str, ba
 fn throw_json_syntax_error(cx: &mut JSContext, input: &str, message: &str) {
     let text: Vec<u16> = input.encode_utf16().collect();
     rooted!(&in(cx) let mut value = UndefinedValue());
+    // SAFETY: `text` outlives the call; `value` is rooted.
     let parsed = unsafe {
         mozjs::jsapi::JS_ParseJSON(
             cx.raw_cx(),
@@ -1183,6 +1210,7 @@ fn throw_json_syntax_error(cx: &mut JSContext, input: &str, message: &str) {
             value.handle_mut().into(),
         )
     };
+    // SAFETY: a plain query on the live context.
     if parsed || !unsafe { wrappers2::JS_IsExceptionPending(cx) } {
         let message = CString::new(format!("import map: {message}")).unwrap_or_default();
         unsafe { mozjs::jsapi::JS_ReportErrorUTF8(cx.raw_cx(), message.as_ptr()) };
@@ -1197,6 +1225,9 @@ unsafe extern "C" fn import_meta_resolve(cx: *mut RawJSContext, argc: u32, vp: *
     let Some(raw) = NonNull::new(cx) else {
         return false;
     };
+    // SAFETY: called by SpiderMonkey as a native on this thread, with
+    // valid arguments; every value is rooted before the next call that
+    // can collect.
     unsafe {
         let args = mozjs::jsapi::CallArgs::from_vp(vp, argc);
         let mut cx = JSContext::from_ptr(raw);
@@ -1253,6 +1284,9 @@ unsafe extern "C" fn host_get_import_meta_properties(
     let Some(raw) = NonNull::new(cx) else {
         return false;
     };
+    // SAFETY: called by SpiderMonkey on this thread with a live module
+    // record and meta object; every value is rooted before the next call
+    // that can collect.
     unsafe {
         let mut cx = JSContext::from_ptr(raw);
         let cx = &mut cx;
@@ -1335,6 +1369,7 @@ pub(crate) fn run_module_worker_script(
     response_url: &url::Url,
     credentials: CorsSettings,
 ) -> Result<(), WorkerModuleError> {
+    // SAFETY: the current realm's global is one of ours while script runs.
     let Some(global) = (unsafe { GlobalScope::current(cx) }) else {
         return Err(WorkerModuleError::NotRunnable("no global".to_owned()));
     };
@@ -1355,14 +1390,7 @@ pub(crate) fn run_module_worker_script(
         )));
     }
     if let Some(error) = &result.error_to_rethrow {
-        rooted!(&in(cx) let error = error.get());
-        unsafe {
-            wrappers2::JS_SetPendingException(
-                cx,
-                error.handle(),
-                mozjs::jsapi::ExceptionStackBehavior::DoNotCapture,
-            )
-        };
+        set_pending_exception(cx, error.get());
         let description = crate::dom::globalscope::take_pending_exception(cx)
             .map(|e| e.to_string())
             .unwrap_or_default();
