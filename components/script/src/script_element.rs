@@ -558,7 +558,11 @@ fn prepare_module_or_import_map(
         // finished parsing.
         Some(parser) if !is_async => parser.deferred.borrow_mut().push(pending),
         // Step 34.2-34.3: execute as soon as possible (the graph is
-        // ready: a task).
+        // ready: a task). Deviation: a script-inserted module script with
+        // `async = false` belongs to the list of scripts that execute in
+        // order as soon as possible; here it runs in its own task, in
+        // insertion order with the other module scripts but not after
+        // in-order classic scripts still being fetched.
         _ => {
             EventLoop::current().queue_task(Box::new(move |cx| {
                 let Some(global) = NonNull::new(document.upcast_node().global().global_object())
