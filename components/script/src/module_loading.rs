@@ -687,6 +687,33 @@ fn fetch_imported_module(
     }
 }
 
+/// FinishLoadingImportedModule(referrer, moduleRequest, payload,
+/// NormalCompletion(record)) for `load` (`use_promise`: a dynamic import,
+/// which SpiderMonkey then links and evaluates from a promise job). False
+/// if the engine failed (an exception may be pending).
+fn finish_loading_imported_module(
+    cx: &mut JSContext,
+    load: &PendingLoad,
+    record: Handle<*mut JSObject>,
+    use_promise: bool,
+) -> bool {
+    rooted!(&in(cx) let referrer = load.referrer.get());
+    rooted!(&in(cx) let request = load.request.get());
+    rooted!(&in(cx) let payload = load.payload.get());
+    // SAFETY: every handle is rooted; `payload` is the engine's own
+    // payload for this request.
+    unsafe {
+        wrappers2::FinishLoadingImportedModule(
+            cx,
+            referrer.handle(),
+            request.handle(),
+            payload.handle(),
+            record,
+            use_promise,
+        )
+    }
+}
+
 /// Step 16 of HostLoadImportedModule for a static import: fetch a single
 /// imported module script, then onSingleFetchComplete step 5: perform
 /// FinishLoadingImportedModule(referrer, moduleRequest, payload,
@@ -701,20 +728,7 @@ fn finish_static_load(cx: &mut JSContext, load: PendingLoad) {
     match fetch_imported_module(cx, &load, error.handle_mut()) {
         Some(record) => {
             rooted!(&in(cx) let record = record);
-            rooted!(&in(cx) let referrer = load.referrer.get());
-            rooted!(&in(cx) let request = load.request.get());
-            // SAFETY: every handle is rooted; `payload` is the engine's own payload for this request.
-            let ok = unsafe {
-                wrappers2::FinishLoadingImportedModule(
-                    cx,
-                    referrer.handle(),
-                    request.handle(),
-                    payload.handle(),
-                    record.handle(),
-                    false,
-                )
-            };
-            if !ok {
+            if !finish_loading_imported_module(cx, &load, record.handle(), false) {
                 // An engine failure (out of memory): the graph fails.
                 rooted!(&in(cx) let mut failure = UndefinedValue());
                 take_exception(cx, failure.handle_mut());
@@ -899,20 +913,7 @@ fn continue_dynamic_import(cx: &mut JSContext, load: PendingLoad) {
         rooted!(&in(cx) let record = record);
         match load_requested_modules(cx, record.handle()) {
             GraphOutcome::Loaded => {
-                rooted!(&in(cx) let referrer = load.referrer.get());
-                rooted!(&in(cx) let request = load.request.get());
-                // SAFETY: every handle is rooted; `payload` is the engine's own payload for this request.
-                let ok = unsafe {
-                    wrappers2::FinishLoadingImportedModule(
-                        cx,
-                        referrer.handle(),
-                        request.handle(),
-                        payload.handle(),
-                        record.handle(),
-                        true,
-                    )
-                };
-                if !ok {
+                if !finish_loading_imported_module(cx, &load, record.handle(), true) {
                     report_pending_exception(cx);
                 }
                 crate::runtime::perform_microtask_checkpoint(cx);
