@@ -10,6 +10,8 @@ pub mod dom;
 pub mod engine;
 pub mod event_loop;
 pub mod html_tree_builder;
+pub mod import_map;
+pub mod module_loading;
 pub mod profiling;
 pub mod rejection;
 pub mod runtime;

@@ -67,6 +67,9 @@ pub(crate) type ScriptResult = Option<ClassicScript>;
 pub(crate) struct PendingScript {
     pub(crate) element: DomRoot<HTMLScriptElement>,
     pub(crate) result: ScriptResult,
+    /// A module script's result (`crate::module_loading`; then `result`
+    /// is unused).
+    pub(crate) module: Option<crate::module_loading::ModuleResult>,
 }
 
 /// What the parser gives "prepare the script element" for the script
@@ -360,9 +363,14 @@ pub(crate) fn prepare_the_script_element(
     let type_string = script_block_type_string(element);
     // Step 9: If the script block's type string is a JavaScript MIME type
     // essence match, then set el's type to "classic".
-    // Step 10-12: "module" and "importmap" are run by the module loader;
+    // Step 10-12: "module" and "importmap" go to the module loader
+    // (`module_loading`, which runs the rest of these steps for them);
     // otherwise return (no script is executed, el's type is left null).
     if !is_javascript_mime_type_essence_match(&type_string) {
+        let lowered = type_string.to_ascii_lowercase();
+        if matches!(lowered.as_str(), "module" | "importmap") {
+            prepare_module_or_import_map(cx, script, parser, parser_document, &lowered);
+        }
         return;
     }
     // Step 13: If parser document is non-null, then set el's parser
@@ -453,6 +461,7 @@ pub(crate) fn prepare_the_script_element(
                     let pending = PendingScript {
                         element: DomRoot::from_ref(script),
                         result: classic_script_from_fetch(&url, fetched, &origin),
+                        module: None,
                     };
                     if element.get_attribute("defer").is_some() {
                         // Step 33.4: Otherwise, if el has a defer
@@ -489,8 +498,68 @@ pub(crate) fn prepare_the_script_element(
                     source: source_text,
                     record,
                 }),
+                module: None,
             };
             execute_the_script_element(cx, &document, pending);
+        }
+    }
+}
+
+/// Steps 13-34 of "prepare the script element" for a `module` or
+/// `importmap` script (`type_` lowercased): the module graph is fetched
+/// and linked now (`module_loading`), then a parser-inserted module
+/// script without `async` goes to the list of scripts that will execute
+/// when the document has finished parsing, any other one executes as soon
+/// as possible (a task). An import map is registered at once.
+fn prepare_module_or_import_map(
+    cx: &mut JSContext,
+    script: &HTMLScriptElement,
+    parser: Option<&ParserScripts<'_>>,
+    parser_document: bool,
+    type_: &str,
+) {
+    // Step 13: If parser document is non-null, then set el's parser
+    // document back to parser document and set el's force async to false.
+    if parser_document {
+        script.set_parser_document(true);
+        script.set_force_async(false);
+    }
+    // Step 15: Set el's preparation-time document to its node document.
+    let Some(document) = script.element().upcast_node().owner_doc() else {
+        return;
+    };
+    script.set_preparation_time_document(Some(&document));
+    // Step 14 (already started) and the fetch: `module_loading`.
+    let Some((module, is_async)) =
+        crate::module_loading::prepare_module_or_import_map(cx, &document, script, type_)
+    else {
+        return;
+    };
+    let pending = PendingScript {
+        element: DomRoot::from_ref(script),
+        result: None,
+        module: Some(module),
+    };
+    match parser {
+        // Step 34.1: a parser-inserted module script without async: the
+        // list of scripts that will execute when the document has
+        // finished parsing.
+        Some(parser) if !is_async => parser.deferred.borrow_mut().push(pending),
+        // Step 34.2-34.3: execute as soon as possible (the graph is
+        // ready: a task). Deviation: a script-inserted module script with
+        // `async = false` belongs to the list of scripts that execute in
+        // order as soon as possible; here it runs in its own task, in
+        // insertion order with the other module scripts but not after
+        // in-order classic scripts still being fetched.
+        _ => {
+            EventLoop::current().queue_task(Box::new(move |cx| {
+                let Some(global) = NonNull::new(document.upcast_node().global().global_object())
+                else {
+                    return;
+                };
+                let mut realm = AutoRealm::new(cx, global);
+                execute_the_script_element(&mut realm, &document, pending);
+            }));
         }
     }
 }
@@ -633,6 +702,7 @@ fn fetch_completed(cx: &mut JSContext, id: u64, result: ScriptResult) {
                 let pending = PendingScript {
                     element: waiting.element,
                     result: waiting.result.flatten(),
+                    module: None,
                 };
                 execute_the_script_element(cx, &document, pending);
                 // Step 4: Set el's delaying the load event to false.
@@ -682,6 +752,7 @@ fn run_in_order_scripts(cx: &mut JSContext, document: &Document, id: u64) {
         let pending = PendingScript {
             element: waiting.element,
             result: waiting.result.flatten(),
+            module: None,
         };
         execute_the_script_element(cx, document, pending);
         crate::runtime::perform_microtask_checkpoint(cx);
@@ -711,6 +782,11 @@ pub(crate) fn execute_the_script_element(
         return;
     }
     // Step 3: Unblock rendering on el (no rendering).
+    // Steps 4-8 for a module script: `module_loading`.
+    if let Some(module) = pending.module {
+        crate::module_loading::execute_module_script_element(cx, document, &script, module);
+        return;
+    }
     // Step 4: If el's result is null, then fire an event named error at
     // el, and return.
     let Some(classic) = pending.result else {

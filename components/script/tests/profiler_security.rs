@@ -650,3 +650,101 @@ waitFor(() => window.loaded === 4, () => p.stop().then(t => { window.result = re
         r.json
     );
 }
+
+/// Case 13, modules: a muted classic script calls `import()` on a
+/// same-origin module and on a CORS-enabled cross-origin module, then
+/// calls into them from its own promise reactions. The modules' code runs
+/// in the modules' scripts, so it is attributed to them (their response
+/// URLs, their function names, top-level code included); the muted
+/// caller and its URL never appear. The third module, cross-origin
+/// without `Access-Control-Allow-Origin`, is a network error: `import()`
+/// rejects, it never runs, and nothing of it appears.
+#[test]
+fn modules_imported_by_a_muted_script() {
+    let (server, muted) = serve_muted(
+        "window.mutedImport = function mutedImport_7f3a(url) {\n\
+           return import(url).then(function mutedThen_7f3a(m) { return m.work(); });\n\
+         };\n",
+    );
+    let same = server.http_url(SAME, "/same-module.js");
+    let cors = server.http_url(CROSS, "/cors-module.js");
+    let no_cors = server.http_url(CROSS, "/nocors-module_7f3a.js");
+    server.route("/same-module.js", |_| {
+        js("function sameTop() { tb.forceProfilerSample(); }\n\
+            sameTop();\n\
+            export function work() { return sameWork(); }\n\
+            function sameWork() { return tb.forceProfilerSample(); }\n")
+    });
+    server.route("/cors-module.js", |r| {
+        js("export function work() { return corsModuleWork(); }\n\
+            function corsModuleWork() { return tb.forceProfilerSample(); }\n")
+        .with_cors_echo(r)
+    });
+    server.route("/nocors-module_7f3a.js", |_| {
+        js(
+            "function noCorsModule_7f3a() { tb.forceProfilerSample(); }\n\
+            noCorsModule_7f3a(); window.noCorsRan = true;\n\
+            export function work() { noCorsModule_7f3a(); }\n",
+        )
+    });
+    let run = run(
+        server,
+        &scripts(&[muted.as_str()]),
+        &format!(
+            r#"mutedImport("{same}")
+  .then(() => mutedImport("{cors}"))
+  .then(() => mutedImport("{no_cors}"))
+  .then(() => "resolved", e => e.name)
+  .then(outcome => p.stop().then(t => {{ window.result = outcome + "|" + window.noCorsRan + "|" + report(t); }}));"#
+        ),
+    );
+    let (outcome, rest) = run.out.split_once('|').unwrap();
+    let (ran, report) = rest.split_once('|').unwrap();
+    assert_eq!(outcome, "TypeError", "{}", run.out);
+    assert_eq!(ran, "undefined", "the no-CORS module never ran");
+    let r = check(
+        report,
+        &[muted.as_str(), no_cors.as_str()],
+        &["sameTop<", "sameWork<work", "corsModuleWork<work"],
+    );
+    assert_eq!(r.resources, resources(&[&same, &cors]), "{}", run.out);
+}
+
+/// Case 14, a cross-origin module script served without CORS, as a
+/// `<script type="module">` and through a visible `import()`: a network
+/// error (`error` event, rejected import), never run, absent from the
+/// trace; the visible code around it is sampled.
+#[test]
+fn cross_origin_module_without_cors_never_runs() {
+    let server = TestServer::start().unwrap();
+    let no_cors = server.http_url(CROSS, "/secret-module_7f3a.js");
+    server.route("/secret-module_7f3a.js", |_| {
+        js(
+            "function secretModule_7f3a() { tb.forceProfilerSample(); }\n\
+            secretModule_7f3a(); window.secretRan = true;\n",
+        )
+    });
+    let run = run(
+        server,
+        &format!(
+            r#"<script type="module" src="{no_cors}" id="m"></script>
+<script>document.getElementById("m").addEventListener("error", () => {{ window.elementError = true; }});</script>"#
+        ),
+        &format!(
+            r#"function visibleCaller() {{ return tb.forceProfilerSample(); }}
+import("{no_cors}").then(() => "resolved", e => e.name).then(outcome => {{
+  visibleCaller();
+  waitFor(() => window.elementError, () => p.stop().then(t => {{
+    window.result = outcome + "|" + window.secretRan + "|" + report(t);
+  }}));
+}});"#
+        ),
+    );
+    let (outcome, rest) = run.out.split_once('|').unwrap();
+    let (ran, report) = rest.split_once('|').unwrap();
+    assert_eq!(outcome, "TypeError");
+    assert_eq!(ran, "undefined");
+    let r = check(report, &[no_cors.as_str()], &["visibleCaller<"]);
+    let href = run.server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
+}

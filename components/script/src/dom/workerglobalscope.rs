@@ -151,10 +151,15 @@ impl WorkerGlobalScope {
 
     /// <https://html.spec.whatwg.org/multipage/workers.html#import-scripts-into-worker-global-scope>
     fn import_scripts(&self, cx: &mut JSContext, urls: Vec<USVString>) -> Fallible<()> {
-        // Step 1: If worker global scope's type is "module", throw a
-        // TypeError exception. (Only classic workers exist here.)
         // Step 2: Let settings object be the current settings object.
         let global = self.global_scope();
+        // Step 1: If worker global scope's type is "module", throw a
+        // TypeError exception.
+        if global.modules().is_module_worker() {
+            return Err(Error::Type(
+                "importScripts() cannot be used in a module worker (use import)".to_owned(),
+            ));
+        }
         // Step 3: If urls is empty, return.
         if urls.is_empty() {
             return Ok(());
