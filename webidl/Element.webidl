@@ -19,6 +19,10 @@ interface Element : Node {
   undefined removeAttribute(DOMString qualifiedName);
   boolean hasAttribute(DOMString qualifiedName);
 
+  // https://dom.spec.whatwg.org/#interface-childnode (the ChildNode mixin's
+  // remove(), written here; the mixin is not included by Text yet)
+  undefined remove();
+
   Element? querySelector(DOMString selectors);
   sequence<Element> querySelectorAll(DOMString selectors);
   sequence<Element> getElementsByTagName(DOMString qualifiedName);

@@ -28,5 +28,6 @@ interface Node : EventTarget {
 
   Node insertBefore(Node node, Node? child);
   Node appendChild(Node node);
+  Node replaceChild(Node node, Node child);
   Node removeChild(Node child);
 };

@@ -31,7 +31,7 @@ interface Window : EventTarget {
 
   // GlobalEventHandlers / WindowEventHandlers (subset)
   attribute EventHandler onload;
-  attribute EventHandler onerror; // Deviation: OnErrorEventHandler gets the event
+  attribute OnErrorEventHandler onerror;
   attribute EventHandler onunhandledrejection;
   attribute EventHandler onmessage;
   attribute EventHandler onrejectionhandled;

@@ -5,7 +5,7 @@
 // in here (the generator has no partial definitions).
 //
 // Deviations (each noted where it applies):
-// * A subset: no `reportError`, `btoa`/`atob`, `structuredClone`,
+// * A subset: no `btoa`/`atob`, `structuredClone`,
 //   `createImageBitmap`, `caches`, `indexedDB`.
 // * `fetch()` is exposed on Window only in the shell.
 // * `performance` is not [Replaceable] (not supported by the generator).
@@ -18,6 +18,8 @@ interface mixin WindowOrWorkerGlobalScope {
   readonly attribute USVString origin;
   readonly attribute boolean isSecureContext;
   readonly attribute boolean crossOriginIsolated;
+
+  undefined reportError(any e);
 
   // https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timers
   long setTimeout(TimerHandler handler, optional long timeout = 0, any... arguments);

@@ -2,11 +2,9 @@
 // https://html.spec.whatwg.org/multipage/workers.html#the-workerglobalscope-common-interface
 //
 // Deviations (generator limits, each noted where it applies):
-// * `onerror` is an `EventHandler` (not `OnErrorEventHandler`: the handler
-//   gets the ErrorEvent), as on Window.
 // * `importScripts` takes `USVString...` (no Trusted Types).
 // * No `navigator`, `fonts`, `onlanguagechange`, `onoffline`, `ononline`,
-//   `reportError`, `structuredClone`, `atob`/`btoa`.
+//   `structuredClone`, `atob`/`btoa`.
 [Global=Worker, Exposed=Worker]
 interface WorkerGlobalScope : EventTarget {
   readonly attribute WorkerGlobalScope self;
@@ -14,7 +12,7 @@ interface WorkerGlobalScope : EventTarget {
 
   undefined importScripts(USVString... urls);
 
-  attribute EventHandler onerror;
+  attribute OnErrorEventHandler onerror;
   attribute EventHandler onrejectionhandled;
   attribute EventHandler onunhandledrejection;
 };

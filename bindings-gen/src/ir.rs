@@ -243,6 +243,12 @@ pub struct Attribute {
     /// prefix. Its getter and setter are provided methods of the `*Methods`
     /// trait (the interface must inherit from `EventTarget`).
     pub event_handler: bool,
+    /// Declared with the type `OnErrorEventHandler` (an event handler IDL
+    /// attribute whose callback is an `OnErrorEventHandlerNonNull`, called
+    /// with five arguments for `ErrorEvent`s at a global): `event_handler`
+    /// is set too. The handler is stored as the same callback object as
+    /// any event handler; the getter and setter convert.
+    pub on_error_event_handler: bool,
     pub location: Location,
 }
 

@@ -828,7 +828,8 @@ impl<'a> Resolver<'a> {
                 "[LegacyUnforgeable] is only supported on readonly attributes",
             ));
         }
-        let event_handler = is_event_handler_type(type_);
+        let on_error_event_handler = is_event_handler_type(type_, "OnErrorEventHandler");
+        let event_handler = is_event_handler_type(type_, "EventHandler") || on_error_event_handler;
         if event_handler && member_name.strip_prefix("on").is_none_or(str::is_empty) {
             return Err(err(
                     &a_loc,
@@ -842,6 +843,7 @@ impl<'a> Resolver<'a> {
             unforgeable,
             getter_throws: a_attrs.has("Throws"),
             event_handler,
+            on_error_event_handler,
             location: a_loc,
         })
     }
@@ -1663,13 +1665,14 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
     Ok(())
 }
 
-/// Whether an attribute's type is written `EventHandler` (HTML's typedef
-/// `EventHandlerNonNull?`), which makes it an event handler IDL attribute.
-fn is_event_handler_type(ty: &AttributedType<'_>) -> bool {
+/// Whether an attribute's type is written `name`: `EventHandler` (HTML's
+/// typedef `EventHandlerNonNull?`) or `OnErrorEventHandler` (the typedef
+/// `OnErrorEventHandlerNonNull?`) make it an event handler IDL attribute.
+fn is_event_handler_type(ty: &AttributedType<'_>, name: &str) -> bool {
     matches!(
         &ty.type_,
         WType::Single(SingleType::NonAny(NonAnyType::Identifier(t)))
-            if t.type_.0 == "EventHandler" && t.q_mark.is_none()
+            if t.type_.0 == name && t.q_mark.is_none()
     )
 }
 
@@ -1732,24 +1735,42 @@ fn check_callback_types(
     ret: &Type,
     location: &Location,
 ) -> Result<(), GenError> {
+    // Optional arguments without a default are passed like required ones
+    // (the Rust caller always gives a value: the host never omits one);
+    // unions of types without nested callbacks convert to JS as a whole.
     for a in args {
-        if a.optional {
+        if a.optional && a.default.is_some() {
             return Err(err(
                 location,
-                "optional callback arguments are not supported",
+                "optional callback arguments with a default value are not supported",
             ));
         }
         if matches!(
             a.ty.inner(),
-            Type::Dictionary(_)
-                | Type::Union(_)
-                | Type::CallbackFunction(_)
-                | Type::CallbackInterface(_)
+            Type::Dictionary(_) | Type::CallbackFunction(_) | Type::CallbackInterface(_)
         ) {
             return Err(err(
                 location,
-                "callback arguments of dictionary, union or callback type are not supported",
+                "callback arguments of dictionary or callback type are not supported",
             ));
+        }
+        if let Type::Union(members) = a.ty.inner() {
+            if members.iter().any(|m| {
+                !matches!(
+                    m,
+                    Type::Interface(_)
+                        | Type::DOMString
+                        | Type::USVString
+                        | Type::Boolean
+                        | Type::Integer(..)
+                        | Type::Float { .. }
+                )
+            }) {
+                return Err(err(
+                    location,
+                    "callback arguments of union type may only have interface, string, boolean or number members",
+                ));
+            }
         }
     }
     if matches!(

@@ -397,3 +397,43 @@ fn mixins_and_includes_are_checked() {
         "`M` is an interface mixin, not a type",
     );
 }
+
+#[test]
+fn on_error_event_handler_attributes_and_callback_argument_types() {
+    // `OnErrorEventHandler` makes an event handler attribute too, marked
+    // as such; its callback takes a union and optional arguments.
+    let text = "[LegacyTreatNonObjectAsNull]\ncallback EventHandlerNonNull = any (any event);\ntypedef EventHandlerNonNull? EventHandler;\n\
+        [LegacyTreatNonObjectAsNull]\ncallback OnErrorEventHandlerNonNull = any ((Event or DOMString) event, optional DOMString source, optional unsigned long lineno, optional unsigned long colno, optional any error);\n\
+        typedef OnErrorEventHandlerNonNull? OnErrorEventHandler;\n\
+        [Exposed=Window]\ninterface EventTarget {};\n[Exposed=Window]\ninterface Event {};\n\
+        [Exposed=Window]\ninterface A : EventTarget {\n  attribute OnErrorEventHandler onerror;\n  attribute EventHandler onload;\n};\n";
+    let files = [SourceFile {
+        path: "ok.webidl".into(),
+        text: text.to_owned(),
+    }];
+    let defs = check(&files).unwrap_or_else(|e| panic!("{e}"));
+    let a = &defs.interfaces["A"];
+    let onerror = a.attributes.iter().find(|x| x.name == "onerror").unwrap();
+    let onload = a.attributes.iter().find(|x| x.name == "onload").unwrap();
+    assert!(onerror.event_handler && onerror.on_error_event_handler);
+    assert!(onload.event_handler && !onload.on_error_event_handler);
+    // What callback arguments may not be.
+    assert_error(
+        "callback C = any (optional long x = 1);",
+        1,
+        10,
+        "optional callback arguments with a default value are not supported",
+    );
+    assert_error(
+        "dictionary D {};\ncallback C = any (D d);",
+        2,
+        10,
+        "callback arguments of dictionary or callback type are not supported",
+    );
+    assert_error(
+        "callback C = any ((sequence<long> or DOMString) x);",
+        1,
+        10,
+        "callback arguments of union type may only have interface, string, boolean or number members",
+    );
+}

@@ -154,10 +154,24 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                  (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes>): \
                  get the current value of the event handler."
             );
+            // An `OnErrorEventHandler` is stored as the same callback
+            // object as an `EventHandler` (HTML's event handler map holds
+            // one value per event type), and read back as its own type.
+            let get = if attr.on_error_event_handler {
+                quote! {
+                    self.as_event_target()
+                        .get_event_handler(#event_type)
+                        // SAFETY: the stored handler's object is a live,
+                        // traced callback object.
+                        .map(|h| unsafe { OnErrorEventHandlerNonNull::new(_cx, h.callback()) })
+                }
+            } else {
+                quote!(self.as_event_target().get_event_handler(#event_type))
+            };
             trait_items.push(quote! {
                 #[doc = #doc]
                 fn #getter_name(&self, _cx: &mut JSContext) -> #getter_ret {
-                    self.as_event_target().get_event_handler(#event_type)
+                    #get
                 }
             });
         } else {
@@ -191,10 +205,17 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                     "{doc}: the event handler IDL attribute's setter for `{event_type}`: \
                      set the event handler to the value."
                 );
+                let value = if attr.on_error_event_handler {
+                    // SAFETY: the value's object is a live callback object
+                    // (rooted by the caller).
+                    quote!(value.map(|v| unsafe { EventHandlerNonNull::new(_cx, v.callback()) }))
+                } else {
+                    quote!(value)
+                };
                 trait_items.push(quote! {
                     #[doc = #doc]
                     fn #setter_name(&self, _cx: &mut JSContext, value: #t) -> Fallible<()> {
-                        self.as_event_target().set_event_handler(#event_type, value);
+                        self.as_event_target().set_event_handler(#event_type, #value);
                         Ok(())
                     }
                 });

@@ -105,6 +105,11 @@ fn collect_unions(
             visit(&m.ty, out);
         }
     }
+    for c in defs.callbacks.values().filter(|c| keep(&c.location.file)) {
+        for arg in &c.arguments {
+            visit(&arg.ty, out);
+        }
+    }
 }
 
 /// `sampleInterval` -> `SampleInterval` (the DOM trait method names, as in

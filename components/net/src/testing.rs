@@ -669,7 +669,7 @@ fn serve_stream(stream: TcpStream, scheme: &'static str, shared: &Shared) {
 
 fn serve_connection(mut stream: impl Read + Write, scheme: &'static str, shared: &Shared) {
     let mut buffer = Vec::new();
-    for _ in 0..MAX_REQUESTS_PER_CONNECTION {
+    for served in 1..=MAX_REQUESTS_PER_CONNECTION {
         let request = match read_request(&mut stream, &mut buffer, scheme, shared) {
             Ok(request) => request,
             Err(Some(response)) => {
@@ -680,9 +680,14 @@ fn serve_connection(mut stream: impl Read + Write, scheme: &'static str, shared:
         };
         shared.record(&request);
         let response = shared.respond(&request);
-        let close = request
-            .header("Connection")
-            .is_some_and(|v| v.eq_ignore_ascii_case("close"));
+        // The last request this connection serves says so (`Connection:
+        // close`), as servers with a per-connection limit do: a client
+        // reusing the connection would otherwise send its next request
+        // into a closed socket.
+        let close = served == MAX_REQUESTS_PER_CONNECTION
+            || request
+                .header("Connection")
+                .is_some_and(|v| v.eq_ignore_ascii_case("close"));
         if write_response(
             &mut stream,
             &response,

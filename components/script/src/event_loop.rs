@@ -256,6 +256,7 @@ impl EventLoop {
     pub(crate) fn shut_down(&self) {
         self.inbox.close();
         self.discard_tasks();
+        crate::script_element::discard();
         let timers = std::mem::take(&mut *self.timers.borrow_mut());
         drop(timers);
         EVENT_LOOP.with(|e| *e.borrow_mut() = None);

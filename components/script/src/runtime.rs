@@ -170,6 +170,7 @@ impl JsRuntime {
         let job_queue = JobQueue(queue);
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
         crate::rejection::install(runtime.cx());
+        crate::module_loading::install_hooks(runtime.cx());
         // Before any script: the sampler attributes a wasm frame only to a
         // compilation it saw (false if security callbacks were already set:
         // wasm frames then never appear).
@@ -379,6 +380,7 @@ impl Drop for JsRuntime {
         crate::profiling::shut_down();
         crate::browsing_context::shut_down();
         crate::rejection::shut_down();
+        crate::module_loading::shut_down();
         CURRENT_RUNTIME.with(|c| c.set(ptr::null()));
     }
 }

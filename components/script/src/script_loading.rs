@@ -11,11 +11,11 @@ use std::ptr::NonNull;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
-use html5ever::{Attribute, LocalName, Namespace, QualName, TokenizerResult};
+use html5ever::{Attribute, QualName, TokenizerResult};
 use jsprof_document::{
     is_secure_context, process_response_policy, CorsSettings, CrossOriginIsolation, Environment,
     Origin, ScriptCorsOutcome, ScriptFetchParams,
@@ -42,6 +42,7 @@ use crate::dom::node::Node;
 use crate::dom::text::Text;
 use crate::dom::window::Window;
 use crate::event_loop::EventLoop;
+use crate::html_tree_builder::{DepthCap, DepthLimiter, ElementNameRef, HasDepthCap, ParserHandle};
 use crate::runtime::ScriptError;
 use crate::script_registry::{self, ScriptRecord};
 
@@ -159,8 +160,15 @@ impl Loader for Fetcher {
 /// <https://mimesniff.spec.whatwg.org/#javascript-mime-type>: whether the
 /// essence of `mime_type` is one of the JavaScript MIME type essences.
 pub fn is_javascript_mime_type(mime_type: &jsprof_net::MimeType) -> bool {
+    is_javascript_mime_type_essence_match(&mime_type.essence())
+}
+
+/// <https://mimesniff.spec.whatwg.org/#javascript-mime-type-essence-match>:
+/// whether `string` is an ASCII case-insensitive match for one of the
+/// JavaScript MIME type essence strings.
+pub fn is_javascript_mime_type_essence_match(string: &str) -> bool {
     matches!(
-        mime_type.essence().as_str(),
+        string.to_ascii_lowercase().as_str(),
         "application/ecmascript"
             | "application/javascript"
             | "application/x-ecmascript"
@@ -557,39 +565,19 @@ pub(crate) fn run_classic_script_with(
     ClassicScriptRun::Threw
 }
 
-/// A script waiting to run: its element and fetched source.
-struct PendingScript {
-    element: DomRoot<HTMLScriptElement>,
-    /// `None`: the fetch failed (fire `error`).
-    source: Option<(String, ScriptRecord)>,
-}
-
 /// The tree sink: builds the DOM of `document`. Holds the raw context
 /// because html5ever's sink methods take `&self` only.
 struct Sink {
     cx: *mut RawJSContext,
     document: DomRoot<Document>,
     current_line: Cell<u64>,
+    /// The parser's nesting depth limit (`html_tree_builder`).
+    depth_cap: DepthCap,
 }
 
-/// An element's name as html5ever needs it.
-struct OwnedName {
-    ns: Namespace,
-    local: LocalName,
-}
-
-impl std::fmt::Debug for OwnedName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.local)
-    }
-}
-
-impl ElemName for OwnedName {
-    fn ns(&self) -> &Namespace {
-        &self.ns
-    }
-    fn local_name(&self) -> &LocalName {
-        &self.local
+impl HasDepthCap for Sink {
+    fn depth_cap(&self) -> &DepthCap {
+        &self.depth_cap
     }
 }
 
@@ -603,15 +591,8 @@ impl Sink {
         // Merge with an adjacent Text node (the parser's "insert a
         // character").
         let previous = match before {
-            Some(b) => {
-                let children = parent.children();
-                let i = children
-                    .iter()
-                    .position(|c| std::ptr::eq(&**c, b))
-                    .unwrap_or(0);
-                i.checked_sub(1).and_then(|i| children.get(i).cloned())
-            }
-            None => parent.children().last().cloned(),
+            Some(b) => parent.child_before(b),
+            None => parent.last_child(),
         };
         if let Some(t) = previous.and_then(|p| p.downcast::<Text>()) {
             t.append_data(text);
@@ -624,9 +605,9 @@ impl Sink {
 }
 
 impl TreeSink for Sink {
-    type Handle = DomRoot<Node>;
+    type Handle = ParserHandle;
     type Output = ();
-    type ElemName<'a> = OwnedName;
+    type ElemName<'a> = ElementNameRef<'a>;
 
     fn finish(self) {}
 
@@ -634,20 +615,12 @@ impl TreeSink for Sink {
         // Parse errors are not fatal (the parser recovers as HTML says).
     }
 
-    fn get_document(&self) -> DomRoot<Node> {
-        self.document.clone().upcast::<Node>()
+    fn get_document(&self) -> ParserHandle {
+        ParserHandle::new(self.document.clone().upcast::<Node>())
     }
 
-    fn elem_name<'a>(&'a self, target: &'a DomRoot<Node>) -> OwnedName {
-        let element = target.downcast::<Element>();
-        let (ns, local) = match &element {
-            Some(e) => (e.namespace().unwrap_or_default(), e.local_name()),
-            None => ("", ""),
-        };
-        OwnedName {
-            ns: Namespace::from(ns),
-            local: LocalName::from(local),
-        }
+    fn elem_name<'a>(&'a self, target: &'a ParserHandle) -> ElementNameRef<'a> {
+        ElementNameRef::of(target)
     }
 
     fn create_element(
@@ -655,7 +628,7 @@ impl TreeSink for Sink {
         name: QualName,
         attrs: Vec<Attribute>,
         _flags: ElementFlags,
-    ) -> DomRoot<Node> {
+    ) -> ParserHandle {
         let mut cx = self.cx();
         let attributes = attrs
             .into_iter()
@@ -675,33 +648,36 @@ impl TreeSink for Sink {
         if let Some(script) = element.downcast::<HTMLScriptElement>() {
             // The script's text starts on the line its start tag ends on.
             script.set_parser_inserted(true, self.current_line.get() as u32);
-            script.set_base_url(self.document.url());
         }
-        element.upcast::<Node>()
+        ParserHandle::new(element.upcast::<Node>())
     }
 
-    fn create_comment(&self, _text: StrTendril) -> DomRoot<Node> {
+    fn create_comment(&self, _text: StrTendril) -> ParserHandle {
         let mut cx = self.cx();
-        Node::new_comment(&mut cx, &self.document)
+        ParserHandle::new(Node::new_comment(&mut cx, &self.document))
     }
 
-    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> DomRoot<Node> {
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> ParserHandle {
         let mut cx = self.cx();
-        Node::new_comment(&mut cx, &self.document)
+        ParserHandle::new(Node::new_comment(&mut cx, &self.document))
     }
 
-    fn append(&self, parent: &DomRoot<Node>, child: NodeOrText<DomRoot<Node>>) {
+    fn append(&self, parent: &ParserHandle, child: NodeOrText<ParserHandle>) {
         match child {
-            NodeOrText::AppendNode(node) => parent.insert(&node, None),
+            NodeOrText::AppendNode(node) => {
+                // Past the depth limit the node goes next to its parent.
+                let parent = self.depth_cap.parent_for(parent, &node);
+                parent.insert(&node, None)
+            }
             NodeOrText::AppendText(text) => self.append_text(parent, &text, None),
         }
     }
 
     fn append_based_on_parent_node(
         &self,
-        element: &DomRoot<Node>,
-        prev_element: &DomRoot<Node>,
-        child: NodeOrText<DomRoot<Node>>,
+        element: &ParserHandle,
+        prev_element: &ParserHandle,
+        child: NodeOrText<ParserHandle>,
     ) {
         if element.parent().is_some() {
             self.append_before_sibling(element, child);
@@ -719,26 +695,26 @@ impl TreeSink for Sink {
         // DocumentType nodes are not represented.
     }
 
-    fn mark_script_already_started(&self, node: &DomRoot<Node>) {
+    fn mark_script_already_started(&self, node: &ParserHandle) {
         if let Some(script) = node.downcast::<HTMLScriptElement>() {
             script.set_already_started(true);
         }
     }
 
-    fn get_template_contents(&self, target: &DomRoot<Node>) -> DomRoot<Node> {
+    fn get_template_contents(&self, target: &ParserHandle) -> ParserHandle {
         // No DocumentFragment: template contents are the template itself.
         target.clone()
     }
 
-    fn same_node(&self, x: &DomRoot<Node>, y: &DomRoot<Node>) -> bool {
-        x == y
+    fn same_node(&self, x: &ParserHandle, y: &ParserHandle) -> bool {
+        x.same(y)
     }
 
     fn set_quirks_mode(&self, mode: QuirksMode) {
         self.document.set_quirks(mode == QuirksMode::Quirks);
     }
 
-    fn append_before_sibling(&self, sibling: &DomRoot<Node>, new_node: NodeOrText<DomRoot<Node>>) {
+    fn append_before_sibling(&self, sibling: &ParserHandle, new_node: NodeOrText<ParserHandle>) {
         let Some(parent) = sibling.parent() else {
             return;
         };
@@ -748,7 +724,7 @@ impl TreeSink for Sink {
         }
     }
 
-    fn add_attrs_if_missing(&self, target: &DomRoot<Node>, attrs: Vec<Attribute>) {
+    fn add_attrs_if_missing(&self, target: &ParserHandle, attrs: Vec<Attribute>) {
         if let Some(element) = target.downcast::<Element>() {
             element.add_attributes_if_missing(
                 attrs
@@ -759,13 +735,13 @@ impl TreeSink for Sink {
         }
     }
 
-    fn remove_from_parent(&self, target: &DomRoot<Node>) {
+    fn remove_from_parent(&self, target: &ParserHandle) {
         if let Some(parent) = target.parent() {
             parent.remove(target);
         }
     }
 
-    fn reparent_children(&self, node: &DomRoot<Node>, new_parent: &DomRoot<Node>) {
+    fn reparent_children(&self, node: &ParserHandle, new_parent: &ParserHandle) {
         for child in node.children() {
             new_parent.insert(&child, None);
         }
@@ -779,7 +755,7 @@ impl TreeSink for Sink {
 /// The page-load state the end-of-parsing steps need.
 struct PageState {
     /// <https://html.spec.whatwg.org/multipage/scripting.html#list-of-scripts-that-will-execute-when-the-document-has-finished-parsing>
-    deferred: RefCell<Vec<PendingScript>>,
+    deferred: RefCell<Vec<crate::script_element::PendingScript>>,
 }
 
 /// How a page load ended.
@@ -884,9 +860,10 @@ fn load_document(
         cx: unsafe { cx.raw_cx() },
         document: document.clone(),
         current_line: Cell::new(1),
+        depth_cap: DepthCap::default(),
     };
     let tree_builder = TreeBuilder::new(sink, TreeBuilderOpts::default());
-    let tokenizer = Tokenizer::new(tree_builder, TokenizerOpts::default());
+    let tokenizer = Tokenizer::new(DepthLimiter { tree_builder }, TokenizerOpts::default());
     let input = BufferQueue::default();
     input.push_back(StrTendril::from(text.as_str()));
     loop {
@@ -894,7 +871,11 @@ fn load_document(
             TokenizerResult::Done => break,
             TokenizerResult::Script(node) => {
                 if let Some(script) = node.downcast::<HTMLScriptElement>() {
-                    prepare_the_script_element(cx, &document, &script, &*loader, &state);
+                    let parser = crate::script_element::ParserScripts {
+                        loader: &*loader,
+                        deferred: &state.deferred,
+                    };
+                    crate::script_element::prepare_the_script_element(cx, &script, Some(&parser));
                 }
             }
             TokenizerResult::EncodingIndicator(_) => {}
@@ -905,125 +886,45 @@ fn load_document(
     Ok(())
 }
 
-/// <https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element>
-/// for parser-inserted classic scripts.
-fn prepare_the_script_element(
-    cx: &mut JSContext,
-    document: &Document,
-    script: &HTMLScriptElement,
-    loader: &dyn Loader,
-    state: &PageState,
-) {
-    // Step 1: If el's already started is true, then return.
-    if script.already_started() {
-        return;
-    }
-    // Step 2-4: parser document; "force async" is not modelled.
-    let element = script.element();
-    // Step 5: Let source text be el's child text content.
-    let source_text = script.source_text();
-    // Step 6: If el has no src attribute, and source text is the empty
-    // string, then return.
-    let src = script.resolved_src();
-    if src.is_none() && source_text.is_empty() {
-        return;
-    }
-    // Step 7: If el is not connected, then return.
-    // Step 8: the script block's type string; only classic scripts run.
-    let type_ = element
-        .get_attribute("type")
-        .or_else(|| {
-            element
-                .get_attribute("language")
-                .map(|l| format!("text/{l}"))
-        })
-        .unwrap_or_default();
-    let type_ = type_.trim().to_ascii_lowercase();
-    let is_classic = type_.is_empty()
-        || matches!(
-            type_.as_str(),
-            "text/javascript" | "application/javascript" | "text/ecmascript" | "javascript"
-        );
-    if !is_classic {
-        // Step 10-11: not a JavaScript MIME type (modules and data blocks
-        // are not run).
-        return;
-    }
-    // Step 12: Set el's already started to true.
-    script.set_already_started(true);
-    let root = DomRoot::from_ref(script);
-    match src {
-        // Step 31 (no src): inline classic script; the parser-inserted
-        // case "immediately execute the script element" (no pending
-        // style sheets).
-        None => {
-            let url = document.url().to_string();
-            let record = ScriptRecord::inline(&url, script.line());
-            let pending = PendingScript {
-                element: root,
-                source: Some((source_text, record)),
-            };
-            execute_the_script_element(cx, document, pending);
-        }
-        Some(src) => {
-            // Step 30.3-30.5: parse the URL; on failure queue an element
-            // task to fire "error" at el.
-            let pending = match src {
-                Err(_) => PendingScript {
-                    element: root,
-                    source: None,
-                },
-                Ok(url) => PendingScript {
-                    element: root,
-                    source: fetch_classic_script(loader, document, &url, element),
-                },
-            };
-            let is_async = element.get_attribute("async").is_some();
-            let is_defer = element.get_attribute("defer").is_some();
-            if is_async {
-                // Step 32.3 (async): execute as soon as possible, from a
-                // task (the fetch completed; its completion is a task).
-                let document = DomRoot::from_ref(document);
-                EventLoop::current().queue_task(Box::new(move |cx| {
-                    enter_and_execute(cx, &document, pending);
-                }));
-            } else if is_defer {
-                // Step 32.1 (defer, parser-inserted): append el to its
-                // parser document's list of scripts that will execute when
-                // the document has finished parsing.
-                state.deferred.borrow_mut().push(pending);
-            } else {
-                // Step 32.4 (parser-blocking): the parser pauses until the
-                // script is ready (the fetch is synchronous), then
-                // executes it.
-                execute_the_script_element(cx, document, pending);
-            }
-        }
-    }
-}
-
-/// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>:
-/// the request mode comes from the element's `crossorigin` attribute
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>,
+/// the request: the request mode comes from `element`'s `crossorigin`
+/// attribute
 /// (<https://html.spec.whatwg.org/multipage/urls-and-fetching.html#cors-settings-attributes>),
-/// and `jsprof-document` decides, hop by hop, the CORS check, redirects
-/// and the muted errors. `None` is "result is null" (fire `error`).
-fn fetch_classic_script(
-    loader: &dyn Loader,
+/// the client is `document`'s settings object. The loader's
+/// `fetch_classic_script` then runs `jsprof-document`'s state machine,
+/// which decides, hop by hop, the CORS check, redirects and the muted
+/// errors; [`classic_script_from_fetch`] turns its outcome into the
+/// script. One path for every classic script element, parser-inserted or
+/// not, fetched on the JS thread or a fetch thread.
+pub(crate) fn classic_script_fetch_params(
     document: &Document,
     url: &url::Url,
     element: &Element,
-) -> Option<(String, ScriptRecord)> {
+) -> ScriptFetchParams {
     // Step 1: Let request be the result of creating a potential-CORS
     // request given url, "script", and corsSetting.
     // Step 2: Set request's client to settingsObject.
-    let params = ScriptFetchParams {
+    ScriptFetchParams {
         url: url.clone(),
         cors_setting: CorsSettings::from_attribute(element.get_attribute("crossorigin").as_deref()),
         client_origin: document_origin(document),
         embedder_policy: document.embedder_policy(),
-    };
+    }
+}
+
+/// The end of <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script>
+/// for the fetch of `url` (any thread's result, processed on the JS
+/// thread): `None` is "result is null" (fire `error`), with the reason on
+/// the console; else the classic script with its response URL and muted
+/// errors as the document component decided (`client_origin` is the
+/// request's client's origin).
+pub(crate) fn classic_script_from_fetch(
+    url: &url::Url,
+    fetched: Result<ClassicScriptFetch, NetError>,
+    client_origin: &Origin,
+) -> crate::script_element::ScriptResult {
     // Step 5: Fetch request (a network error is a null result).
-    let fetched = match loader.fetch_classic_script(params) {
+    let fetched = match fetched {
         Ok(fetched) => fetched,
         Err(error) => {
             eprintln!("{error}");
@@ -1045,48 +946,12 @@ fn fetch_classic_script(
             let source = String::from_utf8_lossy(&response.body).into_owned();
             // Step 5.7: create a classic script given sourceText,
             // settingsObject, response's URL, options, mutedErrors.
-            Some((
+            Some(crate::script_element::ClassicScript {
                 source,
-                fetched_script_record(&response_url, muted_errors, &document_origin(document)),
-            ))
+                record: fetched_script_record(&response_url, muted_errors, client_origin),
+            })
         }
     }
-}
-
-fn enter_and_execute(cx: &mut JSContext, document: &Document, pending: PendingScript) {
-    let global = document.upcast_node().global().global_object();
-    let Some(global) = NonNull::new(global) else {
-        return;
-    };
-    let mut realm = AutoRealm::new(cx, global);
-    execute_the_script_element(&mut realm, document, pending);
-}
-
-/// <https://html.spec.whatwg.org/multipage/scripting.html#execute-the-script-element>
-fn execute_the_script_element(cx: &mut JSContext, document: &Document, pending: PendingScript) {
-    let element = pending.element;
-    // Step 2: If el's result is null, then fire an event named error at
-    // el, and return.
-    let Some((source, record)) = pending.source else {
-        let global = document.upcast_node().global();
-        let event = Event::new(cx, global, "error", false, false);
-        event.set_trusted(true);
-        element
-            .element()
-            .upcast_node()
-            .as_ref()
-            .dispatch(cx, &event);
-        return;
-    };
-    // Step 5.1: Set document's currentScript attribute to el.
-    let previous = document.current_script();
-    document.set_current_script(Some(&element));
-    // Step 5.2: Run the classic script given by el's result.
-    let filename = record.url.clone();
-    let line = record.start_line;
-    run_classic_script(cx, &source, &filename, line, record);
-    // Step 7: set currentScript back to its old value.
-    document.set_current_script(previous.as_deref());
 }
 
 /// <https://html.spec.whatwg.org/multipage/parsing.html#the-end>
@@ -1098,7 +963,7 @@ fn the_end(cx: &mut JSContext, window: &Window, document: &Document, state: &Rc<
     // document has finished parsing is not empty: execute the first one.
     let deferred = std::mem::take(&mut *state.deferred.borrow_mut());
     for pending in deferred {
-        execute_the_script_element(cx, document, pending);
+        crate::script_element::execute_the_script_element(cx, document, pending);
         crate::runtime::perform_microtask_checkpoint(cx);
     }
     // Step 6: Queue a global task on the DOM manipulation task source

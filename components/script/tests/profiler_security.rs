@@ -530,3 +530,221 @@ p.stop().then(t => { window.result = report(t); });"#,
     let href = run.server.http_url(SAME, "/index.html");
     assert_eq!(r.resources, resources(&[&href, &cors]), "{}", run.out);
 }
+
+/// Case 12: a muted script that inserts further scripts
+/// (<https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element>
+/// for script-inserted scripts). Each inserted script is fetched with the
+/// document as its client, as a parser-inserted one would be:
+///
+/// * a cross-origin script it inserts without `crossOrigin` is muted too
+///   (no frame, no URL of it), whether async or in order (`async = false`);
+/// * a same-origin script it inserts is the page's own (visible, under its
+///   own URL), and so is a CORS-enabled one (`crossOrigin = "anonymous"`
+///   with `Access-Control-Allow-Origin`);
+/// * an inline script it inserts is the document's (HTML creates it with
+///   the document's settings object and no muted errors; Chromium does the
+///   same): visible under the document's URL. The muted script chose to
+///   expose that text; its own frames (the inserting function) stay hidden
+///   even though the inline script runs inside its `appendChild` call.
+#[test]
+fn muted_script_inserting_scripts() {
+    let server = TestServer::start().unwrap();
+    let muted = server.http_url(CROSS, "/muted.js");
+    let muted2 = server.http_url(CROSS, "/muted2.js");
+    let cors = server.http_url(CROSS, "/cors2.js");
+    let same = server.http_url(SAME, "/same.js");
+    // Inserted through a redirect: the trace names the response URL.
+    let same_redirect = server.http_url(SAME, "/same-redirect.js");
+    let inserter = format!(
+        "function mutedInsert_7f3a(src, inOrder, cors) {{\n\
+           const s = document.createElement('script');\n\
+           if (inOrder) s.async = false;\n\
+           if (cors) s.crossOrigin = 'anonymous';\n\
+           s.src = src;\n\
+           s.onload = function mutedOnload_7f3a() {{ window.loaded = (window.loaded || 0) + 1; tb.forceProfilerSample(); }};\n\
+           document.head.appendChild(s);\n\
+         }}\n\
+         function mutedInline_7f3a() {{\n\
+           const s = document.createElement('script');\n\
+           s.text = 'function inlineFromMuted() {{ return tb.forceProfilerSample(); }} inlineFromMuted();';\n\
+           document.head.appendChild(s);\n\
+         }}\n\
+         window.mutedEntry = function mutedEntry_7f3a() {{\n\
+           mutedInsert_7f3a('{muted2}', false, false);\n\
+           mutedInsert_7f3a('{muted2}?in-order', true, false);\n\
+           mutedInsert_7f3a('{same_redirect}', true, false);\n\
+           mutedInsert_7f3a('{cors}', true, true);\n\
+           mutedInline_7f3a();\n\
+         }};\n"
+    );
+    server.route("/muted.js", move |_| js(&inserter));
+    server.route("/muted2.js", |_| {
+        js("function muted2Secret_7f3a() { tb.forceProfilerSample(); window.visibleCallback(); }\n\
+            muted2Secret_7f3a();\n")
+    });
+    server.route("/same-redirect.js", |_| {
+        TestResponse::redirect(302, "/same.js")
+    });
+    server.route("/same.js", |_| {
+        js("// line 1\nfunction sameOriginInserted() { return tb.forceProfilerSample(); }\nsameOriginInserted();\n")
+    });
+    server.route("/cors2.js", |r| {
+        js("function corsInserted() { return tb.forceProfilerSample(); }\ncorsInserted();\n")
+            .with_cors_echo(r)
+    });
+    let run = run(
+        server,
+        &scripts(&[muted.as_str()]),
+        r#"window.visibleCallback = function visibleCallback() { return tb.forceProfilerSample(); };
+function visibleCaller() { mutedEntry(); }
+visibleCaller();
+waitFor(() => window.loaded === 4, () => p.stop().then(t => { window.result = report(t); }));"#,
+    );
+    // The fetched scripts run from tasks in completion order (the async
+    // one), so the samples are compared sorted.
+    let r = parse(&run.out, &[muted.as_str(), muted2.as_str()]);
+    let mut stacks = r.stacks.clone();
+    stacks.sort();
+    let mut expected = vec![
+        // The inline script, run inside the muted `appendChild` call: its
+        // own frames and the visible caller, nothing between.
+        "inlineFromMuted<<visibleCaller<",
+        // muted2.js twice: the sample inside it has no visible frame, the
+        // visible callback it calls appears alone.
+        "-",
+        "visibleCallback",
+        "-",
+        "visibleCallback",
+        // The same-origin and the CORS-enabled script it inserted (under
+        // their top-level script frame).
+        "sameOriginInserted<",
+        "corsInserted<",
+        // The muted onload listener, four times.
+        "-",
+        "-",
+        "-",
+        "-",
+    ];
+    expected.sort();
+    assert_eq!(stacks, expected, "{}", run.out);
+    let href = run.server.http_url(SAME, "/index.html");
+    for url in [&href, &same, &cors] {
+        assert!(
+            r.resources.contains(&format!("\"{url}\"")),
+            "{url} missing: {}",
+            r.resources
+        );
+    }
+    assert!(!r.json.contains("same-redirect"), "{}", r.json);
+    // 1-based positions in the inserted file, as for a parser-inserted
+    // script (the function is declared on line 2); the inline script's
+    // lines count from its own first line.
+    assert!(
+        r.json.contains(r#""line":2,"name":"sameOriginInserted""#),
+        "{}",
+        r.json
+    );
+    assert!(
+        r.json.contains(r#""line":1,"name":"inlineFromMuted""#),
+        "{}",
+        r.json
+    );
+}
+
+/// Case 13, modules: a muted classic script calls `import()` on a
+/// same-origin module and on a CORS-enabled cross-origin module, then
+/// calls into them from its own promise reactions. The modules' code runs
+/// in the modules' scripts, so it is attributed to them (their response
+/// URLs, their function names, top-level code included); the muted
+/// caller and its URL never appear. The third module, cross-origin
+/// without `Access-Control-Allow-Origin`, is a network error: `import()`
+/// rejects, it never runs, and nothing of it appears.
+#[test]
+fn modules_imported_by_a_muted_script() {
+    let (server, muted) = serve_muted(
+        "window.mutedImport = function mutedImport_7f3a(url) {\n\
+           return import(url).then(function mutedThen_7f3a(m) { return m.work(); });\n\
+         };\n",
+    );
+    let same = server.http_url(SAME, "/same-module.js");
+    let cors = server.http_url(CROSS, "/cors-module.js");
+    let no_cors = server.http_url(CROSS, "/nocors-module_7f3a.js");
+    server.route("/same-module.js", |_| {
+        js("function sameTop() { tb.forceProfilerSample(); }\n\
+            sameTop();\n\
+            export function work() { return sameWork(); }\n\
+            function sameWork() { return tb.forceProfilerSample(); }\n")
+    });
+    server.route("/cors-module.js", |r| {
+        js("export function work() { return corsModuleWork(); }\n\
+            function corsModuleWork() { return tb.forceProfilerSample(); }\n")
+        .with_cors_echo(r)
+    });
+    server.route("/nocors-module_7f3a.js", |_| {
+        js(
+            "function noCorsModule_7f3a() { tb.forceProfilerSample(); }\n\
+            noCorsModule_7f3a(); window.noCorsRan = true;\n\
+            export function work() { noCorsModule_7f3a(); }\n",
+        )
+    });
+    let run = run(
+        server,
+        &scripts(&[muted.as_str()]),
+        &format!(
+            r#"mutedImport("{same}")
+  .then(() => mutedImport("{cors}"))
+  .then(() => mutedImport("{no_cors}"))
+  .then(() => "resolved", e => e.name)
+  .then(outcome => p.stop().then(t => {{ window.result = outcome + "|" + window.noCorsRan + "|" + report(t); }}));"#
+        ),
+    );
+    let (outcome, rest) = run.out.split_once('|').unwrap();
+    let (ran, report) = rest.split_once('|').unwrap();
+    assert_eq!(outcome, "TypeError", "{}", run.out);
+    assert_eq!(ran, "undefined", "the no-CORS module never ran");
+    let r = check(
+        report,
+        &[muted.as_str(), no_cors.as_str()],
+        &["sameTop<", "sameWork<work", "corsModuleWork<work"],
+    );
+    assert_eq!(r.resources, resources(&[&same, &cors]), "{}", run.out);
+}
+
+/// Case 14, a cross-origin module script served without CORS, as a
+/// `<script type="module">` and through a visible `import()`: a network
+/// error (`error` event, rejected import), never run, absent from the
+/// trace; the visible code around it is sampled.
+#[test]
+fn cross_origin_module_without_cors_never_runs() {
+    let server = TestServer::start().unwrap();
+    let no_cors = server.http_url(CROSS, "/secret-module_7f3a.js");
+    server.route("/secret-module_7f3a.js", |_| {
+        js(
+            "function secretModule_7f3a() { tb.forceProfilerSample(); }\n\
+            secretModule_7f3a(); window.secretRan = true;\n",
+        )
+    });
+    let run = run(
+        server,
+        &format!(
+            r#"<script type="module" src="{no_cors}" id="m"></script>
+<script>document.getElementById("m").addEventListener("error", () => {{ window.elementError = true; }});</script>"#
+        ),
+        &format!(
+            r#"function visibleCaller() {{ return tb.forceProfilerSample(); }}
+import("{no_cors}").then(() => "resolved", e => e.name).then(outcome => {{
+  visibleCaller();
+  waitFor(() => window.elementError, () => p.stop().then(t => {{
+    window.result = outcome + "|" + window.secretRan + "|" + report(t);
+  }}));
+}});"#
+        ),
+    );
+    let (outcome, rest) = run.out.split_once('|').unwrap();
+    let (ran, report) = rest.split_once('|').unwrap();
+    assert_eq!(outcome, "TypeError");
+    assert_eq!(ran, "undefined");
+    let r = check(report, &[no_cors.as_str()], &["visibleCaller<"]);
+    let href = run.server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
+}

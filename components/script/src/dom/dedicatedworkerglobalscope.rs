@@ -210,6 +210,9 @@ pub(crate) struct WorkerInit {
     pub(crate) parent: mozjs::rust::ParentRuntime,
     pub(crate) url: url::Url,
     pub(crate) name: String,
+    /// A module worker (`{ type: "module" }`): the credentials mode of its
+    /// module fetches; `None` for a classic worker.
+    pub(crate) module: Option<jsprof_document::CorsSettings>,
     pub(crate) prefs: Prefs,
     pub(crate) loader: Arc<dyn Loader + Send + Sync>,
     pub(crate) outside: OutsideSettings,
@@ -238,6 +241,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         parent,
         url,
         name,
+        module,
         prefs,
         loader,
         outside,
@@ -385,6 +389,29 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         // of it.
         if shared.is_closing() {
             return false;
+        }
+        // A module worker: "fetch a module worker script graph" (the root
+        // as fetched above, its imports in CORS mode), then run the module
+        // script (`module_loading`).
+        if let Some(credentials) = module {
+            let run = crate::module_loading::run_module_worker_script(
+                cx,
+                &response.source,
+                &url,
+                &response.url,
+                credentials,
+            );
+            crate::runtime::perform_microtask_checkpoint(cx);
+            return match run {
+                Ok(()) => true,
+                Err(crate::module_loading::WorkerModuleError::NotRunnable(reason)) => {
+                    // onComplete, step 1: fire a plain error event at the
+                    // worker (the details go to the console).
+                    eprintln!("worker module script not run: {reason}");
+                    queue_simple_error(&shared);
+                    false
+                }
+            };
         }
         // Step 3.10 / "fetch a classic worker script" step 4: create a
         // classic script; onComplete step 10: run it.

@@ -370,6 +370,13 @@ impl DocumentMethods for Document {
     fn CreateTextNode(&self, cx: &mut JSContext, data: DOMString) -> Fallible<DomRoot<Text>> {
         Ok(Text::new(cx, self.node.global(), Some(self), &data))
     }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-createcomment>: a new
+    /// comment node whose node document is this (its data is not kept:
+    /// comments have no data here yet).
+    fn CreateComment(&self, cx: &mut JSContext, _data: DOMString) -> Fallible<DomRoot<Node>> {
+        Ok(Node::new_comment(cx, self))
+    }
 }
 
 /// A loose check of <https://dom.spec.whatwg.org/#valid-element-local-name>.

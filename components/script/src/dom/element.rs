@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 
+use html5ever::{LocalName, Namespace};
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
@@ -25,12 +26,14 @@ pub const HTML_NAMESPACE: &str = "http://www.w3.org/1999/xhtml";
 
 pub struct Element {
     node: Node,
-    /// <https://dom.spec.whatwg.org/#concept-element-namespace>
-    namespace: Option<String>,
+    /// <https://dom.spec.whatwg.org/#concept-element-namespace> (the
+    /// empty atom for null). Atoms, so the parser compares names without
+    /// allocating.
+    namespace: Namespace,
     /// <https://dom.spec.whatwg.org/#concept-element-namespace-prefix>
     prefix: Option<String>,
     /// <https://dom.spec.whatwg.org/#concept-element-local-name>
-    local_name: String,
+    local_name: LocalName,
     /// <https://dom.spec.whatwg.org/#concept-element-attribute> (qualified
     /// name, value), in order.
     attributes: RefCell<Vec<(String, String)>>,
@@ -57,9 +60,9 @@ impl Element {
     ) -> Element {
         Element {
             node: Node::new_inherited(NodeKind::Element, Some(document)),
-            namespace: namespace.map(str::to_owned),
+            namespace: Namespace::from(namespace.unwrap_or_default()),
             prefix: prefix.map(str::to_owned),
-            local_name: local_name.to_owned(),
+            local_name: LocalName::from(local_name),
             attributes: RefCell::new(Vec::new()),
         }
     }
@@ -111,25 +114,33 @@ impl Element {
     }
 
     pub fn namespace(&self) -> Option<&str> {
-        self.namespace.as_deref()
+        (!self.namespace.is_empty()).then_some(&*self.namespace)
+    }
+
+    pub fn namespace_atom(&self) -> &Namespace {
+        &self.namespace
+    }
+
+    pub fn local_name_atom(&self) -> &LocalName {
+        &self.local_name
     }
 
     pub fn is_html(&self, local_name: &str) -> bool {
-        self.namespace.as_deref() == Some(HTML_NAMESPACE) && self.local_name == local_name
+        &*self.namespace == HTML_NAMESPACE && &*self.local_name == local_name
     }
 
     /// <https://dom.spec.whatwg.org/#concept-element-qualified-name>
     pub fn qualified_name(&self) -> String {
         match &self.prefix {
             Some(p) => format!("{p}:{}", self.local_name),
-            None => self.local_name.clone(),
+            None => self.local_name.to_string(),
         }
     }
 
     /// <https://dom.spec.whatwg.org/#element-html-uppercased-qualified-name>
     pub fn tag_name(&self) -> String {
         let name = self.qualified_name();
-        if self.namespace.as_deref() == Some(HTML_NAMESPACE) {
+        if &*self.namespace == HTML_NAMESPACE {
             name.to_ascii_uppercase()
         } else {
             name
@@ -152,13 +163,25 @@ impl Element {
         let mut attributes = self.attributes.borrow_mut();
         match attributes.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => *v = value.to_owned(),
-            None => attributes.push((name, value.to_owned())),
+            None => attributes.push((name.clone(), value.to_owned())),
         }
+        drop(attributes);
+        // https://dom.spec.whatwg.org/#concept-element-attributes-change-ext:
+        // the attribute change steps (a script element's).
+        crate::script_element::attribute_changed(self, &name);
     }
 
     pub fn remove_attribute(&self, name: &str) {
         let name = self.normalize_attribute_name(name);
-        self.attributes.borrow_mut().retain(|(n, _)| *n != name);
+        let removed = {
+            let mut attributes = self.attributes.borrow_mut();
+            let before = attributes.len();
+            attributes.retain(|(n, _)| *n != name);
+            attributes.len() != before
+        };
+        if removed {
+            crate::script_element::attribute_changed(self, &name);
+        }
     }
 
     /// Adds attributes that are not there yet (the parser's "add attrs if
@@ -175,7 +198,7 @@ impl Element {
     /// document, then set qualifiedName to qualifiedName in ASCII
     /// lowercase."
     fn normalize_attribute_name(&self, name: &str) -> String {
-        if self.namespace.as_deref() == Some(HTML_NAMESPACE) {
+        if &*self.namespace == HTML_NAMESPACE {
             name.to_ascii_lowercase()
         } else {
             name.to_owned()
@@ -192,7 +215,7 @@ impl Element {
                 name == "*"
                     // Step 2: HTML elements match the lowercased name,
                     // others the name as given.
-                    || if e.namespace.as_deref() == Some(HTML_NAMESPACE) {
+                    || if &*e.namespace == HTML_NAMESPACE {
                         e.qualified_name() == lower
                     } else {
                         e.qualified_name() == name
@@ -315,10 +338,10 @@ fn parse_compound(input: &str) -> Option<Compound> {
 
 fn matches_compound(element: &Element, compound: &Compound) -> bool {
     if let Some(tag) = &compound.tag {
-        let name = if element.namespace.as_deref() == Some(HTML_NAMESPACE) {
-            element.local_name.to_ascii_lowercase()
+        let name = if &*element.namespace == HTML_NAMESPACE {
+            (*element.local_name).to_ascii_lowercase()
         } else {
-            element.local_name.clone()
+            element.local_name.to_string()
         };
         if *tag != name {
             return false;
@@ -374,12 +397,12 @@ fn matches_complex(element: &Element, complex: &Complex) -> bool {
 impl ElementMethods for Element {
     /// <https://dom.spec.whatwg.org/#dom-element-namespaceuri>
     fn NamespaceURI(&self, _cx: &mut JSContext) -> Option<DOMString> {
-        self.namespace.clone()
+        self.namespace().map(str::to_owned)
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-localname>
     fn LocalName(&self, _cx: &mut JSContext) -> DOMString {
-        self.local_name.clone()
+        self.local_name.to_string()
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-tagname>
@@ -429,7 +452,7 @@ impl ElementMethods for Element {
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-setattribute>
-    fn SetAttribute(&self, _cx: &mut JSContext, name: DOMString, value: DOMString) -> Fallible<()> {
+    fn SetAttribute(&self, cx: &mut JSContext, name: DOMString, value: DOMString) -> Fallible<()> {
         // Step 1: If qualifiedName is not a valid attribute local name,
         // then throw an "InvalidCharacterError" DOMException.
         if name.is_empty()
@@ -441,12 +464,25 @@ impl ElementMethods for Element {
         }
         // Steps 2-5: lowercase for HTML; change or append.
         self.set_attribute_value(&name, &value);
+        crate::script_element::run_post_connection_steps(cx);
         Ok(())
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-removeattribute>
-    fn RemoveAttribute(&self, _cx: &mut JSContext, name: DOMString) -> Fallible<()> {
+    fn RemoveAttribute(&self, cx: &mut JSContext, name: DOMString) -> Fallible<()> {
         self.remove_attribute(&name);
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-remove>
+    fn Remove(&self, cx: &mut JSContext) -> Fallible<()> {
+        // Step 1: If this's parent is null, then return.
+        // Step 2: Remove this.
+        if let Some(parent) = self.upcast_node().parent() {
+            parent.remove(self.upcast_node());
+            crate::script_element::run_post_connection_steps(cx);
+        }
         Ok(())
     }
 

@@ -6,21 +6,23 @@ use std::rc::Rc;
 
 use mozjs::context::JSContext;
 use mozjs::gc::{RootedTraceableBox, Traceable};
-use mozjs::jsapi::JSTracer;
+use mozjs::jsapi::{JSTracer, JS_IsGlobalObject};
 use mozjs::jsval::ObjectValue;
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::callback::ExceptionHandling;
+use crate::dom::bindings::codegen::ErrorEventBinding::ErrorEventMethods;
 use crate::dom::bindings::codegen::EventTargetBinding::EventTargetMethods;
 use crate::dom::bindings::codegen::{
     AddEventListenerOptionsOrBoolean, EventHandlerNonNull, EventListener,
-    EventListenerOptionsOrBoolean,
+    EventListenerOptionsOrBoolean, EventOrString, OnErrorEventHandlerNonNull,
 };
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::DomRoot;
+use crate::dom::errorevent::ErrorEvent;
 use crate::dom::event::{Event, EventPhase};
 use crate::dom::globalscope::GlobalScope;
 
@@ -263,17 +265,62 @@ impl EventTarget {
             return;
         };
         let _root = RootedTraceableBox::new(callback.clone());
-        // Step 3: (special error event handling) n/a: no ErrorEvent yet.
-        // Step 4: Let return value be the callback return value of invoking
-        // callback with « event »; exceptions propagate to dispatch, which
-        // reports them.
+        // Step 3: Let special error event handling be true if event is an
+        // ErrorEvent object, event's type is "error", and event's
+        // currentTarget implements the WindowOrWorkerGlobalScope mixin
+        // (every global here is a Window or a WorkerGlobalScope).
+        let error_event = DomRoot::from_ref(event)
+            .downcast::<ErrorEvent>()
+            .filter(|_| event.type_() == "error")
+            // SAFETY: the reflector of a live EventTarget.
+            .filter(|_| unsafe { JS_IsGlobalObject(self.reflector().get_jsobject()) });
+        let special = error_event.is_some();
         rooted!(&in(cx) let this = ObjectValue(self.reflector().get_jsobject()));
-        let Ok(value) = callback.Call_(cx, this.handle(), event, ExceptionHandling::Report) else {
+        // Step 4: Let return value be the callback return value of:
+        let value = match error_event {
+            // If special error event handling is true: invoke callback
+            // with five arguments, the first one having the value of
+            // event's message attribute, the second having the value of
+            // event's filename attribute, the third having the value of
+            // event's lineno attribute, the fourth having the value of
+            // event's colno attribute, the fifth having the value of
+            // event's error attribute, and with the callback this value
+            // set to event's currentTarget. Let return value be the
+            // callback's return value.
+            Some(error_event) => {
+                // SAFETY: the handler's callback object, rooted above.
+                let handler = unsafe { OnErrorEventHandlerNonNull::new(cx, callback.callback()) };
+                let message = EventOrString::String(error_event.Message(cx));
+                let filename = error_event.Filename(cx).0;
+                let lineno = error_event.Lineno(cx);
+                let colno = error_event.Colno(cx);
+                let error = error_event.Error(cx);
+                handler.Call_(
+                    cx,
+                    this.handle(),
+                    message,
+                    filename,
+                    lineno,
+                    colno,
+                    error,
+                    ExceptionHandling::Report,
+                )
+            }
+            // Otherwise: invoke callback with one argument, the value of
+            // which is the Event object event, with the callback this
+            // value set to event's currentTarget.
+            None => callback.Call_(cx, this.handle(), event, ExceptionHandling::Report),
+        };
+        // If an exception gets thrown by the callback, end these steps and
+        // allow the exception to propagate (reported by the call).
+        let Ok(value) = value else {
             return;
         };
-        // Step 5: Process return value: if it is false, set event's canceled
-        // flag.
-        if value.get().is_boolean() && !value.get().to_boolean() {
+        // Step 5: Process return value: if special error event handling is
+        // true and return value is true, or if it is false and return
+        // value is false, then set event's canceled flag.
+        let v = value.get();
+        if v.is_boolean() && v.to_boolean() == special {
             event.set_canceled_flag();
         }
     }

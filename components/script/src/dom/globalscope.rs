@@ -241,6 +241,9 @@ pub struct GlobalScope {
     timers: Timers,
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#in-error-reporting-mode>
     in_error_reporting_mode: Cell<bool>,
+    /// The module map, import map and resolved module set
+    /// (`crate::module_loading`).
+    modules: crate::module_loading::GlobalModules,
 }
 
 impl GlobalScope {
@@ -305,6 +308,7 @@ impl GlobalScope {
             profiler_realm_id,
             timers: Timers::new(),
             in_error_reporting_mode: Cell::new(false),
+            modules: Default::default(),
         });
         let raw = Box::into_raw(scope);
         unsafe {
@@ -674,6 +678,32 @@ impl GlobalScope {
         self.reported_errors.clone()
     }
 
+    /// This global's module state (`crate::module_loading`).
+    pub fn modules(&self) -> &crate::module_loading::GlobalModules {
+        &self.modules
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror>:
+    /// "the reportError(e) method steps are to report an exception e for
+    /// this" (`cx` in this global's realm: the caller's, which is the
+    /// method's relevant realm). The error's position is the error
+    /// object's (or, for another value, the caller's); a value thrown
+    /// from a muted script is reported muted, as "report the exception"
+    /// does.
+    pub(crate) fn report_error(&self, cx: &mut JSContext, e: RootedJsValue) {
+        rooted!(&in(cx) let value = e.get());
+        // SAFETY: `value` is rooted; the exception is taken back at once
+        // by `report_pending_exception`.
+        unsafe {
+            mozjs::rust::wrappers2::JS_SetPendingException(
+                cx,
+                value.handle(),
+                mozjs::jsapi::ExceptionStackBehavior::Capture,
+            );
+        }
+        report_pending_exception(cx);
+    }
+
     pub fn record_reported_error(&self, error: ScriptError) {
         self.reported_errors.borrow_mut().push(error);
     }
@@ -687,6 +717,7 @@ unsafe impl Traceable for GlobalScope {
                 object.trace(trc);
             }
             self.timers.trace(trc);
+            self.modules.trace(trc);
         }
     }
 }

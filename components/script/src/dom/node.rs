@@ -5,7 +5,7 @@
 //! Comments and processing instructions are plain `Node` platform objects
 //! of kind [`NodeKind::Comment`] (no `Comment` interface yet).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
@@ -40,6 +40,14 @@ pub struct Node {
     /// <https://dom.spec.whatwg.org/#concept-node-document> (None for a
     /// document itself).
     owner_document: MutNullableDom<Document>,
+    /// <https://dom.spec.whatwg.org/#connected>: whether the root is a
+    /// document. Kept by `insert` and `remove` for the whole moved subtree
+    /// (as Servo's `IS_CONNECTED` flag), so asking costs nothing whatever
+    /// the node's depth.
+    connected: Cell<bool>,
+    /// The number of ancestors (0 for a root). Kept by `insert` and
+    /// `remove` like `connected`; the parser's depth limit reads it.
+    depth: Cell<usize>,
 }
 
 impl AsRef<EventTarget> for Node {
@@ -72,6 +80,9 @@ impl Node {
             parent: MutNullableDom::default(),
             children: RefCell::new(Vec::new()),
             owner_document: MutNullableDom::new(document),
+            // A document is its own root.
+            connected: Cell::new(kind == NodeKind::Document),
+            depth: Cell::new(0),
         }
     }
 
@@ -99,6 +110,26 @@ impl Node {
         self.children.borrow().iter().map(Dom::root).collect()
     }
 
+    /// <https://dom.spec.whatwg.org/#concept-tree-last-child>, rooting
+    /// only that child.
+    pub fn last_child(&self) -> Option<DomRoot<Node>> {
+        self.children.borrow().last().map(Dom::root)
+    }
+
+    /// The child before `child` (a child of `self`), rooting only that one.
+    pub fn child_before(&self, child: &Node) -> Option<DomRoot<Node>> {
+        let children = self.children.borrow();
+        let index = children
+            .iter()
+            .position(|c| c.reflector_object() == child.reflector().get_jsobject())?;
+        index.checked_sub(1).map(|i| children[i].root())
+    }
+
+    /// How many ancestors this node has (0: it is a root).
+    pub fn depth(&self) -> usize {
+        self.depth.get()
+    }
+
     pub fn owner_doc(&self) -> Option<DomRoot<Document>> {
         self.owner_document.get()
     }
@@ -108,29 +139,51 @@ impl Node {
     }
 
     /// <https://dom.spec.whatwg.org/#concept-tree-inclusive-ancestor>
+    ///
+    /// Decided without a walk in the common cases (a leaf, a node outside
+    /// `other`'s tree, a node deeper than `other`); otherwise by climbing
+    /// from `other` only to `self`'s depth.
     pub fn is_inclusive_ancestor_of(&self, other: &Node) -> bool {
-        let mut current = Some(DomRoot::from_ref(other));
-        while let Some(node) = current {
-            if std::ptr::eq(&*node, self) {
-                return true;
-            }
-            current = node.parent();
+        if std::ptr::eq(self, other) {
+            return true;
         }
-        false
+        let unrelated = self.children.borrow().is_empty()
+            || self.depth() >= other.depth()
+            || (other.is_connected() && !self.is_connected());
+        if unrelated {
+            return false;
+        }
+        let mut current = DomRoot::from_ref(other);
+        for _ in self.depth()..other.depth() {
+            match current.parent() {
+                Some(parent) => current = parent,
+                None => return false,
+            }
+        }
+        std::ptr::eq(&*current, self)
     }
 
     /// The descendants in tree order
     /// (<https://dom.spec.whatwg.org/#concept-tree-order>), not including
-    /// `self`.
+    /// `self`: a rooted snapshot, safe to iterate while the tree changes.
+    /// Iterative, so a tree of any depth (scripts can build one far deeper
+    /// than the parser's limit) cannot exhaust the thread's stack.
     pub fn descendants(&self) -> Vec<DomRoot<Node>> {
         let mut out = Vec::new();
-        fn walk(node: &Node, out: &mut Vec<DomRoot<Node>>) {
-            for child in node.children() {
-                out.push(child.clone());
-                walk(&child, out);
-            }
+        // Children pushed in reverse so they pop in tree order.
+        let mut pending: Vec<DomRoot<Node>> = self.children().into_iter().rev().collect();
+        while let Some(node) = pending.pop() {
+            pending.extend(node.children().into_iter().rev());
+            out.push(node);
         }
-        walk(self, &mut out);
+        out
+    }
+
+    /// `self` followed by its descendants, in tree order
+    /// (<https://dom.spec.whatwg.org/#concept-tree-inclusive-descendant>).
+    pub fn inclusive_descendants(&self) -> Vec<DomRoot<Node>> {
+        let mut out = vec![self.root_ref()];
+        out.extend(self.descendants());
         out
     }
 
@@ -185,6 +238,27 @@ impl Node {
 
     /// <https://dom.spec.whatwg.org/#concept-node-ensure-pre-insertion-validity>
     fn ensure_pre_insert_validity(&self, node: &Node, child: Option<&Node>) -> Fallible<()> {
+        // Steps 1-5 (the same as "replace" steps 1-5).
+        self.ensure_insertion_steps_1_to_5(node, child)?;
+        // Step 6: If parent is a document, and node is an element and
+        // parent has an element child: "HierarchyRequestError".
+        if self.kind == NodeKind::Document
+            && node.kind == NodeKind::Element
+            && self
+                .children()
+                .iter()
+                .any(|c| c.kind == NodeKind::Element && !std::ptr::eq(&**c, node))
+        {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+        }
+        Ok(())
+    }
+
+    /// Steps 1-5 of
+    /// <https://dom.spec.whatwg.org/#concept-node-ensure-pre-insertion-validity>,
+    /// which <https://dom.spec.whatwg.org/#concept-node-replace> repeats as
+    /// its steps 1-5 (with a non-null child).
+    fn ensure_insertion_steps_1_to_5(&self, node: &Node, child: Option<&Node>) -> Fallible<()> {
         // Step 1: If parent is not a Document, DocumentFragment, or Element
         // node, then throw a "HierarchyRequestError" DOMException.
         if !matches!(self.kind, NodeKind::Document | NodeKind::Element) {
@@ -213,17 +287,6 @@ impl Node {
         if node.kind == NodeKind::Text && self.kind == NodeKind::Document {
             return Err(Error::dom(DomExceptionName::HierarchyRequestError));
         }
-        // Step 6: If parent is a document, and node is an element and
-        // parent has an element child: "HierarchyRequestError".
-        if self.kind == NodeKind::Document
-            && node.kind == NodeKind::Element
-            && self
-                .children()
-                .iter()
-                .any(|c| c.kind == NodeKind::Element && !std::ptr::eq(&**c, node))
-        {
-            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
-        }
         Ok(())
     }
 
@@ -234,13 +297,24 @@ impl Node {
         if let Some(old) = node.parent() {
             old.remove(node);
         }
-        // Step 7.1-7.2: adopt node into parent's node document.
+        // Step 7.1-7.2: adopt node into parent's node document. (The same
+        // walk keeps the subtree's depths: node was a root until now.)
         let document = match self.kind {
             NodeKind::Document => self.root_ref().downcast::<Document>(),
             _ => self.owner_doc(),
         };
-        if let Some(document) = document.as_deref() {
-            node.set_owner_document_recursively(document);
+        let depth_below_parent = self.depth.get() + 1;
+        let subtree = node.inclusive_descendants();
+        for inclusive_descendant in &subtree {
+            let descendant = &**inclusive_descendant;
+            descendant
+                .depth
+                .set(descendant.depth.get() + depth_below_parent);
+            if let Some(document) = document.as_deref() {
+                if descendant.kind != NodeKind::Document {
+                    descendant.owner_document.set(Some(document));
+                }
+            }
         }
         // Step 7.4: If child is null, then append node to parent's
         // children; otherwise insert node into parent's children before
@@ -257,42 +331,44 @@ impl Node {
             children.insert(index, Dom::from_ref(node));
         }
         node.parent.set(Some(self));
+        // Step 9: Run the children changed steps for parent (a script
+        // element's; run with the post-connection steps, see below).
+        crate::script_element::children_changed(self);
         // Step 7.7: For each shadow-including inclusive descendant
         // inclusiveDescendant of node, in shadow-including tree order: run
         // the insertion steps with inclusiveDescendant (only `<iframe>` has
-        // any here; they apply when it becomes connected).
+        // any here; they apply when it becomes connected). The subtree is
+        // connected as a whole before any of them runs.
         if self.is_connected() {
-            node.run_insertion_steps();
+            for inclusive_descendant in &subtree {
+                inclusive_descendant.connected.set(true);
+            }
+            for inclusive_descendant in &subtree {
+                inclusive_descendant.run_insertion_steps();
+            }
+            // Step 11: For each shadow-including inclusive descendant of
+            // node that is connected, in shadow-including tree order, run
+            // the post-connection steps (script elements': queued here,
+            // run by `script_element::run_post_connection_steps` once the
+            // calling DOM method's mutations are done).
+            for inclusive_descendant in &subtree {
+                crate::script_element::node_connected(inclusive_descendant);
+            }
         }
     }
 
     /// <https://dom.spec.whatwg.org/#connected>: the root is a document.
     pub fn is_connected(&self) -> bool {
-        let mut current = DomRoot::from_ref(self);
-        while let Some(parent) = current.parent() {
-            current = parent;
-        }
-        current.kind == NodeKind::Document
+        self.connected.get()
     }
 
+    /// The insertion steps of this one node.
     fn run_insertion_steps(&self) {
         if let Some(iframe) = self
             .root_ref()
             .downcast::<crate::dom::htmliframeelement::HTMLIFrameElement>()
         {
             crate::script_loading::iframe_insertion_steps(&iframe);
-        }
-        for child in self.children() {
-            child.run_insertion_steps();
-        }
-    }
-
-    fn set_owner_document_recursively(&self, document: &Document) {
-        if self.kind != NodeKind::Document {
-            self.owner_document.set(Some(document));
-        }
-        for child in self.children() {
-            child.set_owner_document_recursively(document);
         }
     }
 
@@ -328,10 +404,25 @@ impl Node {
             .borrow_mut()
             .retain(|d| d.reflector_object() != node.reflector().get_jsobject());
         node.parent.set(None);
+        // node is a root now: its subtree's depths count from it.
+        let subtree = node.inclusive_descendants();
+        let old_depth = node.depth.get();
+        for inclusive_descendant in &subtree {
+            let descendant = &**inclusive_descendant;
+            descendant.depth.set(descendant.depth.get() - old_depth);
+        }
+        // Step 21: Run the children changed steps for parent.
+        crate::script_element::children_changed(self);
         // Steps 15-16: run the removing steps for node and each of its
-        // shadow-including descendants (only `<iframe>` has any here).
+        // shadow-including descendants (only `<iframe>` has any here),
+        // once the whole subtree is disconnected.
         if was_connected {
-            node.run_removing_steps();
+            for inclusive_descendant in &subtree {
+                inclusive_descendant.connected.set(false);
+            }
+            for inclusive_descendant in &subtree {
+                inclusive_descendant.run_removing_steps();
+            }
         }
     }
 
@@ -355,9 +446,51 @@ impl Node {
                 });
             }
         }
-        for child in self.children() {
-            child.run_removing_steps();
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-node-replace> (one node: no
+    /// DocumentFragment or DocumentType; no mutation observers).
+    pub fn replace(&self, child: &Node, node: &Node) -> Fallible<DomRoot<Node>> {
+        // Step 1-5: as "ensure pre-insertion validity" steps 1-5: the
+        // parent's type, node not an inclusive ancestor of parent, child's
+        // parent is parent ("NotFoundError"), node's type, no Text under a
+        // document.
+        self.ensure_insertion_steps_1_to_5(node, Some(child))?;
+        // Step 6: If parent is a document, node is an element, and parent
+        // has an element child that is not child: "HierarchyRequestError".
+        if self.kind == NodeKind::Document
+            && node.kind == NodeKind::Element
+            && self.children().iter().any(|c| {
+                c.kind == NodeKind::Element
+                    && !std::ptr::eq(&**c, child)
+                    && !std::ptr::eq(&**c, node)
+            })
+        {
+            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
         }
+        // Step 7: Let referenceChild be child's next sibling.
+        // Step 8: If referenceChild is node, then set referenceChild to
+        // node's next sibling.
+        let mut reference = child.next_sibling();
+        if reference.as_deref().is_some_and(|r| std::ptr::eq(r, node)) {
+            reference = node.next_sibling();
+        }
+        // Step 9: Let previousSibling be child's previous sibling (for
+        // mutation records: none here).
+        // Step 10: Let removedNodes be the empty set.
+        // Step 11: If child's parent is non-null: remove child (with the
+        // suppress observers flag set).
+        if !std::ptr::eq(child, node) {
+            self.remove(child);
+        }
+        // Step 12: Let nodes be node's children if node is a
+        // DocumentFragment node; otherwise « node ».
+        // Step 13: Insert node into parent before referenceChild with the
+        // suppress observers flag set.
+        self.insert(node, reference.as_deref());
+        // Step 14: Queue a tree mutation record (no observers).
+        // Step 15: Return child.
+        Ok(DomRoot::from_ref(child))
     }
 
     /// Replaces all children with `node`
@@ -377,14 +510,11 @@ impl Node {
 
     fn sibling(&self, offset: isize) -> Option<DomRoot<Node>> {
         let parent = self.parent()?;
-        let children = parent.children();
+        let children = parent.children.borrow();
         let me = self.reflector().get_jsobject();
-        let index = children.iter().position(|c| c.reflector_object() == me)? as isize;
-        let target = index + offset;
-        if target < 0 {
-            return None;
-        }
-        children.get(target as usize).cloned()
+        let index = children.iter().position(|c| c.reflector_object() == me)?;
+        let target = index.checked_add_signed(offset)?;
+        children.get(target).map(Dom::root)
     }
 
     pub fn next_sibling(&self) -> Option<DomRoot<Node>> {
@@ -489,10 +619,17 @@ impl NodeMethods for Node {
                 };
                 // Step 3: Replace all with node within parent.
                 self.replace_all(node.as_deref().map(|t| t.upcast_node()));
+                crate::script_element::run_post_connection_steps(cx);
             }
             NodeKind::Text => {
                 if let Some(text) = self.root_ref().downcast::<Text>() {
                     text.set_data(&value);
+                    // Replace data, step 12: the children changed steps
+                    // for node's parent.
+                    if let Some(parent) = self.parent() {
+                        crate::script_element::children_changed(&parent);
+                    }
+                    crate::script_element::run_post_connection_steps(cx);
                 }
             }
             NodeKind::Comment | NodeKind::Document => {}
@@ -518,20 +655,38 @@ impl NodeMethods for Node {
     /// <https://dom.spec.whatwg.org/#dom-node-insertbefore>
     fn InsertBefore(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         node: DomRoot<Node>,
         child: Option<DomRoot<Node>>,
     ) -> Fallible<DomRoot<Node>> {
-        self.pre_insert(&node, child.as_deref())
+        let result = self.pre_insert(&node, child.as_deref());
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-appendchild>
-    fn AppendChild(&self, _cx: &mut JSContext, node: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
-        self.append(&node)
+    fn AppendChild(&self, cx: &mut JSContext, node: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
+        let result = self.append(&node);
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-replacechild>
+    fn ReplaceChild(
+        &self,
+        cx: &mut JSContext,
+        node: DomRoot<Node>,
+        child: DomRoot<Node>,
+    ) -> Fallible<DomRoot<Node>> {
+        let result = self.replace(&child, &node);
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-removechild>
-    fn RemoveChild(&self, _cx: &mut JSContext, child: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
-        self.pre_remove(&child)
+    fn RemoveChild(&self, cx: &mut JSContext, child: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
+        let result = self.pre_remove(&child);
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 }

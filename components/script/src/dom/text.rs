@@ -88,8 +88,15 @@ impl TextMethods for Text {
 
     /// <https://dom.spec.whatwg.org/#dom-characterdata-data>: replace data
     /// with node this, offset 0, count this's length, and data the new value.
-    fn SetData(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+    fn SetData(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
         self.set_data(&value);
+        // https://dom.spec.whatwg.org/#concept-cd-replace step 12: If
+        // node's parent is non-null, then run the children changed steps
+        // for node's parent.
+        if let Some(parent) = self.node.parent() {
+            crate::script_element::children_changed(&parent);
+            crate::script_element::run_post_connection_steps(cx);
+        }
         Ok(())
     }
 

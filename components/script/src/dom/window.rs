@@ -333,6 +333,12 @@ impl WindowMethods for Window {
         self.global_scope().queue_microtask(cx, callback)
     }
 
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror>
+    fn ReportError(&self, cx: &mut JSContext, e: RootedJsValue) -> Fallible<()> {
+        self.global_scope().report_error(cx, e);
+        Ok(())
+    }
+
     /// <https://w3c.github.io/hr-time/#the-performance-attribute>
     fn Performance(&self, cx: &mut JSContext) -> DomRoot<Performance> {
         if let Some(p) = self.performance.get() {

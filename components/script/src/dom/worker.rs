@@ -20,7 +20,7 @@ use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::WorkerBinding::WorkerMethods;
-use crate::dom::bindings::codegen::{WorkerOptions, WorkerType};
+use crate::dom::bindings::codegen::{RequestCredentials, WorkerOptions, WorkerType};
 use crate::dom::bindings::conversions::{RootedJsValue, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
@@ -195,15 +195,6 @@ impl WorkerMethods for Worker {
                 format!("Worker: {:?} is not a valid URL", script_url.0),
             )
         })?;
-        // Module workers are not implemented (a limitation of the shell,
-        // not a spec step): refuse them clearly rather than run the module
-        // as a classic script.
-        if options.type_ == WorkerType::Module {
-            return Err(Error::dom_with_message(
-                DomExceptionName::NotSupportedError,
-                "Worker: module workers ({ type: \"module\" }) are not supported",
-            ));
-        }
         // Run a worker, step 3: Let unsafeWorkerCreationTime be the unsafe
         // shared current time.
         let worker_creation_time = Instant::now();
@@ -245,6 +236,12 @@ impl WorkerMethods for Worker {
             parent,
             url: worker_url,
             name: options.name,
+            // options["type"] and, for a module worker, options["credentials"]
+            // (the credentials mode of its static imports).
+            module: (options.type_ == WorkerType::Module).then_some(match options.credentials {
+                RequestCredentials::Include => jsprof_document::CorsSettings::UseCredentials,
+                _ => jsprof_document::CorsSettings::Anonymous,
+            }),
             prefs: global.prefs().clone(),
             loader,
             blob_entry,

@@ -151,10 +151,15 @@ impl WorkerGlobalScope {
 
     /// <https://html.spec.whatwg.org/multipage/workers.html#import-scripts-into-worker-global-scope>
     fn import_scripts(&self, cx: &mut JSContext, urls: Vec<USVString>) -> Fallible<()> {
-        // Step 1: If worker global scope's type is "module", throw a
-        // TypeError exception. (Only classic workers exist here.)
         // Step 2: Let settings object be the current settings object.
         let global = self.global_scope();
+        // Step 1: If worker global scope's type is "module", throw a
+        // TypeError exception.
+        if global.modules().is_module_worker() {
+            return Err(Error::Type(
+                "importScripts() cannot be used in a module worker (use import)".to_owned(),
+            ));
+        }
         // Step 3: If urls is empty, return.
         if urls.is_empty() {
             return Ok(());
@@ -296,6 +301,12 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
 
     fn QueueMicrotask(&self, cx: &mut JSContext, callback: Rc<VoidFunction>) -> Fallible<()> {
         self.global_scope().queue_microtask(cx, callback)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror>
+    fn ReportError(&self, cx: &mut JSContext, e: RootedJsValue) -> Fallible<()> {
+        self.global_scope().report_error(cx, e);
+        Ok(())
     }
 
     /// <https://w3c.github.io/hr-time/#the-performance-attribute>: the

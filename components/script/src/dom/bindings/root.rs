@@ -5,21 +5,115 @@
 //! * [`Dom<T>`]: a traced reference, for fields of DOM objects. The
 //!   holder's `Traceable` impl must trace it.
 //! * [`MutNullableDom<T>`]: a mutable, nullable [`Dom<T>`].
+//!
+//! # The root set
+//!
+//! A `DomRoot` is an index into this thread's [`RootSet`], a table of
+//! object pointers traced as GC roots (updated in place when the GC moves
+//! an object). Rooting and unrooting cost O(1) in any order, with no
+//! allocation once the table has grown: a `Vec` of thousands of roots
+//! (a subtree walk, a `querySelectorAll` result) is dropped front to back,
+//! which with one SpiderMonkey `RootedTraceableBox` per root cost a search
+//! and a shift of the whole rooted set per element, quadratic in the
+//! number of roots. The table is registered with mozjs's set of rooted
+//! traceables while it holds at least one root, and only then.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 use std::ops::Deref;
 
-use mozjs::gc::{RootedTraceableBox, Traceable};
+use mozjs::gc::{RootedTraceableSet, Traceable};
+use mozjs::glue::CallObjectRootTracer;
 use mozjs::jsapi::Heap;
 use mozjs::jsapi::{JSObject, JSTracer};
 
 use crate::dom::bindings::reflector::{unwrap_dom_object, DerivedFrom, DomObjectIface};
 
+/// This thread's `DomRoot` slots (see the module documentation).
+struct RootSet {
+    /// One object per live root; null in a free slot.
+    slots: RefCell<Vec<*mut JSObject>>,
+    /// Indices of the free slots.
+    free: RefCell<Vec<usize>>,
+    live: Cell<usize>,
+}
+
+thread_local! {
+    static ROOTS: RootSet = const {
+        RootSet {
+            slots: RefCell::new(Vec::new()),
+            free: RefCell::new(Vec::new()),
+            live: Cell::new(0),
+        }
+    };
+}
+
+// SAFETY: traces every live slot as a root; the GC runs only inside
+// JSAPI calls, never while a slot is being read or written below.
+unsafe impl Traceable for RootSet {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        for slot in self.slots.borrow_mut().iter_mut() {
+            if !slot.is_null() {
+                // SAFETY: a live slot holds a live object; the tracer
+                // updates the slot if the object moves.
+                unsafe { CallObjectRootTracer(trc, slot, c"DomRoot".as_ptr()) };
+            }
+        }
+    }
+}
+
+impl RootSet {
+    fn add(&self, object: *mut JSObject) -> usize {
+        if self.live.get() == 0 {
+            // SAFETY: a thread-local outlives every root of its thread;
+            // `remove` unregisters it when the last root goes.
+            unsafe { RootedTraceableSet::add(self as *const RootSet as *const dyn Traceable) };
+        }
+        self.live.set(self.live.get() + 1);
+        let mut slots = self.slots.borrow_mut();
+        match self.free.borrow_mut().pop() {
+            Some(index) => {
+                slots[index] = object;
+                index
+            }
+            None => {
+                slots.push(object);
+                slots.len() - 1
+            }
+        }
+    }
+
+    fn remove(&self, index: usize) {
+        self.slots.borrow_mut()[index] = std::ptr::null_mut();
+        self.live.set(self.live.get() - 1);
+        if self.live.get() == 0 {
+            self.slots.borrow_mut().clear();
+            self.free.borrow_mut().clear();
+            // SAFETY: registered by `add` when the first root came.
+            unsafe { RootedTraceableSet::remove(self as *const RootSet as *const dyn Traceable) };
+        } else {
+            self.free.borrow_mut().push(index);
+        }
+    }
+
+    fn get(&self, index: usize) -> *mut JSObject {
+        self.slots.borrow()[index]
+    }
+}
+
 /// A rooted reference to a DOM object of interface `T`.
 pub struct DomRoot<T: DomObjectIface> {
-    object: RootedTraceableBox<Heap<*mut JSObject>>,
+    /// This root's slot in the thread's [`RootSet`].
+    slot: usize,
     marker: PhantomData<*const T>,
+}
+
+impl<T: DomObjectIface> Drop for DomRoot<T> {
+    fn drop(&mut self) {
+        // The set may already be gone when a root held by another
+        // thread-local is dropped at thread exit: nothing to unroot then.
+        let _ = ROOTS.try_with(|roots| roots.remove(self.slot));
+    }
 }
 
 impl<T: DomObjectIface> DomRoot<T> {
@@ -27,10 +121,8 @@ impl<T: DomObjectIface> DomRoot<T> {
     /// `object` must be a live reflector implementing `T`.
     pub unsafe fn from_object(object: *mut JSObject) -> DomRoot<T> {
         debug_assert!(unsafe { unwrap_dom_object::<T>(object) }.is_some());
-        let root = RootedTraceableBox::new(Heap::default());
-        root.set(object);
         DomRoot {
-            object: root,
+            slot: ROOTS.with(|roots| roots.add(object)),
             marker: PhantomData,
         }
     }
@@ -51,7 +143,7 @@ impl<T: DomObjectIface> DomRoot<T> {
 
     /// The reflector.
     pub fn reflector_object(&self) -> *mut JSObject {
-        self.object.get()
+        ROOTS.with(|roots| roots.get(self.slot))
     }
 
     /// The same object as one of its ancestor interfaces.
@@ -60,13 +152,13 @@ impl<T: DomObjectIface> DomRoot<T> {
         T: DerivedFrom<U>,
     {
         // SAFETY: T inherits from U.
-        unsafe { DomRoot::from_object(self.object.get()) }
+        unsafe { DomRoot::from_object(self.reflector_object()) }
     }
 
     /// The same object as a derived interface, if it implements it.
     pub fn downcast<U: DomObjectIface + DerivedFrom<T>>(&self) -> Option<DomRoot<U>> {
         // SAFETY: rooted by self.
-        unsafe { DomRoot::try_from_object(self.object.get()) }
+        unsafe { DomRoot::try_from_object(self.reflector_object()) }
     }
 }
 
@@ -74,7 +166,7 @@ impl<T: DomObjectIface> Deref for DomRoot<T> {
     type Target = T;
     fn deref(&self) -> &T {
         // SAFETY: rooted, so alive; checked at construction to implement T.
-        unsafe { unwrap_dom_object::<T>(self.object.get()) }
+        unsafe { unwrap_dom_object::<T>(self.reflector_object()) }
             .expect("a DomRoot always points at a reflector implementing its interface")
     }
 }
@@ -82,21 +174,21 @@ impl<T: DomObjectIface> Deref for DomRoot<T> {
 impl<T: DomObjectIface> Clone for DomRoot<T> {
     fn clone(&self) -> Self {
         // SAFETY: same object.
-        unsafe { DomRoot::from_object(self.object.get()) }
+        unsafe { DomRoot::from_object(self.reflector_object()) }
     }
 }
 
 impl<T: DomObjectIface> PartialEq for DomRoot<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.object.get() == other.object.get()
+        self.reflector_object() == other.reflector_object()
     }
 }
 
 unsafe impl<T: DomObjectIface> Traceable for DomRoot<T> {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        // Already a root; tracing again (when inside a traced container) is
-        // harmless.
-        unsafe { self.object.trace(trc) }
+        // Already a root (the root set traces it): nothing more to do
+        // when it sits inside a traced container.
+        let _ = trc;
     }
 }
 
