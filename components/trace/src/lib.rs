@@ -48,6 +48,8 @@ mod profile;
 mod read;
 pub mod report;
 pub mod symbolicate;
+#[doc(hidden)]
+pub mod testing;
 
 pub use model::{
     ProfilerFrame, ProfilerMarker, ProfilerSample, ProfilerStack, ProfilerTrace, StackWalk,

@@ -64,6 +64,11 @@ impl SourceMaps {
         Ok(())
     }
 
+    /// Whether there is a map for `script_url`.
+    pub fn has(&self, script_url: &str) -> bool {
+        self.maps.contains_key(script_url)
+    }
+
     /// Number of maps.
     pub fn len(&self) -> usize {
         self.maps.len()
@@ -128,11 +133,18 @@ fn original_name(map: &SourceMap, token: &sourcemap::Token<'_>, frame: &Profiler
     let start = token.get_dst_col();
     let span = "async function* ".len() as u32 + frame.name.len() as u32;
     let count = map.get_token_count() as usize;
-    let index = (0..count).find(|&i| {
-        map.get_token(i)
-            .is_some_and(|t| t.get_dst_line() == line && t.get_dst_col() == start)
-    })?;
-    (index + 1..count)
+    // Tokens are sorted by destination position: the first at or after
+    // the frame's.
+    let (mut low, mut high) = (0, count);
+    while low < high {
+        let middle = (low + high) / 2;
+        match map.get_token(middle) {
+            Some(t) if t.get_dst() < (line, start) => low = middle + 1,
+            _ => high = middle,
+        }
+    }
+    let index = low;
+    (index..count)
         .map_while(|i| map.get_token(i))
         .take_while(|t| t.get_dst_line() == line && t.get_dst_col() <= start + span)
         .find_map(|t| t.get_name().map(str::to_owned))
