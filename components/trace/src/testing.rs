@@ -28,9 +28,12 @@ impl Rng {
     }
 }
 
-/// A valid random trace: `functions` functions over `scripts` scripts,
-/// `samples` samples of random call paths (depth up to 12) a `interval`
-/// apart, a tenth of them idle.
+/// A valid random trace of a site: `functions` functions over `scripts`
+/// scripts, where every function calls two fixed others (a call graph the
+/// same for every trace made with the same counts) and each of `samples`
+/// samples, `interval_ms` apart, is a random walk of depth up to 10 from
+/// one of five entry points; a tenth are idle. Distinct stacks therefore
+/// saturate across traces, as in a site's real traces.
 pub fn random_trace(
     rng: &mut Rng,
     scripts: usize,
@@ -38,18 +41,29 @@ pub fn random_trace(
     samples: usize,
     interval_ms: f64,
 ) -> ProfilerTrace {
+    let functions = functions.max(1);
     let mut b = TraceBuilder::default();
+    // The site's code: the same for every trace (its own generator).
+    let mut site = Rng::new((scripts * 1_000_003 + functions) as u64);
     let frames: Vec<ProfilerFrame> = (0..functions)
         .map(|i| {
-            let script = rng.below(scripts as u64 + 1);
-            let resource_id = (script < scripts as u64)
-                .then(|| b.resource_id(&format!("https://example.com/js/script{script}.js")));
+            let script = site.below(scripts as u64 + 1);
+            let resource = (script < scripts as u64)
+                .then(|| format!("https://example.com/js/script{script}.js"));
             ProfilerFrame {
                 name: if i % 7 == 6 { String::new() } else { format!("fn{i}") },
-                resource_id,
-                line: resource_id.map(|_| 1 + rng.below(500)),
-                column: resource_id.map(|_| 1 + rng.below(80)),
+                resource_id: resource.map(|r| b.resource_id(&r)),
+                line: (script < scripts as u64).then(|| 1 + site.below(500)),
+                column: (script < scripts as u64).then(|| 1 + site.below(80)),
             }
+        })
+        .collect();
+    let callees: Vec<[usize; 2]> = (0..functions)
+        .map(|_| {
+            [
+                site.below(functions as u64) as usize,
+                site.below(functions as u64) as usize,
+            ]
         })
         .collect();
     let mut time = 1000.0 * rng.below(10) as f64;
@@ -59,13 +73,13 @@ pub fn random_trace(
             b.push_sample(time, None);
             continue;
         }
-        let depth = 1 + rng.below(12);
+        let depth = 1 + rng.below(10);
+        let mut function = rng.below(5.min(functions as u64)) as usize;
         let mut stack = None;
-        for level in 0..depth {
-            // Few roots, more variety deeper down.
-            let choices = (2 + level * 3).min(functions as u64);
-            let frame = b.frame_id(frames[rng.below(choices) as usize].clone());
+        for _ in 0..depth {
+            let frame = b.frame_id(frames[function].clone());
             stack = Some(b.stack_id(stack, frame));
+            function = callees[function][rng.below(2) as usize];
         }
         b.push_sample(time, stack);
     }

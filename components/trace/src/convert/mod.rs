@@ -21,14 +21,14 @@ use crate::Profile;
 mod cpuprofile;
 mod firefox;
 mod folded;
-mod pprof;
+pub mod pprof;
 mod sentry;
 mod speedscope;
 
 pub use cpuprofile::write_cpuprofile;
 pub use firefox::write_firefox;
 pub use folded::{write_folded, write_svg};
-pub use pprof::{encode_pprof, write_pprof};
+pub use pprof::{encode_pprof, write_pprof, PprofProfile};
 pub use sentry::write_sentry;
 pub use speedscope::write_speedscope;
 

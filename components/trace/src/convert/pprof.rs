@@ -5,89 +5,200 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-use prost::Message;
+use prost::bytes::{Buf, BufMut};
+use prost::encoding::{self, DecodeContext, WireType};
+use prost::{DecodeError, Message};
 
 use super::{resource, IDLE};
 use crate::Profile;
 
+/// Implements `prost::Message` for a hand-written struct from its field
+/// list (`tag kind name`), as prost's derive would. (The derive itself is
+/// not used: its proc-macro crate turns on features of a build dependency
+/// of SpiderMonkey's bindings and would rebuild SpiderMonkey.) Kinds:
+/// `int64`, `uint64` (proto3 scalars, left out when zero), `packed_uint64`,
+/// `packed_int64` (repeated, packed), `strings` (repeated string),
+/// `messages` (repeated message), `message` (optional message).
+macro_rules! message {
+    ($name:ident { $($tag:literal $kind:ident $field:ident),* $(,)? }) => {
+        impl Message for $name {
+            fn encode_raw(&self, buf: &mut impl BufMut) {
+                $( field!(encode $kind $tag, self.$field, buf); )*
+            }
+
+            fn merge_field(
+                &mut self,
+                tag: u32,
+                wire_type: WireType,
+                buf: &mut impl Buf,
+                ctx: DecodeContext,
+            ) -> Result<(), DecodeError> {
+                match tag {
+                    $( $tag => field!(merge $kind, self.$field, wire_type, buf, ctx), )*
+                    _ => encoding::skip_field(wire_type, tag, buf, ctx),
+                }
+            }
+
+            fn encoded_len(&self) -> usize {
+                0 $( + field!(len $kind $tag, self.$field) )*
+            }
+
+            fn clear(&mut self) {
+                *self = Self::default();
+            }
+        }
+    };
+}
+
+macro_rules! field {
+    (encode int64 $tag:literal, $v:expr, $buf:ident) => {
+        if $v != 0 { encoding::int64::encode($tag, &$v, $buf) }
+    };
+    (encode uint64 $tag:literal, $v:expr, $buf:ident) => {
+        if $v != 0 { encoding::uint64::encode($tag, &$v, $buf) }
+    };
+    (encode packed_uint64 $tag:literal, $v:expr, $buf:ident) => {
+        encoding::uint64::encode_packed($tag, &$v, $buf)
+    };
+    (encode packed_int64 $tag:literal, $v:expr, $buf:ident) => {
+        encoding::int64::encode_packed($tag, &$v, $buf)
+    };
+    (encode strings $tag:literal, $v:expr, $buf:ident) => {
+        encoding::string::encode_repeated($tag, &$v, $buf)
+    };
+    (encode messages $tag:literal, $v:expr, $buf:ident) => {
+        encoding::message::encode_repeated($tag, &$v, $buf)
+    };
+    (encode message $tag:literal, $v:expr, $buf:ident) => {
+        if let Some(m) = &$v { encoding::message::encode($tag, m, $buf) }
+    };
+    (merge int64, $v:expr, $w:ident, $buf:ident, $ctx:ident) => {
+        encoding::int64::merge($w, &mut $v, $buf, $ctx)
+    };
+    (merge uint64, $v:expr, $w:ident, $buf:ident, $ctx:ident) => {
+        encoding::uint64::merge($w, &mut $v, $buf, $ctx)
+    };
+    (merge packed_uint64, $v:expr, $w:ident, $buf:ident, $ctx:ident) => {
+        encoding::uint64::merge_repeated($w, &mut $v, $buf, $ctx)
+    };
+    (merge packed_int64, $v:expr, $w:ident, $buf:ident, $ctx:ident) => {
+        encoding::int64::merge_repeated($w, &mut $v, $buf, $ctx)
+    };
+    (merge strings, $v:expr, $w:ident, $buf:ident, $ctx:ident) => {
+        encoding::string::merge_repeated($w, &mut $v, $buf, $ctx)
+    };
+    (merge messages, $v:expr, $w:ident, $buf:ident, $ctx:ident) => {
+        encoding::message::merge_repeated($w, &mut $v, $buf, $ctx)
+    };
+    (merge message, $v:expr, $w:ident, $buf:ident, $ctx:ident) => {
+        encoding::message::merge($w, $v.get_or_insert_with(Default::default), $buf, $ctx)
+    };
+    (len int64 $tag:literal, $v:expr) => {
+        if $v != 0 { encoding::int64::encoded_len($tag, &$v) } else { 0 }
+    };
+    (len uint64 $tag:literal, $v:expr) => {
+        if $v != 0 { encoding::uint64::encoded_len($tag, &$v) } else { 0 }
+    };
+    (len packed_uint64 $tag:literal, $v:expr) => {
+        encoding::uint64::encoded_len_packed($tag, &$v)
+    };
+    (len packed_int64 $tag:literal, $v:expr) => {
+        encoding::int64::encoded_len_packed($tag, &$v)
+    };
+    (len strings $tag:literal, $v:expr) => {
+        encoding::string::encoded_len_repeated($tag, &$v)
+    };
+    (len messages $tag:literal, $v:expr) => {
+        encoding::message::encoded_len_repeated($tag, &$v)
+    };
+    (len message $tag:literal, $v:expr) => {
+        $v.as_ref().map_or(0, |m| encoding::message::encoded_len($tag, m))
+    };
+}
+
 /// `perftools.profiles.Profile` (the fields written).
-#[derive(Clone, PartialEq, Message)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PprofProfile {
-    #[prost(message, repeated, tag = "1")]
     pub sample_type: Vec<ValueType>,
-    #[prost(message, repeated, tag = "2")]
     pub sample: Vec<Sample>,
-    #[prost(message, repeated, tag = "4")]
     pub location: Vec<Location>,
-    #[prost(message, repeated, tag = "5")]
     pub function: Vec<Function>,
-    #[prost(string, repeated, tag = "6")]
     pub string_table: Vec<String>,
-    #[prost(int64, tag = "9")]
     pub time_nanos: i64,
-    #[prost(int64, tag = "10")]
     pub duration_nanos: i64,
-    #[prost(message, optional, tag = "11")]
     pub period_type: Option<ValueType>,
-    #[prost(int64, tag = "12")]
     pub period: i64,
-    #[prost(int64, tag = "14")]
     pub default_sample_type: i64,
 }
 
+message!(PprofProfile {
+    1 messages sample_type,
+    2 messages sample,
+    4 messages location,
+    5 messages function,
+    6 strings string_table,
+    9 int64 time_nanos,
+    10 int64 duration_nanos,
+    11 message period_type,
+    12 int64 period,
+    14 int64 default_sample_type,
+});
+
 /// `perftools.profiles.ValueType`.
-#[derive(Clone, PartialEq, Message)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ValueType {
-    #[prost(int64, tag = "1")]
     pub r#type: i64,
-    #[prost(int64, tag = "2")]
     pub unit: i64,
 }
 
+message!(ValueType { 1 int64 r#type, 2 int64 unit });
+
 /// `perftools.profiles.Sample`.
-#[derive(Clone, PartialEq, Message)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sample {
     /// Leaf first.
-    #[prost(uint64, repeated, tag = "1")]
     pub location_id: Vec<u64>,
-    #[prost(int64, repeated, tag = "2")]
     pub value: Vec<i64>,
 }
 
+message!(Sample { 1 packed_uint64 location_id, 2 packed_int64 value });
+
 /// `perftools.profiles.Location`.
-#[derive(Clone, PartialEq, Message)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Location {
-    #[prost(uint64, tag = "1")]
     pub id: u64,
-    #[prost(message, repeated, tag = "4")]
     pub line: Vec<Line>,
 }
 
+message!(Location { 1 uint64 id, 4 messages line });
+
 /// `perftools.profiles.Line`.
-#[derive(Clone, PartialEq, Message)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Line {
-    #[prost(uint64, tag = "1")]
     pub function_id: u64,
-    #[prost(int64, tag = "2")]
     pub line: i64,
-    #[prost(int64, tag = "3")]
     pub column: i64,
 }
 
+message!(Line { 1 uint64 function_id, 2 int64 line, 3 int64 column });
+
 /// `perftools.profiles.Function`.
-#[derive(Clone, PartialEq, Message)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Function {
-    #[prost(uint64, tag = "1")]
     pub id: u64,
-    #[prost(int64, tag = "2")]
     pub name: i64,
-    #[prost(int64, tag = "3")]
     pub system_name: i64,
-    #[prost(int64, tag = "4")]
     pub filename: i64,
-    #[prost(int64, tag = "5")]
     pub start_line: i64,
 }
+
+message!(Function {
+    1 uint64 id,
+    2 int64 name,
+    3 int64 system_name,
+    4 int64 filename,
+    5 int64 start_line,
+});
 
 /// The profile as a `profile.proto` message (not compressed): sample types
 /// `samples/count` and `cpu/nanoseconds` (the sample's weight times the
