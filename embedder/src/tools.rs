@@ -74,9 +74,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
         match arg.as_str() {
             "--to" | "--format" => {
                 let name = value("a format")?;
-                o.format = Some(Format::from_name(&name).ok_or_else(|| {
-                    format!("unknown format {name} (one of {})", format_names())
-                })?);
+                o.format =
+                    Some(Format::from_name(&name).ok_or_else(|| {
+                        format!("unknown format {name} (one of {})", format_names())
+                    })?);
             }
             "-o" | "--out" => o.out = Some(value("a file name")?),
             "--interval" => o.interval_ms = Some(positive(&value("a number")?, arg)?),
@@ -115,12 +116,16 @@ fn format_names() -> String {
     Format::ALL.map(Format::name).join(", ")
 }
 
-fn open(path: &str) -> Result<Box<dyn std::io::Read>, String> {
-    if path == "-" {
-        return Ok(Box::new(BufReader::new(std::io::stdin())));
-    }
-    let file = File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+/// A buffered reader of `path` (- is standard input). The buffer wraps
+/// the dynamic reader, not the other way round: the JSON reader pulls one
+/// byte at a time, which must not be a dynamic call each.
+fn open(path: &str) -> Result<BufReader<Box<dyn std::io::Read>>, String> {
+    let inner: Box<dyn std::io::Read> = if path == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?)
+    };
+    Ok(BufReader::with_capacity(1 << 16, inner))
 }
 
 /// Reads and validates one trace.
@@ -338,8 +343,8 @@ fn symbolicate_command(args: &[String]) -> Result<(), String> {
         maps.add(url, &json, file_url.as_deref())
             .map_err(|e| e.to_string())?;
     }
-    let fetcher = jsprof_net::Fetcher::new(jsprof_net::NetConfig::default())
-        .map_err(|e| e.to_string())?;
+    let fetcher =
+        jsprof_net::Fetcher::new(jsprof_net::NetConfig::default()).map_err(|e| e.to_string())?;
     let found = discover_maps(&trace, &mut maps, &fetcher);
     for warning in found.warnings {
         eprintln!("jsprof symbolicate: {warning}");

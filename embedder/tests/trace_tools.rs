@@ -53,11 +53,29 @@ fn convert_writes_every_format_next_to_the_trace() {
         ("svg", "chromium.svg"),
     ] {
         let (_, stderr) = ok(jsprof(&dir, &["convert", "chromium.json", "--to", format]));
-        assert!(stderr.contains(&format!("wrote {}", dir.join(file).display())) || stderr.contains(file), "{stderr}");
-        assert!(std::fs::metadata(dir.join(file)).unwrap().len() > 100, "{file}");
+        assert!(
+            stderr.contains(&format!("wrote {}", dir.join(file).display()))
+                || stderr.contains(file),
+            "{stderr}"
+        );
+        assert!(
+            std::fs::metadata(dir.join(file)).unwrap().len() > 100,
+            "{file}"
+        );
     }
     // Two traces: one timeline with both traces' samples.
-    ok(jsprof(&dir, &["convert", "chromium.json", "chromium.json", "--to", "trace", "-o", "both.json"]));
+    ok(jsprof(
+        &dir,
+        &[
+            "convert",
+            "chromium.json",
+            "chromium.json",
+            "--to",
+            "trace",
+            "-o",
+            "both.json",
+        ],
+    ));
     let both = read_json(&dir.join("both.json"));
     let one = read_json(&trace);
     assert_eq!(
@@ -65,10 +83,19 @@ fn convert_writes_every_format_next_to_the_trace() {
         2 * one["samples"].as_array().unwrap().len()
     );
     // Standard output.
-    let (folded, _) = ok(jsprof(&dir, &["convert", "chromium.json", "--to", "folded", "-o", "-"]));
-    assert!(folded.lines().all(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().is_ok()));
+    let (folded, _) = ok(jsprof(
+        &dir,
+        &["convert", "chromium.json", "--to", "folded", "-o", "-"],
+    ));
+    assert!(folded
+        .lines()
+        .all(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().is_ok()));
     // Bad input: the JSON path, and no output file.
-    std::fs::write(dir.join("bad.json"), r#"{"resources":[],"frames":[],"stacks":[{"frameId":0}],"samples":[]}"#).unwrap();
+    std::fs::write(
+        dir.join("bad.json"),
+        r#"{"resources":[],"frames":[],"stacks":[{"frameId":0}],"samples":[]}"#,
+    )
+    .unwrap();
     let out = jsprof(&dir, &["convert", "bad.json", "--to", "svg"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
@@ -78,7 +105,9 @@ fn convert_writes_every_format_next_to_the_trace() {
     );
     assert!(!dir.join("bad.svg").exists());
     let out = jsprof(&dir, &["convert", "chromium.json", "--to", "png"]);
-    assert!(String::from_utf8(out.stderr).unwrap().contains("unknown format png (one of firefox, cpuprofile"));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("unknown format png (one of firefox, cpuprofile"));
 }
 
 #[test]
@@ -90,12 +119,21 @@ fn merge_aggregates_a_directory_and_skips_bad_traces() {
         std::fs::copy(CHROMIUM_TRACE, traces.join(format!("t{i}.json"))).unwrap();
     }
     std::fs::write(traces.join("t5.json"), "{").unwrap();
-    let (stdout, stderr) = ok(jsprof(&dir, &["merge", "traces", "--to", "trace", "-o", "merged.json"]));
-    assert!(stderr.contains("skipped traces/t5.json: $: EOF while parsing"), "{stderr}");
+    let (stdout, stderr) = ok(jsprof(
+        &dir,
+        &["merge", "traces", "--to", "trace", "-o", "merged.json"],
+    ));
+    assert!(
+        stderr.contains("skipped traces/t5.json: $: EOF while parsing"),
+        "{stderr}"
+    );
     let one = read_json(Path::new(CHROMIUM_TRACE));
     let samples = one["samples"].as_array().unwrap().len();
     assert!(
-        stdout.starts_with(&format!("merged 5 trace(s) (1 skipped): {} samples", 5 * samples)),
+        stdout.starts_with(&format!(
+            "merged 5 trace(s) (1 skipped): {} samples",
+            5 * samples
+        )),
         "{stdout}"
     );
     assert!(stdout.contains("samples per resource"), "{stdout}");
@@ -107,12 +145,18 @@ fn merge_aggregates_a_directory_and_skips_bad_traces() {
     assert!(!out.status.success());
     // The default output is pprof.
     ok(jsprof(&dir, &["merge", "traces"]));
-    assert_eq!(&std::fs::read(dir.join("merged.pb.gz")).unwrap()[..2], &[0x1f, 0x8b]);
+    assert_eq!(
+        &std::fs::read(dir.join("merged.pb.gz")).unwrap()[..2],
+        &[0x1f, 0x8b]
+    );
 }
 
 #[test]
 fn report_prints_both_call_trees() {
-    let (stdout, _) = ok(jsprof(Path::new("."), &["report", CHROMIUM_TRACE, "--min-percent", "5"]));
+    let (stdout, _) = ok(jsprof(
+        Path::new("."),
+        &["report", CHROMIUM_TRACE, "--min-percent", "5"],
+    ));
     let top_down = stdout.find("top-down call tree").unwrap();
     let bottom_up = stdout.find("bottom-up call tree").unwrap();
     assert!(top_down < bottom_up, "{stdout}");
@@ -125,16 +169,44 @@ fn report_prints_both_call_trees() {
 #[test]
 fn profile_writes_a_flame_graph_and_formats_next_to_the_trace() {
     let dir = temp_dir("profile");
-    let (stdout, _) = ok(jsprof(&dir, &["profile", "--out", "demo.json", "--format", "speedscope", "--format", "pprof"]));
-    for file in ["demo.json", "demo.svg", "demo.speedscope.json", "demo.pb.gz"] {
+    let (stdout, _) = ok(jsprof(
+        &dir,
+        &[
+            "profile",
+            "--out",
+            "demo.json",
+            "--format",
+            "speedscope",
+            "--format",
+            "pprof",
+        ],
+    ));
+    for file in [
+        "demo.json",
+        "demo.svg",
+        "demo.speedscope.json",
+        "demo.pb.gz",
+    ] {
         assert!(stdout.contains(file), "{stdout}");
         assert!(dir.join(file).exists(), "{file}");
     }
     let svg = std::fs::read_to_string(dir.join("demo.svg")).unwrap();
     assert!(svg.contains("startUp (jsprof:demo/pageload.html:33:19)"));
-    ok(jsprof(&dir, &["profile", "--out", "plain.json", "--no-flamegraph"]));
+    ok(jsprof(
+        &dir,
+        &["profile", "--out", "plain.json", "--no-flamegraph"],
+    ));
     assert!(!dir.join("plain.svg").exists());
-    ok(jsprof(&dir, &["profile", "--out", "named.json", "--flamegraph", "graph.svg"]));
+    ok(jsprof(
+        &dir,
+        &[
+            "profile",
+            "--out",
+            "named.json",
+            "--flamegraph",
+            "graph.svg",
+        ],
+    ));
     assert!(dir.join("graph.svg").exists() && !dir.join("named.svg").exists());
     let out = jsprof(&dir, &["profile", "--format", "jpeg"]);
     assert!(!out.status.success());
@@ -209,13 +281,17 @@ fn assert_original(trace: &serde_json::Value, origin: &str) {
         ("runApplication", "src/app.js"),
     ] {
         assert!(
-            frames.iter().any(|(n, r)| n == name && r == &format!("{origin}/{file}")),
+            frames
+                .iter()
+                .any(|(n, r)| n == name && r == &format!("{origin}/{file}")),
             "{name} in {file}: {frames:?}"
         );
     }
     // No minified function of the bundle is left.
     assert!(
-        !frames.iter().any(|(n, r)| r.ends_with("app.min.js") && !n.is_empty()),
+        !frames
+            .iter()
+            .any(|(n, r)| r.ends_with("app.min.js") && !n.is_empty()),
         "{frames:?}"
     );
 }
@@ -242,7 +318,13 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
     });
     let page = server.http_url("web-platform.test", "/dist/index.html");
     let rules = ["--host-rules", "MAP *web-platform.test 127.0.0.1"];
-    let mut args = vec!["profile", "--no-flamegraph", "--sourcemaps", "--out", "trace.json"];
+    let mut args = vec![
+        "profile",
+        "--no-flamegraph",
+        "--sourcemaps",
+        "--out",
+        "trace.json",
+    ];
     args.extend(rules);
     args.push(page.as_str());
     ok(jsprof(&dir, &args));
@@ -263,7 +345,13 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
         TestResponse::ok("<script src=app.min.js></script>").with_content_type("text/html")
     });
     let page = server.http_url("web-platform.test", "/header/index.html");
-    let mut args = vec!["profile", "--no-flamegraph", "--sourcemaps", "--out", "trace.json"];
+    let mut args = vec![
+        "profile",
+        "--no-flamegraph",
+        "--sourcemaps",
+        "--out",
+        "trace.json",
+    ];
     args.extend(rules);
     args.push(page.as_str());
     ok(jsprof(&dir, &args));
@@ -273,25 +361,71 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
     let dir = temp_dir("sourcemap-inline");
     let bundled = bundle(&dir, "inline");
     assert!(bundled.contains("sourceMappingURL=data:application/json;base64,"));
-    std::fs::write(dir.join("dist/index.html"), "<script src=app.min.js></script>").unwrap();
-    ok(jsprof(&dir, &["profile", "--no-flamegraph", "--sourcemaps", "--out", "trace.json", "dist/index.html"]));
+    std::fs::write(
+        dir.join("dist/index.html"),
+        "<script src=app.min.js></script>",
+    )
+    .unwrap();
+    ok(jsprof(
+        &dir,
+        &[
+            "profile",
+            "--no-flamegraph",
+            "--sourcemaps",
+            "--out",
+            "trace.json",
+            "dist/index.html",
+        ],
+    ));
     let origin = url::Url::from_directory_path(&dir).unwrap().to_string();
-    assert_original(&read_json(&dir.join("trace.json")), origin.trim_end_matches('/'));
+    assert_original(
+        &read_json(&dir.join("trace.json")),
+        origin.trim_end_matches('/'),
+    );
 
     // 4. `jsprof symbolicate` of a trace recorded without --sourcemaps,
     // with the map given on the command line.
     let dir = temp_dir("symbolicate");
     bundle(&dir, "external");
-    std::fs::write(dir.join("dist/index.html"), "<script src=app.min.js></script>").unwrap();
-    ok(jsprof(&dir, &["profile", "--no-flamegraph", "--out", "raw.json", "dist/index.html"]));
+    std::fs::write(
+        dir.join("dist/index.html"),
+        "<script src=app.min.js></script>",
+    )
+    .unwrap();
+    ok(jsprof(
+        &dir,
+        &[
+            "profile",
+            "--no-flamegraph",
+            "--out",
+            "raw.json",
+            "dist/index.html",
+        ],
+    ));
     let raw = read_json(&dir.join("raw.json"));
-    assert!(frames(&raw).iter().all(|(n, _)| n != "computePrimes"), "minified before");
+    assert!(
+        frames(&raw).iter().all(|(n, _)| n != "computePrimes"),
+        "minified before"
+    );
     let script_url = url::Url::from_file_path(dir.join("dist/app.min.js")).unwrap();
     let mapping = format!("{script_url}=dist/app.min.js.map");
-    ok(jsprof(&dir, &["symbolicate", "raw.json", "--sourcemap", &mapping, "-o", "symbolicated.json"]));
+    ok(jsprof(
+        &dir,
+        &[
+            "symbolicate",
+            "raw.json",
+            "--sourcemap",
+            &mapping,
+            "-o",
+            "symbolicated.json",
+        ],
+    ));
     let symbolicated = read_json(&dir.join("symbolicated.json"));
     let origin = url::Url::from_directory_path(&dir).unwrap().to_string();
     assert_original(&symbolicated, origin.trim_end_matches('/'));
     // The sample count is unchanged.
-    assert_eq!(symbolicated["samples"].as_array().unwrap().len(), raw["samples"].as_array().unwrap().len());
+    assert_eq!(
+        symbolicated["samples"].as_array().unwrap().len(),
+        raw["samples"].as_array().unwrap().len()
+    );
 }

@@ -157,11 +157,12 @@ impl ProfilerTrace {
     }
 }
 
+/// Each stack's depth, `None` where its chain is cut or cyclic.
+pub(crate) type Depths = Vec<Option<u32>>;
+
 /// Depth of every stack; on a cycle or out-of-range parent, the first
 /// offending stack index and the partial depths.
-pub(crate) fn stack_depths(
-    stacks: &[ProfilerStack],
-) -> Result<Vec<Option<u32>>, (usize, Vec<Option<u32>>)> {
+pub(crate) fn stack_depths(stacks: &[ProfilerStack]) -> Result<Depths, (usize, Depths)> {
     const UNKNOWN: u32 = 0;
     const VISITING: u32 = u32::MAX;
     // 0 = unknown, VISITING = on the current chain, else depth.
@@ -198,7 +199,9 @@ pub(crate) fn stack_depths(
         // Assign depths back down the chain (VISITING - 1 marks "broken").
         let mut next = base;
         while let Some(index) = chain.pop() {
-            next = next.and_then(|d| d.checked_add(1)).filter(|&d| d < VISITING - 1);
+            next = next
+                .and_then(|d| d.checked_add(1))
+                .filter(|&d| d < VISITING - 1);
             depth[index] = next.unwrap_or(VISITING - 1);
         }
     }

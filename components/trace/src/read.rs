@@ -267,7 +267,11 @@ impl Visitor<'_> for KeySeed {
         f.write_str("a member name")
     }
     fn visit_str<E: de::Error>(self, key: &str) -> Result<usize, E> {
-        Ok(self.0.iter().position(|k| *k == key).unwrap_or(self.0.len()))
+        Ok(self
+            .0
+            .iter()
+            .position(|k| *k == key)
+            .unwrap_or(self.0.len()))
     }
 }
 
@@ -417,12 +421,8 @@ impl<'de, T: FromElement> Visitor<'de> for ListSeed<'_, T> {
             path.push(Segment::Index(out.len()));
             let element = match self.1 {
                 Item::String => seq.next_element::<String>()?.map(Element::String),
-                Item::Frame => seq
-                    .next_element_seed(FrameSeed(path))?
-                    .map(Element::Frame),
-                Item::Stack => seq
-                    .next_element_seed(StackSeed(path))?
-                    .map(Element::Stack),
+                Item::Frame => seq.next_element_seed(FrameSeed(path))?.map(Element::Frame),
+                Item::Stack => seq.next_element_seed(StackSeed(path))?.map(Element::Stack),
             };
             path.pop();
             match element.and_then(T::from_element) {
@@ -473,7 +473,8 @@ impl<'de> Visitor<'de> for FrameSeed<'_> {
                 _ => frame.column = Some(member(&mut map, path, k)?),
             }
         }
-        frame.name = name.ok_or_else(|| de::Error::custom("the required member `name` is missing"))?;
+        frame.name =
+            name.ok_or_else(|| de::Error::custom("the required member `name` is missing"))?;
         Ok(frame)
     }
 }
@@ -525,7 +526,9 @@ struct SamplesSeed<'p, 's, F> {
     state: &'s mut State<F>,
 }
 
-impl<'de, F: FnMut(&ProfilerTrace, ProfilerSample)> DeserializeSeed<'de> for SamplesSeed<'_, '_, F> {
+impl<'de, F: FnMut(&ProfilerTrace, ProfilerSample)> DeserializeSeed<'de>
+    for SamplesSeed<'_, '_, F>
+{
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_seq(self)

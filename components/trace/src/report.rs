@@ -67,7 +67,10 @@ pub fn call_trees(profile: &Profile, options: &ReportOptions) -> String {
         let reversed: Vec<&str> = path.iter().rev().copied().collect();
         // Bottom-up: "self" of a root is the time it was running.
         bottom_up.total += s.weight;
-        let leaf = bottom_up.children.entry(reversed[0].to_owned()).or_default();
+        let leaf = bottom_up
+            .children
+            .entry(reversed[0].to_owned())
+            .or_default();
         leaf.self_ += s.weight;
         leaf.total += s.weight;
         let mut node = leaf;
@@ -84,13 +87,22 @@ pub fn call_trees(profile: &Profile, options: &ReportOptions) -> String {
         top_down.total, profile.traces, profile.interval_ms, profile.idle_samples
     );
     for (title, root) in [("top-down", &top_down), ("bottom-up", &bottom_up)] {
-        let _ = writeln!(out, "\n{title} call tree:\n  total%   self%  samples  frame");
+        let _ = writeln!(
+            out,
+            "\n{title} call tree:\n  total%   self%  samples  frame"
+        );
         print_children(&mut out, root, total, 0, options);
     }
     out
 }
 
-fn print_children(out: &mut String, node: &Node, total: u64, depth: usize, options: &ReportOptions) {
+fn print_children(
+    out: &mut String,
+    node: &Node,
+    total: u64,
+    depth: usize,
+    options: &ReportOptions,
+) {
     if depth >= options.max_depth {
         return;
     }

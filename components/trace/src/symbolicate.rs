@@ -60,7 +60,8 @@ impl SourceMaps {
         let base = map_url
             .and_then(|u| url::Url::parse(u).ok())
             .or_else(|| url::Url::parse(script_url).ok());
-        self.maps.insert(script_url.to_owned(), Loaded { map, base });
+        self.maps
+            .insert(script_url.to_owned(), Loaded { map, base });
         Ok(())
     }
 
@@ -122,7 +123,11 @@ pub struct Original {
 /// the token's own name, or the first named mapping within the span of
 /// `async function* name` after it (bundlers name the identifier, not the
 /// `function` keyword, where the engine's position points).
-fn original_name(map: &SourceMap, token: &sourcemap::Token<'_>, frame: &ProfilerFrame) -> Option<String> {
+fn original_name(
+    map: &SourceMap,
+    token: &sourcemap::Token<'_>,
+    frame: &ProfilerFrame,
+) -> Option<String> {
     if let Some(name) = token.get_name() {
         return Some(name.to_owned());
     }
@@ -201,7 +206,9 @@ pub fn symbolicate(trace: &ProfilerTrace, maps: &SourceMaps) -> ProfilerTrace {
         .samples
         .iter()
         .map(|s| crate::ProfilerSample {
-            stack_id: s.stack_id.and_then(|id| stack_ids.get(id as usize).copied().flatten()),
+            stack_id: s
+                .stack_id
+                .and_then(|id| stack_ids.get(id as usize).copied().flatten()),
             ..s.clone()
         })
         .collect();
@@ -227,11 +234,13 @@ pub fn source_mapping_url(script: &str) -> Option<&str> {
 pub fn data_url_bytes(url: &str) -> Option<Vec<u8>> {
     let rest = url.strip_prefix("data:")?;
     let (meta, data) = rest.split_once(',')?;
-    let bytes: Vec<u8> =
-        percent_encoding::percent_decode_str(data).collect();
+    let bytes: Vec<u8> = percent_encoding::percent_decode_str(data).collect();
     if meta.ends_with(";base64") {
         use base64::Engine;
-        let text: Vec<u8> = bytes.into_iter().filter(|b| !b.is_ascii_whitespace()).collect();
+        let text: Vec<u8> = bytes
+            .into_iter()
+            .filter(|b| !b.is_ascii_whitespace())
+            .collect();
         base64::engine::general_purpose::STANDARD.decode(text).ok()
     } else {
         Some(bytes)

@@ -51,7 +51,11 @@ pub fn random_trace(
             let resource = (script < scripts as u64)
                 .then(|| format!("https://example.com/js/script{script}.js"));
             ProfilerFrame {
-                name: if i % 7 == 6 { String::new() } else { format!("fn{i}") },
+                name: if i % 7 == 6 {
+                    String::new()
+                } else {
+                    format!("fn{i}")
+                },
                 resource_id: resource.map(|r| b.resource_id(&r)),
                 line: (script < scripts as u64).then(|| 1 + site.below(500)),
                 column: (script < scripts as u64).then(|| 1 + site.below(80)),

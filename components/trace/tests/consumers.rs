@@ -35,7 +35,10 @@ fn node_modules() -> PathBuf {
                 .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache"));
             cache.join("js-self-profiling").join("consumers")
         });
-    let stamp = dir.join(format!("installed-{}", PACKAGES.join(",").replace(['@', '/'], "_")));
+    let stamp = dir.join(format!(
+        "installed-{}",
+        PACKAGES.join(",").replace(['@', '/'], "_")
+    ));
     if !stamp.exists() {
         std::fs::create_dir_all(&dir).unwrap();
         let status = Command::new("npm")
@@ -136,6 +139,9 @@ fn speedscope_app_imports_speedscope_and_cpuprofile_files() {
     let text = String::from_utf8_lossy(&output.stdout);
     println!("{text}{}", String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "{text}");
-    assert_eq!(text.lines().filter(|l| l.contains("- speedscope'")).count(), files.len());
+    assert_eq!(
+        text.lines().filter(|l| l.contains("- speedscope'")).count(),
+        files.len()
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -40,10 +40,7 @@ fn sample_labels(trace: &ProfilerTrace) -> Vec<Vec<String>> {
         .samples
         .iter()
         .map(|s| match s.stack_id {
-            Some(id) => trace
-                .stack_frames(id)
-                .map(|f| label(trace, f))
-                .collect(),
+            Some(id) => trace.stack_frames(id).map(|f| label(trace, f)).collect(),
             None => Vec::new(),
         })
         .collect()
@@ -81,7 +78,10 @@ fn firefox_gecko_profile_matches_the_documented_format() {
                     .as_str()
                     .unwrap();
                 // The line and column columns agree with the location.
-                if let (Some(l), Some(c)) = (f[column_of("line")].as_u64(), f[column_of("column")].as_u64()) {
+                if let (Some(l), Some(c)) = (
+                    f[column_of("line")].as_u64(),
+                    f[column_of("column")].as_u64(),
+                ) {
                     assert!(label.ends_with(&format!(":{l}:{c})")), "{label}");
                 }
                 assert!((f[column_of("category")].as_u64().unwrap() as usize) < categories.len());
@@ -95,7 +95,11 @@ fn firefox_gecko_profile_matches_the_documented_format() {
         assert_eq!(thread["samples"]["schema"]["time"], 1);
         let samples = thread["samples"]["data"].as_array().unwrap();
         assert_eq!(samples.len(), trace.samples.len(), "{name}");
-        for ((s, original), want) in samples.iter().zip(&trace.samples).zip(sample_labels(&trace)) {
+        for ((s, original), want) in samples
+            .iter()
+            .zip(&trace.samples)
+            .zip(sample_labels(&trace))
+        {
             assert_eq!(s[1].as_f64(), Some(original.timestamp));
             let mut got = Vec::new();
             let mut stack = s[0].as_u64();
@@ -121,14 +125,25 @@ fn sentry_profile_matches_the_sample_format() {
         assert_eq!(v["version"], "1");
         assert_eq!(v["platform"], "javascript");
         let id = v["event_id"].as_str().unwrap();
-        assert!(id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+        assert!(
+            id.len() == 32
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        );
         for key in ["release", "device", "os", "transaction"] {
             assert!(!v[key].is_null(), "{key}");
         }
         let p = &v["profile"];
         let frames = p["frames"].as_array().unwrap();
-        let frame_label = |f: &Value| match (f["abs_path"].as_str(), f["lineno"].as_u64(), f["colno"].as_u64()) {
-            (Some(r), Some(l), Some(c)) => format!("{} ({r}:{l}:{c})", f["function"].as_str().unwrap()),
+        let frame_label = |f: &Value| match (
+            f["abs_path"].as_str(),
+            f["lineno"].as_u64(),
+            f["colno"].as_u64(),
+        ) {
+            (Some(r), Some(l), Some(c)) => {
+                format!("{} ({r}:{l}:{c})", f["function"].as_str().unwrap())
+            }
             (Some(r), None, _) => format!("{} ({r})", f["function"].as_str().unwrap()),
             _ => f["function"].as_str().unwrap().to_owned(),
         };
@@ -144,10 +159,16 @@ fn sentry_profile_matches_the_sample_format() {
         assert_eq!(samples.len(), want.len());
         let start = trace.samples[0].timestamp;
         for (s, (timestamp, labels)) in samples.iter().zip(want) {
-            let elapsed: u64 = s["elapsed_since_start_ns"].as_str().unwrap().parse().unwrap();
+            let elapsed: u64 = s["elapsed_since_start_ns"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
             assert_eq!(elapsed, ((timestamp - start) * 1e6).round() as u64);
             assert!(p["thread_metadata"][s["thread_id"].as_str().unwrap()].is_object());
-            let stack = stacks[s["stack_id"].as_u64().unwrap() as usize].as_array().unwrap();
+            let stack = stacks[s["stack_id"].as_u64().unwrap() as usize]
+                .as_array()
+                .unwrap();
             let got: Vec<String> = stack
                 .iter()
                 .map(|f| frame_label(&frames[f.as_u64().unwrap() as usize]))
@@ -205,7 +226,9 @@ fn pprof_is_gzipped_protobuf() {
     let bytes = output(trace, Format::Pprof);
     assert_eq!(&bytes[..2], &[0x1f, 0x8b]);
     let mut raw = Vec::new();
-    flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut raw).unwrap();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_end(&mut raw)
+        .unwrap();
     let decoded = <convert::PprofProfile as prost::Message>::decode(&raw[..]).unwrap();
     assert_eq!(decoded, convert::encode_pprof(&profile(trace)));
     let total: i64 = decoded.sample.iter().map(|s| s.value[0]).sum();
@@ -233,7 +256,10 @@ fn aggregate_and_timeline_combine_traces() {
     assert_eq!(aggregate.total_weight() as usize, total);
     assert_eq!(timeline.samples.len(), total);
     // Timeline: traces one after another, in order.
-    assert!(timeline.samples.windows(2).all(|w| w[0].timestamp <= w[1].timestamp));
+    assert!(timeline
+        .samples
+        .windows(2)
+        .all(|w| w[0].timestamp <= w[1].timestamp));
     // Both have the same per-leaf counts: twice a's plus b's.
     let mut want = self_samples(a);
     for v in want.values_mut() {
@@ -267,5 +293,10 @@ fn report_has_both_trees_with_percentages() {
     let first = report[bottom_up..].lines().nth(2).unwrap();
     assert!(first.contains(best.as_str()), "{first}");
     let percent = 100.0 * *best_count as f64 / trace.samples.len() as f64;
-    assert!(first.trim_start().starts_with(&format!("{percent:.1} {percent:>6.1}")), "{first}");
+    assert!(
+        first
+            .trim_start()
+            .starts_with(&format!("{percent:.1} {percent:>6.1}")),
+        "{first}"
+    );
 }

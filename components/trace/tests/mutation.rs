@@ -8,8 +8,26 @@ use jsprof_trace::testing::{random_trace, Rng};
 use jsprof_trace::{from_slice, Profile, ProfilerTrace};
 
 const TOKENS: &[&str] = &[
-    "-1", "0", "1", "null", "true", "1e999", "-0", "1.5", "\"x\"", "{", "}", "[", "]", ",", ":",
-    "\"stackId\":", "\"parentId\":0,", "\"frameId\":", "18446744073709551616", "\"\\u0000\"",
+    "-1",
+    "0",
+    "1",
+    "null",
+    "true",
+    "1e999",
+    "-0",
+    "1.5",
+    "\"x\"",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"stackId\":",
+    "\"parentId\":0,",
+    "\"frameId\":",
+    "18446744073709551616",
+    "\"\\u0000\"",
     "\"timestamp\":-5,",
 ];
 
@@ -97,7 +115,10 @@ fn mutated_traces_never_panic_and_accepted_ones_are_valid() {
         }
     }
     // Both paths were exercised.
-    assert!(accepted > 100 && rejected > 1000, "{accepted} accepted, {rejected} rejected");
+    assert!(
+        accepted > 100 && rejected > 1000,
+        "{accepted} accepted, {rejected} rejected"
+    );
 }
 
 #[test]

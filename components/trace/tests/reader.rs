@@ -51,11 +51,19 @@ fn out_of_range_ids() {
         "$.frames[0].resourceId: 1 is out of range (the trace has 1 resources)"
     );
     assert_eq!(
-        error(&trace_with(r#"[{"name":"f"}]"#, r#"[{"frameId":0},{"frameId":1}]"#, "[]")),
+        error(&trace_with(
+            r#"[{"name":"f"}]"#,
+            r#"[{"frameId":0},{"frameId":1}]"#,
+            "[]"
+        )),
         "$.stacks[1].frameId: 1 is out of range (the trace has 1 frames)"
     );
     assert_eq!(
-        error(&trace_with(r#"[{"name":"f"}]"#, r#"[{"frameId":0,"parentId":5}]"#, "[]")),
+        error(&trace_with(
+            r#"[{"name":"f"}]"#,
+            r#"[{"frameId":0,"parentId":5}]"#,
+            "[]"
+        )),
         "$.stacks[0].parentId: 5 is out of range (the trace has 1 stacks)"
     );
     assert_eq!(
@@ -71,7 +79,11 @@ fn out_of_range_ids() {
 #[test]
 fn cycles() {
     assert_eq!(
-        error(&trace_with(r#"[{"name":"f"}]"#, r#"[{"frameId":0,"parentId":0}]"#, "[]")),
+        error(&trace_with(
+            r#"[{"name":"f"}]"#,
+            r#"[{"frameId":0,"parentId":0}]"#,
+            "[]"
+        )),
         "$.stacks[0].parentId: the parentId chain from this stack forms a cycle"
     );
     let message = error(&trace_with(
@@ -79,7 +91,10 @@ fn cycles() {
         r#"[{"frameId":0},{"frameId":0,"parentId":2},{"frameId":0,"parentId":3},{"frameId":0,"parentId":1}]"#,
         "[]",
     ));
-    assert!(message.ends_with("the parentId chain from this stack forms a cycle"), "{message}");
+    assert!(
+        message.ends_with("the parentId chain from this stack forms a cycle"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -89,9 +104,15 @@ fn timestamps() {
         "$.samples[1].timestamp: 4.5 is earlier than the previous sample's 5 (samples must be in time order)"
     );
     let message = error(&trace_with("[]", "[]", r#"[{"timestamp":1e999}]"#));
-    assert!(message.starts_with("$.samples[0].timestamp: number out of range"), "{message}");
+    assert!(
+        message.starts_with("$.samples[0].timestamp: number out of range"),
+        "{message}"
+    );
     let message = error(&trace_with("[]", "[]", r#"[{"timestamp":"1"}]"#));
-    assert!(message.starts_with("$.samples[0].timestamp: invalid type: string"), "{message}");
+    assert!(
+        message.starts_with("$.samples[0].timestamp: invalid type: string"),
+        "{message}"
+    );
     let message = error(&trace_with("[]", "[]", r#"[{"stackId":0}]"#));
     assert!(
         message.starts_with("$.samples[0]: the required member `timestamp` is missing"),
@@ -102,25 +123,70 @@ fn timestamps() {
 #[test]
 fn wrong_types() {
     let cases = [
-        (r#"[]"#, "$: invalid type: sequence, expected a ProfilerTrace object"),
-        (r#"{"resources":[1],"frames":[],"stacks":[],"samples":[]}"#, "$.resources[0]: invalid type: integer `1`, expected a string"),
-        (r#"{"resources":[],"frames":[{"name":3}],"stacks":[],"samples":[]}"#, "$.frames[0].name: invalid type: integer `3`"),
-        (r#"{"resources":[],"frames":[{"name":"f","line":-1}],"stacks":[],"samples":[]}"#, "$.frames[0].line: invalid value: integer `-1`, expected u64"),
-        (r#"{"resources":[],"frames":[{"name":"f","column":1.5}],"stacks":[],"samples":[]}"#, "$.frames[0].column: invalid type: floating point `1.5`, expected u64"),
-        (r#"{"resources":[],"frames":[{"name":"f","resourceId":null}],"stacks":[],"samples":[]}"#, "$.frames[0].resourceId: invalid type: null, expected u64"),
-        (r#"{"resources":[],"frames":[{}],"stacks":[],"samples":[]}"#, "$.frames[0]: the required member `name` is missing"),
-        (r#"{"resources":[],"frames":[],"stacks":[{"parentId":0}],"samples":[]}"#, "$.stacks[0]: the required member `frameId` is missing"),
-        (r#"{"resources":[],"frames":[],"stacks":{},"samples":[]}"#, "$.stacks: invalid type: map, expected an array"),
-        (r#"{"resources":[],"frames":[],"stacks":[],"samples":[{"timestamp":1,"marker":"nap"}]}"#, "$.samples[0].marker: unknown marker \"nap\""),
-        (r#"{"resources":[],"frames":[],"stacks":[]}"#, "$: the required member `samples` is missing"),
-        (r#"{"resources":[],"resources":[],"frames":[],"stacks":[],"samples":[]}"#, "$.resources: duplicate member"),
-        (r#"{"resources":[],"frames":[],"stacks":[],"samples":[]} x"#, "$: trailing characters"),
-        (r#"{"resources":[],"frames":[],"stacks":[],"samples":[{"timestamp":1}"#, "$.samples[1]: EOF while parsing a list"),
+        (
+            r#"[]"#,
+            "$: invalid type: sequence, expected a ProfilerTrace object",
+        ),
+        (
+            r#"{"resources":[1],"frames":[],"stacks":[],"samples":[]}"#,
+            "$.resources[0]: invalid type: integer `1`, expected a string",
+        ),
+        (
+            r#"{"resources":[],"frames":[{"name":3}],"stacks":[],"samples":[]}"#,
+            "$.frames[0].name: invalid type: integer `3`",
+        ),
+        (
+            r#"{"resources":[],"frames":[{"name":"f","line":-1}],"stacks":[],"samples":[]}"#,
+            "$.frames[0].line: invalid value: integer `-1`, expected u64",
+        ),
+        (
+            r#"{"resources":[],"frames":[{"name":"f","column":1.5}],"stacks":[],"samples":[]}"#,
+            "$.frames[0].column: invalid type: floating point `1.5`, expected u64",
+        ),
+        (
+            r#"{"resources":[],"frames":[{"name":"f","resourceId":null}],"stacks":[],"samples":[]}"#,
+            "$.frames[0].resourceId: invalid type: null, expected u64",
+        ),
+        (
+            r#"{"resources":[],"frames":[{}],"stacks":[],"samples":[]}"#,
+            "$.frames[0]: the required member `name` is missing",
+        ),
+        (
+            r#"{"resources":[],"frames":[],"stacks":[{"parentId":0}],"samples":[]}"#,
+            "$.stacks[0]: the required member `frameId` is missing",
+        ),
+        (
+            r#"{"resources":[],"frames":[],"stacks":{},"samples":[]}"#,
+            "$.stacks: invalid type: map, expected an array",
+        ),
+        (
+            r#"{"resources":[],"frames":[],"stacks":[],"samples":[{"timestamp":1,"marker":"nap"}]}"#,
+            "$.samples[0].marker: unknown marker \"nap\"",
+        ),
+        (
+            r#"{"resources":[],"frames":[],"stacks":[]}"#,
+            "$: the required member `samples` is missing",
+        ),
+        (
+            r#"{"resources":[],"resources":[],"frames":[],"stacks":[],"samples":[]}"#,
+            "$.resources: duplicate member",
+        ),
+        (
+            r#"{"resources":[],"frames":[],"stacks":[],"samples":[]} x"#,
+            "$: trailing characters",
+        ),
+        (
+            r#"{"resources":[],"frames":[],"stacks":[],"samples":[{"timestamp":1}"#,
+            "$.samples[1]: EOF while parsing a list",
+        ),
         ("", "$: EOF while parsing a value"),
     ];
     for (json, expected) in cases {
         let message = error(json);
-        assert!(message.starts_with(expected), "{json}\n  got {message}\n  expected {expected}");
+        assert!(
+            message.starts_with(expected),
+            "{json}\n  got {message}\n  expected {expected}"
+        );
     }
 }
 

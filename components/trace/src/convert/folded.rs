@@ -15,7 +15,11 @@ pub fn folded_lines(profile: &Profile) -> Vec<String> {
     let labels: Vec<String> = t
         .frames
         .iter()
-        .map(|f| label(profile, f).replace(';', ":").replace(['\n', '\r'], " "))
+        .map(|f| {
+            label(profile, f)
+                .replace(';', ":")
+                .replace(['\n', '\r'], " ")
+        })
         .collect();
     let mut counts: BTreeMap<Option<u64>, u64> = BTreeMap::new();
     for s in &profile.samples {
@@ -50,9 +54,20 @@ pub fn write_folded(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
 
 /// Writes an interactive SVG flame graph (inferno): click to zoom, Ctrl+F
 /// to search, a title per box with `name (resource:line:column)`, samples
-/// and percentage.
+/// and percentage. Samples without a stack are not drawn (a flame graph
+/// shows where script time went); the subtitle says how many there were.
 pub fn write_svg(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
-    let lines = folded_lines(profile);
+    let idle_line = format!("{IDLE} ");
+    let lines: Vec<String> = folded_lines(profile)
+        .into_iter()
+        .filter(|line| !line.starts_with(&idle_line))
+        .collect();
+    let idle: u64 = profile
+        .samples
+        .iter()
+        .filter(|s| s.stack_id.is_none())
+        .map(|s| s.weight)
+        .sum();
     let mut options = inferno::flamegraph::Options::default();
     options.title = if profile.name.is_empty() {
         "JS Self-Profiling trace".to_owned()
@@ -60,11 +75,13 @@ pub fn write_svg(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
         profile.name.clone()
     };
     options.subtitle = Some(format!(
-        "{} samples at {} ms from {} trace(s)",
-        profile.total_weight(),
+        "{} samples with script running, {idle} without (not shown), at {} ms, from {} trace(s)",
+        profile.total_weight() - idle,
         profile.interval_ms,
         profile.traces
     ));
+    // Names first: a box too narrow for its label keeps the function name.
+    options.text_truncate_direction = inferno::flamegraph::TextTruncateDirection::Right;
     options.count_name = "samples".to_owned();
     options.name_type = "Function:".to_owned();
     if lines.is_empty() {

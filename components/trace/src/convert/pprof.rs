@@ -52,10 +52,14 @@ macro_rules! message {
 
 macro_rules! field {
     (encode int64 $tag:literal, $v:expr, $buf:ident) => {
-        if $v != 0 { encoding::int64::encode($tag, &$v, $buf) }
+        if $v != 0 {
+            encoding::int64::encode($tag, &$v, $buf)
+        }
     };
     (encode uint64 $tag:literal, $v:expr, $buf:ident) => {
-        if $v != 0 { encoding::uint64::encode($tag, &$v, $buf) }
+        if $v != 0 {
+            encoding::uint64::encode($tag, &$v, $buf)
+        }
     };
     (encode packed_uint64 $tag:literal, $v:expr, $buf:ident) => {
         encoding::uint64::encode_packed($tag, &$v, $buf)
@@ -70,7 +74,9 @@ macro_rules! field {
         encoding::message::encode_repeated($tag, &$v, $buf)
     };
     (encode message $tag:literal, $v:expr, $buf:ident) => {
-        if let Some(m) = &$v { encoding::message::encode($tag, m, $buf) }
+        if let Some(m) = &$v {
+            encoding::message::encode($tag, m, $buf)
+        }
     };
     (merge int64, $v:expr, $w:ident, $buf:ident, $ctx:ident) => {
         encoding::int64::merge($w, &mut $v, $buf, $ctx)
@@ -94,10 +100,18 @@ macro_rules! field {
         encoding::message::merge($w, $v.get_or_insert_with(Default::default), $buf, $ctx)
     };
     (len int64 $tag:literal, $v:expr) => {
-        if $v != 0 { encoding::int64::encoded_len($tag, &$v) } else { 0 }
+        if $v != 0 {
+            encoding::int64::encoded_len($tag, &$v)
+        } else {
+            0
+        }
     };
     (len uint64 $tag:literal, $v:expr) => {
-        if $v != 0 { encoding::uint64::encoded_len($tag, &$v) } else { 0 }
+        if $v != 0 {
+            encoding::uint64::encoded_len($tag, &$v)
+        } else {
+            0
+        }
     };
     (len packed_uint64 $tag:literal, $v:expr) => {
         encoding::uint64::encoded_len_packed($tag, &$v)
@@ -112,7 +126,8 @@ macro_rules! field {
         encoding::message::encoded_len_repeated($tag, &$v)
     };
     (len message $tag:literal, $v:expr) => {
-        $v.as_ref().map_or(0, |m| encoding::message::encoded_len($tag, m))
+        $v.as_ref()
+            .map_or(0, |m| encoding::message::encoded_len($tag, m))
     };
 }
 

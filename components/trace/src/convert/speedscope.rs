@@ -35,7 +35,10 @@ pub fn write_speedscope(profile: &Profile, out: &mut dyn Write) -> io::Result<()
     let samples: Vec<Vec<u64>> = profile
         .samples
         .iter()
-        .map(|s| s.stack_id.map_or_else(Vec::new, |id| t.stack_frames_root_first(id)))
+        .map(|s| {
+            s.stack_id
+                .map_or_else(Vec::new, |id| t.stack_frames_root_first(id))
+        })
         .collect();
     let weights = profile.durations_ms();
     let start = profile.samples.first().map_or(0.0, |s| s.timestamp);

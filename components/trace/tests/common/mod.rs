@@ -9,8 +9,14 @@ use jsprof_trace::{from_slice, Profile, ProfilerTrace};
 /// (`tests/chromium/record.py`) and one recorded by `jsprof profile`.
 pub fn fixtures() -> Vec<(&'static str, ProfilerTrace)> {
     vec![
-        ("chromium", from_slice(include_bytes!("../data/chromium.json")).unwrap()),
-        ("jsprof", from_slice(include_bytes!("../data/jsprof.json")).unwrap()),
+        (
+            "chromium",
+            from_slice(include_bytes!("../data/chromium.json")).unwrap(),
+        ),
+        (
+            "jsprof",
+            from_slice(include_bytes!("../data/jsprof.json")).unwrap(),
+        ),
     ]
 }
 
