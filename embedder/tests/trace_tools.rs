@@ -296,6 +296,24 @@ fn assert_original(trace: &serde_json::Value, origin: &str) {
     );
 }
 
+/// `jsprof profile --sourcemaps` of `page` (test server names mapped to
+/// loopback), writing `trace.json` in `dir`.
+fn profile_with_sourcemaps(dir: &Path, page: &str) {
+    ok(jsprof(
+        dir,
+        &[
+            "profile",
+            "--no-flamegraph",
+            "--sourcemaps",
+            "--out",
+            "trace.json",
+            "--host-rules",
+            "MAP *web-platform.test 127.0.0.1",
+            page,
+        ],
+    ));
+}
+
 #[test]
 fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
     // 1. A sourceMappingURL comment, over HTTP.
@@ -317,17 +335,7 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
         TestResponse::ok(map_body.clone()).with_content_type("application/json")
     });
     let page = server.http_url("web-platform.test", "/dist/index.html");
-    let rules = ["--host-rules", "MAP *web-platform.test 127.0.0.1"];
-    let mut args = vec![
-        "profile",
-        "--no-flamegraph",
-        "--sourcemaps",
-        "--out",
-        "trace.json",
-    ];
-    args.extend(rules);
-    args.push(page.as_str());
-    ok(jsprof(&dir, &args));
+    profile_with_sourcemaps(&dir, page.as_str());
     let origin = page.origin().ascii_serialization();
     assert_original(&read_json(&dir.join("trace.json")), &origin);
 
@@ -345,16 +353,7 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
         TestResponse::ok("<script src=app.min.js></script>").with_content_type("text/html")
     });
     let page = server.http_url("web-platform.test", "/header/index.html");
-    let mut args = vec![
-        "profile",
-        "--no-flamegraph",
-        "--sourcemaps",
-        "--out",
-        "trace.json",
-    ];
-    args.extend(rules);
-    args.push(page.as_str());
-    ok(jsprof(&dir, &args));
+    profile_with_sourcemaps(&dir, page.as_str());
     assert_original(&read_json(&dir.join("trace.json")), &origin);
 
     // 3. An inline data: map, from a file.
