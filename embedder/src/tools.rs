@@ -26,10 +26,11 @@ trace tools (no page is run):
         skipped with a warning unless --strict
   jsprof report TRACE.json... [--min-percent P] [--depth N]
         top-down and bottom-up call trees with total and self percentages
-  jsprof symbolicate TRACE.json [--sourcemap URL=FILE]... [-o OUT]
+  jsprof symbolicate TRACE.json [--sourcemap URL=FILE]... [--fetch-maps] [-o OUT]
         map frames through source maps to original files, lines, columns
-        and function names; scripts without --sourcemap are fetched and
-        their sourceMappingURL comment or SourceMap header followed";
+        and function names; with --fetch-maps, scripts without --sourcemap
+        are fetched and their sourceMappingURL comment or SourceMap header
+        followed (only for traces you trust: their URLs are fetched)";
 
 /// Runs a trace tool if `verb` names one.
 pub fn run(verb: &str, args: &[String]) -> Option<ExitCode> {
@@ -60,6 +61,7 @@ struct Options {
     min_percent: Option<f64>,
     depth: Option<usize>,
     sourcemaps: Vec<(String, String)>,
+    fetch_maps: bool,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -94,6 +96,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 o.sourcemaps.push((url.to_owned(), file.to_owned()));
             }
             "--strict" => o.strict = true,
+            "--fetch-maps" => o.fetch_maps = true,
             "-" => o.inputs.push(arg.clone()),
             other if other.starts_with('-') => return Err(format!("unknown option {other}")),
             _ => o.inputs.push(arg.clone()),
@@ -343,11 +346,15 @@ fn symbolicate_command(args: &[String]) -> Result<(), String> {
         maps.add(url, &json, file_url.as_deref())
             .map_err(|e| e.to_string())?;
     }
-    let fetcher =
-        jsprof_net::Fetcher::new(jsprof_net::NetConfig::default()).map_err(|e| e.to_string())?;
-    let found = discover_maps(&trace, &mut maps, &fetcher);
-    for warning in found.warnings {
-        eprintln!("jsprof symbolicate: {warning}");
+    // A trace from the field names URLs its sender chose: they are
+    // fetched (local files included) only when asked for.
+    if options.fetch_maps {
+        let fetcher = jsprof_net::Fetcher::new(jsprof_net::NetConfig::default())
+            .map_err(|e| e.to_string())?;
+        let found = discover_maps(&trace, &mut maps, &fetcher);
+        for warning in found.warnings {
+            eprintln!("jsprof symbolicate: {warning}");
+        }
     }
     let out = options.out.unwrap_or_else(|| {
         let path = PathBuf::from(input);
@@ -433,6 +440,14 @@ pub fn discover_maps(
                 continue;
             }
         };
+        // A web script's map never comes from the local disk (a page
+        // must not make the shell read local files).
+        if map_url.scheme() == "file" && script_url.scheme() != "file" {
+            found.warnings.push(format!(
+                "{resource}: ignored the local source map {map_url} of a web script"
+            ));
+            continue;
+        }
         let json = if map_url.scheme() == "data" {
             data_url_bytes(map_url.as_str())
                 .ok_or_else(|| format!("{resource}: bad data: source map URL"))

@@ -428,3 +428,99 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
         raw["samples"].as_array().unwrap().len()
     );
 }
+
+/// A trace is data from whoever sent it: `jsprof symbolicate` must not
+/// read the local files (or fetch the URLs) it names unless told to. Built
+/// to leak: the trace names a local script whose source map would rename
+/// its function to a secret.
+#[test]
+fn symbolicate_fetches_nothing_a_trace_names_unless_asked() {
+    let dir = temp_dir("symbolicate-leak");
+    std::fs::write(
+        dir.join("secret.js"),
+        "function a(){}\n//# sourceMappingURL=secret.js.map\n",
+    )
+    .unwrap();
+    // One mapping at 1:10 (the `a`) named SECRET_NAME.
+    std::fs::write(
+        dir.join("secret.js.map"),
+        r#"{"version":3,"sources":["secret-source.js"],"names":["SECRET_NAME"],"mappings":"SAAAA"}"#,
+    )
+    .unwrap();
+    let script = url::Url::from_file_path(dir.join("secret.js")).unwrap();
+    let trace = format!(
+        r#"{{"resources":["{script}"],"frames":[{{"name":"a","resourceId":0,"line":1,"column":10}}],"stacks":[{{"frameId":0}}],"samples":[{{"timestamp":1,"stackId":0}}]}}"#
+    );
+    std::fs::write(dir.join("field.json"), trace).unwrap();
+    ok(jsprof(
+        &dir,
+        &["symbolicate", "field.json", "-o", "out.json"],
+    ));
+    let out = std::fs::read_to_string(dir.join("out.json")).unwrap();
+    assert!(
+        !out.contains("SECRET") && !out.contains("secret-source"),
+        "{out}"
+    );
+    assert!(out.contains(r#""name":"a""#), "{out}");
+    // Asked for, the map is followed (so the test above can fail).
+    ok(jsprof(
+        &dir,
+        &[
+            "symbolicate",
+            "field.json",
+            "--fetch-maps",
+            "-o",
+            "out2.json",
+        ],
+    ));
+    let out = std::fs::read_to_string(dir.join("out2.json")).unwrap();
+    assert!(
+        out.contains("SECRET_NAME") && out.contains("secret-source.js"),
+        "{out}"
+    );
+}
+
+/// Built to leak: a web page's script points its source map at a local
+/// file; `jsprof profile --sourcemaps` must not read it.
+#[test]
+fn a_web_script_cannot_make_the_shell_read_a_local_source_map() {
+    let dir = temp_dir("sourcemap-local");
+    let map = dir.join("local.js.map");
+    std::fs::write(
+        &map,
+        r#"{"version":3,"sources":["secret-source.js"],"names":["SECRET_NAME"],"mappings":"SAAAA"}"#,
+    )
+    .unwrap();
+    let map_url = url::Url::from_file_path(&map).unwrap();
+    let server = TestServer::start().unwrap();
+    server.route("/index.html", |_| {
+        TestResponse::ok("<script src=a.js></script>").with_content_type("text/html")
+    });
+    let script = format!(
+        "function a(){{let x=0;for(let i=0;i<3e6;i++)x+=i%7;return x}}for(let k=0;k<20;k++)a();\n//# sourceMappingURL={map_url}\n"
+    );
+    server.route("/a.js", move |_| {
+        TestResponse::ok(script.clone()).with_content_type("text/javascript")
+    });
+    let page = server.http_url("web-platform.test", "/index.html");
+    let out = jsprof(
+        &dir,
+        &[
+            "profile",
+            "--no-flamegraph",
+            "--sourcemaps",
+            "--out",
+            "trace.json",
+            "--host-rules",
+            "MAP *web-platform.test 127.0.0.1",
+            page.as_str(),
+        ],
+    );
+    let (_, stderr) = ok(out);
+    assert!(stderr.contains("ignored the local source map"), "{stderr}");
+    let trace = std::fs::read_to_string(dir.join("trace.json")).unwrap();
+    assert!(
+        !trace.contains("SECRET") && !trace.contains("secret-source"),
+        "{trace}"
+    );
+}
