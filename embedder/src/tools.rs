@@ -186,7 +186,14 @@ fn convert_command(args: &[String], mode: Mode) -> Result<(), String> {
             return Err(format!("--to FORMAT is required ({})", format_names()))
         }
     };
-    let mut combiner = Combiner::new(mode, options.interval_ms);
+    // Formats without a timeline are written from counts per stack, so
+    // even a huge trace streams through in constant memory.
+    let combine = if format.needs_timeline() {
+        mode
+    } else {
+        Mode::Aggregate
+    };
+    let mut combiner = Combiner::new(combine, options.interval_ms);
     let bar = progress(inputs.len() as u64, "reading traces");
     let mut skipped = 0;
     for input in &inputs {
@@ -313,7 +320,8 @@ fn merge_summary(profile: &Profile, skipped: usize) -> String {
 
 fn report_command(args: &[String]) -> Result<(), String> {
     let options = parse(args)?;
-    let mut combiner = Combiner::new(Mode::Timeline, options.interval_ms);
+    // Call trees need counts per stack only.
+    let mut combiner = Combiner::new(Mode::Aggregate, options.interval_ms);
     for input in expand_inputs(&options.inputs)? {
         combiner
             .add_reader(open(&input)?)

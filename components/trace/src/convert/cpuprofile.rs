@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::{expanded, resource, IDLE};
@@ -88,13 +89,25 @@ pub fn write_cpuprofile(profile: &Profile, out: &mut dyn Write) -> io::Result<()
         "hitCount": hit_counts[idle_node as usize],
     }));
     let end_us = previous_us.unwrap_or(0) + (profile.interval_ms * 1000.0).round() as i64;
-    let file = json!({
-        "nodes": nodes,
-        "startTime": first_us,
-        "endTime": end_us,
-        "samples": samples,
-        "timeDeltas": deltas,
-    });
+    // Typed, so the sample arrays are written without a JSON tree copy.
+    let file = CpuProfile {
+        nodes,
+        start_time: first_us,
+        end_time: end_us,
+        samples,
+        time_deltas: deltas,
+    };
     serde_json::to_writer(&mut *out, &file)?;
     out.flush()
+}
+
+/// The top level of a `.cpuprofile`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CpuProfile {
+    nodes: Vec<Value>,
+    start_time: i64,
+    end_time: i64,
+    samples: Vec<u64>,
+    time_deltas: Vec<i64>,
 }

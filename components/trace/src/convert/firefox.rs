@@ -48,8 +48,9 @@ pub fn write_firefox(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
         .iter()
         .map(|s| json!([s.parent_id, s.frame_id]))
         .collect();
-    let samples: Vec<Value> = expanded(profile)
-        .map(|(time, stack)| json!([stack, time, 0]))
+    // (stack, time, eventDelay): tuples serialize as JSON arrays.
+    let samples: Vec<(Option<u64>, f64, u8)> = expanded(profile)
+        .map(|(time, stack)| (stack, time, 0))
         .collect();
     let name = if profile.name.is_empty() {
         "JS Self-Profiling trace"

@@ -77,6 +77,14 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 
+    /// Whether the format keeps each sample's time (a timeline), rather
+    /// than only how often each stack was sampled. Formats that do not can
+    /// be written from a [`crate::Mode::Aggregate`] profile, whose memory
+    /// does not grow with the number of samples.
+    pub fn needs_timeline(self) -> bool {
+        !matches!(self, Format::Pprof | Format::Folded | Format::Svg)
+    }
+
     /// The usual file name ending.
     pub fn extension(self) -> &'static str {
         match self {
