@@ -502,8 +502,8 @@ impl Default for ProfileOutputs {
     }
 }
 
-pub const PROFILE_USAGE: &str = "\
-  --flamegraph PATH   where to write the SVG flame graph (default: next to
+pub const PROFILE_USAGE: &str = "  \
+--flamegraph PATH   where to write the SVG flame graph (default: next to
                       the trace, TRACE.svg)
   --no-flamegraph     no flame graph
   --format FORMAT     also write FORMAT next to the trace (repeatable):

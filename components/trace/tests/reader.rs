@@ -248,3 +248,29 @@ fn stack_depths_and_walk_survive_bad_tables() {
     trace.stacks[0].parent_id = Some(99);
     assert_eq!(trace.stack_frames(2).count(), 3);
 }
+
+/// Timestamps parse correctly rounded (serde_json's `float_roundtrip`), so
+/// a trace survives reading and writing unchanged. Found by the fuzzer:
+/// 1601.90499993093041 read as 1601.904999930931, written, and read back
+/// as 1601.9049999309307.
+#[test]
+fn timestamps_round_trip_exactly() {
+    for text in [
+        "1601.90499993093041",
+        "1551.73499998637",
+        "0.1",
+        "643.7000000000001",
+    ] {
+        let json = format!(
+            r#"{{"resources":[],"frames":[],"stacks":[],"samples":[{{"timestamp":{text}}}]}}"#
+        );
+        let trace = from_str(&json).unwrap();
+        assert_eq!(
+            trace.samples[0].timestamp,
+            text.parse::<f64>().unwrap(),
+            "{text}"
+        );
+        let again = from_str(&serde_json::to_string(&trace).unwrap()).unwrap();
+        assert_eq!(again, trace);
+    }
+}
