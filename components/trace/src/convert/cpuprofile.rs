@@ -41,8 +41,8 @@ pub fn write_cpuprofile(profile: &Profile, out: &mut dyn Write) -> io::Result<()
             "functionName": name,
             "scriptId": url.and_then(|u| script_ids.get(u)).map_or("0".to_owned(), |i| i.to_string()),
             "url": url.unwrap_or(""),
-            "lineNumber": line.map_or(-1, |l| l as i64 - 1),
-            "columnNumber": column.map_or(-1, |c| c as i64 - 1),
+            "lineNumber": line.map_or(-1, zero_based),
+            "columnNumber": column.map_or(-1, zero_based),
         })
     };
     let mut samples = Vec::new();
@@ -59,7 +59,7 @@ pub fn write_cpuprofile(profile: &Profile, out: &mut dyn Write) -> io::Result<()
                 first_us = us;
                 deltas.push(0);
             }
-            Some(p) => deltas.push(us - p),
+            Some(p) => deltas.push(us.saturating_sub(p)),
         }
         previous_us = Some(us);
     }
@@ -88,7 +88,9 @@ pub fn write_cpuprofile(profile: &Profile, out: &mut dyn Write) -> io::Result<()
         "callFrame": call_frame(IDLE, None, None, None),
         "hitCount": hit_counts[idle_node as usize],
     }));
-    let end_us = previous_us.unwrap_or(0) + (profile.interval_ms * 1000.0).round() as i64;
+    let end_us = previous_us
+        .unwrap_or(0)
+        .saturating_add((profile.interval_ms * 1000.0).round() as i64);
     // Typed, so the sample arrays are written without a JSON tree copy.
     let file = CpuProfile {
         nodes,
@@ -99,6 +101,14 @@ pub fn write_cpuprofile(profile: &Profile, out: &mut dyn Write) -> io::Result<()
     };
     serde_json::to_writer(&mut *out, &file)?;
     out.flush()
+}
+
+/// A 1-based position as DevTools' 0-based one (saturating: absurd
+/// inputs must not wrap).
+fn zero_based(position: u64) -> i64 {
+    i64::try_from(position)
+        .unwrap_or(i64::MAX)
+        .saturating_sub(1)
 }
 
 /// The top level of a `.cpuprofile`.

@@ -256,14 +256,14 @@ pub fn encode_pprof(profile: &Profile) -> PprofProfile {
             name,
             system_name: name,
             filename: intern(resource(profile, f).unwrap_or("")),
-            start_line: f.line.unwrap_or(0) as i64,
+            start_line: to_i64(f.line.unwrap_or(0)),
         });
         locations.push(Location {
             id,
             line: vec![Line {
                 function_id: id,
-                line: f.line.unwrap_or(0) as i64,
-                column: f.column.unwrap_or(0) as i64,
+                line: to_i64(f.line.unwrap_or(0)),
+                column: to_i64(f.column.unwrap_or(0)),
             }],
         });
     }
@@ -297,7 +297,7 @@ pub fn encode_pprof(profile: &Profile) -> PprofProfile {
                 Some(id) => t.stack_frames(id).map(|f| f + 1).collect(),
                 None => vec![idle_id],
             },
-            value: vec![weight as i64, weight as i64 * interval_ns],
+            value: vec![to_i64(weight), to_i64(weight).saturating_mul(interval_ns)],
         })
         .collect();
     let start_ms = profile.samples.first().map_or(0.0, |s| s.timestamp);
@@ -313,6 +313,12 @@ pub fn encode_pprof(profile: &Profile) -> PprofProfile {
         period: interval_ns,
         default_sample_type: 0,
     }
+}
+
+/// `value` as an `int64` field, saturating (the format has no larger
+/// integers; absurd inputs must not wrap).
+fn to_i64(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
 }
 
 /// Writes the profile as gzip-compressed `profile.proto` ([`encode_pprof`]),
