@@ -15,11 +15,7 @@ pub fn folded_lines(profile: &Profile) -> Vec<String> {
     let labels: Vec<String> = t
         .frames
         .iter()
-        .map(|f| {
-            label(profile, f)
-                .replace(';', ":")
-                .replace(['\n', '\r'], " ")
-        })
+        .map(|f| folded_label(&label(profile, f)))
         .collect();
     let mut counts: BTreeMap<Option<u64>, u64> = BTreeMap::new();
     for s in &profile.samples {
@@ -42,6 +38,17 @@ pub fn folded_lines(profile: &Profile) -> Vec<String> {
         .collect();
     lines.sort();
     lines
+}
+
+/// A frame label safe in a folded line: no `;` (the separator), no line
+/// breaks, and no leading `#` (a comment line to flame graph tools; the
+/// fullwidth number sign looks the same).
+fn folded_label(label: &str) -> String {
+    let label = label.replace(';', ":").replace(['\n', '\r'], " ");
+    match label.strip_prefix('#') {
+        Some(rest) => format!("\u{FF03}{rest}"),
+        None => label,
+    }
 }
 
 /// Writes folded stacks ([`folded_lines`]).
