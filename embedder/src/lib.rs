@@ -12,6 +12,8 @@ use jsprof_net::{
 use jsprof_script::script_loading::Loader;
 use jsprof_script::{JsRuntime, ScriptError};
 
+pub mod tools;
+
 /// The bundled event-loop demo page (`examples/demo.html`, one copy for
 /// the shell and for loading from disk).
 pub const DEMO_PAGE: &str = include_str!("../../examples/demo.html");

@@ -19,6 +19,7 @@ profile options:
   --duration SECONDS  stop the page after this long even if it is not idle
   --out FILE          where to write the trace (default ./jsprof-trace.json)
   --top N             functions listed in the summary (default 10)
+{PROFILE_OUTPUTS}
 
 options:
   --timeout SECONDS   stop running the page after this long
@@ -27,10 +28,17 @@ options:
   --host-rules RULES  Chromium-style rules: \"MAP web-platform.test 127.0.0.1, EXCLUDE x\"
   --ca-file FILE      trust exactly the PEM CA certificates in FILE (https loads)
   --insecure          accept any server certificate (self-signed loopback servers)
-  --quiet             no shell messages (console output still prints)";
+  --quiet             no shell messages (console output still prints)
+
+{TOOLS}";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some((verb, rest)) = args.split_first() {
+        if let Some(code) = jsprof_shell::tools::run(verb, rest) {
+            return code;
+        }
+    }
     if let [eval, path] = args.as_slice() {
         if eval == "eval" {
             return eval_file(path);
@@ -44,12 +52,20 @@ fn main() -> ExitCode {
     let mut profile_options = jsprof_shell::ProfileOptions::default();
     let mut out_file = String::from("jsprof-trace.json");
     let mut top = 10usize;
+    let mut outputs = jsprof_shell::tools::ProfileOutputs::default();
     let mut page: Option<String> = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
+        if profile {
+            match outputs.parse_option(arg, &mut iter) {
+                Some(Ok(())) => continue,
+                Some(Err(message)) => return fail(&message),
+                None => {}
+            }
+        }
         match arg.as_str() {
             "-h" | "--help" => {
-                println!("{USAGE}");
+                println!("{}", usage());
                 return ExitCode::SUCCESS;
             }
             "--timeout" | "--duration" | "--interval" => {
@@ -116,11 +132,11 @@ fn main() -> ExitCode {
             "--insecure" => options.net.accept_invalid_certs = true,
             "--quiet" => options.quiet = true,
             other if other.starts_with("--") => {
-                return fail(&format!("unknown option {other}\n{USAGE}"))
+                return fail(&format!("unknown option {other}\n{}", usage()))
             }
             other => {
                 if page.is_some() {
-                    return fail(&format!("more than one page given\n{USAGE}"));
+                    return fail(&format!("more than one page given\n{}", usage()));
                 }
                 page = Some(other.to_owned());
             }
@@ -137,7 +153,7 @@ fn main() -> ExitCode {
         },
     };
     if profile {
-        return profile_page(&url, &options, &profile_options, &out_file, top);
+        return profile_page(&url, &options, &profile_options, &out_file, top, &outputs);
     }
     match jsprof_shell::run_page(&url, &options) {
         Ok(()) => ExitCode::SUCCESS,
@@ -151,18 +167,37 @@ fn profile_page(
     profile_options: &jsprof_shell::ProfileOptions,
     out_file: &str,
     top: usize,
+    outputs: &jsprof_shell::tools::ProfileOutputs,
 ) -> ExitCode {
     let profile = match jsprof_shell::profile_page(url, options, profile_options) {
         Ok(profile) => profile,
         Err(message) => return fail(&message),
     };
-    if let Err(error) = std::fs::write(out_file, jsprof_shell::trace_json(&profile.trace)) {
+    let json = jsprof_shell::trace_json(&profile.trace);
+    if let Err(error) = std::fs::write(out_file, &json) {
         return fail(&format!("cannot write {out_file}: {error}"));
     }
     println!("profile of {url}");
     print!("{}", jsprof_shell::summarize(&profile, top));
     println!("trace written to {out_file}");
-    ExitCode::SUCCESS
+    let written = jsprof_net::Fetcher::new(options.net.clone())
+        .map_err(|e| e.to_string())
+        .and_then(|fetcher| outputs.write(out_file, &json, profile.interval_ms, &fetcher));
+    match written {
+        Ok(files) => {
+            for file in files {
+                println!("wrote {file}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(message) => fail(&message),
+    }
+}
+
+fn usage() -> String {
+    USAGE
+        .replace("{PROFILE_OUTPUTS}", jsprof_shell::tools::PROFILE_USAGE)
+        .replace("{TOOLS}", jsprof_shell::tools::USAGE)
 }
 
 fn eval_file(path: &str) -> ExitCode {
