@@ -156,8 +156,8 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             );
             trait_items.push(quote! {
                 #[doc = #doc]
-                fn #getter_name(&self, _cx: &mut JSContext) -> #getter_ret {
-                    self.as_event_target().get_event_handler(#event_type)
+                fn #getter_name(&self, cx: &mut JSContext) -> #getter_ret {
+                    self.as_event_target().get_event_handler(cx, #event_type)
                 }
             });
         } else {

@@ -98,8 +98,27 @@ impl Element {
             let element = Element::new_inherited(document, namespace, prefix, local_name);
             reflect_dom_object(cx, global, Box::new(element), None)
         };
+        // "Create an element" leaves attributes to its caller (the
+        // parser's "create an element for a token" appends each, which
+        // runs their change steps).
+        let names: Vec<(String, String)> = attributes.clone();
         *element.attributes.borrow_mut() = attributes;
+        for (name, value) in names {
+            element.attribute_changed(&name, Some(&value));
+        }
         element
+    }
+
+    /// The attribute change steps
+    /// (<https://dom.spec.whatwg.org/#concept-element-attributes-change-ext>)
+    /// of the specifications that define any for `name` (no namespace):
+    /// HTML's event handler content attributes and `<iframe>`'s `src` and
+    /// `srcdoc`.
+    fn attribute_changed(&self, name: &str, value: Option<&str>) {
+        crate::dom::eventtarget::event_handler_attribute_changed(self, name, value);
+        if let Some(iframe) = DomRoot::from_ref(self).downcast::<HTMLIFrameElement>() {
+            iframe.attribute_changed(name, value);
+        }
     }
 
     pub fn upcast_node(&self) -> &Node {
@@ -149,16 +168,31 @@ impl Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attributes-set-value>
     pub fn set_attribute_value(&self, name: &str, value: &str) {
         let name = self.normalize_attribute_name(name);
-        let mut attributes = self.attributes.borrow_mut();
-        match attributes.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, v)) => *v = value.to_owned(),
-            None => attributes.push((name, value.to_owned())),
+        {
+            let mut attributes = self.attributes.borrow_mut();
+            match attributes.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, v)) => *v = value.to_owned(),
+                None => attributes.push((name.clone(), value.to_owned())),
+            }
         }
+        // "Change an attribute" / "append an attribute": handle attribute
+        // changes (the attribute change steps).
+        self.attribute_changed(&name, Some(value));
     }
 
+    /// <https://dom.spec.whatwg.org/#concept-element-attributes-remove-by-name>
     pub fn remove_attribute(&self, name: &str) {
         let name = self.normalize_attribute_name(name);
-        self.attributes.borrow_mut().retain(|(n, _)| *n != name);
+        let removed = {
+            let mut attributes = self.attributes.borrow_mut();
+            let before = attributes.len();
+            attributes.retain(|(n, _)| *n != name);
+            attributes.len() != before
+        };
+        // "Remove an attribute": handle attribute changes with null.
+        if removed {
+            self.attribute_changed(&name, None);
+        }
     }
 
     /// Adds attributes that are not there yet (the parser's "add attrs if
@@ -166,7 +200,10 @@ impl Element {
     pub fn add_attributes_if_missing(&self, attributes: Vec<(String, String)>) {
         for (name, value) in attributes {
             if self.get_attribute(&name).is_none() {
-                self.attributes.borrow_mut().push((name, value));
+                self.attributes
+                    .borrow_mut()
+                    .push((name.clone(), value.clone()));
+                self.attribute_changed(&name, Some(&value));
             }
         }
     }
