@@ -151,12 +151,14 @@ fn syntax_error_in_a_handler_is_reported_not_fatal() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].message.starts_with("SyntaxError"), "{errors:?}");
     assert_eq!(errors[0].filename, url);
-    // The start tag ends on line 5 (the parser's position when it made the
-    // element; html5ever gives no attribute positions).
-    assert_eq!(errors[0].line, 5, "{errors:?}");
+    // The function starts on line 5, where the start tag ends (the
+    // parser's position when it made the element; html5ever gives no
+    // attribute positions); its body, as in HTML's source text
+    // "function onclick(event) {" LF body LF "}", on the next line.
+    assert_eq!(errors[0].line, 6, "{errors:?}");
     assert_eq!(
         eval(&mut rt, "log.join('|')"),
-        "error-event:SyntaxError:5|after:null|done"
+        "error-event:SyntaxError:6|after:null|done"
     );
 }
 
@@ -180,8 +182,9 @@ fn handler_exception_is_reported_with_its_position() {
         errors[0].filename,
         server.http_url(SAME, "/index.html").to_string()
     );
-    // The tag ends on line 4; the body's second line is line 5.
-    assert_eq!(errors[0].line, 5, "{errors:?}");
+    // The function starts on line 4, where the tag ends; the body's
+    // second line is the function's third: line 6.
+    assert_eq!(errors[0].line, 6, "{errors:?}");
     assert_eq!(eval(&mut rt, "log.join()"), "first,second");
 }
 

@@ -39,7 +39,7 @@ fn same_origin_src_keeps_the_initial_window() {
     serve(
         &server,
         "/index.html",
-        "<!DOCTYPE html><script>window.log = [];\n\
+        "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe');\n\
          iframe.src = 'child.html';\n\
          log.push('before:' + iframe.contentWindow + ':' + iframe.contentDocument);\n\
@@ -73,7 +73,7 @@ fn no_src_fires_load_synchronously() {
     serve(
         &server,
         "/index.html",
-        "<!DOCTYPE html><script>window.log = [];\n\
+        "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe');\n\
          iframe.onload = () => log.push('load');\n\
          log.push('append');\n\
@@ -96,7 +96,7 @@ fn srcdoc_loads_its_value() {
     serve(
         &server,
         "/index.html",
-        "<!DOCTYPE html><script>window.log = [];\n\
+        "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe');\n\
          iframe.src = 'never.html';\n\
          iframe.setAttribute('srcdoc', '<title>doc</title><script>parent.log.push(\"child:\" + location.href + \":\" + document.title)<\\/script>');\n\
@@ -121,7 +121,7 @@ fn setting_src_navigates_again() {
     serve(
         &server,
         "/index.html",
-        "<!DOCTYPE html><script>window.log = [];\n\
+        "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe');\n\
          iframe.src = 'a.html';\n\
          let first;\n\
@@ -151,7 +151,7 @@ fn cross_origin_src_is_not_scriptable_after_load() {
     let child = server.http_url(CROSS, "/child.html");
     server.route("/index.html", move |_| {
         html(&format!(
-            "<!DOCTYPE html><script>window.log = [];\n\
+            "<!DOCTYPE html><body><script>window.log = [];\n\
              addEventListener('message', e => log.push('message:' + e.data + ':' + (e.source === frames[0])));\n\
              const iframe = document.createElement('iframe');\n\
              iframe.src = '{child}';\n\
@@ -187,7 +187,7 @@ fn removal_destroys_the_child_navigable() {
     serve(
         &server,
         "/index.html",
-        "<!DOCTYPE html><script>window.log = []; window.ticks = 0;\n\
+        "<!DOCTYPE html><body><script>window.log = []; window.ticks = 0;\n\
          const a = document.createElement('iframe'); a.src = 'ticker.html';\n\
          const b = document.createElement('iframe'); b.src = 'other.html';\n\
          let loaded = 0;\n\
@@ -225,7 +225,7 @@ fn removal_before_load_does_not_block_the_parents_load() {
     serve(
         &server,
         "/index.html",
-        "<!DOCTYPE html><script>window.log = [];\n\
+        "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe'); iframe.src = 'child.html';\n\
          iframe.onload = () => log.push('iframe-load');\n\
          document.body.appendChild(iframe);\n\
@@ -252,7 +252,7 @@ fn a_thousand_iframes_created_and_removed_while_profiling() {
         )
     });
     let page = format!(
-        "<!DOCTYPE html><script>\n\
+        "<!DOCTYPE html><body><script>\n\
          window.log = []; window.childRuns = 0; window.childProfilers = [];\n\
          const p = new Profiler({SLOW});\n\
          let made = 0;\n\
