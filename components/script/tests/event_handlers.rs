@@ -152,9 +152,12 @@ fn syntax_error_in_a_handler_is_reported_not_fatal() {
     assert!(errors[0].message.starts_with("SyntaxError"), "{errors:?}");
     assert_eq!(errors[0].filename, url);
     // The function starts on line 5, where the start tag ends (the
-    // parser's position when it made the element; html5ever gives no
-    // attribute positions); its body, as in HTML's source text
-    // "function onclick(event) {" LF body LF "}", on the next line.
+    // parser's position when it made the element, as in Chromium;
+    // html5ever gives no attribute positions); its body, as in HTML's
+    // source text "function onclick(event) {" LF body LF "}", on the next
+    // line. Chromium differs there: V8 compiles the body itself at the
+    // parser's position, so it reports line 5. We keep the function (the
+    // frame a profiler shows) at the attribute's position.
     assert_eq!(errors[0].line, 6, "{errors:?}");
     assert_eq!(
         eval(&mut rt, "log.join('|')"),
@@ -279,5 +282,37 @@ fn ui_event_constructors_and_dictionaries() {
         out,
         "true,click,true,false,1.5,-2,0,2,3,true,false,true,true,false,true,true,7,false,\
          a,KeyA,1,true,true,true,65,0,false,true,true,x,insertText,true,,,0,TypeError"
+    );
+}
+
+/// A content attribute handler is the document's code in a trace: the
+/// frame `onclick` at the document's URL and the attribute's line (the
+/// parser's position: where the start tag ends), under its visible
+/// caller; one set by `setAttribute` after parsing is at line 1.
+#[test]
+fn handler_frames_in_a_trace_are_the_documents() {
+    let server = TestServer::start().unwrap();
+    let mut rt = common::page_with_policy(
+        &server,
+        "",
+        "<script>window.tb = new TestBinding(); window.result = 'pending';\n\
+         const p = new Profiler({ sampleInterval: 100000, maxBufferSize: 10 });</script>\n\
+         <button id=b onclick=\"tb.forceProfilerSample()\">x</button>\n\
+         <script>\n\
+         function frameOf(t, s) { const st = t.stacks[s.stackId]; const f = t.frames[st.frameId];\n\
+           return [f.name, t.resources[f.resourceId], f.line, t.frames[t.stacks[st.parentId].frameId].name].join(); }\n\
+         function visibleClicker(id) { document.getElementById(id).click(); }\n\
+         addEventListener('load', () => {\n\
+           const d = document.createElement('div'); d.id = 'd'; document.body.appendChild(d);\n\
+           d.setAttribute('onclick', 'tb.forceProfilerSample()');\n\
+           visibleClicker('b'); visibleClicker('d');\n\
+           p.stop().then(t => { window.result = t.samples.map(s => frameOf(t, s)).join('|'); });\n\
+         });\n\
+         </script>",
+    );
+    let url = server.http_url(SAME, "/index.html");
+    assert_eq!(
+        common::result(&mut rt),
+        format!("onclick,{url},3,visibleClicker|onclick,{url},1,visibleClicker")
     );
 }
