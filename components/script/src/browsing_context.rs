@@ -446,7 +446,9 @@ fn load_in_child_navigable(cx: &mut JSContext, id: NavigableId, target: Navigati
     // ("create navigation params from a srcdoc resource": status 200, a
     // `Content-Type: text/html` header, the value as body).
     let response = match target {
-        NavigationTarget::Url(url) => crate::script_loading::fetch_navigation_response(&*loader, &url),
+        NavigationTarget::Url(url) => {
+            crate::script_loading::fetch_navigation_response(&*loader, &url)
+        }
         NavigationTarget::Srcdoc(source) => {
             let mut headers = jsprof_document::HeaderList::new();
             headers.append("content-type", "text/html");
@@ -489,8 +491,10 @@ fn load_in_child_navigable(cx: &mut JSContext, id: NavigableId, target: Navigati
         let mut realm = AutoRealm::new(cx, global);
         let creator = Some((creator_origin, top_url));
         let loaded = response.map_err(|e| e.to_string()).and_then(|response| {
-            crate::script_loading::load_fetched_document(&mut realm, window, response, loader, creator)
-                .map_err(|e| e.to_string())
+            crate::script_loading::load_fetched_document(
+                &mut realm, window, response, loader, creator,
+            )
+            .map_err(|e| e.to_string())
         });
         if let Err(error) = loaded {
             // A failed navigation leaves an empty document (an error page
@@ -600,7 +604,10 @@ pub fn destroy_child_navigable(container: &HTMLIFrameElement) {
             nav.destroyed = true;
             nav.parent = None;
             removed.push(Navigable {
-                global: std::mem::replace(&mut nav.global, RootedTraceableBox::new(Heap::default())),
+                global: std::mem::replace(
+                    &mut nav.global,
+                    RootedTraceableBox::new(Heap::default()),
+                ),
                 parent: None,
                 container: nav.container.take(),
                 destroyed: true,

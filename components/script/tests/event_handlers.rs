@@ -33,7 +33,11 @@ fn parser_made_onclick_runs_with_click_and_this() {
          <script>const b = document.getElementById('b'); b.click();\n\
          log.push(typeof b.onclick, b.onclick.name, String(b.onclick).split('\\n')[0]);</script>",
     );
-    assert!(rt.reported_errors().is_empty(), "{:?}", rt.reported_errors());
+    assert!(
+        rt.reported_errors().is_empty(),
+        "{:?}",
+        rt.reported_errors()
+    );
     assert_eq!(
         eval(&mut rt, "log.join('|')"),
         "click:b:true:false:true:true:true:true|function|onclick|function onclick(event) {"
@@ -58,7 +62,11 @@ fn scope_chain_is_element_form_owner_document() {
          document.getElementById('d').click();\n\
          </script>",
     );
-    assert!(rt.reported_errors().is_empty(), "{:?}", rt.reported_errors());
+    assert!(
+        rt.reported_errors().is_empty(),
+        "{:?}",
+        rt.reported_errors()
+    );
     assert_eq!(
         eval(&mut rt, "log.join('|')"),
         "b,F,D,W,form,string,true|d,undefined,D"

@@ -325,7 +325,11 @@ fn muted_script_builds_iframes() {
         ),
         r#"waitFor(() => got.length === 2, () => p.stop().then(t => { window.result = report(t); }));"#,
     );
-    let r = check(&run.out, &[muted.as_str(), child.as_str(), "about:srcdoc"], &["-", "-", "-"]);
+    let r = check(
+        &run.out,
+        &[muted.as_str(), child.as_str(), "about:srcdoc"],
+        &["-", "-", "-"],
+    );
     assert_eq!(r.resources, "[]", "{}", run.out);
 }
 

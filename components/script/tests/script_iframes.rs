@@ -105,10 +105,7 @@ fn srcdoc_loads_its_value() {
          </script>",
     );
     let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
-    assert_eq!(
-        log(&mut rt),
-        "child:about:srcdoc:doc|load:about:srcdoc:doc"
-    );
+    assert_eq!(log(&mut rt), "child:about:srcdoc:doc|load:about:srcdoc:doc");
 }
 
 /// Setting `src` on a connected iframe navigates it again: a new document

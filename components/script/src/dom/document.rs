@@ -85,7 +85,7 @@ impl Document {
                 embedder_policy: Cell::new(Default::default()),
                 quirks: Cell::new(false),
                 load_delay: Cell::new(0),
-            parser_line: Cell::new(None),
+                parser_line: Cell::new(None),
             }),
             None,
         )

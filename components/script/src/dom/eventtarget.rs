@@ -420,8 +420,8 @@ impl EventTarget {
         type_: &str,
         handler: &UncompiledHandler,
     ) -> Result<Rc<EventHandlerNonNull>, Box<dyn FnOnce(&mut JSContext)>> {
-        use mozjs::jsapi::JS::SupportUnscopables;
         use mozjs::jsapi::JS_GetFunctionObject;
+        use mozjs::jsapi::JS::SupportUnscopables;
         use mozjs::rust::wrappers2::{CompileFunction1, JS_WrapObject};
         use mozjs::rust::{transform_str_to_source_text, CompileOptionsWrapper, EnvironmentChain};
         let nothing_to_report = || -> Box<dyn FnOnce(&mut JSContext)> { Box::new(|_| {}) };
@@ -506,7 +506,8 @@ impl EventTarget {
         {
             crate::script_registry::register(ScriptRecord::inline(&handler.url, handler.line));
         }
-        let filename = std::ffi::CString::new(handler.url.replace('\0', "\u{FFFD}")).unwrap_or_default();
+        let filename =
+            std::ffi::CString::new(handler.url.replace('\0', "\u{FFFD}")).unwrap_or_default();
         let mut options = CompileOptionsWrapper::new(cx, filename, handler.line.max(1));
         options.set_muted_errors(false);
         let mut text = transform_str_to_source_text(&handler.body);
@@ -838,19 +839,78 @@ fn form_owner(element: &Element) -> Option<DomRoot<Element>> {
 /// attributes on every HTML element
 /// (<https://html.spec.whatwg.org/multipage/webappapis.html#globaleventhandlers>).
 pub const GLOBAL_EVENT_HANDLERS: &[&str] = &[
-    "onabort", "onauxclick", "onbeforeinput", "onbeforematch", "onbeforetoggle", "onblur",
-    "oncancel", "oncanplay", "oncanplaythrough", "onchange", "onclick", "onclose",
-    "oncommand", "oncontextlost", "oncontextmenu", "oncontextrestored", "oncopy",
-    "oncuechange", "oncut", "ondblclick", "ondrag", "ondragend", "ondragenter",
-    "ondragleave", "ondragover", "ondragstart", "ondrop", "ondurationchange", "onemptied",
-    "onended", "onerror", "onfocus", "onformdata", "oninput", "oninvalid", "onkeydown",
-    "onkeypress", "onkeyup", "onload", "onloadeddata", "onloadedmetadata", "onloadstart",
-    "onmousedown", "onmouseenter", "onmouseleave", "onmousemove", "onmouseout",
-    "onmouseover", "onmouseup", "onpaste", "onpause", "onplay", "onplaying", "onprogress",
-    "onratechange", "onreset", "onresize", "onscroll", "onscrollend",
-    "onsecuritypolicyviolation", "onseeked", "onseeking", "onselect", "onslotchange",
-    "onstalled", "onsubmit", "onsuspend", "ontimeupdate", "ontoggle", "onvolumechange",
-    "onwaiting", "onwheel",
+    "onabort",
+    "onauxclick",
+    "onbeforeinput",
+    "onbeforematch",
+    "onbeforetoggle",
+    "onblur",
+    "oncancel",
+    "oncanplay",
+    "oncanplaythrough",
+    "onchange",
+    "onclick",
+    "onclose",
+    "oncommand",
+    "oncontextlost",
+    "oncontextmenu",
+    "oncontextrestored",
+    "oncopy",
+    "oncuechange",
+    "oncut",
+    "ondblclick",
+    "ondrag",
+    "ondragend",
+    "ondragenter",
+    "ondragleave",
+    "ondragover",
+    "ondragstart",
+    "ondrop",
+    "ondurationchange",
+    "onemptied",
+    "onended",
+    "onerror",
+    "onfocus",
+    "onformdata",
+    "oninput",
+    "oninvalid",
+    "onkeydown",
+    "onkeypress",
+    "onkeyup",
+    "onload",
+    "onloadeddata",
+    "onloadedmetadata",
+    "onloadstart",
+    "onmousedown",
+    "onmouseenter",
+    "onmouseleave",
+    "onmousemove",
+    "onmouseout",
+    "onmouseover",
+    "onmouseup",
+    "onpaste",
+    "onpause",
+    "onplay",
+    "onplaying",
+    "onprogress",
+    "onratechange",
+    "onreset",
+    "onresize",
+    "onscroll",
+    "onscrollend",
+    "onsecuritypolicyviolation",
+    "onseeked",
+    "onseeking",
+    "onselect",
+    "onslotchange",
+    "onstalled",
+    "onsubmit",
+    "onsuspend",
+    "ontimeupdate",
+    "ontoggle",
+    "onvolumechange",
+    "onwaiting",
+    "onwheel",
 ];
 
 /// The Window-reflecting body element event handler set and the
@@ -859,10 +919,29 @@ pub const GLOBAL_EVENT_HANDLERS: &[&str] = &[
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#windoweventhandlers>):
 /// on `body` (and `frameset`) they are the Window's handlers.
 const WINDOW_REFLECTING: &[&str] = &[
-    "onblur", "onerror", "onfocus", "onload", "onresize", "onscroll", "onafterprint",
-    "onbeforeprint", "onbeforeunload", "onhashchange", "onlanguagechange", "onmessage",
-    "onmessageerror", "onoffline", "ononline", "onpagehide", "onpagereveal", "onpageshow",
-    "onpageswap", "onpopstate", "onrejectionhandled", "onstorage", "onunhandledrejection",
+    "onblur",
+    "onerror",
+    "onfocus",
+    "onload",
+    "onresize",
+    "onscroll",
+    "onafterprint",
+    "onbeforeprint",
+    "onbeforeunload",
+    "onhashchange",
+    "onlanguagechange",
+    "onmessage",
+    "onmessageerror",
+    "onoffline",
+    "ononline",
+    "onpagehide",
+    "onpagereveal",
+    "onpageshow",
+    "onpageswap",
+    "onpopstate",
+    "onrejectionhandled",
+    "onstorage",
+    "onunhandledrejection",
     "onunload",
 ];
 

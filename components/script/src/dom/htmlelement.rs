@@ -9,8 +9,8 @@ use mozjs::jsapi::JSTracer;
 use crate::dom::bindings::codegen::HTMLElementBinding::HTMLElementMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::element::Element;
 use crate::dom::bindings::root::DomRoot;
+use crate::dom::element::Element;
 use crate::dom::mouseevent::MouseEvent;
 
 pub struct HTMLElement {
@@ -71,9 +71,12 @@ impl HTMLElementMethods for HTMLElement {
         // element, with the not trusted flag set.
         let node = self.element.upcast_node();
         let global = node.global();
-        let view = node
-            .owner_doc()
-            .and_then(|d| d.upcast_node().global().as_window().map(|w| DomRoot::from_ref(w)));
+        let view = node.owner_doc().and_then(|d| {
+            d.upcast_node()
+                .global()
+                .as_window()
+                .map(DomRoot::from_ref)
+        });
         let event = MouseEvent::new_synthetic(cx, global, "click", view.as_deref(), true);
         // "Fire a synthetic pointer event", step 8: Return the result of
         // dispatching event at target.
