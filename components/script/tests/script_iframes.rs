@@ -283,3 +283,56 @@ fn a_thousand_iframes_created_and_removed_while_profiling() {
         "made:1000|frames:0|iframes:0|ran:800|child-sessions:true:true|trace:true:true"
     );
 }
+
+/// Hostile navigation: `src` set 500 times on a connected iframe in one
+/// task (each navigation supersedes the previous one: one document
+/// loads, one `load`); a page whose script frames itself (the shared
+/// attribute processing steps refuse a URL an ancestor shows: the frame
+/// stays on about:blank, without a second load); an iframe appended to
+/// itself's own document 100 levels deep through `srcdoc` (stopped by the
+/// nesting limit, said on stderr). All end, with no script error.
+#[test]
+fn hostile_navigations_end() {
+    let server = TestServer::start().unwrap();
+    serve(
+        &server,
+        "/n.html",
+        "<script>parent.loads.push(location.search)</script>",
+    );
+    serve(
+        &server,
+        "/self.html",
+        "<!DOCTYPE html><body><script>\
+         const f = document.createElement('iframe'); f.src = 'self.html';\
+         document.body.appendChild(f);\
+         if (parent === window) window.log = []; else parent.log.push('nested ran');\
+         </script>",
+    );
+    serve(
+        &server,
+        "/index.html",
+        "<!DOCTYPE html><body><script>window.log = []; window.loads = [];\n\
+         const f = document.createElement('iframe');\n\
+         let loadEvents = 0; f.onload = () => loadEvents++;\n\
+         document.body.appendChild(f);\n\
+         for (let i = 0; i < 500; i++) f.src = 'n.html?' + i;\n\
+         const deep = document.createElement('iframe');\n\
+         const level = '<script>const d = document.createElement(\"iframe\"); d.srcdoc = top.frameElementSrcdoc; document.documentElement.appendChild(d);<\\/script>';\n\
+         window.frameElementSrcdoc = level;\n\
+         deep.srcdoc = level;\n\
+         document.body.appendChild(deep);\n\
+         addEventListener('load', () => log.push('loads:' + loads.join() + ':' + loadEvents, 'frames:' + frames.length));\n\
+         </script>",
+    );
+    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
+    // `loadEvents` counts the initial about:blank's synchronous load too.
+    assert_eq!(log(&mut rt), "loads:?499:2|frames:2");
+    drop(rt);
+    let mut rt = common::load(&server, &server.http_url(SAME, "/self.html"));
+    assert_eq!(log(&mut rt), "");
+    assert_eq!(
+        rt.evaluate("frames.length + ' ' + frames[0].location.href", "c.js", 1)
+            .unwrap(),
+        "1 about:blank"
+    );
+}

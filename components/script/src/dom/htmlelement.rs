@@ -71,12 +71,9 @@ impl HTMLElementMethods for HTMLElement {
         // element, with the not trusted flag set.
         let node = self.element.upcast_node();
         let global = node.global();
-        let view = node.owner_doc().and_then(|d| {
-            d.upcast_node()
-                .global()
-                .as_window()
-                .map(DomRoot::from_ref)
-        });
+        let view = node
+            .owner_doc()
+            .and_then(|d| d.upcast_node().global().as_window().map(DomRoot::from_ref));
         let event = MouseEvent::new_synthetic(cx, global, "click", view.as_deref(), true);
         // "Fire a synthetic pointer event", step 8: Return the result of
         // dispatching event at target.
