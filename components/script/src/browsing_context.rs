@@ -346,18 +346,7 @@ pub fn create_child_navigable(
     // browsing context group. Step 3: Let browsingContext and document be
     // the result of creating a new browsing context and document given
     // element's node document, element, and group: a new Window global.
-    let global = match GlobalScope::create_global(
-        cx,
-        crate::dom::globalscope::GlobalKind::Window,
-        parent_global.prefs().clone(),
-        parent_global.reported_errors_handle(),
-    ) {
-        Ok(global) => global,
-        Err(message) => {
-            eprintln!("{}: iframe not created: {message}", document.url());
-            return None;
-        }
-    };
+    let global = new_window_global(cx, parent_global, &document.url())?;
     // Steps 4-8: the document state and navigable, with parent
     // parentNavigable; Step 9: Set element's content navigable to
     // navigable (its container).
@@ -526,22 +515,33 @@ fn new_window_for<'a>(cx: &mut JSContext, id: NavigableId, parent: &Window) -> O
         discard_realm(scope_of(old));
     }
     let parent_global = scope_of(parent);
-    let global = match GlobalScope::create_global(
-        cx,
-        crate::dom::globalscope::GlobalKind::Window,
-        parent_global.prefs().clone(),
-        parent_global.reported_errors_handle(),
-    ) {
-        Ok(global) => global,
-        Err(message) => {
-            eprintln!("iframe navigation: no new window: {message}");
-            return None;
-        }
-    };
+    let global = new_window_global(cx, parent_global, &parent.url())?;
     set_global(id, global);
     let window = window_of(id)?;
     window.set_navigable_id(id);
     Some(window)
+}
+
+/// A new Window global (a new realm of this agent) for a child of the
+/// window `parent` (same prefs, same reported errors list); `None`, said
+/// on stderr with the parent's URL `url`, if SpiderMonkey cannot make it.
+fn new_window_global(
+    cx: &mut JSContext,
+    parent: &GlobalScope,
+    url: &url::Url,
+) -> Option<*mut JSObject> {
+    match GlobalScope::create_global(
+        cx,
+        crate::dom::globalscope::GlobalKind::Window,
+        parent.prefs().clone(),
+        parent.reported_errors_handle(),
+    ) {
+        Ok(global) => Some(global),
+        Err(message) => {
+            eprintln!("{url}: no window for an iframe: {message}");
+            None
+        }
+    }
 }
 
 /// The global scope of `window`.

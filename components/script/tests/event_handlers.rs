@@ -19,6 +19,21 @@ fn page(server: &TestServer, body: &'static str) -> JsRuntime {
     common::load(server, &server.http_url(SAME, "/index.html"))
 }
 
+/// `window.log` joined by `|`, after checking that the page reported no
+/// error.
+fn log(rt: &mut JsRuntime) -> String {
+    let errors = rt.reported_errors();
+    assert!(errors.is_empty(), "page errors: {errors:?}");
+    eval(rt, "log.join('|')")
+}
+
+/// Loads a page made of `body` and evaluates `code` in it.
+fn eval_on(body: &'static str, code: &str) -> String {
+    let server = TestServer::start().unwrap();
+    let mut rt = page(&server, body);
+    eval(&mut rt, code)
+}
+
 fn eval(rt: &mut JsRuntime, code: &str) -> String {
     rt.evaluate(code, "check.js", 1).unwrap()
 }
@@ -33,13 +48,8 @@ fn parser_made_onclick_runs_with_click_and_this() {
          <script>const b = document.getElementById('b'); b.click();\n\
          log.push(typeof b.onclick, b.onclick.name, String(b.onclick).split('\\n')[0]);</script>",
     );
-    assert!(
-        rt.reported_errors().is_empty(),
-        "{:?}",
-        rt.reported_errors()
-    );
     assert_eq!(
-        eval(&mut rt, "log.join('|')"),
+        log(&mut rt),
         "click:b:true:false:true:true:true:true|function|onclick|function onclick(event) {"
     );
 }
@@ -62,15 +72,7 @@ fn scope_chain_is_element_form_owner_document() {
          document.getElementById('d').click();\n\
          </script>",
     );
-    assert!(
-        rt.reported_errors().is_empty(),
-        "{:?}",
-        rt.reported_errors()
-    );
-    assert_eq!(
-        eval(&mut rt, "log.join('|')"),
-        "b,F,D,W,form,string,true|d,undefined,D"
-    );
+    assert_eq!(log(&mut rt), "b,F,D,W,form,string,true|d,undefined,D");
 }
 
 /// `setAttribute` compiles lazily (line 1 after parsing, as Chromium),
@@ -78,13 +80,8 @@ fn scope_chain_is_element_form_owner_document() {
 /// and the IDL attribute and the content attribute set the same handler.
 #[test]
 fn set_attribute_change_remove_and_idl_attribute() {
-    let server = TestServer::start().unwrap();
-    let mut rt = page(
-        &server,
+    let out = eval_on(
         "<!DOCTYPE html><div id=d></div><script>window.log = [];</script>",
-    );
-    let out = eval(
-        &mut rt,
         "const d = document.getElementById('d');\n\
          d.setAttribute('onclick', 'log.push(\"a\")'); d.click();\n\
          d.setAttribute('ONCLICK', 'log.push(\"b\")'); d.click();\n\
@@ -101,13 +98,8 @@ fn set_attribute_change_remove_and_idl_attribute() {
 /// (DOM "add an event listener" once; later values reuse the listener).
 #[test]
 fn handler_keeps_its_listener_position() {
-    let server = TestServer::start().unwrap();
-    let mut rt = page(
-        &server,
+    let out = eval_on(
         "<!DOCTYPE html><div id=d></div><script>window.log = [];</script>",
-    );
-    let out = eval(
-        &mut rt,
         "const d = document.getElementById('d');\n\
          d.addEventListener('click', () => log.push(1));\n\
          d.setAttribute('onclick', 'log.push(2)');\n\
@@ -203,14 +195,9 @@ fn handler_exception_is_reported_with_its_position() {
 /// not recurse (click in progress flag); a handler returning false cancels.
 #[test]
 fn click_disabled_reentrancy_and_cancel() {
-    let server = TestServer::start().unwrap();
-    let mut rt = page(
-        &server,
+    let out = eval_on(
         "<!DOCTYPE html><button id=off disabled onclick=\"log.push('off')\">x</button>\n\
          <div id=d></div><a id=a onclick='return false'></a><script>window.log = [];</script>",
-    );
-    let out = eval(
-        &mut rt,
         "document.getElementById('off').click();\n\
          const d = document.getElementById('d');\n\
          d.onclick = () => { log.push('d'); d.click(); };\n\
@@ -230,13 +217,8 @@ fn click_disabled_reentrancy_and_cancel() {
 /// phase and the target.
 #[test]
 fn event_path_captures_and_bubbles_through_the_tree() {
-    let server = TestServer::start().unwrap();
-    let mut rt = page(
-        &server,
+    let out = eval_on(
         "<!DOCTYPE html><body><div id=outer><span id=inner></span></div><script>window.log = [];</script>",
-    );
-    let out = eval(
-        &mut rt,
         "const inner = document.getElementById('inner'), outer = document.getElementById('outer');\n\
          const add = (t, name) => {\n\
            t.addEventListener('click', e => log.push(name + '-capture:' + e.eventPhase), true);\n\
@@ -265,10 +247,8 @@ fn event_path_captures_and_bubbles_through_the_tree() {
 
 #[test]
 fn ui_event_constructors_and_dictionaries() {
-    let server = TestServer::start().unwrap();
-    let mut rt = page(&server, "<!DOCTYPE html><div id=d></div>");
-    let out = eval(
-        &mut rt,
+    let out = eval_on(
+        "<!DOCTYPE html><div id=d></div>",
         "const d = document.getElementById('d');\n\
          const m = new MouseEvent('click', { bubbles: true, clientX: 1.5, screenY: -2, button: 2, buttons: 3, ctrlKey: true, modifierCapsLock: true, relatedTarget: d, view: window, detail: 7 });\n\
          const k = new KeyboardEvent('keydown', { key: 'a', code: 'KeyA', location: KeyboardEvent.DOM_KEY_LOCATION_LEFT, repeat: true, shiftKey: true, keyCode: 65 });\n\

@@ -20,6 +20,12 @@ fn log(rt: &mut JsRuntime) -> String {
     rt.evaluate("window.log.join('|')", "check.js", 1).unwrap()
 }
 
+/// Serves `body` at /index.html of the page's origin and loads it.
+fn load_index(server: &TestServer, body: &'static str) -> JsRuntime {
+    serve(server, "/index.html", body);
+    common::load(server, &server.http_url(SAME, "/index.html"))
+}
+
 fn serve(server: &TestServer, path: &'static str, body: &'static str) {
     server.route(path, move |_| html(body));
 }
@@ -36,9 +42,8 @@ fn same_origin_src_keeps_the_initial_window() {
         "<title>child</title><script>window.childValue = 42; \
          addEventListener('load', () => parent.log.push('child-load'));</script>",
     );
-    serve(
+    let mut rt = load_index(
         &server,
-        "/index.html",
         "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe');\n\
          iframe.src = 'child.html';\n\
@@ -55,7 +60,6 @@ fn same_origin_src_keeps_the_initial_window() {
          addEventListener('load', () => log.push('parent-load'));\n\
          </script>",
     );
-    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
     assert_eq!(
         log(&mut rt),
         "before:null:null|inserted:true:1:true:about:blank:true|child-load|iframe-load|\
@@ -70,9 +74,8 @@ fn same_origin_src_keeps_the_initial_window() {
 #[test]
 fn no_src_fires_load_synchronously() {
     let server = TestServer::start().unwrap();
-    serve(
+    let mut rt = load_index(
         &server,
-        "/index.html",
         "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe');\n\
          iframe.onload = () => log.push('load');\n\
@@ -84,7 +87,6 @@ fn no_src_fires_load_synchronously() {
            iframe.contentWindow.origin === origin);\n\
          </script>",
     );
-    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
     assert_eq!(log(&mut rt), "append|load|appended|about:blank|true|true");
 }
 
@@ -93,9 +95,8 @@ fn no_src_fires_load_synchronously() {
 #[test]
 fn srcdoc_loads_its_value() {
     let server = TestServer::start().unwrap();
-    serve(
+    let mut rt = load_index(
         &server,
-        "/index.html",
         "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe');\n\
          iframe.src = 'never.html';\n\
@@ -104,7 +105,6 @@ fn srcdoc_loads_its_value() {
          document.body.appendChild(iframe);\n\
          </script>",
     );
-    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
     assert_eq!(log(&mut rt), "child:about:srcdoc:doc|load:about:srcdoc:doc");
 }
 
@@ -115,9 +115,8 @@ fn setting_src_navigates_again() {
     let server = TestServer::start().unwrap();
     serve(&server, "/a.html", "<title>a</title>");
     serve(&server, "/b.html", "<title>b</title>");
-    serve(
+    let mut rt = load_index(
         &server,
-        "/index.html",
         "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe');\n\
          iframe.src = 'a.html';\n\
@@ -130,7 +129,6 @@ fn setting_src_navigates_again() {
          document.body.appendChild(iframe);\n\
          </script>",
     );
-    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
     assert_eq!(log(&mut rt), "load:a:1|load:b:1|new-window:true:true");
 }
 
@@ -181,9 +179,8 @@ fn removal_destroys_the_child_navigable() {
         "<script>setInterval(() => parent.ticks++, 1);</script>",
     );
     serve(&server, "/other.html", "<title>other</title>");
-    serve(
+    let mut rt = load_index(
         &server,
-        "/index.html",
         "<!DOCTYPE html><body><script>window.log = []; window.ticks = 0;\n\
          const a = document.createElement('iframe'); a.src = 'ticker.html';\n\
          const b = document.createElement('iframe'); b.src = 'other.html';\n\
@@ -202,7 +199,6 @@ fn removal_destroys_the_child_navigable() {
          document.body.appendChild(a); document.body.appendChild(b);\n\
          </script>",
     );
-    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
     assert_eq!(
         log(&mut rt),
         "length:2:true:true|removed:1:null:null:true:undefined|ticks-stopped:true"
@@ -219,9 +215,8 @@ fn removal_before_load_does_not_block_the_parents_load() {
         "/child.html",
         "<script>parent.log.push('child ran')</script>",
     );
-    serve(
+    let mut rt = load_index(
         &server,
-        "/index.html",
         "<!DOCTYPE html><body><script>window.log = [];\n\
          const iframe = document.createElement('iframe'); iframe.src = 'child.html';\n\
          iframe.onload = () => log.push('iframe-load');\n\
@@ -230,7 +225,6 @@ fn removal_before_load_does_not_block_the_parents_load() {
          addEventListener('load', () => log.push('parent-load:' + frames.length));\n\
          </script>",
     );
-    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
     assert_eq!(log(&mut rt), "parent-load:0");
 }
 
@@ -308,9 +302,8 @@ fn hostile_navigations_end() {
          if (parent === window) window.log = []; else parent.log.push('nested ran');\
          </script>",
     );
-    serve(
+    let mut rt = load_index(
         &server,
-        "/index.html",
         "<!DOCTYPE html><body><script>window.log = []; window.loads = [];\n\
          const f = document.createElement('iframe');\n\
          let loadEvents = 0; f.onload = () => loadEvents++;\n\
@@ -324,7 +317,6 @@ fn hostile_navigations_end() {
          addEventListener('load', () => log.push('loads:' + loads.join() + ':' + loadEvents, 'frames:' + frames.length));\n\
          </script>",
     );
-    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
     // `loadEvents` counts the initial about:blank's synchronous load too.
     assert_eq!(log(&mut rt), "loads:?499:2|frames:2");
     drop(rt);

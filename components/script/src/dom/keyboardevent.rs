@@ -13,7 +13,7 @@ use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::uievent::{ModifierState, UIEvent};
+use crate::dom::uievent::{modifier_key_methods, ModifierState, UIEvent};
 
 pub struct KeyboardEvent {
     uievent: UIEvent,
@@ -89,22 +89,6 @@ impl KeyboardEventMethods for KeyboardEvent {
         self.location
     }
 
-    fn CtrlKey(&self, _cx: &mut JSContext) -> bool {
-        self.modifiers.ctrl
-    }
-
-    fn ShiftKey(&self, _cx: &mut JSContext) -> bool {
-        self.modifiers.shift
-    }
-
-    fn AltKey(&self, _cx: &mut JSContext) -> bool {
-        self.modifiers.alt
-    }
-
-    fn MetaKey(&self, _cx: &mut JSContext) -> bool {
-        self.modifiers.meta
-    }
-
     fn Repeat(&self, _cx: &mut JSContext) -> bool {
         self.repeat
     }
@@ -123,8 +107,5 @@ impl KeyboardEventMethods for KeyboardEvent {
         self.key_code
     }
 
-    /// <https://w3c.github.io/uievents/#dom-keyboardevent-getmodifierstate>
-    fn GetModifierState(&self, _cx: &mut JSContext, key: DOMString) -> Fallible<bool> {
-        Ok(self.modifiers.get(&key))
-    }
+    modifier_key_methods!();
 }

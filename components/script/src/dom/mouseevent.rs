@@ -15,7 +15,7 @@ use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::uievent::{ModifierState, UIEvent};
+use crate::dom::uievent::{modifier_key_methods, ModifierState, UIEvent};
 use crate::dom::window::Window;
 
 pub struct MouseEvent {
@@ -150,22 +150,6 @@ impl MouseEventMethods for MouseEvent {
         Finite::<f64>::wrap(self.client_y)
     }
 
-    fn CtrlKey(&self, _cx: &mut JSContext) -> bool {
-        self.modifiers.ctrl
-    }
-
-    fn ShiftKey(&self, _cx: &mut JSContext) -> bool {
-        self.modifiers.shift
-    }
-
-    fn AltKey(&self, _cx: &mut JSContext) -> bool {
-        self.modifiers.alt
-    }
-
-    fn MetaKey(&self, _cx: &mut JSContext) -> bool {
-        self.modifiers.meta
-    }
-
     fn Button(&self, _cx: &mut JSContext) -> i16 {
         self.button
     }
@@ -178,8 +162,5 @@ impl MouseEventMethods for MouseEvent {
         self.related_target.get()
     }
 
-    /// <https://w3c.github.io/uievents/#dom-mouseevent-getmodifierstate>
-    fn GetModifierState(&self, _cx: &mut JSContext, key: DOMString) -> Fallible<bool> {
-        Ok(self.modifiers.get(&key))
-    }
+    modifier_key_methods!();
 }

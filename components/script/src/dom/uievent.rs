@@ -171,3 +171,34 @@ impl ModifierState {
         }
     }
 }
+
+/// The members `MouseEvent` and `KeyboardEvent` both have over their
+/// `EventModifierInit` state (a struct field `modifiers: ModifierState`):
+/// the `ctrlKey`, `shiftKey`, `altKey` and `metaKey` getters, and
+/// `getModifierState()`
+/// (<https://w3c.github.io/uievents/#dom-mouseevent-getmodifierstate>,
+/// <https://w3c.github.io/uievents/#dom-keyboardevent-getmodifierstate>).
+macro_rules! modifier_key_methods {
+    () => {
+        fn CtrlKey(&self, _cx: &mut JSContext) -> bool {
+            self.modifiers.ctrl
+        }
+
+        fn ShiftKey(&self, _cx: &mut JSContext) -> bool {
+            self.modifiers.shift
+        }
+
+        fn AltKey(&self, _cx: &mut JSContext) -> bool {
+            self.modifiers.alt
+        }
+
+        fn MetaKey(&self, _cx: &mut JSContext) -> bool {
+            self.modifiers.meta
+        }
+
+        fn GetModifierState(&self, _cx: &mut JSContext, key: DOMString) -> Fallible<bool> {
+            Ok(self.modifiers.get(&key))
+        }
+    };
+}
+pub(crate) use modifier_key_methods;
