@@ -328,3 +328,27 @@ fn hostile_navigations_end() {
         "1 about:blank"
     );
 }
+
+/// A `load` listener that re-inserts its own about:blank iframe (each
+/// insertion destroys the old child navigable, creates a new one and
+/// fires `load` again, synchronously): 300 rounds end without exhausting
+/// the stack (past a nesting depth the event is queued), with one child
+/// left.
+#[test]
+fn reinserting_an_iframe_from_its_load_event_ends() {
+    let server = TestServer::start().unwrap();
+    let mut rt = load_index(
+        &server,
+        "<!DOCTYPE html><body><script>window.log = [];\n\
+         const f = document.createElement('iframe');\n\
+         let n = 0;\n\
+         f.onload = () => { if (++n < 300) document.body.appendChild(f); };\n\
+         document.body.appendChild(f);\n\
+         </script>",
+    );
+    assert_eq!(log(&mut rt), "");
+    assert_eq!(
+        rt.evaluate("n + ' ' + frames.length", "c.js", 1).unwrap(),
+        "300 1"
+    );
+}

@@ -6,6 +6,7 @@
 //! `about:blank`); its removing steps destroy the child navigable; a
 //! change of `src` or `srcdoc` navigates it again.
 
+use std::cell::Cell;
 use std::ptr::NonNull;
 
 use mozjs::context::JSContext;
@@ -165,7 +166,17 @@ impl HTMLIFrameElement {
         // true, then run the iframe load event steps given element, and
         // return.
         if matches_about_blank(&url) && initial_insertion {
+            // A load listener that moves its iframe re-enters here from
+            // inside the event: past a nesting limit the event is queued
+            // instead, so such a page cannot exhaust the native stack.
+            let depth = SYNC_LOAD_DEPTH.with(Cell::get);
+            if depth >= MAX_SYNC_LOAD_DEPTH {
+                HTMLIFrameElement::queue_iframe_load_event_steps(DomRoot::from_ref(self));
+                return;
+            }
+            SYNC_LOAD_DEPTH.with(|d| d.set(depth + 1));
             self.iframe_load_event_steps(cx);
+            SYNC_LOAD_DEPTH.with(|d| d.set(depth));
             return;
         }
         // Steps 2.4-2.6: (referrer policy, lazy loading) navigate an iframe
@@ -239,6 +250,14 @@ impl HTMLIFrameElement {
             element.iframe_load_event_steps(cx);
         }));
     }
+}
+
+/// How deep synchronous `load` events of initial about:blank iframes may
+/// nest (a listener inserting an iframe whose load event inserts another).
+const MAX_SYNC_LOAD_DEPTH: u32 = 16;
+
+thread_local! {
+    static SYNC_LOAD_DEPTH: Cell<u32> = const { Cell::new(0) };
 }
 
 /// <https://html.spec.whatwg.org/multipage/urls-and-fetching.html#matches-about:blank>
