@@ -1175,7 +1175,11 @@ fn queue_load_task(doc: DomRoot<Document>, win: DomRoot<Window>) {
         // Step 5-6: if the document's navigable has a container, queue an
         // element task on the DOM manipulation task source given the
         // container to run the iframe load event steps.
-        if let Some(container) = browsing_context::container_of(win.navigable_id()) {
+        // (Only while this window is its navigable's active one: a
+        // document replaced by a later navigation has no say.)
+        let id = win.navigable_id();
+        let active = browsing_context::global_of(id) == Some(win.global_object());
+        if let Some(container) = browsing_context::container_of(id).filter(|_| active) {
             HTMLIFrameElement::queue_iframe_load_event_steps(container);
         }
     }));

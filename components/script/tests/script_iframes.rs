@@ -352,3 +352,28 @@ fn reinserting_an_iframe_from_its_load_event_ends() {
         "300 1"
     );
 }
+
+/// A document replaced while it is still loading (its own script sets the
+/// iframe's `src`) never fires its container's `load`: one `load`, for
+/// the document that replaced it.
+#[test]
+fn a_replaced_document_does_not_fire_the_containers_load() {
+    let server = TestServer::start().unwrap();
+    serve(
+        &server,
+        "/a.html",
+        "<title>a</title><script>parent.frameElementSrc('b.html')</script>",
+    );
+    serve(&server, "/b.html", "<title>b</title>");
+    let mut rt = load_index(
+        &server,
+        "<!DOCTYPE html><body><script>window.log = [];\n\
+         const f = document.createElement('iframe');\n\
+         window.frameElementSrc = src => { f.src = src; };\n\
+         f.src = 'a.html';\n\
+         f.onload = () => log.push('load:' + f.contentDocument.title);\n\
+         document.body.appendChild(f);\n\
+         </script>",
+    );
+    assert_eq!(log(&mut rt), "load:b");
+}
