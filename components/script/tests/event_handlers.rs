@@ -304,3 +304,21 @@ fn handler_frames_in_a_trace_are_the_documents() {
         format!("onclick,{url},3,visibleClicker|onclick,{url},1,visibleClicker")
     );
 }
+
+/// `HTMLBodyElement`'s Window-reflecting handlers are the Window's (also
+/// for a body element not in the tree, whose node document is active);
+/// its other handlers are its own.
+#[test]
+fn body_idl_handlers_are_the_windows() {
+    let out = eval_on(
+        "<!DOCTYPE html><body><script>window.log = [];</script>",
+        "const f = () => log.push('f'), g = () => log.push('g');\n\
+         document.body.onload = f;\n\
+         const detached = document.createElement('body');\n\
+         detached.onerror = g;\n\
+         document.body.onclick = g;\n\
+         [document.body instanceof HTMLBodyElement, window.onload === f, document.body.onload === f,\n\
+          window.onerror === g, detached.onerror === g, document.body.onclick === g, window.onclick].join()",
+    );
+    assert_eq!(out, "true,true,true,true,true,true,");
+}

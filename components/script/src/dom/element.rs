@@ -15,6 +15,7 @@ use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
+use crate::dom::htmlbodyelement::HTMLBodyElement;
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
@@ -65,8 +66,8 @@ impl Element {
     }
 
     /// <https://dom.spec.whatwg.org/#concept-create-element> (no custom
-    /// elements): the interface is HTMLScriptElement for `script`, HTMLIFrameElement
-    /// for `iframe`, and
+    /// elements): the interface is HTMLScriptElement for `script`,
+    /// HTMLBodyElement for `body`, HTMLIFrameElement for `iframe`, and
     /// HTMLElement for other HTML elements, else Element.
     pub fn create(
         cx: &mut JSContext,
@@ -83,6 +84,11 @@ impl Element {
                     document, namespace, prefix, local_name,
                 ));
                 reflect_dom_object(cx, global, Box::new(script), None).upcast::<Element>()
+            } else if local_name == "body" {
+                let body = HTMLBodyElement::new_inherited(Element::new_inherited(
+                    document, namespace, prefix, local_name,
+                ));
+                reflect_dom_object(cx, global, Box::new(body), None).upcast::<Element>()
             } else if local_name == "iframe" {
                 let iframe = HTMLIFrameElement::new_inherited(Element::new_inherited(
                     document, namespace, prefix, local_name,

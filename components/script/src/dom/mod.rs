@@ -15,6 +15,7 @@ pub mod event;
 pub mod eventtarget;
 pub mod focusevent;
 pub mod globalscope;
+pub mod htmlbodyelement;
 pub mod htmlelement;
 pub mod htmliframeelement;
 pub mod htmlscriptelement;
