@@ -7,6 +7,7 @@
 [Exposed=Window]
 interface HTMLIFrameElement : HTMLElement {
   attribute USVString src;
+  attribute DOMString srcdoc; // (TrustedHTML or DOMString): no Trusted Types
   attribute DOMString name;
   readonly attribute Document? contentDocument;
   readonly attribute object? contentWindow;

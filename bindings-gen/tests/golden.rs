@@ -140,12 +140,15 @@ fn event_handler_attributes_are_provided_methods() {
     let code = generate_for_file(&files, Path::new("e.webidl")).unwrap();
     let port = &code[code.find("pub trait PortMethods: AsEventTarget").unwrap()..];
     let port = &port[..port.find("\n    }\n").unwrap()];
-    assert!(port.contains(".get_event_handler(\"message\")"), "{port}");
+    assert!(
+        port.contains(".get_event_handler(cx, \"message\")"),
+        "{port}"
+    );
     assert!(
         port.contains(".set_event_handler(\"message\", value)"),
         "{port}"
     );
-    assert!(port.contains(".get_event_handler(\"close\")"), "{port}");
+    assert!(port.contains(".get_event_handler(cx, \"close\")"), "{port}");
     assert!(!port.contains("fn SetOnclose"), "{port}");
     // Written without the typedef: an ordinary (required) attribute method.
     assert!(

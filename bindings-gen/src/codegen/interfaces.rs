@@ -160,17 +160,17 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             let get = if attr.on_error_event_handler {
                 quote! {
                     self.as_event_target()
-                        .get_event_handler(#event_type)
+                        .get_event_handler(cx, #event_type)
                         // SAFETY: the stored handler's object is a live,
                         // traced callback object.
-                        .map(|h| unsafe { OnErrorEventHandlerNonNull::new(_cx, h.callback()) })
+                        .map(|h| unsafe { OnErrorEventHandlerNonNull::new(cx, h.callback()) })
                 }
             } else {
-                quote!(self.as_event_target().get_event_handler(#event_type))
+                quote!(self.as_event_target().get_event_handler(cx, #event_type))
             };
             trait_items.push(quote! {
                 #[doc = #doc]
-                fn #getter_name(&self, _cx: &mut JSContext) -> #getter_ret {
+                fn #getter_name(&self, cx: &mut JSContext) -> #getter_ret {
                     #get
                 }
             });

@@ -277,8 +277,8 @@ pub mod PortBinding {
     /// What the DOM struct `Port` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait PortMethods: AsEventTarget {
         /// `attribute onmessage`: the event handler IDL attribute for `message` (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes>): get the current value of the event handler.
-        fn Onmessage(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-            self.as_event_target().get_event_handler("message")
+        fn Onmessage(&self, cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
+            self.as_event_target().get_event_handler(cx, "message")
         }
         /// `attribute onmessage`: the event handler IDL attribute's setter for `message`: set the event handler to the value.
         fn SetOnmessage(
@@ -290,8 +290,8 @@ pub mod PortBinding {
             Ok(())
         }
         /// `readonly attribute onclose`: the event handler IDL attribute for `close` (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes>): get the current value of the event handler.
-        fn Onclose(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-            self.as_event_target().get_event_handler("close")
+        fn Onclose(&self, cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
+            self.as_event_target().get_event_handler(cx, "close")
         }
         /// `attribute notAnEventHandler`
         fn NotAnEventHandler(
@@ -548,8 +548,8 @@ pub mod SpecialPortBinding {
     /// What the DOM struct `SpecialPort` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait SpecialPortMethods: AsEventTarget {
         /// `attribute onspecial`: the event handler IDL attribute for `special` (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes>): get the current value of the event handler.
-        fn Onspecial(&self, _cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
-            self.as_event_target().get_event_handler("special")
+        fn Onspecial(&self, cx: &mut JSContext) -> Option<Rc<EventHandlerNonNull>> {
+            self.as_event_target().get_event_handler(cx, "special")
         }
         /// `attribute onspecial`: the event handler IDL attribute's setter for `special`: set the event handler to the value.
         fn SetOnspecial(

@@ -11,6 +11,7 @@
 //! `CrossOriginWindow` view otherwise.
 
 use std::cell::RefCell;
+use std::ffi::CString;
 use std::ptr::NonNull;
 use std::rc::Rc;
 
@@ -18,13 +19,17 @@ use jsprof_document::Origin;
 use mozjs::context::JSContext;
 use mozjs::gc::RootedTraceableBox;
 use mozjs::jsapi::{Heap, JSObject};
+use mozjs::realm::AutoRealm;
+use mozjs::rooted;
 
 use crate::dom::bindings::conversions::RootedJsObject;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::crossoriginwindow::CrossOriginWindow;
+use crate::dom::document::Document;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::window::Window;
+use crate::event_loop::EventLoop;
 use crate::script_loading::Loader;
 
 /// A navigable's index in the registry.
@@ -38,12 +43,29 @@ pub const MAX_NESTING_DEPTH: usize = 8;
 pub const MAX_NAVIGABLES: usize = 64;
 
 struct Navigable {
-    /// The active window's global object.
+    /// The active window's global object (null once destroyed).
     global: RootedTraceableBox<Heap<*mut JSObject>>,
     /// <https://html.spec.whatwg.org/multipage/document-sequences.html#nav-parent>
     parent: Option<NavigableId>,
     /// <https://html.spec.whatwg.org/multipage/document-sequences.html#nav-container>
     container: Option<DomRoot<HTMLIFrameElement>>,
+    /// Destroyed (<https://html.spec.whatwg.org/multipage/document-sequences.html#destroy-a-child-navigable>):
+    /// its roots are dropped and its id is never reused.
+    destroyed: bool,
+    /// Whether the active document is the initial `about:blank` one
+    /// (<https://html.spec.whatwg.org/multipage/dom.html#is-initial-about:blank>),
+    /// whose Window a same-origin navigation keeps.
+    initial_about_blank: bool,
+    /// The latest navigation's number: a queued navigation commits only if
+    /// no later one (or the navigable's destruction) superseded it.
+    navigation: u64,
+    /// Whether this navigable's loading delays its container's node
+    /// document's load event
+    /// (<https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>:
+    /// "delay the load event" while the content navigable navigates).
+    delaying_load: bool,
+    /// How many `frames[i]` properties this window's global has.
+    frame_properties: usize,
 }
 
 thread_local! {
@@ -69,19 +91,79 @@ pub fn register(
             global: root,
             parent,
             container,
+            destroyed: false,
+            initial_about_blank: false,
+            navigation: 0,
+            delaying_load: false,
+            frame_properties: 0,
         });
         n.len() - 1
     })
 }
 
-/// How many navigables exist.
+/// How many navigables exist (not destroyed).
 pub fn count() -> usize {
-    NAVIGABLES.with(|n| n.borrow().len())
+    NAVIGABLES.with(|n| n.borrow().iter().filter(|nav| !nav.destroyed).count())
 }
 
-/// The global object of navigable `id`.
+/// The global object of navigable `id` (none once destroyed).
 pub fn global_of(id: NavigableId) -> Option<*mut JSObject> {
-    NAVIGABLES.with(|n| n.borrow().get(id).map(|nav| nav.global.get()))
+    NAVIGABLES.with(|n| {
+        n.borrow()
+            .get(id)
+            .filter(|nav| !nav.destroyed)
+            .map(|nav| nav.global.get())
+    })
+}
+
+/// Whether navigable `id` was destroyed (its container removed).
+pub fn is_destroyed(id: NavigableId) -> bool {
+    NAVIGABLES.with(|n| n.borrow().get(id).is_none_or(|nav| nav.destroyed))
+}
+
+/// Runs `f` on navigable `id`'s entry, if it exists and is not destroyed.
+fn with_navigable<R>(id: NavigableId, f: impl FnOnce(&mut Navigable) -> R) -> Option<R> {
+    NAVIGABLES.with(|n| {
+        n.borrow_mut()
+            .get_mut(id)
+            .filter(|nav| !nav.destroyed)
+            .map(f)
+    })
+}
+
+/// Makes `global` the active window of navigable `id` (a navigation that
+/// created a new Window).
+pub(crate) fn set_global(id: NavigableId, global: *mut JSObject) {
+    with_navigable(id, |nav| nav.global.set(global));
+}
+
+pub(crate) fn is_initial_about_blank(id: NavigableId) -> bool {
+    with_navigable(id, |nav| nav.initial_about_blank).unwrap_or(false)
+}
+
+pub(crate) fn set_initial_about_blank(id: NavigableId, value: bool) {
+    with_navigable(id, |nav| nav.initial_about_blank = value);
+}
+
+/// Starts a navigation of `id`: returns its number (see
+/// [`is_current_navigation`]).
+pub(crate) fn begin_navigation(id: NavigableId) -> Option<u64> {
+    with_navigable(id, |nav| {
+        nav.navigation += 1;
+        nav.navigation
+    })
+}
+
+/// Whether navigation `number` of `id` is still the latest, and `id` is
+/// not destroyed.
+pub(crate) fn is_current_navigation(id: NavigableId, number: u64) -> bool {
+    with_navigable(id, |nav| nav.navigation == number).unwrap_or(false)
+}
+
+/// Sets whether `id`'s loading delays its container document's load event;
+/// returns the previous value.
+pub(crate) fn set_delaying_load(id: NavigableId, value: bool) -> bool {
+    with_navigable(id, |nav| std::mem::replace(&mut nav.delaying_load, value)).unwrap_or(false)
 }
 
 /// The `Window` of navigable `id`.
@@ -124,7 +206,7 @@ pub fn children_of(id: NavigableId) -> Vec<NavigableId> {
         n.borrow()
             .iter()
             .enumerate()
-            .filter(|(_, nav)| nav.parent == Some(id))
+            .filter(|(_, nav)| nav.parent == Some(id) && !nav.destroyed)
             .map(|(i, _)| i)
             .collect()
     })
@@ -147,9 +229,11 @@ pub fn for_each_inclusive_descendant(id: NavigableId, mut f: impl FnMut(&GlobalS
 pub fn navigable_of_container(iframe: &HTMLIFrameElement) -> Option<NavigableId> {
     NAVIGABLES.with(|n| {
         n.borrow().iter().position(|nav| {
-            nav.container
-                .as_ref()
-                .is_some_and(|c| std::ptr::eq(&**c, iframe))
+            !nav.destroyed
+                && nav
+                    .container
+                    .as_ref()
+                    .is_some_and(|c| std::ptr::eq(&**c, iframe))
         })
     })
 }
@@ -231,4 +315,356 @@ pub fn determine_origin(url: &url::Url, creator: Option<&Origin>) -> Origin {
 /// The global of navigable `id`, as a non-null pointer.
 pub fn global_ptr(id: NavigableId) -> Option<NonNull<JSObject>> {
     global_of(id).and_then(NonNull::new)
+}
+
+/// <https://html.spec.whatwg.org/multipage/document-sequences.html#create-a-new-child-navigable>
+/// for `element` (an `<iframe>` whose node document `document` has a
+/// browsing context): a new Window global (a new realm of this agent) with
+/// the initial `about:blank` document, whose origin is the parent
+/// document's, registered as a child of the document's navigable, and the
+/// parent's `frames[i]`. Returns `None` when a limit is reached
+/// ([`MAX_NESTING_DEPTH`], [`MAX_NAVIGABLES`]) or the global cannot be
+/// made (said on stderr).
+pub fn create_child_navigable(
+    cx: &mut JSContext,
+    element: &HTMLIFrameElement,
+    document: &Document,
+) -> Option<NavigableId> {
+    let parent_global = document.upcast_node().global();
+    let parent_window = parent_global.as_window()?;
+    // Step 1: Let parentNavigable be element's node navigable.
+    let parent_id = parent_window.navigable_id();
+    // Limits: a page framing itself (or too many frames) stops here.
+    if depth_of(parent_id) + 1 > MAX_NESTING_DEPTH || count() >= MAX_NAVIGABLES {
+        eprintln!(
+            "{}: iframe not loaded: too many nested or total frames",
+            document.url()
+        );
+        return None;
+    }
+    // Step 2: Let group be element's node navigable's traversable's
+    // browsing context group. Step 3: Let browsingContext and document be
+    // the result of creating a new browsing context and document given
+    // element's node document, element, and group: a new Window global.
+    let global = new_window_global(cx, parent_global, &document.url())?;
+    // Steps 4-8: the document state and navigable, with parent
+    // parentNavigable; Step 9: Set element's content navigable to
+    // navigable (its container).
+    let id = register(global, Some(parent_id), Some(DomRoot::from_ref(element)));
+    // SAFETY: the registry roots the global.
+    let child_window = unsafe { GlobalScope::from_global(global) }.as_window()?;
+    child_window.set_navigable_id(id);
+    // Creating a new browsing context and document: the initial
+    // about:blank Document, whose origin is the creator's (the parent
+    // document's origin, "determining the origin" step 4), in a secure
+    // context when its parent's is.
+    let blank = url::Url::parse("about:blank").expect("about:blank parses");
+    child_window.set_origin(determine_origin(&blank, Some(&parent_window.origin())));
+    child_window.set_secure_context(parent_window.is_secure_context());
+    let child_global = NonNull::new(global)?;
+    {
+        let mut realm = AutoRealm::new(cx, child_global);
+        // SAFETY: the registry roots the global.
+        let scope = unsafe { GlobalScope::from_global(global) };
+        let initial = Document::new(&mut realm, scope, blank);
+        initial.set_ready_state(crate::dom::document::DocumentReadyState::Complete);
+        child_window.set_document(&initial);
+    }
+    set_initial_about_blank(id, true);
+    // The parent window's `frames[i]` for the new child.
+    update_frame_properties(cx, parent_id);
+    Some(id)
+}
+
+/// What a navigation of a child navigable loads.
+pub enum NavigationTarget {
+    /// A URL to fetch.
+    Url(url::Url),
+    /// `about:srcdoc` with the `srcdoc` attribute's value as its source.
+    Srcdoc(String),
+}
+
+/// "Navigate an iframe or frame"
+/// (<https://html.spec.whatwg.org/multipage/iframe-embed-object.html#navigate-an-iframe-or-frame>)
+/// for navigable `id`: the container's node document delays its load
+/// event, and a task fetches and loads the document (the fetch runs "in
+/// parallel" in HTML; here the task blocks on it). A later navigation or
+/// the navigable's destruction supersedes a queued one.
+pub fn navigate(id: NavigableId, target: NavigationTarget) {
+    let Some(number) = begin_navigation(id) else {
+        return;
+    };
+    if !set_delaying_load(id, true) {
+        if let Some(document) = container_of(id).and_then(|c| c.element().upcast_node().owner_doc())
+        {
+            document.delay_load();
+        }
+    }
+    EventLoop::current().queue_task(Box::new(move |cx| {
+        if is_current_navigation(id, number) {
+            load_in_child_navigable(cx, id, target);
+        }
+    }));
+}
+
+/// The fetch and the document load of a child navigable's navigation
+/// (<https://html.spec.whatwg.org/multipage/browsing-the-web.html#navigate>,
+/// "create navigation params by fetching", "initialise the document
+/// object"): the Window of the initial `about:blank` document is kept for
+/// a same-origin document (step "if browsingContext's active document is
+/// the initial about:blank and its origin is same origin-domain with
+/// navigationParams's origin, reuse the Window"); any other document gets
+/// a new Window global (a new realm), and the old realm is discarded (its
+/// profiler sessions stop, its workers are terminated, its timers
+/// cleared). A failed fetch leaves an empty document with an opaque
+/// origin (an error page), in a new Window too.
+fn load_in_child_navigable(cx: &mut JSContext, id: NavigableId, target: NavigationTarget) {
+    let (Some(container), Some(parent_id)) = (container_of(id), parent_of(id)) else {
+        return;
+    };
+    let Some(parent_window) = window_of(parent_id) else {
+        return;
+    };
+    let Some(loader) = loader() else {
+        HTMLIFrameElement::queue_iframe_load_event_steps(container);
+        return;
+    };
+    let top_url = window_of(top_of(id)).map_or_else(|| parent_window.url(), |w| w.url());
+    let creator_origin = parent_window.origin();
+    // The response: fetched, or made from the srcdoc attribute
+    // ("create navigation params from a srcdoc resource": status 200, a
+    // `Content-Type: text/html` header, the value as body).
+    let response = match target {
+        NavigationTarget::Url(url) => {
+            crate::script_loading::fetch_navigation_response(&*loader, &url)
+        }
+        NavigationTarget::Srcdoc(source) => {
+            let mut headers = jsprof_document::HeaderList::new();
+            headers.append("content-type", "text/html");
+            Ok(jsprof_net::RawResponse {
+                url: url::Url::parse("about:srcdoc").expect("about:srcdoc parses"),
+                status: 200,
+                status_text: "OK".to_owned(),
+                headers,
+                body: source.into_bytes(),
+            })
+        }
+    };
+    let new_origin = response
+        .as_ref()
+        .ok()
+        .map(|r| determine_origin(&r.url, Some(&creator_origin)));
+    let Some(current) = window_of(id) else {
+        return;
+    };
+    let reuse = is_initial_about_blank(id)
+        && new_origin
+            .as_ref()
+            .is_some_and(|o| o.same_origin(&current.origin()));
+    let window = if reuse {
+        current
+    } else {
+        match new_window_for(cx, id, parent_window) {
+            Some(window) => window,
+            None => {
+                HTMLIFrameElement::queue_iframe_load_event_steps(container);
+                return;
+            }
+        }
+    };
+    set_initial_about_blank(id, false);
+    let Some(global) = NonNull::new(window.global_object()) else {
+        return;
+    };
+    {
+        let mut realm = AutoRealm::new(cx, global);
+        let creator = Some((creator_origin, top_url));
+        let loaded = response.map_err(|e| e.to_string()).and_then(|response| {
+            crate::script_loading::load_fetched_document(
+                &mut realm, window, response, loader, creator,
+            )
+            .map_err(|e| e.to_string())
+        });
+        if let Err(error) = loaded {
+            // A failed navigation leaves an empty document (an error page
+            // in browsers) with an opaque origin; the iframe still gets
+            // its load event.
+            eprintln!("{error}");
+            // SAFETY: the registry roots the global.
+            let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
+            let blank = Document::new(
+                &mut realm,
+                scope,
+                url::Url::parse("about:blank").expect("about:blank parses"),
+            );
+            window.set_document(&blank);
+            window.set_origin(Origin::new_opaque());
+            HTMLIFrameElement::queue_iframe_load_event_steps(container);
+        }
+        crate::runtime::perform_microtask_checkpoint(&mut realm);
+    }
+    // The parent's `frames[i]` now refers to the new window (or its
+    // cross-origin view).
+    update_frame_properties(cx, parent_id);
+}
+
+/// A new Window global for navigable `id`'s next document; the previous
+/// window's realm is discarded.
+fn new_window_for<'a>(cx: &mut JSContext, id: NavigableId, parent: &Window) -> Option<&'a Window> {
+    if let Some(old) = window_of(id) {
+        discard_realm(scope_of(old));
+    }
+    let parent_global = scope_of(parent);
+    let global = new_window_global(cx, parent_global, &parent.url())?;
+    set_global(id, global);
+    let window = window_of(id)?;
+    window.set_navigable_id(id);
+    Some(window)
+}
+
+/// A new Window global (a new realm of this agent) for a child of the
+/// window `parent` (same prefs, same reported errors list); `None`, said
+/// on stderr with the parent's URL `url`, if SpiderMonkey cannot make it.
+fn new_window_global(
+    cx: &mut JSContext,
+    parent: &GlobalScope,
+    url: &url::Url,
+) -> Option<*mut JSObject> {
+    match GlobalScope::create_global(
+        cx,
+        crate::dom::globalscope::GlobalKind::Window,
+        parent.prefs().clone(),
+        parent.reported_errors_handle(),
+    ) {
+        Ok(global) => Some(global),
+        Err(message) => {
+            eprintln!("{url}: no window for an iframe: {message}");
+            None
+        }
+    }
+}
+
+/// The global scope of `window`.
+fn scope_of(window: &Window) -> &GlobalScope {
+    // SAFETY: a live Window's reflector is its global.
+    unsafe { GlobalScope::from_global(window.global_object()) }
+}
+
+/// Discards the realm of a window whose document is gone: its profiler
+/// sessions stop, the dedicated workers it created are terminated, its
+/// timers are cleared.
+fn discard_realm(global: &GlobalScope) {
+    crate::profiling::stop_sessions_of_realm(global.profiler_realm_id());
+    crate::workers::terminate_workers_of_realm(global.profiler_realm_id());
+    global.clear_timers();
+}
+
+/// <https://html.spec.whatwg.org/multipage/document-sequences.html#destroy-a-child-navigable>
+/// for `container` (an `<iframe>` being removed).
+pub fn destroy_child_navigable(container: &HTMLIFrameElement) {
+    // Step 1: Let navigable be container's content navigable.
+    // Step 2: If navigable is null, then return.
+    let Some(id) = navigable_of_container(container) else {
+        return;
+    };
+    let parent = parent_of(id);
+    // Step 3: Set container's content navigable to null.
+    // Steps 4-6: destroy the active document and its descendants
+    // ("destroy a document and its descendants": each descendant
+    // navigable's document is destroyed too): each realm is discarded.
+    let mut destroyed = vec![id];
+    let mut index = 0;
+    while let Some(&current) = destroyed.get(index) {
+        destroyed.extend(children_of(current));
+        index += 1;
+    }
+    for &navigable in &destroyed {
+        if let Some(window) = window_of(navigable) {
+            discard_realm(scope_of(window));
+        }
+        // Its load no longer delays its container's document.
+        if set_delaying_load(navigable, false) {
+            if let Some(document) =
+                container_of(navigable).and_then(|c| c.element().upcast_node().owner_doc())
+            {
+                document.undelay_load();
+            }
+        }
+    }
+    // Step 7: Remove navigable from its parent's child navigables (and,
+    // for each, drop the roots: nothing of the destroyed realms stays
+    // reachable from the registry).
+    let removed: Vec<Navigable> = NAVIGABLES.with(|n| {
+        let mut n = n.borrow_mut();
+        let mut removed = Vec::new();
+        for &i in &destroyed {
+            let Some(nav) = n.get_mut(i) else {
+                continue;
+            };
+            nav.destroyed = true;
+            nav.parent = None;
+            removed.push(Navigable {
+                global: std::mem::replace(
+                    &mut nav.global,
+                    RootedTraceableBox::new(Heap::default()),
+                ),
+                parent: None,
+                container: nav.container.take(),
+                destroyed: true,
+                initial_about_blank: false,
+                navigation: 0,
+                delaying_load: false,
+                frame_properties: 0,
+            });
+        }
+        removed
+    });
+    drop(removed);
+    // The parent window's `frames[i]` lose the removed child.
+    if let (Some(parent), Some(mut cx)) = (parent, crate::runtime::current_context()) {
+        update_frame_properties(&mut cx, parent);
+    }
+}
+
+/// Defines `frames[i]` on navigable `parent`'s global for each of its
+/// child navigables (the WindowProxy's indexed properties,
+/// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-getownproperty>,
+/// as own properties of the global: each the child's window for a
+/// same-origin parent, its `CrossOriginWindow` view otherwise) and
+/// deletes those past the last child.
+pub(crate) fn update_frame_properties(cx: &mut JSContext, parent: NavigableId) {
+    use mozjs::rust::wrappers2::{JS_DefineProperty, JS_DeleteProperty1, JS_WrapValue};
+    let children = children_of(parent);
+    let Some(parent_global) = global_ptr(parent) else {
+        return;
+    };
+    let previous = with_navigable(parent, |nav| nav.frame_properties).unwrap_or(0);
+    let mut realm = AutoRealm::new(cx, parent_global);
+    let cx = &mut *realm;
+    rooted!(&in(cx) let global = parent_global.as_ptr());
+    for (index, &child) in children.iter().enumerate() {
+        let Some(proxy) = window_proxy_for(cx, child) else {
+            continue;
+        };
+        rooted!(&in(cx) let mut value = mozjs::jsval::ObjectValue(proxy.get()));
+        let name = CString::new(index.to_string()).unwrap_or_default();
+        // SAFETY: rooted values, in the parent's realm.
+        unsafe {
+            if JS_WrapValue(cx, value.handle_mut()) {
+                JS_DefineProperty(
+                    cx,
+                    global.handle(),
+                    name.as_ptr(),
+                    value.handle(),
+                    (mozjs::jsapi::JSPROP_ENUMERATE | mozjs::jsapi::JSPROP_READONLY) as u32,
+                );
+            }
+        }
+    }
+    for index in children.len()..previous {
+        let name = CString::new(index.to_string()).unwrap_or_default();
+        // SAFETY: a rooted global, in its realm.
+        unsafe { JS_DeleteProperty1(cx, global.handle(), name.as_ptr()) };
+    }
+    with_navigable(parent, |nav| nav.frame_properties = children.len());
 }

@@ -99,6 +99,21 @@ thread_local! {
     static CURRENT_RUNTIME: Cell<*const Runtime> = const { Cell::new(ptr::null()) };
 }
 
+/// This thread's context, for DOM steps whose callers pass none (an
+/// `<iframe>`'s insertion, removing and attribute change steps, which run
+/// inside a DOM call already running on this context).
+pub(crate) fn current_context() -> Option<JSContext> {
+    let runtime = CURRENT_RUNTIME.with(Cell::get);
+    if runtime.is_null() {
+        return None;
+    }
+    // SAFETY: set while the boxed Runtime lives, on this thread; the
+    // handle is used on this thread only, within the current call (as the
+    // HTML parser's tree sink uses its context).
+    let raw = unsafe { (*runtime).cx_no_gc().raw_cx_no_gc() };
+    NonNull::new(raw).map(|raw| unsafe { JSContext::from_ptr(raw) })
+}
+
 /// A handle for creating a dedicated worker's runtime as a child of this
 /// thread's runtime (SpiderMonkey then shares the parent's immutable
 /// self-hosted code and permanent atoms with it, so a worker starts

@@ -30,7 +30,7 @@ use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::{evaluate_script, CompileOptionsWrapper};
 
-use crate::browsing_context::{self, NavigableId};
+use crate::browsing_context;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::{Document, DocumentReadyState};
 use crate::dom::element::Element;
@@ -749,6 +749,8 @@ impl TreeSink for Sink {
 
     fn set_current_line(&self, line: u64) {
         self.current_line.set(line);
+        self.document
+            .set_parser_line(Some(u32::try_from(line).unwrap_or(u32::MAX)));
     }
 }
 
@@ -798,8 +800,17 @@ fn load_document(
     loader: Rc<dyn Loader>,
     creator: Option<(Origin, url::Url)>,
 ) -> Result<(), PageLoadError> {
-    // https://html.spec.whatwg.org/multipage/browsing-the-web.html#create-navigation-params-by-fetching
-    // (navigation fetch with redirect mode "follow").
+    let response = fetch_navigation_response(&*loader, url)?;
+    load_fetched_document(cx, window, response, loader, creator)
+}
+
+/// <https://html.spec.whatwg.org/multipage/browsing-the-web.html#create-navigation-params-by-fetching>
+/// (navigation fetch with redirect mode "follow"): the final response, or
+/// an error for a network error or a non-ok status.
+pub(crate) fn fetch_navigation_response(
+    loader: &dyn Loader,
+    url: &url::Url,
+) -> Result<RawResponse, PageLoadError> {
     let followed = loader
         .fetch_document(url)
         .map_err(|e| PageLoadError::Fetch(e.to_string()))?;
@@ -810,6 +821,19 @@ fn load_document(
             response.url, response.status, response.status_text
         )));
     }
+    Ok(response)
+}
+
+/// Loads the document of navigation `response` in `window` (`cx` in its
+/// realm): creates and initializes the Document, parses it (running its
+/// scripts), and queues the end-of-parsing steps.
+pub(crate) fn load_fetched_document(
+    cx: &mut JSContext,
+    window: &Window,
+    response: RawResponse,
+    loader: Rc<dyn Loader>,
+    creator: Option<(Origin, url::Url)>,
+) -> Result<(), PageLoadError> {
     let global =
         unsafe { GlobalScope::from_global(mozjs::rust::wrappers2::CurrentGlobalOrNull(cx)) };
     // The document's URL is the response's URL (the last of the URL list).
@@ -882,6 +906,7 @@ fn load_document(
         }
     }
     tokenizer.end();
+    document.set_parser_line(None);
     the_end(cx, window, &document, &state);
     Ok(())
 }
@@ -1015,8 +1040,12 @@ fn queue_load_task(doc: DomRoot<Document>, win: DomRoot<Window>) {
         // Step 5-6: if the document's navigable has a container, queue an
         // element task on the DOM manipulation task source given the
         // container to run the iframe load event steps.
-        if let Some(container) = browsing_context::container_of(win.navigable_id()) {
-            queue_iframe_load_event_steps(container);
+        // (Only while this window is its navigable's active one: a
+        // document replaced by a later navigation has no say.)
+        let id = win.navigable_id();
+        let active = browsing_context::global_of(id) == Some(win.global_object());
+        if let Some(container) = browsing_context::container_of(id).filter(|_| active) {
+            HTMLIFrameElement::queue_iframe_load_event_steps(container);
         }
     }));
 }
@@ -1053,178 +1082,6 @@ fn document_origin(document: &Document) -> Origin {
         Some(window) => window.origin(),
         None => Origin::of(&document.url()),
     }
-}
-
-/// The insertion steps of `<iframe>`
-/// (<https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>):
-/// "create a new child navigable" and "process the iframe attributes"
-/// with initialInsertion true, when the element's node document has a
-/// browsing context.
-///
-/// Deviation: HTML creates the child navigable (with an initial
-/// `about:blank` document) synchronously and then navigates it; here one
-/// queued task does both, so `contentWindow` is null until that task ran.
-/// The element's node document delays its load event until the child's
-/// `load` (as HTML's "delay the load event" for iframes).
-pub fn iframe_insertion_steps(iframe: &HTMLIFrameElement) {
-    if iframe.content_navigable().is_some() {
-        return;
-    }
-    let Some(document) = iframe.element().upcast_node().owner_doc() else {
-        return;
-    };
-    // Only a document that is its window's active document has a
-    // browsing context.
-    let has_browsing_context = document
-        .upcast_node()
-        .global()
-        .as_window()
-        .and_then(|w| w.active_document())
-        .is_some_and(|d| std::ptr::eq(&*d, &*document));
-    if !has_browsing_context {
-        return;
-    }
-    document.delay_load();
-    let iframe = DomRoot::from_ref(iframe);
-    EventLoop::current().queue_task(Box::new(move |cx| {
-        create_child_navigable(cx, &iframe, &document);
-    }));
-}
-
-/// <https://html.spec.whatwg.org/multipage/document-sequences.html#create-a-new-child-navigable>
-/// and the navigation of
-/// <https://html.spec.whatwg.org/multipage/iframe-embed-object.html#process-the-iframe-attributes>.
-fn create_child_navigable(cx: &mut JSContext, iframe: &HTMLIFrameElement, document: &Document) {
-    let parent_global = document.upcast_node().global();
-    let Some(parent_window) = parent_global.as_window() else {
-        return;
-    };
-    let parent_id = parent_window.navigable_id();
-    let container = DomRoot::from_ref(iframe);
-    // Limits: a page framing itself (or too many frames) stops here; the
-    // iframe still gets its load event.
-    if browsing_context::depth_of(parent_id) + 1 > browsing_context::MAX_NESTING_DEPTH
-        || browsing_context::count() >= browsing_context::MAX_NAVIGABLES
-    {
-        eprintln!(
-            "{}: iframe not loaded: too many nested or total frames",
-            document.url()
-        );
-        queue_iframe_load_event_steps(container);
-        return;
-    }
-    let Some(loader) = browsing_context::loader() else {
-        queue_iframe_load_event_steps(container);
-        return;
-    };
-    // Step 1-6 (create a new child navigable): a new browsing context and
-    // its Window (a new realm of this agent), its navigable with the
-    // element as container, parent the element's node navigable.
-    let global = match GlobalScope::create_global(
-        cx,
-        crate::dom::globalscope::GlobalKind::Window,
-        parent_global.prefs().clone(),
-        parent_global.reported_errors_handle(),
-    ) {
-        Ok(global) => global,
-        Err(message) => {
-            eprintln!("{}: iframe not created: {message}", document.url());
-            queue_iframe_load_event_steps(container);
-            return;
-        }
-    };
-    let id = browsing_context::register(global, Some(parent_id), Some(container.clone()));
-    let child_scope = unsafe { GlobalScope::from_global(global) };
-    let Some(child_window) = child_scope.as_window() else {
-        return;
-    };
-    child_window.set_navigable_id(id);
-    // Process the iframe attributes: navigate to the src URL (or
-    // about:blank), with the parent document's origin as the creator's.
-    let url = iframe
-        .src_url()
-        .unwrap_or_else(|| url::Url::parse("about:blank").expect("about:blank parses"));
-    let top_url = browsing_context::window_of(browsing_context::top_of(id))
-        .map_or_else(|| document.url(), |w| w.url());
-    let Some(global) = NonNull::new(global) else {
-        return;
-    };
-    let mut realm = AutoRealm::new(cx, global);
-    let creator = Some((parent_window.origin(), top_url));
-    if let Err(error) = load_document(&mut realm, child_window, &url, loader, creator) {
-        // A failed navigation leaves an empty document (an error page in
-        // browsers); the iframe still gets its load event.
-        eprintln!("{error}");
-        let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-        let blank = Document::new(
-            &mut realm,
-            scope,
-            url::Url::parse("about:blank").expect("about:blank parses"),
-        );
-        child_window.set_document(&blank);
-        child_window.set_origin(Origin::new_opaque());
-        queue_iframe_load_event_steps(container);
-    }
-    crate::runtime::perform_microtask_checkpoint(&mut realm);
-    drop(realm);
-    // The parent window's `frames[index]` (the WindowProxy's indexed
-    // property, as an own property of the parent global), once the
-    // child's document (and so its origin) is known. Deviation: the
-    // child's own scripts run before it exists.
-    define_frame_property(cx, parent_window, id);
-}
-
-/// Defines `frames[i]` on the parent's global for its newest child.
-fn define_frame_property(cx: &mut JSContext, parent: &Window, child: NavigableId) {
-    let Some(index) = browsing_context::children_of(parent.navigable_id())
-        .iter()
-        .position(|&c| c == child)
-    else {
-        return;
-    };
-    let Some(parent_global) = NonNull::new(parent.global_object()) else {
-        return;
-    };
-    let mut realm = AutoRealm::new(cx, parent_global);
-    let cx = &mut *realm;
-    let Some(proxy) = browsing_context::window_proxy_for(cx, child) else {
-        return;
-    };
-    rooted!(&in(cx) let mut value = mozjs::jsval::ObjectValue(proxy.get()));
-    rooted!(&in(cx) let global = parent_global.as_ptr());
-    let name = CString::new(index.to_string()).unwrap_or_default();
-    unsafe {
-        if mozjs::rust::wrappers2::JS_WrapValue(cx, value.handle_mut()) {
-            mozjs::rust::wrappers2::JS_DefineProperty(
-                cx,
-                global.handle(),
-                name.as_ptr(),
-                value.handle(),
-                (mozjs::jsapi::JSPROP_ENUMERATE | mozjs::jsapi::JSPROP_READONLY) as u32,
-            );
-        }
-    }
-}
-
-/// <https://html.spec.whatwg.org/multipage/iframe-embed-object.html#iframe-load-event-steps>,
-/// in an element task; then the node document stops delaying its load
-/// event.
-fn queue_iframe_load_event_steps(element: DomRoot<HTMLIFrameElement>) {
-    EventLoop::current().queue_task(Box::new(move |cx| {
-        let node = element.element().upcast_node();
-        let Some(global) = NonNull::new(node.global().global_object()) else {
-            return;
-        };
-        let mut realm = AutoRealm::new(cx, global);
-        // Step 1-4: (no lazy-load or srcdoc state) Step 5: Fire an event
-        // named load at element.
-        let event = Event::new(&mut realm, node.global(), "load", false, false);
-        event.set_trusted(true);
-        node.as_ref().dispatch(&mut realm, &event);
-        if let Some(document) = node.owner_doc() {
-            document.undelay_load();
-        }
-    }));
 }
 
 fn with_realm(cx: &mut JSContext, document: &Document, f: impl FnOnce(&mut JSContext, &Document)) {

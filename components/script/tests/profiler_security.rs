@@ -254,6 +254,85 @@ waitFor(() => window.mutedGot, () => p.stop().then(t => { window.result = report
     );
 }
 
+/// Case 4b: a muted script sets event handler content attributes
+/// (`setAttribute('onclick', ...)` on an element it makes, and on a page
+/// element). HTML compiles a content attribute handler as the document's
+/// code ("getting the current value of the event handler": the element's
+/// node document's settings object, its URL, muted errors false), whoever
+/// set the attribute; Chromium does the same (the handler's source URL is
+/// the document's). So a profiler may show the handler's own frame
+/// (`onclick`, at the document's URL): its source is in the document's
+/// DOM, readable with `getAttribute`. It never shows the muted script's
+/// frames the handler calls, nor the muted script's URL.
+#[test]
+fn muted_script_sets_event_handler_attributes() {
+    let (run, r) = muted_case(
+        "function mutedHelper_7f3a() { return tb.forceProfilerSample(); }\n\
+        const mutedDiv_7f3a = document.createElement('div');\n\
+        mutedDiv_7f3a.id = 'm';\n\
+        mutedDiv_7f3a.setAttribute('onclick', 'mutedHelper_7f3a(); tb.forceProfilerSample();');\n\
+        document.documentElement.appendChild(mutedDiv_7f3a);\n\
+        window.mutedClick_7f3a = function () { document.getElementById('m').click(); };\n",
+        r#"function visibleClicker() { document.getElementById("m").click(); }
+function visibleViaMuted() { mutedClick_7f3a(); }
+visibleClicker();
+visibleViaMuted();
+p.stop().then(t => { window.result = report(t); });"#,
+        &[
+            "onclick<visibleClicker<",
+            "onclick<visibleClicker<",
+            "onclick<visibleViaMuted<",
+            "onclick<visibleViaMuted<",
+        ],
+    );
+    let href = run.server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
+}
+
+/// Case 4c: a muted script builds iframes: a cross-origin one (whose
+/// script and content attribute handler force samples) and a srcdoc one
+/// (same origin as the page, a realm of its own). Neither child's code
+/// appears in the page's trace: the forced samples have no stack (the
+/// page's realm has no frame on the stack), and no child URL appears.
+#[test]
+fn muted_script_builds_iframes() {
+    let (server, muted) = serve_muted(
+        "const mutedFrame_7f3a = document.createElement('iframe');\n\
+        mutedFrame_7f3a.src = window.crossChildUrl;\n\
+        document.documentElement.appendChild(mutedFrame_7f3a);\n\
+        const mutedDoc_7f3a = document.createElement('iframe');\n\
+        mutedDoc_7f3a.srcdoc = '<script>function srcdocSecret_7f3a() { new TestBinding().forceProfilerSample(); parent.postMessage(\"srcdoc\", \"*\"); } srcdocSecret_7f3a();<\\/script>';\n\
+        document.documentElement.appendChild(mutedDoc_7f3a);\n",
+    );
+    let child = server.http_url(CROSS, "/child.html");
+    server.route("/child.html", |_| {
+        TestResponse::ok(
+            "<!DOCTYPE html><div id=c onclick=\"childHandler_7f3a()\"></div><script>\n\
+             function childHandler_7f3a() { return new TestBinding().forceProfilerSample(); }\n\
+             function childSecret_7f3a() { new TestBinding().forceProfilerSample(); document.getElementById('c').click(); }\n\
+             childSecret_7f3a(); parent.postMessage('cross', '*');\n\
+             </script>"
+                .to_owned(),
+        )
+        .with_content_type("text/html")
+    });
+    let run = run(
+        server,
+        &format!(
+            "<script>window.crossChildUrl = '{child}'; window.got = [];\n\
+             addEventListener('message', e => got.push(e.data));</script>\n{}",
+            scripts(&[muted.as_str()])
+        ),
+        r#"waitFor(() => got.length === 2, () => p.stop().then(t => { window.result = report(t); }));"#,
+    );
+    let r = check(
+        &run.out,
+        &[muted.as_str(), child.as_str(), "about:srcdoc"],
+        &["-", "-", "-"],
+    );
+    assert_eq!(r.resources, "[]", "{}", run.out);
+}
+
 /// Case 5: a muted script's promise reactions (`.then` callbacks, an async
 /// function's continuation, `queueMicrotask`, a generator resumed by
 /// visible code) run from microtasks: the samples forced inside them have

@@ -49,6 +49,9 @@ pub struct Document {
     /// (<https://html.spec.whatwg.org/multipage/parsing.html#delay-the-load-event>):
     /// child navigables not loaded yet.
     load_delay: Cell<u32>,
+    /// The line the HTML parser of this document is at while it parses
+    /// (the script location of event handler content attributes it sets).
+    parser_line: Cell<Option<u32>>,
 }
 
 impl AsRef<Node> for Document {
@@ -82,6 +85,7 @@ impl Document {
                 embedder_policy: Cell::new(Default::default()),
                 quirks: Cell::new(false),
                 load_delay: Cell::new(0),
+                parser_line: Cell::new(None),
             }),
             None,
         )
@@ -125,6 +129,15 @@ impl Document {
     }
 
     /// Something starts delaying the load event.
+    /// The HTML parser's current line while it parses this document.
+    pub fn parser_line(&self) -> Option<u32> {
+        self.parser_line.get()
+    }
+
+    pub fn set_parser_line(&self, line: Option<u32>) {
+        self.parser_line.set(line);
+    }
+
     pub fn delay_load(&self) {
         self.load_delay.set(self.load_delay.get() + 1);
     }

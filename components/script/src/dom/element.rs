@@ -16,6 +16,7 @@ use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
+use crate::dom::htmlbodyelement::HTMLBodyElement;
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
@@ -68,8 +69,8 @@ impl Element {
     }
 
     /// <https://dom.spec.whatwg.org/#concept-create-element> (no custom
-    /// elements): the interface is HTMLScriptElement for `script`, HTMLIFrameElement
-    /// for `iframe`, and
+    /// elements): the interface is HTMLScriptElement for `script`,
+    /// HTMLBodyElement for `body`, HTMLIFrameElement for `iframe`, and
     /// HTMLElement for other HTML elements, else Element.
     pub fn create(
         cx: &mut JSContext,
@@ -86,6 +87,11 @@ impl Element {
                     document, namespace, prefix, local_name,
                 ));
                 reflect_dom_object(cx, global, Box::new(script), None).upcast::<Element>()
+            } else if local_name == "body" {
+                let body = HTMLBodyElement::new_inherited(Element::new_inherited(
+                    document, namespace, prefix, local_name,
+                ));
+                reflect_dom_object(cx, global, Box::new(body), None).upcast::<Element>()
             } else if local_name == "iframe" {
                 let iframe = HTMLIFrameElement::new_inherited(Element::new_inherited(
                     document, namespace, prefix, local_name,
@@ -101,8 +107,28 @@ impl Element {
             let element = Element::new_inherited(document, namespace, prefix, local_name);
             reflect_dom_object(cx, global, Box::new(element), None)
         };
+        // "Create an element" leaves attributes to its caller (the
+        // parser's "create an element for a token" appends each, which
+        // runs their change steps).
+        let names: Vec<(String, String)> = attributes.clone();
         *element.attributes.borrow_mut() = attributes;
+        for (name, value) in names {
+            element.attribute_changed(&name, Some(&value));
+        }
         element
+    }
+
+    /// The attribute change steps
+    /// (<https://dom.spec.whatwg.org/#concept-element-attributes-change-ext>)
+    /// of the specifications that define any for `name` (no namespace):
+    /// HTML's event handler content attributes and `<iframe>`'s `src` and
+    /// `srcdoc`.
+    fn attribute_changed(&self, name: &str, value: Option<&str>) {
+        crate::dom::eventtarget::event_handler_attribute_changed(self, name, value);
+        crate::script_element::attribute_changed(self, name);
+        if let Some(iframe) = DomRoot::from_ref(self).downcast::<HTMLIFrameElement>() {
+            iframe.attribute_changed(name, value);
+        }
     }
 
     pub fn upcast_node(&self) -> &Node {
@@ -160,17 +186,19 @@ impl Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attributes-set-value>
     pub fn set_attribute_value(&self, name: &str, value: &str) {
         let name = self.normalize_attribute_name(name);
-        let mut attributes = self.attributes.borrow_mut();
-        match attributes.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, v)) => *v = value.to_owned(),
-            None => attributes.push((name.clone(), value.to_owned())),
+        {
+            let mut attributes = self.attributes.borrow_mut();
+            match attributes.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, v)) => *v = value.to_owned(),
+                None => attributes.push((name.clone(), value.to_owned())),
+            }
         }
-        drop(attributes);
-        // https://dom.spec.whatwg.org/#concept-element-attributes-change-ext:
-        // the attribute change steps (a script element's).
-        crate::script_element::attribute_changed(self, &name);
+        // "Change an attribute" / "append an attribute": handle attribute
+        // changes (the attribute change steps).
+        self.attribute_changed(&name, Some(value));
     }
 
+    /// <https://dom.spec.whatwg.org/#concept-element-attributes-remove-by-name>
     pub fn remove_attribute(&self, name: &str) {
         let name = self.normalize_attribute_name(name);
         let removed = {
@@ -179,8 +207,9 @@ impl Element {
             attributes.retain(|(n, _)| *n != name);
             attributes.len() != before
         };
+        // "Remove an attribute": handle attribute changes with null.
         if removed {
-            crate::script_element::attribute_changed(self, &name);
+            self.attribute_changed(&name, None);
         }
     }
 
@@ -189,7 +218,10 @@ impl Element {
     pub fn add_attributes_if_missing(&self, attributes: Vec<(String, String)>) {
         for (name, value) in attributes {
             if self.get_attribute(&name).is_none() {
-                self.attributes.borrow_mut().push((name, value));
+                self.attributes
+                    .borrow_mut()
+                    .push((name.clone(), value.clone()));
+                self.attribute_changed(&name, Some(&value));
             }
         }
     }

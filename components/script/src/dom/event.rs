@@ -116,8 +116,19 @@ impl Event {
         }
     }
 
+    /// <https://dom.spec.whatwg.org/#dom-event-bubbles>
+    pub fn bubbles(&self) -> bool {
+        self.bubbles.get()
+    }
+
     pub fn type_(&self) -> DOMString {
         self.type_.borrow().clone()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-event-composed>'s value (set by
+    /// the constructors of derived interfaces).
+    pub fn set_composed(&self, composed: bool) {
+        self.composed.set(composed);
     }
 
     pub fn set_trusted(&self, trusted: bool) {

@@ -8,6 +8,7 @@ use mozjs::context::JSContext;
 use mozjs::gc::{RootedTraceableBox, Traceable};
 use mozjs::jsapi::{JSTracer, JS_IsGlobalObject};
 use mozjs::jsval::ObjectValue;
+use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
@@ -22,9 +23,13 @@ use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::DomRoot;
+use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::errorevent::ErrorEvent;
 use crate::dom::event::{Event, EventPhase};
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::node::{Node, NodeKind};
+use crate::dom::window::Window;
+use crate::script_registry::ScriptRecord;
 
 /// What an event listener calls.
 #[derive(Clone)]
@@ -57,11 +62,37 @@ struct EventListenerEntry {
     removed: Cell<bool>,
 }
 
+/// An event handler's value
+/// (<https://html.spec.whatwg.org/#event-handler-value>) when not null.
+#[derive(Clone)]
+enum HandlerValue {
+    /// A callback object (set through the IDL attribute, or compiled).
+    Callback(Rc<EventHandlerNonNull>),
+    /// <https://html.spec.whatwg.org/#internal-raw-uncompiled-handler>,
+    /// set through the content attribute; compiled when first read.
+    Uncompiled(UncompiledHandler),
+}
+
+/// <https://html.spec.whatwg.org/#internal-raw-uncompiled-handler>: an
+/// event handler content attribute's value and the location where the
+/// script body originated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UncompiledHandler {
+    /// The uncompiled script body (the attribute's value).
+    pub body: String,
+    /// The URL of the document whose markup (or DOM) held the attribute:
+    /// the compiled function's file name.
+    pub url: String,
+    /// The 1-based line the attribute is on (the parser's position when
+    /// the attribute was set, else 1).
+    pub line: u32,
+}
+
 /// <https://html.spec.whatwg.org/#event-handlers>
 struct EventHandler {
     /// The event type (the handler's name without "on").
     type_: DOMString,
-    value: Option<Rc<EventHandlerNonNull>>,
+    value: Option<HandlerValue>,
     /// The listener added when the handler was activated.
     listener: Option<Rc<EventListenerEntry>>,
 }
@@ -121,31 +152,59 @@ impl EventTarget {
             .retain(|l| !Rc::ptr_eq(l, listener));
     }
 
-    /// <https://dom.spec.whatwg.org/#concept-event-dispatch> for targets
-    /// without parents (no nodes or shadow trees yet): the event path is
-    /// the target alone. Returns false if the event was canceled.
+    /// <https://dom.spec.whatwg.org/#concept-event-dispatch> (no shadow
+    /// trees, related targets, touch targets or activation behavior): the
+    /// event path is the target and its ancestors by "get the parent"
+    /// ([`EventTarget::get_the_parent`]). Returns false if the event was
+    /// canceled.
     pub fn dispatch(&self, cx: &mut JSContext, event: &Event) -> bool {
         // Step 1: Set event's dispatch flag.
         event.set_dispatching(true);
         // Step 2: Let targetOverride be target (no legacy target override).
         // Steps 3-4: no activation target or related target.
         // Step 5.1-5.2: Append to an event path with event, target,
-        // targetOverride: the path is «target».
-        // Step 5.3-5.9: target has no parent, so the path ends there.
+        // targetOverride.
+        // Step 5.3: Let parent be the result of invoking target's get the
+        // parent with event.
+        // Step 5.4-5.9: While parent is non-null, append parent to the
+        // event path and set parent to the result of invoking parent's get
+        // the parent with event (no slots or shadow roots).
+        let mut path: Vec<DomRoot<EventTarget>> = vec![DomRoot::from_ref(self)];
+        while let Some(parent) = path.last().and_then(|t| t.get_the_parent(event)) {
+            path.push(parent);
+        }
         // Step 5.10-5.12: clearTargets is false (no shadow trees).
-        // Step 5.13: For each struct in event's path, in reverse order
-        // (capturing):
-        //   Step 5.13.1: the struct's shadow-adjusted target is non-null,
-        //   so set event's eventPhase to AT_TARGET.
         event.set_target(Some(self));
-        event.set_phase(EventPhase::AtTarget);
-        //   Step 5.13.3: Invoke with struct, event, "capturing".
-        self.invoke(cx, event, Phase::Capturing);
-        // Step 5.14: For each struct in event's path (bubbling):
-        //   Step 5.14.1: AT_TARGET again (shadow-adjusted target non-null).
-        event.set_phase(EventPhase::AtTarget);
-        //   Step 5.14.3: Invoke with struct, event, "bubbling".
-        self.invoke(cx, event, Phase::Bubbling);
+        // Step 5.13: For each struct in event's path, in reverse order:
+        for (index, target) in path.iter().enumerate().rev() {
+            // Step 5.13.1: If struct's shadow-adjusted target is non-null
+            // (the first struct), then set event's eventPhase attribute to
+            // AT_TARGET. Step 5.13.2: Otherwise, set it to CAPTURING_PHASE.
+            event.set_phase(if index == 0 {
+                EventPhase::AtTarget
+            } else {
+                EventPhase::Capturing
+            });
+            // Step 5.13.3: Invoke with struct, event, "capturing".
+            target.invoke(cx, event, Phase::Capturing);
+        }
+        // Step 5.14: For each struct in event's path:
+        for (index, target) in path.iter().enumerate() {
+            if index == 0 {
+                // Step 5.14.1: AT_TARGET for the target.
+                event.set_phase(EventPhase::AtTarget);
+            } else {
+                // Step 5.14.2.1: If event's bubbles attribute is false, then
+                // continue. Step 5.14.2.2: Set event's eventPhase attribute
+                // to BUBBLING_PHASE.
+                if !event.bubbles() {
+                    continue;
+                }
+                event.set_phase(EventPhase::Bubbling);
+            }
+            // Step 5.14.3: Invoke with struct, event, "bubbling".
+            target.invoke(cx, event, Phase::Bubbling);
+        }
         // Step 6: Set event's eventPhase attribute to NONE.
         event.set_phase(EventPhase::None);
         // Step 7: Set event's currentTarget attribute to null.
@@ -160,6 +219,30 @@ impl EventTarget {
         // Step 13: Return false if event's canceled flag is set; otherwise
         // true.
         !event.canceled_flag()
+    }
+
+    /// "Get the parent" (<https://dom.spec.whatwg.org/#get-the-parent>):
+    /// a node's is its parent (no slots or shadow roots); a document's is
+    /// its relevant global object (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-window-object>
+    /// defines Document's: null if event's type is "load" or the document
+    /// has no browsing context); every other target has none.
+    fn get_the_parent(&self, event: &Event) -> Option<DomRoot<EventTarget>> {
+        // SAFETY: the reflector of a live DOM object.
+        let node = unsafe { DomRoot::<Node>::try_from_object(self.reflector().get_jsobject()) }?;
+        if node.kind() != NodeKind::Document {
+            return node.parent().map(|p| p.upcast::<EventTarget>());
+        }
+        // A document's get the parent: null if event's type attribute
+        // value is "load" or document does not have a browsing context;
+        // otherwise the document's relevant global object.
+        if event.type_() == "load" {
+            return None;
+        }
+        let window = node.global().as_window()?;
+        let active = window
+            .active_document()
+            .is_some_and(|d| d.reflector_object() == node.reflector_object());
+        active.then(|| DomRoot::from_ref(window.upcast_event_target()))
     }
 
     /// <https://dom.spec.whatwg.org/#concept-event-listener-invoke>
@@ -261,7 +344,7 @@ impl EventTarget {
         // Step 1: Let callback be the result of getting the current value
         // of the event handler.
         // Step 2: If callback is null, then return.
-        let Some(callback) = self.get_event_handler(type_) else {
+        let Some(callback) = self.get_event_handler(cx, type_) else {
             return;
         };
         let _root = RootedTraceableBox::new(callback.clone());
@@ -325,15 +408,189 @@ impl EventTarget {
         }
     }
 
-    /// The getter of an event handler IDL attribute
-    /// (<https://html.spec.whatwg.org/#getting-the-current-value-of-the-event-handler>)
-    /// for the event `type_` (the attribute's name without "on").
-    pub fn get_event_handler(&self, type_: &str) -> Option<Rc<EventHandlerNonNull>> {
-        self.handlers
+    /// <https://html.spec.whatwg.org/#getting-the-current-value-of-the-event-handler>
+    /// for the event `type_` (the handler's name without "on"); also the
+    /// getter of an event handler IDL attribute.
+    pub fn get_event_handler(
+        &self,
+        cx: &mut JSContext,
+        type_: &str,
+    ) -> Option<Rc<EventHandlerNonNull>> {
+        // Step 1: If eventHandler's value is an internal raw uncompiled
+        // handler, then compile it (below).
+        let value = self
+            .handlers
             .borrow()
             .iter()
             .find(|h| h.type_ == type_)
-            .and_then(|h| h.value.clone())
+            .and_then(|h| h.value.clone());
+        let uncompiled = match value? {
+            HandlerValue::Callback(callback) => return Some(callback),
+            HandlerValue::Uncompiled(uncompiled) => uncompiled,
+        };
+        let compiled = self.compile_event_handler(cx, type_, &uncompiled);
+        // Steps 1.7.1 and 1.12: set eventHandler's value to null (a syntax
+        // error; done before it is reported, so a listener of the error
+        // event reads null) or to the compiled callback, unless the
+        // handler was changed meanwhile.
+        if let Some(handler) = self
+            .handlers
+            .borrow_mut()
+            .iter_mut()
+            .find(|h| h.type_ == type_)
+        {
+            if matches!(&handler.value, Some(HandlerValue::Uncompiled(u)) if *u == uncompiled) {
+                handler.value = compiled.as_ref().ok().cloned().map(HandlerValue::Callback);
+            }
+        }
+        match compiled {
+            Ok(callback) => Some(callback),
+            Err(report) => {
+                // Step 1.7.3: Report an exception with syntaxError for
+                // settings object's global object. Step 1.7.4: Return null.
+                report(cx);
+                None
+            }
+        }
+    }
+
+    /// Steps 1.1-1.12 of
+    /// <https://html.spec.whatwg.org/#getting-the-current-value-of-the-event-handler>:
+    /// compiles `handler` as the function `on<type_>` in the realm of the
+    /// document the attribute belongs to, with the scope chain element,
+    /// form owner, document. A syntax error (or a document with scripting
+    /// disabled) gives `Err` with the steps that report it.
+    #[allow(clippy::type_complexity)]
+    fn compile_event_handler(
+        &self,
+        cx: &mut JSContext,
+        type_: &str,
+        handler: &UncompiledHandler,
+    ) -> Result<Rc<EventHandlerNonNull>, Box<dyn FnOnce(&mut JSContext)>> {
+        use mozjs::jsapi::JS_GetFunctionObject;
+        use mozjs::jsapi::JS::SupportUnscopables;
+        use mozjs::rust::wrappers2::{CompileFunction1, JS_WrapObject};
+        use mozjs::rust::{transform_str_to_source_text, CompileOptionsWrapper, EnvironmentChain};
+        let nothing_to_report = || -> Box<dyn FnOnce(&mut JSContext)> { Box::new(|_| {}) };
+        let object = self.reflector().get_jsobject();
+        // Step 1.1: If eventTarget is an element, then let element be
+        // eventTarget, and document be element's node document. Otherwise,
+        // eventTarget is a Window object, let element be null, and
+        // document be eventTarget's associated Document.
+        // SAFETY: the reflector of a live DOM object.
+        let element = unsafe { DomRoot::<Element>::try_from_object(object) };
+        let document = match &element {
+            Some(element) => element.upcast_node().owner_doc(),
+            None => unsafe { DomRoot::<Window>::try_from_object(object) }
+                .and_then(|window| window.active_document()),
+        };
+        let Some(document) = document else {
+            return Err(nothing_to_report());
+        };
+        // Step 1.2: If scripting is disabled for document (it has no
+        // browsing context: it is not its window's active document), then
+        // return null.
+        let global = document.upcast_node().global();
+        let has_browsing_context = global
+            .as_window()
+            .and_then(|w| w.active_document())
+            .is_some_and(|d| d.reflector_object() == document.reflector_object());
+        if !has_browsing_context {
+            return Err(nothing_to_report());
+        }
+        // Step 1.3-1.4: body and location (handler).
+        // Step 1.5: If element is not null and element has a form owner,
+        // let form owner be that form owner. Otherwise, let form owner be
+        // null.
+        let form_owner = element.as_deref().and_then(form_owner);
+        // Step 1.6: Let settings object be the relevant settings object of
+        // document.
+        // Step 1.8: Push settings object's realm execution context onto the
+        // JavaScript execution context stack.
+        let Some(global_object) = std::ptr::NonNull::new(global.global_object()) else {
+            return Err(nothing_to_report());
+        };
+        let mut realm = AutoRealm::new(cx, global_object);
+        let cx = &mut *realm;
+        // Step 1.9, scope: realm's global environment; if eventHandler is
+        // an element's event handler, NewObjectEnvironment(document),
+        // then (form owner), then (element): SpiderMonkey's environment
+        // chain lists the innermost object first.
+        let chain = EnvironmentChain::new(cx, SupportUnscopables::Yes);
+        if let Some(element) = &element {
+            let scopes = [
+                Some(element.reflector_object()),
+                form_owner.as_ref().map(|f| f.reflector_object()),
+                Some(document.reflector_object()),
+            ];
+            for scope in scopes.into_iter().flatten() {
+                rooted!(&in(cx) let mut scope = scope);
+                // SAFETY: a rooted object; wrapped into this compartment
+                // (a node adopted from another document keeps its realm).
+                if !unsafe { JS_WrapObject(cx, scope.handle_mut()) } {
+                    return Err(Box::new(crate::dom::globalscope::report_pending_exception));
+                }
+                chain.append(scope.get());
+            }
+        }
+        // Step 1.9, parameters: "event", or for the onerror handler of a
+        // Window "event, source, lineno, colno, error"; the function's
+        // name is the handler's name.
+        let is_window_onerror = element.is_none() && type_ == "error";
+        let names: &[&std::ffi::CStr] = if is_window_onerror {
+            &[c"event", c"source", c"lineno", c"colno", c"error"]
+        } else {
+            &[c"event"]
+        };
+        let argnames: Vec<*const std::os::raw::c_char> = names.iter().map(|n| n.as_ptr()).collect();
+        let name = std::ffi::CString::new(format!("on{type_}")).unwrap_or_default();
+        // The function is the document's code: compiled with the
+        // document's URL and the attribute's line, never muted (the
+        // attribute is in the document's DOM, whoever set it), and
+        // registered as such for the sampler and error reporting.
+        if crate::script_registry::lookup(&handler.url, handler.line)
+            .is_none_or(|r| r.url != handler.url || r.start_line != handler.line)
+        {
+            crate::script_registry::register(ScriptRecord::inline(&handler.url, handler.line));
+        }
+        let filename =
+            std::ffi::CString::new(handler.url.replace('\0', "\u{FFFD}")).unwrap_or_default();
+        let mut options = CompileOptionsWrapper::new(cx, filename, handler.line.max(1));
+        options.set_muted_errors(false);
+        let mut text = transform_str_to_source_text(&handler.body);
+        // SAFETY: the chain, options and source outlive the call.
+        let function = unsafe {
+            CompileFunction1(
+                cx,
+                chain.get(),
+                options.ptr,
+                name.as_ptr(),
+                argnames.len() as u32,
+                argnames.as_ptr(),
+                &mut text,
+            )
+        };
+        // Step 1.7: If body is not parsable as FunctionBody or if parsing
+        // detects an early error: a SyntaxError is pending; report it
+        // (Step 1.7.2-1.7.3) in this realm.
+        if function.is_null() {
+            return Err(Box::new(move |cx: &mut JSContext| {
+                let Some(global) = std::ptr::NonNull::new(global_object.as_ptr()) else {
+                    return;
+                };
+                let mut realm = AutoRealm::new(cx, global);
+                crate::dom::globalscope::report_pending_exception(&mut realm);
+            }));
+        }
+        // Step 1.10-1.11: leave the realm (when `realm` drops); the
+        // function has no script or module.
+        // SAFETY: a live function.
+        rooted!(&in(cx) let function = unsafe { JS_GetFunctionObject(function) });
+        // Step 1.12: an EventHandler callback function object whose object
+        // reference is function and whose callback context is settings
+        // object.
+        // SAFETY: a rooted function object.
+        Ok(unsafe { EventHandlerNonNull::new(cx, function.get()) })
     }
 
     /// The setter of an event handler IDL attribute
@@ -345,21 +602,45 @@ impl EventTarget {
             None => self.deactivate_event_handler(type_),
             // Step 3.1: Set handler's value to the given value.
             // Step 3.2: Activate an event handler.
-            Some(value) => {
-                {
-                    let mut handlers = self.handlers.borrow_mut();
-                    match handlers.iter_mut().find(|h| h.type_ == type_) {
-                        Some(handler) => handler.value = Some(value),
-                        None => handlers.push(EventHandler {
-                            type_: type_.to_owned(),
-                            value: Some(value),
-                            listener: None,
-                        }),
-                    }
-                }
-                self.activate_event_handler(type_);
+            Some(value) => self.set_and_activate(type_, HandlerValue::Callback(value)),
+        }
+    }
+
+    /// The attribute change steps of an event handler content attribute
+    /// (<https://html.spec.whatwg.org/#event-handler-attributes:concept-element-attributes-change-ext>)
+    /// for a target already determined: `None` (the attribute was
+    /// removed) deactivates the handler, else its value becomes the
+    /// internal raw uncompiled handler and the handler is activated.
+    pub fn set_event_handler_content_attribute(
+        &self,
+        type_: &str,
+        value: Option<UncompiledHandler>,
+    ) {
+        match value {
+            // Step 4: Otherwise (value is null), deactivate an event
+            // handler given eventTarget and name.
+            None => self.deactivate_event_handler(type_),
+            // Step 3.1-3.3: Let location be the script location that
+            // triggered the execution of these steps; set eventHandler's
+            // value to the internal raw uncompiled handler value/location;
+            // activate an event handler given eventTarget and name.
+            Some(value) => self.set_and_activate(type_, HandlerValue::Uncompiled(value)),
+        }
+    }
+
+    fn set_and_activate(&self, type_: &str, value: HandlerValue) {
+        {
+            let mut handlers = self.handlers.borrow_mut();
+            match handlers.iter_mut().find(|h| h.type_ == type_) {
+                Some(handler) => handler.value = Some(value),
+                None => handlers.push(EventHandler {
+                    type_: type_.to_owned(),
+                    value: Some(value),
+                    listener: None,
+                }),
             }
         }
+        self.activate_event_handler(type_);
     }
 
     /// <https://html.spec.whatwg.org/#activate-an-event-handler>
@@ -433,7 +714,7 @@ unsafe impl Traceable for EventTarget {
             }
             if let Ok(handlers) = self.handlers.try_borrow() {
                 for handler in handlers.iter() {
-                    if let Some(value) = &handler.value {
+                    if let Some(HandlerValue::Callback(value)) = &handler.value {
                         value.trace(trc);
                     }
                 }
@@ -554,4 +835,217 @@ impl EventTargetMethods for EventTarget {
 /// in the `*Methods` traits go through it.
 pub trait AsEventTarget {
     fn as_event_target(&self) -> &EventTarget;
+}
+
+/// The elements that are form-associated and listed
+/// (<https://html.spec.whatwg.org/multipage/forms.html#form-associated-element>),
+/// whose event handlers have their form owner in scope.
+const FORM_ASSOCIATED: &[&str] = &[
+    "button", "fieldset", "img", "input", "object", "output", "select", "textarea",
+];
+
+/// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#form-owner>
+/// of `element`, found as "reset the form owner" would set it: the element
+/// with the `form` attribute's ID in the same tree if that is a `form`,
+/// else the nearest `form` ancestor (never for `img` with a `form`
+/// attribute, which is not listed).
+fn form_owner(element: &Element) -> Option<DomRoot<Element>> {
+    let is_html_form = |e: &Element| e.is_html("form");
+    if !FORM_ASSOCIATED.iter().any(|name| element.is_html(name)) {
+        return None;
+    }
+    // Step 3 of "reset the form owner": If element is listed, has a form
+    // content attribute, and is connected, then: if the first element in
+    // element's tree, in tree order, whose ID is element's form content
+    // attribute value is a form element, associate element with it.
+    if let Some(id) = element.get_attribute("form") {
+        if element.upcast_node().is_connected() && !element.is_html("img") {
+            let root = element.upcast_node().root_ref();
+            return root
+                .descendants()
+                .into_iter()
+                .filter_map(|n| n.downcast::<Element>())
+                .find(|e| e.get_attribute("id").as_deref() == Some(id.as_str()))
+                .filter(|e| is_html_form(e));
+        }
+        return None;
+    }
+    // Step 4: Otherwise, if element has an ancestor form element, then
+    // associate element with the nearest such ancestor form element.
+    let mut parent = element.upcast_node().parent();
+    while let Some(node) = parent {
+        if let Some(form) = node.downcast::<Element>().filter(|e| is_html_form(e)) {
+            return Some(form);
+        }
+        parent = node.parent();
+    }
+    None
+}
+
+/// The event handlers of `GlobalEventHandlers` that are content
+/// attributes on every HTML element
+/// (<https://html.spec.whatwg.org/multipage/webappapis.html#globaleventhandlers>).
+pub const GLOBAL_EVENT_HANDLERS: &[&str] = &[
+    "onabort",
+    "onauxclick",
+    "onbeforeinput",
+    "onbeforematch",
+    "onbeforetoggle",
+    "onblur",
+    "oncancel",
+    "oncanplay",
+    "oncanplaythrough",
+    "onchange",
+    "onclick",
+    "onclose",
+    "oncommand",
+    "oncontextlost",
+    "oncontextmenu",
+    "oncontextrestored",
+    "oncopy",
+    "oncuechange",
+    "oncut",
+    "ondblclick",
+    "ondrag",
+    "ondragend",
+    "ondragenter",
+    "ondragleave",
+    "ondragover",
+    "ondragstart",
+    "ondrop",
+    "ondurationchange",
+    "onemptied",
+    "onended",
+    "onerror",
+    "onfocus",
+    "onformdata",
+    "oninput",
+    "oninvalid",
+    "onkeydown",
+    "onkeypress",
+    "onkeyup",
+    "onload",
+    "onloadeddata",
+    "onloadedmetadata",
+    "onloadstart",
+    "onmousedown",
+    "onmouseenter",
+    "onmouseleave",
+    "onmousemove",
+    "onmouseout",
+    "onmouseover",
+    "onmouseup",
+    "onpaste",
+    "onpause",
+    "onplay",
+    "onplaying",
+    "onprogress",
+    "onratechange",
+    "onreset",
+    "onresize",
+    "onscroll",
+    "onscrollend",
+    "onsecuritypolicyviolation",
+    "onseeked",
+    "onseeking",
+    "onselect",
+    "onslotchange",
+    "onstalled",
+    "onsubmit",
+    "onsuspend",
+    "ontimeupdate",
+    "ontoggle",
+    "onvolumechange",
+    "onwaiting",
+    "onwheel",
+];
+
+/// The Window-reflecting body element event handler set and the
+/// `WindowEventHandlers` names
+/// (<https://html.spec.whatwg.org/multipage/webappapis.html#window-reflecting-body-element-event-handler-set>,
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#windoweventhandlers>):
+/// on `body` (and `frameset`) they are the Window's handlers.
+const WINDOW_REFLECTING: &[&str] = &[
+    "onblur",
+    "onerror",
+    "onfocus",
+    "onload",
+    "onresize",
+    "onscroll",
+    "onafterprint",
+    "onbeforeprint",
+    "onbeforeunload",
+    "onhashchange",
+    "onlanguagechange",
+    "onmessage",
+    "onmessageerror",
+    "onoffline",
+    "ononline",
+    "onpagehide",
+    "onpagereveal",
+    "onpageshow",
+    "onpageswap",
+    "onpopstate",
+    "onrejectionhandled",
+    "onstorage",
+    "onunhandledrejection",
+    "onunload",
+];
+
+/// The attribute change steps for event handler content attributes
+/// (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-attributes:concept-element-attributes-change-ext>),
+/// run when `element`'s attribute `local_name` (no namespace) changed to
+/// `value` (`None`: removed).
+pub fn event_handler_attribute_changed(element: &Element, local_name: &str, value: Option<&str>) {
+    // Step 1: If namespace is not null, or localName is not the name of an
+    // event handler content attribute on element, then return (content
+    // attributes of HTML elements; the parser and setAttribute give
+    // attributes without a namespace).
+    if element.namespace() != Some(HTML_NAMESPACE) {
+        return;
+    }
+    let is_body = element.is_html("body") || element.is_html("frameset");
+    let is_handler = GLOBAL_EVENT_HANDLERS.contains(&local_name)
+        || (is_body && WINDOW_REFLECTING.contains(&local_name));
+    if !is_handler {
+        return;
+    }
+    let type_ = &local_name[2..];
+    // Step 2: Let eventTarget be the result of determining the target of
+    // an event handler given element and localName.
+    let Some(document) = element.upcast_node().owner_doc() else {
+        return;
+    };
+    let target: DomRoot<EventTarget> = if is_body && WINDOW_REFLECTING.contains(&local_name) {
+        // Determining the target, step 3-4: if eventTarget's node document
+        // is not an active document, return null; else return its
+        // relevant global object.
+        let Some(window) = document.upcast_node().global().as_window() else {
+            return;
+        };
+        let active = window
+            .active_document()
+            .is_some_and(|d| d.reflector_object() == document.reflector_object());
+        if !active {
+            return;
+        }
+        DomRoot::from_ref(window.upcast_event_target())
+    } else {
+        DomRoot::from_ref(element.upcast_node().as_ref())
+    };
+    // Step 3: (value not null) Step 3.1: If the "Should element's inline
+    // behavior be blocked by Content Security Policy?" algorithm returns
+    // "Blocked": no Content Security Policy here.
+    // Step 3.2: Let handlerMap be eventTarget's event handler map; Step
+    // 3.3: let eventHandler be handlerMap[localName]; Step 3.4: location
+    // is the script location that triggered these steps: the parser's
+    // position while the document is being parsed, else line 1 (as
+    // Chromium, whose event handler position is its parser's text
+    // position, else the minimum position).
+    let handler = value.map(|body| UncompiledHandler {
+        body: body.to_owned(),
+        url: document.url().to_string(),
+        line: document.parser_line().unwrap_or(1),
+    });
+    target.set_event_handler_content_attribute(type_, handler);
 }

@@ -1,5 +1,7 @@
 //! `HTMLElement` (<https://html.spec.whatwg.org/multipage/dom.html#htmlelement>).
 
+use std::cell::Cell;
+
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
@@ -7,10 +9,14 @@ use mozjs::jsapi::JSTracer;
 use crate::dom::bindings::codegen::HTMLElementBinding::HTMLElementMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::root::DomRoot;
 use crate::dom::element::Element;
+use crate::dom::mouseevent::MouseEvent;
 
 pub struct HTMLElement {
     element: Element,
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#click-in-progress-flag>
+    click_in_progress: Cell<bool>,
 }
 
 impl AsRef<Element> for HTMLElement {
@@ -27,7 +33,10 @@ unsafe impl Traceable for HTMLElement {
 
 impl HTMLElement {
     pub fn new_inherited(element: Element) -> HTMLElement {
-        HTMLElement { element }
+        HTMLElement {
+            element,
+            click_in_progress: Cell::new(false),
+        }
     }
 
     pub fn upcast_element(&self) -> &Element {
@@ -35,7 +44,45 @@ impl HTMLElement {
     }
 }
 
+/// The elements that are disabled form controls when they have a
+/// `disabled` attribute
+/// (<https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#concept-fe-disabled>;
+/// a `fieldset` ancestor's `disabled` is not taken into account).
+const DISABLEABLE: &[&str] = &["button", "input", "select", "textarea"];
+
 impl HTMLElementMethods for HTMLElement {
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-click>
+    fn Click(&self, cx: &mut JSContext) -> Fallible<()> {
+        // Step 1: If this element is a form control that is disabled, then
+        // return.
+        let disabled = DISABLEABLE.iter().any(|name| self.element.is_html(name))
+            && self.element.get_attribute("disabled").is_some();
+        if disabled {
+            return Ok(());
+        }
+        // Step 2: If this element's click in progress flag is set, then
+        // return.
+        if self.click_in_progress.get() {
+            return Ok(());
+        }
+        // Step 3: Set this element's click in progress flag.
+        self.click_in_progress.set(true);
+        // Step 4: Fire a synthetic pointer event named click at this
+        // element, with the not trusted flag set.
+        let node = self.element.upcast_node();
+        let global = node.global();
+        let view = node
+            .owner_doc()
+            .and_then(|d| d.upcast_node().global().as_window().map(DomRoot::from_ref));
+        let event = MouseEvent::new_synthetic(cx, global, "click", view.as_deref(), true);
+        // "Fire a synthetic pointer event", step 8: Return the result of
+        // dispatching event at target.
+        node.as_ref().dispatch(cx, event.upcast_event());
+        // Step 5: Unset this element's click in progress flag.
+        self.click_in_progress.set(false);
+        Ok(())
+    }
+
     /// <https://html.spec.whatwg.org/multipage/dom.html#dom-title>: reflects
     /// `title`.
     fn Title(&self, _cx: &mut JSContext) -> DOMString {

@@ -368,7 +368,7 @@ impl Node {
             .root_ref()
             .downcast::<crate::dom::htmliframeelement::HTMLIFrameElement>()
         {
-            crate::script_loading::iframe_insertion_steps(&iframe);
+            iframe.insertion_steps();
         }
     }
 
@@ -426,25 +426,15 @@ impl Node {
         }
     }
 
-    /// The `<iframe>` removing steps
-    /// (<https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>):
-    /// "destroy a child navigable". Deviation: the navigable (and its
-    /// `contentWindow`) stays registered; what is done is what the JS
-    /// Self-Profiling API needs: the profiling sessions of the destroyed
-    /// navigable's realm and of its descendants' realms stop, and the
-    /// dedicated workers those realms created are terminated (their
-    /// owner's document is discarded).
+    /// The removing steps of `node` and its descendants: only `<iframe>`
+    /// has any here ("destroy a child navigable",
+    /// <https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>).
     fn run_removing_steps(&self) {
         if let Some(iframe) = self
             .root_ref()
             .downcast::<crate::dom::htmliframeelement::HTMLIFrameElement>()
         {
-            if let Some(id) = iframe.content_navigable() {
-                crate::browsing_context::for_each_inclusive_descendant(id, |global| {
-                    crate::profiling::stop_sessions_of_realm(global.profiler_realm_id());
-                    crate::workers::terminate_workers_of_realm(global.profiler_realm_id());
-                });
-            }
+            iframe.removing_steps();
         }
     }
 

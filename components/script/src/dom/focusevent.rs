@@ -1,0 +1,71 @@
+//! `FocusEvent` (<https://w3c.github.io/uievents/#interface-focusevent>).
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::FocusEventBinding::FocusEventMethods;
+use crate::dom::bindings::codegen::FocusEventInit;
+use crate::dom::bindings::conversions::DOMString;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::eventtarget::EventTarget;
+use crate::dom::globalscope::GlobalScope;
+use crate::dom::uievent::UIEvent;
+
+pub struct FocusEvent {
+    uievent: UIEvent,
+    related_target: MutNullableDom<EventTarget>,
+}
+
+impl AsRef<UIEvent> for FocusEvent {
+    fn as_ref(&self) -> &UIEvent {
+        &self.uievent
+    }
+}
+
+unsafe impl Traceable for FocusEvent {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe {
+            self.uievent.trace(trc);
+            self.related_target.trace(trc);
+        }
+    }
+}
+
+impl FocusEventMethods for FocusEvent {
+    /// <https://w3c.github.io/uievents/#dom-focusevent-focusevent>: the
+    /// event constructor (<https://dom.spec.whatwg.org/#concept-event-constructor>).
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: DOMString,
+        init: FocusEventInit,
+    ) -> Fallible<DomRoot<FocusEvent>> {
+        // Step 1: Let event be the result of running the inner event
+        // creation steps with this interface, null, now, and eventInitDict.
+        let ui = &init.parent;
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(FocusEvent {
+                uievent: UIEvent::new_inherited(global.now(), ui),
+                related_target: MutNullableDom::new(init.related_target.as_deref()),
+            }),
+            proto,
+        );
+        // Step 2: Initialize event's type attribute to type.
+        let base = event.uievent.upcast_event();
+        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
+        base.set_composed(ui.parent.composed);
+        // Step 3: Return event.
+        Ok(event)
+    }
+
+    fn RelatedTarget(&self, _cx: &mut JSContext) -> Option<DomRoot<EventTarget>> {
+        self.related_target.get()
+    }
+}

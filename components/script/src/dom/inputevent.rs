@@ -1,0 +1,80 @@
+//! `InputEvent` (<https://w3c.github.io/uievents/#interface-inputevent>,
+//! with Input Events' `inputType`).
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::InputEventBinding::InputEventMethods;
+use crate::dom::bindings::codegen::InputEventInit;
+use crate::dom::bindings::conversions::DOMString;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::globalscope::GlobalScope;
+use crate::dom::uievent::UIEvent;
+
+pub struct InputEvent {
+    uievent: UIEvent,
+    data: Option<DOMString>,
+    is_composing: bool,
+    input_type: DOMString,
+}
+
+impl AsRef<UIEvent> for InputEvent {
+    fn as_ref(&self) -> &UIEvent {
+        &self.uievent
+    }
+}
+
+unsafe impl Traceable for InputEvent {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.uievent.trace(trc) }
+    }
+}
+
+impl InputEventMethods for InputEvent {
+    /// <https://w3c.github.io/uievents/#dom-inputevent-inputevent>: the
+    /// event constructor (<https://dom.spec.whatwg.org/#concept-event-constructor>).
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: DOMString,
+        init: InputEventInit,
+    ) -> Fallible<DomRoot<InputEvent>> {
+        // Step 1: Let event be the result of running the inner event
+        // creation steps with this interface, null, now, and eventInitDict.
+        let ui = &init.parent;
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(InputEvent {
+                uievent: UIEvent::new_inherited(global.now(), ui),
+                data: init.data.clone(),
+                is_composing: init.is_composing,
+                input_type: init.input_type.clone(),
+            }),
+            proto,
+        );
+        // Step 2: Initialize event's type attribute to type.
+        let base = event.uievent.upcast_event();
+        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
+        base.set_composed(ui.parent.composed);
+        // Step 3: Return event.
+        Ok(event)
+    }
+
+    fn Data(&self, _cx: &mut JSContext) -> Option<DOMString> {
+        self.data.clone()
+    }
+
+    fn IsComposing(&self, _cx: &mut JSContext) -> bool {
+        self.is_composing
+    }
+
+    fn InputType(&self, _cx: &mut JSContext) -> DOMString {
+        self.input_type.clone()
+    }
+}

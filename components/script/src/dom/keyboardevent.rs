@@ -1,0 +1,111 @@
+//! `KeyboardEvent` (<https://w3c.github.io/uievents/#interface-keyboardevent>,
+//! with the legacy `charCode` and `keyCode`).
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::KeyboardEventBinding::KeyboardEventMethods;
+use crate::dom::bindings::codegen::KeyboardEventInit;
+use crate::dom::bindings::conversions::DOMString;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::globalscope::GlobalScope;
+use crate::dom::uievent::{modifier_key_methods, ModifierState, UIEvent};
+
+pub struct KeyboardEvent {
+    uievent: UIEvent,
+    key: DOMString,
+    code: DOMString,
+    location: u32,
+    modifiers: ModifierState,
+    repeat: bool,
+    is_composing: bool,
+    char_code: u32,
+    key_code: u32,
+}
+
+impl AsRef<UIEvent> for KeyboardEvent {
+    fn as_ref(&self) -> &UIEvent {
+        &self.uievent
+    }
+}
+
+unsafe impl Traceable for KeyboardEvent {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.uievent.trace(trc) }
+    }
+}
+
+impl KeyboardEventMethods for KeyboardEvent {
+    /// <https://w3c.github.io/uievents/#dom-keyboardevent-keyboardevent>:
+    /// the event constructor
+    /// (<https://dom.spec.whatwg.org/#concept-event-constructor>).
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: DOMString,
+        init: KeyboardEventInit,
+    ) -> Fallible<DomRoot<KeyboardEvent>> {
+        // Step 1: Let event be the result of running the inner event
+        // creation steps with this interface, null, now, and eventInitDict.
+        let ui = &init.parent.parent;
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(KeyboardEvent {
+                uievent: UIEvent::new_inherited(global.now(), ui),
+                key: init.key.clone(),
+                code: init.code.clone(),
+                location: init.location,
+                modifiers: ModifierState::from_init(&init.parent),
+                repeat: init.repeat,
+                is_composing: init.is_composing,
+                char_code: init.char_code,
+                key_code: init.key_code,
+            }),
+            proto,
+        );
+        // Step 2: Initialize event's type attribute to type.
+        let base = event.uievent.upcast_event();
+        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
+        base.set_composed(ui.parent.composed);
+        // Step 3: Return event.
+        Ok(event)
+    }
+
+    fn Key(&self, _cx: &mut JSContext) -> DOMString {
+        self.key.clone()
+    }
+
+    fn Code(&self, _cx: &mut JSContext) -> DOMString {
+        self.code.clone()
+    }
+
+    fn Location(&self, _cx: &mut JSContext) -> u32 {
+        self.location
+    }
+
+    fn Repeat(&self, _cx: &mut JSContext) -> bool {
+        self.repeat
+    }
+
+    fn IsComposing(&self, _cx: &mut JSContext) -> bool {
+        self.is_composing
+    }
+
+    /// <https://w3c.github.io/uievents/#dom-keyboardevent-charcode>
+    fn CharCode(&self, _cx: &mut JSContext) -> u32 {
+        self.char_code
+    }
+
+    /// <https://w3c.github.io/uievents/#dom-keyboardevent-keycode>
+    fn KeyCode(&self, _cx: &mut JSContext) -> u32 {
+        self.key_code
+    }
+
+    modifier_key_methods!();
+}
