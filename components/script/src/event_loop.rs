@@ -409,7 +409,8 @@ impl EventLoop {
     /// timer or a busy loop keeps the page running until `deadline`.
     pub fn run_until_idle(&self, cx: &mut JSContext, deadline: Option<Instant>) -> bool {
         loop {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            // The watchdog fired (`crate::watchdog`): no further task runs.
+            if deadline.is_some_and(|d| Instant::now() >= d) || crate::watchdog::fired() {
                 return false;
             }
             self.prepare_turn(cx);
@@ -447,7 +448,7 @@ impl EventLoop {
     /// wakes `owner` so the owner can notice.
     pub(crate) fn run_until_closed(&self, cx: &mut JSContext, closing: &AtomicBool, owner: &Inbox) {
         loop {
-            if closing.load(Ordering::Acquire) {
+            if closing.load(Ordering::Acquire) || crate::watchdog::fired() {
                 return;
             }
             self.prepare_turn(cx);
@@ -472,7 +473,7 @@ impl EventLoop {
                     if became_idle {
                         owner.wake();
                     }
-                    if closing.load(Ordering::Acquire) {
+                    if closing.load(Ordering::Acquire) || crate::watchdog::fired() {
                         return;
                     }
                     self.inbox.wait(self.next_wake(None));

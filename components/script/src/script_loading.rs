@@ -434,7 +434,11 @@ pub fn run_classic_script(
 ) -> bool {
     let muted = record.muted_errors;
     script_registry::register(record);
-    // Step 1-2: settings; Step 3: check if we can run script (always).
+    // Step 1-2: settings; Step 3: check if we can run script: not once
+    // the watchdog stopped the page's agents (`crate::watchdog`).
+    if crate::watchdog::fired() {
+        return false;
+    }
     // Step 4: Prepare to run script (the caller entered the realm).
     let global = unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) };
     if global.is_null() {
@@ -527,8 +531,12 @@ pub(crate) fn run_classic_script_with(
         let error = crate::dom::globalscope::take_pending_exception(cx);
         return ClassicScriptRun::ParseError(error);
     }
-    // Step 1-4: settings, "check if we can run script", prepare to run
+    // Step 1-4: settings, "check if we can run script" (not once the
+    // watchdog stopped the agents: `crate::watchdog`), prepare to run
     // script (the caller entered the realm).
+    if crate::watchdog::fired() {
+        return ClassicScriptRun::Aborted;
+    }
     // Step 7: Otherwise, set evaluationStatus to
     // ScriptEvaluation(script's record).
     rooted!(&in(cx) let mut rval = UndefinedValue());

@@ -1,0 +1,387 @@
+//! Per-page limits on the agents of one page: the watchdog that
+//! interrupts running script when a time limit passes, and the heap
+//! ceiling of each agent's SpiderMonkey context.
+//!
+//! # The watchdog
+//!
+//! [`Watchdog::arm`] starts a `js-watchdog` thread for the agents created
+//! on the arming thread from then on (the page's [`crate::JsRuntime`]) and
+//! every dedicated worker they create, transitively (a worker thread
+//! inherits its owner's watchdog when it is spawned, see
+//! [`AgentLimits`]). Each agent's runtime registers its context
+//! ([`ThreadSafeJSContext`], which stays valid to call after the context
+//! is gone) and its event loop's inbox while it lives.
+//!
+//! When the limit passes, the watchdog thread sets the `fired` flag,
+//! requests an interrupt on every registered context (SpiderMonkey's
+//! `JS_RequestInterruptCallback`, the one call that is safe from another
+//! thread, the same mechanism as "terminate a worker") and wakes every
+//! registered event loop. On each agent's thread, the interrupt callback
+//! ([`interrupt_callback`], installed on every runtime) then records where
+//! script was running (`DescribeScriptedCaller`: the URL and line of the
+//! innermost scripted frame), asks for the next interrupt at once and
+//! returns false: SpiderMonkey stops the script with an uncatchable
+//! termination (no `catch` or `finally` runs), and every later attempt to
+//! run script on that context stops at its first interrupt check. The
+//! event loops (the page's `run_until_idle`, a worker's
+//! `run_until_closed`) and the microtask checkpoint look at the flag and
+//! run no further task or microtask, so an endless task, an endless
+//! microtask chain and a page idling on timers all end. The embedder then
+//! drops the page's runtime, which terminates and joins the workers and
+//! shuts the samplers down (see `JsRuntime`'s `Drop`).
+//!
+//! # The heap ceiling
+//!
+//! Every agent's context gets `JSGC_MAX_BYTES` (`--max-heap`): an
+//! allocation that would grow the GC heap past it fails after a last-ditch
+//! collection, and SpiderMonkey throws its out-of-memory error (the string
+//! `"out of memory"`, catchable like any exception), which, uncaught, is
+//! reported like any uncaught error. The ceiling counts the GC heap (the
+//! arenas holding objects, strings, shapes, scripts); memory SpiderMonkey
+//! allocates outside it for a cell (ArrayBuffer contents, the characters of
+//! long strings, large element vectors) is not counted by this parameter.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use mozjs::context::{JSContext, RawJSContext};
+use mozjs::rust::ThreadSafeJSContext;
+
+use crate::event_loop::Inbox;
+
+/// The default heap ceiling of an agent (`--max-heap`), in MiB.
+pub const DEFAULT_MAX_HEAP_MB: u32 = 1024;
+
+/// The largest heap ceiling SpiderMonkey's 32-bit parameter can hold, in
+/// MiB (4095 MiB).
+pub const MAX_MAX_HEAP_MB: u32 = u32::MAX / (1024 * 1024);
+
+/// Where script was running when the watchdog interrupted it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptLocation {
+    /// The file name the script was compiled with (its URL).
+    pub url: String,
+    /// 1-origin line.
+    pub line: u32,
+    /// Whether it ran in a dedicated worker (else in the page).
+    pub in_worker: bool,
+}
+
+/// What the watchdog did (see [`Watchdog::interruption`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interruption {
+    /// The limit that passed.
+    pub after: Duration,
+    /// Where script was stopped, the page's first if script ran there
+    /// (else a worker's); `None` if no script was running (the page was
+    /// waiting for timers, messages or its workers).
+    pub location: Option<ScriptLocation>,
+}
+
+/// One registered agent.
+struct Agent {
+    id: u64,
+    context: ThreadSafeJSContext,
+    inbox: Arc<Inbox>,
+}
+
+/// What a watchdog shares with the agents it watches.
+pub(crate) struct WatchdogState {
+    limit: Duration,
+    fired: AtomicBool,
+    /// Set when the watchdog is disarmed (dropped) before the limit.
+    cancelled: Mutex<bool>,
+    wake: Condvar,
+    agents: Mutex<Vec<Agent>>,
+    /// The first location recorded in the page, and in a worker.
+    page_location: Mutex<Option<ScriptLocation>>,
+    worker_location: Mutex<Option<ScriptLocation>>,
+    /// Extra things to stop when the limit passes (the page's network
+    /// fetches).
+    on_fire: Mutex<Vec<Box<dyn Fn() + Send>>>,
+}
+
+impl WatchdogState {
+    fn fire(&self) {
+        self.fired.store(true, Ordering::Release);
+        let agents = self.agents.lock().unwrap_or_else(|e| e.into_inner());
+        for agent in agents.iter() {
+            // Thread-safe; a no-op once the context is gone.
+            agent.context.request_interrupt_callback();
+            agent.inbox.wake();
+        }
+        drop(agents);
+        for stop in self
+            .on_fire
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            stop();
+        }
+    }
+
+    fn record(&self, location: ScriptLocation) {
+        let slot = if location.in_worker {
+            &self.worker_location
+        } else {
+            &self.page_location
+        };
+        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            *slot = Some(location);
+        }
+    }
+}
+
+/// The limits an agent runs under; a worker thread inherits its owner's
+/// (captured by `workers::spawn` on the owner's thread).
+#[derive(Clone, Default)]
+pub(crate) struct AgentLimits {
+    pub(crate) watchdog: Option<Arc<WatchdogState>>,
+    /// The heap ceiling of runtimes created on this thread, in MiB (`None`:
+    /// [`DEFAULT_MAX_HEAP_MB`]).
+    pub(crate) max_heap_mb: Option<u32>,
+}
+
+thread_local! {
+    static LIMITS: RefCell<AgentLimits> = RefCell::new(AgentLimits::default());
+    /// This thread's registration with its watchdog, while its runtime
+    /// lives.
+    static REGISTERED: RefCell<Option<(Arc<WatchdogState>, u64)>> = const { RefCell::new(None) };
+}
+
+/// The limits of this thread (for a worker spawned from it).
+pub(crate) fn current_limits() -> AgentLimits {
+    LIMITS.with(|l| l.borrow().clone())
+}
+
+/// Installs the limits a worker thread inherited from its owner.
+pub(crate) fn install_limits(limits: AgentLimits) {
+    LIMITS.with(|l| *l.borrow_mut() = limits);
+}
+
+/// Sets the heap ceiling (MiB) of the runtimes created on this thread
+/// from now on and of the workers they create (clamped to
+/// 1..=[`MAX_MAX_HEAP_MB`]).
+pub fn set_max_heap_mb(mb: u32) {
+    let mb = mb.clamp(1, MAX_MAX_HEAP_MB);
+    LIMITS.with(|l| l.borrow_mut().max_heap_mb = Some(mb));
+}
+
+/// The heap ceiling of runtimes created on this thread, in bytes.
+pub(crate) fn max_heap_bytes() -> u32 {
+    let mb = LIMITS
+        .with(|l| l.borrow().max_heap_mb)
+        .unwrap_or(DEFAULT_MAX_HEAP_MB);
+    mb.saturating_mul(1024 * 1024)
+}
+
+/// Whether this thread's watchdog fired: no more tasks or microtasks run.
+pub fn fired() -> bool {
+    LIMITS.with(|l| {
+        l.borrow()
+            .watchdog
+            .as_ref()
+            .is_some_and(|w| w.fired.load(Ordering::Acquire))
+    })
+}
+
+/// Registers this thread's new runtime (its context and inbox) with this
+/// thread's watchdog, if there is one; called by `JsRuntime::create`.
+pub(crate) fn register_runtime(context: ThreadSafeJSContext, inbox: Arc<Inbox>) {
+    static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+    let Some(state) = LIMITS.with(|l| l.borrow().watchdog.clone()) else {
+        return;
+    };
+    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    let mut agents = state.agents.lock().unwrap_or_else(|e| e.into_inner());
+    // Fired already (a worker started as the limit passed): its script
+    // stops at once.
+    if state.fired.load(Ordering::Acquire) {
+        context.request_interrupt_callback();
+    }
+    agents.push(Agent { id, context, inbox });
+    drop(agents);
+    REGISTERED.with(|r| *r.borrow_mut() = Some((state, id)));
+}
+
+/// Unregisters this thread's runtime (first thing in `JsRuntime`'s drop).
+pub(crate) fn unregister_runtime() {
+    if let Some((state, id)) = REGISTERED.with(|r| r.borrow_mut().take()) {
+        state
+            .agents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|a| a.id != id);
+    }
+}
+
+/// The interrupt callback of every runtime: once this thread's watchdog
+/// fired, records where script was running, asks for the next interrupt
+/// at once and stops the script (false: an uncatchable termination).
+pub(crate) unsafe extern "C" fn interrupt_callback(cx: *mut RawJSContext) -> bool {
+    let Some(state) = LIMITS
+        .try_with(|l| l.borrow().watchdog.clone())
+        .ok()
+        .flatten()
+    else {
+        return true;
+    };
+    if !state.fired.load(Ordering::Acquire) {
+        return true;
+    }
+    if let Some(raw) = std::ptr::NonNull::new(cx) {
+        // SAFETY: the live context of this thread, which SpiderMonkey is
+        // calling back on.
+        let cx = unsafe { JSContext::from_ptr(raw) };
+        if let Ok(caller) = mozjs::rust::describe_scripted_caller(&cx) {
+            if !caller.filename.is_empty() {
+                state.record(ScriptLocation {
+                    url: caller.filename,
+                    line: caller.line,
+                    in_worker: crate::workers::on_worker_thread(),
+                });
+            }
+        }
+    }
+    // SAFETY: the live context of this thread.
+    unsafe { mozjs::jsapi::JS_RequestInterruptCallback(cx) };
+    false
+}
+
+/// A time limit on the page's agents (see the module comment). Disarmed
+/// when dropped (its thread joined).
+pub struct Watchdog {
+    state: Arc<WatchdogState>,
+    started: Instant,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Arms a watchdog with `limit` for the runtime of this thread (made
+    /// before or after) and the workers it creates from now on.
+    pub fn arm(limit: Duration) -> Result<Watchdog, String> {
+        let state = Arc::new(WatchdogState {
+            limit,
+            fired: AtomicBool::new(false),
+            cancelled: Mutex::new(false),
+            wake: Condvar::new(),
+            agents: Mutex::new(Vec::new()),
+            page_location: Mutex::new(None),
+            worker_location: Mutex::new(None),
+            on_fire: Mutex::new(Vec::new()),
+        });
+        LIMITS.with(|l| l.borrow_mut().watchdog = Some(state.clone()));
+        // A runtime made before the watchdog: registered now.
+        if let Some((context, inbox)) = crate::runtime::current_context_and_inbox() {
+            register_runtime(context, inbox);
+        }
+        let started = Instant::now();
+        let for_thread = state.clone();
+        let thread = std::thread::Builder::new()
+            .name("js-watchdog".to_owned())
+            .spawn(move || {
+                let state = for_thread;
+                let deadline = started + state.limit;
+                let mut cancelled = state.cancelled.lock().unwrap_or_else(|e| e.into_inner());
+                loop {
+                    if *cancelled {
+                        return;
+                    }
+                    let now = Instant::now();
+                    if now >= deadline {
+                        break;
+                    }
+                    cancelled = state
+                        .wake
+                        .wait_timeout(cancelled, deadline - now)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
+                drop(cancelled);
+                state.fire();
+            })
+            .map_err(|e| format!("could not start the watchdog thread: {e}"))?;
+        Ok(Watchdog {
+            state,
+            started,
+            thread: Some(thread),
+        })
+    }
+
+    /// Also runs `stop` (from the watchdog's thread) when the limit
+    /// passes: e.g. aborting the page's network fetches, which no
+    /// interrupt reaches.
+    pub fn on_fire(&self, stop: impl Fn() + Send + 'static) {
+        self.state
+            .on_fire
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Box::new(stop));
+    }
+
+    /// Whether the limit passed.
+    pub fn fired(&self) -> bool {
+        self.state.fired.load(Ordering::Acquire)
+    }
+
+    /// How long since the watchdog was armed.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// What the watchdog interrupted, once it fired (read it after the
+    /// page's runtime was dropped: every worker has then recorded its
+    /// location).
+    pub fn interruption(&self) -> Option<Interruption> {
+        if !self.fired() {
+            return None;
+        }
+        let page = self
+            .state
+            .page_location
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let location = page.or_else(|| {
+            self.state
+                .worker_location
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone()
+        });
+        Some(Interruption {
+            after: self.state.limit,
+            location,
+        })
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        *self
+            .state
+            .cancelled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = true;
+        self.state.wake.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        // Runtimes made on this thread from now on are not watched (the
+        // flag of the old watchdog stays with the agents that have it).
+        LIMITS.with(|l| {
+            let mut l = l.borrow_mut();
+            if l.watchdog
+                .as_ref()
+                .is_some_and(|w| Arc::ptr_eq(w, &self.state))
+            {
+                l.watchdog = None;
+            }
+        });
+    }
+}
