@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use jsprof_document::{HeaderList, ScriptFetchParams};
 use jsprof_net::{

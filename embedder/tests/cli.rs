@@ -407,7 +407,7 @@ fn timeout_interrupts_endless_script_with_status_124() {
         (
             "chain.html",
             "<script>\nfunction again() { queueMicrotask(again); }\nagain();\n</script>",
-            "",
+            "chain.html:2",
         ),
         (
             "worker.html",
@@ -417,7 +417,7 @@ fn timeout_interrupts_endless_script_with_status_124() {
         (
             "worker-chain.html",
             "<script>\nnew Worker('data:text/javascript,' + encodeURIComponent('function again() { queueMicrotask(again); } again();'));\n</script>",
-            "",
+            "(a dedicated worker)",
         ),
         (
             "waiting.html",

@@ -12,23 +12,29 @@
 //! ([`ThreadSafeJSContext`], which stays valid to call after the context
 //! is gone) and its event loop's inbox while it lives.
 //!
-//! When the limit passes, the watchdog thread sets the `fired` flag,
+//! When the limit passes, the watchdog thread sets the `interrupting` flag,
 //! requests an interrupt on every registered context (SpiderMonkey's
 //! `JS_RequestInterruptCallback`, the one call that is safe from another
-//! thread, the same mechanism as "terminate a worker") and wakes every
-//! registered event loop. On each agent's thread, the interrupt callback
+//! thread, the same mechanism as "terminate a worker") and aborts the
+//! page's fetches. On each agent's thread, the interrupt callback
 //! ([`interrupt_callback`], installed on every runtime) then records where
 //! script was running (`DescribeScriptedCaller`: the URL and line of the
-//! innermost scripted frame), asks for the next interrupt at once and
-//! returns false: SpiderMonkey stops the script with an uncatchable
-//! termination (no `catch` or `finally` runs), and every later attempt to
-//! run script on that context stops at its first interrupt check. The
-//! event loops (the page's `run_until_idle`, a worker's
-//! `run_until_closed`) and the microtask checkpoint look at the flag and
-//! run no further task or microtask, so an endless task, an endless
-//! microtask chain and a page idling on timers all end. The embedder then
-//! drops the page's runtime, which terminates and joins the workers and
-//! shuts the samplers down (see `JsRuntime`'s `Drop`).
+//! innermost scripted frame), stops the agents (below), asks for the next
+//! interrupt at once and returns false: SpiderMonkey stops the script
+//! with an uncatchable termination (no `catch` or `finally` runs), and
+//! every later attempt to run script on that context stops at its first
+//! interrupt check.
+//!
+//! Stopping sets the `fired` flag and wakes every registered event loop:
+//! the loops (the page's `run_until_idle`, a worker's `run_until_closed`),
+//! the microtask checkpoint and "check if we can run script" look at it
+//! and run no further task, microtask or script, so an endless task, an
+//! endless microtask chain and a page idling on timers all end. The first
+//! interrupt callback stops the agents; the watchdog thread does it
+//! [`GRACE`] after the limit if none ran (no script was running, or only
+//! code with no interrupt check). The embedder then drops the page's
+//! runtime, which terminates and joins the workers and shuts the samplers
+//! down (see `JsRuntime`'s `Drop`).
 //!
 //! # The heap ceiling
 //!
@@ -58,6 +64,12 @@ pub const DEFAULT_MAX_HEAP_MB: u32 = 1024;
 /// The largest heap ceiling SpiderMonkey's 32-bit parameter can hold, in
 /// MiB (4095 MiB).
 pub const MAX_MAX_HEAP_MB: u32 = u32::MAX / (1024 * 1024);
+
+/// How long after the limit the watchdog stops the agents itself if no
+/// interrupt callback did (the page was not running script): the time a
+/// running script has to reach an interrupt check, so that it is the one
+/// reported.
+pub const GRACE: Duration = Duration::from_millis(100);
 
 /// Where script was running when the watchdog interrupted it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +103,9 @@ struct Agent {
 /// What a watchdog shares with the agents it watches.
 pub(crate) struct WatchdogState {
     limit: Duration,
+    /// The limit passed: interrupt callbacks stop script.
+    interrupting: AtomicBool,
+    /// The agents are stopped: no task, microtask or script starts.
     fired: AtomicBool,
     /// Set when the watchdog is disarmed (dropped) before the limit.
     cancelled: Mutex<bool>,
@@ -105,13 +120,14 @@ pub(crate) struct WatchdogState {
 }
 
 impl WatchdogState {
-    fn fire(&self) {
-        self.fired.store(true, Ordering::Release);
+    /// The limit passed: interrupts every agent's script, aborts the
+    /// page's fetches.
+    fn interrupt(&self) {
+        self.interrupting.store(true, Ordering::Release);
         let agents = self.agents.lock().unwrap_or_else(|e| e.into_inner());
         for agent in agents.iter() {
             // Thread-safe; a no-op once the context is gone.
             agent.context.request_interrupt_callback();
-            agent.inbox.wake();
         }
         drop(agents);
         for stop in self
@@ -121,6 +137,36 @@ impl WatchdogState {
             .iter()
         {
             stop();
+        }
+    }
+
+    /// Stops the agents: no further task starts, every loop is woken.
+    fn stop(&self) {
+        if self.fired.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let agents = self.agents.lock().unwrap_or_else(|e| e.into_inner());
+        for agent in agents.iter() {
+            agent.inbox.wake();
+        }
+    }
+
+    /// Waits until `until`; false if the watchdog was disarmed first.
+    fn sleep_until(&self, until: Instant) -> bool {
+        let mut cancelled = self.cancelled.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if *cancelled {
+                return false;
+            }
+            let now = Instant::now();
+            if now >= until {
+                return true;
+            }
+            cancelled = self
+                .wake
+                .wait_timeout(cancelled, until - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
     }
 
@@ -199,9 +245,9 @@ pub(crate) fn register_runtime(context: ThreadSafeJSContext, inbox: Arc<Inbox>) 
     };
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let mut agents = state.agents.lock().unwrap_or_else(|e| e.into_inner());
-    // Fired already (a worker started as the limit passed): its script
-    // stops at once.
-    if state.fired.load(Ordering::Acquire) {
+    // Interrupting already (a worker started as the limit passed): its
+    // script stops at once.
+    if state.interrupting.load(Ordering::Acquire) {
         context.request_interrupt_callback();
     }
     agents.push(Agent { id, context, inbox });
@@ -231,7 +277,7 @@ pub(crate) unsafe extern "C" fn interrupt_callback(cx: *mut RawJSContext) -> boo
     else {
         return true;
     };
-    if !state.fired.load(Ordering::Acquire) {
+    if !state.interrupting.load(Ordering::Acquire) {
         return true;
     }
     if let Some(raw) = std::ptr::NonNull::new(cx) {
@@ -248,6 +294,7 @@ pub(crate) unsafe extern "C" fn interrupt_callback(cx: *mut RawJSContext) -> boo
             }
         }
     }
+    state.stop();
     // SAFETY: the live context of this thread.
     unsafe { mozjs::jsapi::JS_RequestInterruptCallback(cx) };
     false
@@ -267,6 +314,7 @@ impl Watchdog {
     pub fn arm(limit: Duration) -> Result<Watchdog, String> {
         let state = Arc::new(WatchdogState {
             limit,
+            interrupting: AtomicBool::new(false),
             fired: AtomicBool::new(false),
             cancelled: Mutex::new(false),
             wake: Condvar::new(),
@@ -287,23 +335,13 @@ impl Watchdog {
             .spawn(move || {
                 let state = for_thread;
                 let deadline = started + state.limit;
-                let mut cancelled = state.cancelled.lock().unwrap_or_else(|e| e.into_inner());
-                loop {
-                    if *cancelled {
-                        return;
-                    }
-                    let now = Instant::now();
-                    if now >= deadline {
-                        break;
-                    }
-                    cancelled = state
-                        .wake
-                        .wait_timeout(cancelled, deadline - now)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
+                if !state.sleep_until(deadline) {
+                    return;
                 }
-                drop(cancelled);
-                state.fire();
+                state.interrupt();
+                // (Cancelled in the grace: the page's runtime is gone.)
+                state.sleep_until(deadline + GRACE);
+                state.stop();
             })
             .map_err(|e| format!("could not start the watchdog thread: {e}"))?;
         Ok(Watchdog {
@@ -326,7 +364,7 @@ impl Watchdog {
 
     /// Whether the limit passed.
     pub fn fired(&self) -> bool {
-        self.state.fired.load(Ordering::Acquire)
+        self.state.interrupting.load(Ordering::Acquire)
     }
 
     /// How long since the watchdog was armed.

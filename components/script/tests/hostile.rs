@@ -141,8 +141,10 @@ fn an_endless_microtask_chain_in_the_page_is_interrupted() {
             1,
         )
         .unwrap();
-    });
-    assert!(interruption.is_some());
+    })
+    .expect("the watchdog fired");
+    let location = interruption.location.expect("the chain was running");
+    assert_eq!((location.url.as_str(), location.line), ("chain.js", 2));
 }
 
 /// A task that keeps queueing tasks (a zero timer re-armed forever) is no
@@ -169,7 +171,7 @@ fn busy_workers_are_interrupted() {
         ("postMessage('started');\nwhile (true) {}", 2),
         (
             "postMessage('started');\nfunction again() { queueMicrotask(again); }\nagain();",
-            0,
+            2,
         ),
     ] {
         let interruption = under_watchdog(Duration::from_millis(800), |rt| {
@@ -181,12 +183,10 @@ fn busy_workers_are_interrupted() {
             );
         })
         .expect("the watchdog fired");
-        if line > 0 {
-            let location = interruption.location.expect("the worker was running");
-            assert!(location.url.starts_with("blob:"), "{location:?}");
-            assert_eq!(location.line, line);
-            assert!(location.in_worker);
-        }
+        let location = interruption.location.expect("the worker was running");
+        assert!(location.url.starts_with("blob:"), "{location:?}");
+        assert_eq!(location.line, line);
+        assert!(location.in_worker);
     }
 }
 
@@ -211,6 +211,37 @@ fn a_running_profiler_does_not_keep_a_busy_page_alive() {
     drop(rt);
     let location = dog.interruption().unwrap().location.unwrap();
     assert!(location.url.ends_with("/index.html"), "{location:?}");
+    assert_eq!(location.line, 3);
+    drop(dog);
+    assert!(start.elapsed() < HANG_BOUND);
+    assert_no_thread_left();
+}
+
+/// The same in a worker profiling itself: the worker's sampler does not
+/// keep it alive either.
+#[test]
+fn a_running_profiler_does_not_keep_a_busy_worker_alive() {
+    let _serial = serial();
+    let server = TestServer::start().unwrap();
+    let dog = Watchdog::arm(Duration::from_millis(800)).unwrap();
+    let start = Instant::now();
+    let worker = "var p = new Profiler({ sampleInterval: 1, maxBufferSize: 100000 });\n\
+                  postMessage('profiling');\nwhile (true) {}";
+    let body = format!(
+        "<script>{PRELUDE}\nvar w = blobWorker({worker:?});\n\
+         w.onmessage = e => log.push(e.data);</script>"
+    );
+    server.route("/index.html", move |_| common::html_with_policy(&body));
+    let mut rt = JsRuntime::new_for_tests().unwrap();
+    rt.load_page(
+        &server.http_url(common::SAME, "/index.html"),
+        common::fetcher(&server),
+    )
+    .unwrap();
+    assert!(!rt.run_until_idle(None));
+    drop(rt);
+    let location = dog.interruption().unwrap().location.unwrap();
+    assert!(location.in_worker, "{location:?}");
     assert_eq!(location.line, 3);
     drop(dog);
     assert!(start.elapsed() < HANG_BOUND);

@@ -217,6 +217,20 @@ pub fn reflect_dom_object<T: DomObjectIface>(
     object: Box<T>,
     proto: Option<HandleObject>,
 ) -> DomRoot<T> {
+    let reflector = try_reflect_dom_object(cx, global, object, proto);
+    reflector.unwrap_or_else(|| panic!("out of memory creating a {}", T::NAME))
+}
+
+/// [`reflect_dom_object`], or `None` (and no exception pending) when the
+/// agent's heap is at its ceiling (`crate::watchdog`): for the paths that
+/// must go on without the object, such as reporting an out-of-memory
+/// error.
+pub fn try_reflect_dom_object<T: DomObjectIface>(
+    cx: &mut JSContext,
+    global: &GlobalScope,
+    object: Box<T>,
+    proto: Option<HandleObject>,
+) -> Option<DomRoot<T>> {
     rooted!(&in(cx) let mut prototype = ptr::null_mut::<JSObject>());
     match proto {
         Some(p) => prototype.set(p.get()),
@@ -226,11 +240,15 @@ pub fn reflect_dom_object<T: DomObjectIface>(
     rooted!(&in(cx) let reflector = unsafe {
         JS_NewObjectWithGivenProto(cx, &class.base, prototype.handle())
     });
-    assert!(
-        !reflector.get().is_null(),
-        "out of memory creating a {}",
-        T::NAME
-    );
+    if reflector.get().is_null() {
+        // SAFETY: plain queries on the live context.
+        unsafe {
+            if mozjs::rust::wrappers2::JS_IsExceptionPending(cx) {
+                mozjs::rust::wrappers2::JS_ClearPendingException(cx);
+            }
+        }
+        return None;
+    }
     let raw = Box::into_raw(object);
     let private = PrivateValue(raw as *const c_void);
     // SAFETY: a fresh object of a class with one reserved slot; from here
@@ -249,8 +267,18 @@ pub fn reflect_dom_object<T: DomObjectIface>(
                 class.dom_class.unforgeable_attributes.as_ptr(),
             )
         };
-        assert!(ok, "out of memory defining unforgeable attributes");
+        if !ok {
+            // Out of memory: the half-made reflector is garbage (its
+            // finalizer frees the Rust object).
+            // SAFETY: plain queries on the live context.
+            unsafe {
+                if mozjs::rust::wrappers2::JS_IsExceptionPending(cx) {
+                    mozjs::rust::wrappers2::JS_ClearPendingException(cx);
+                }
+            }
+            return None;
+        }
     }
     // SAFETY: the reflector of a `T` just made.
-    unsafe { DomRoot::from_object(reflector.get()) }
+    Some(unsafe { DomRoot::from_object(reflector.get()) })
 }
