@@ -552,9 +552,9 @@ fn max_heap_turns_endless_allocation_into_an_error() {
     .unwrap();
     let out_file = dir.join("t.json");
     for profile in [false, true] {
-        let mut args = vec!["--max-heap", "64"];
+        let mut args = vec!["--max-heap", "16"];
         if profile {
-            args = vec!["profile", "--max-heap", "64", "--out", out_file.to_str().unwrap()];
+            args = vec!["profile", "--max-heap", "16", "--out", out_file.to_str().unwrap()];
         }
         args.push(page.to_str().unwrap());
         let (out, stdout, stderr) = jsprof_bounded(&args);

@@ -449,6 +449,7 @@ impl EventLoop {
             let task = self.tasks.borrow_mut().pop_front();
             match task {
                 Some(task) => {
+                    crate::watchdog::collect_after_out_of_memory(cx);
                     // Step 5: Perform oldestTask's steps.
                     task(cx);
                     // Step 7: Perform a microtask checkpoint.
@@ -486,6 +487,7 @@ impl EventLoop {
             match task {
                 Some(task) => {
                     self.inbox.set_busy();
+                    crate::watchdog::collect_after_out_of_memory(cx);
                     task(cx);
                     perform_microtask_checkpoint(cx);
                 }

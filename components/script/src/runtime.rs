@@ -198,6 +198,11 @@ impl JsRuntime {
                 mozjs::jsapi::JSGCParamKey::JSGC_MAX_BYTES,
                 crate::watchdog::max_heap_bytes(),
             );
+            mozjs::rust::wrappers2::SetOutOfMemoryCallback(
+                runtime.cx(),
+                Some(crate::watchdog::on_out_of_memory),
+                ptr::null_mut(),
+            );
             mozjs::jsapi::JS_AddInterruptCallback(
                 runtime.cx().raw_cx(),
                 Some(crate::watchdog::interrupt_callback),

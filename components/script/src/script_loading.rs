@@ -439,6 +439,7 @@ pub fn run_classic_script(
     if crate::watchdog::fired() {
         return false;
     }
+    crate::watchdog::collect_after_out_of_memory(cx);
     // Step 4: Prepare to run script (the caller entered the realm).
     let global = unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) };
     if global.is_null() {

@@ -226,6 +226,60 @@ pub(crate) fn max_heap_bytes() -> u32 {
     mb.saturating_mul(1024 * 1024)
 }
 
+/// How far above the heap ceiling the engine's own objects may go (the
+/// events it fires, made when the page's allocations have reached the
+/// ceiling): see [`with_heap_reserve`].
+pub const HEAP_RESERVE_BYTES: u32 = 16 * 1024 * 1024;
+
+/// Runs `f` with this agent's heap ceiling raised by
+/// [`HEAP_RESERVE_BYTES`], then lowers it again: for objects the engine
+/// must make even when the page's allocations have reached the ceiling
+/// (the `error` event reporting the out-of-memory error, a `load`
+/// event). The heap never exceeds the ceiling by more than the reserve.
+pub(crate) fn with_heap_reserve<R>(cx: &mut JSContext, f: impl FnOnce(&mut JSContext) -> R) -> R {
+    use mozjs::jsapi::JSGCParamKey::JSGC_MAX_BYTES;
+    let ceiling = max_heap_bytes();
+    // SAFETY: the live context of this thread.
+    unsafe {
+        mozjs::rust::wrappers2::JS_SetGCParameter(
+            cx,
+            JSGC_MAX_BYTES,
+            ceiling.saturating_add(HEAP_RESERVE_BYTES),
+        )
+    };
+    let result = f(cx);
+    // SAFETY: as above.
+    unsafe { mozjs::rust::wrappers2::JS_SetGCParameter(cx, JSGC_MAX_BYTES, ceiling) };
+    result
+}
+
+thread_local! {
+    /// An allocation failed at the ceiling since the last collection.
+    static OUT_OF_MEMORY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// SpiderMonkey's out-of-memory callback (every runtime's): notes that
+/// the next script should start with a full collection.
+pub(crate) unsafe extern "C" fn on_out_of_memory(
+    _cx: *mut RawJSContext,
+    _data: *mut std::ffi::c_void,
+) {
+    OUT_OF_MEMORY.with(|o| o.set(true));
+}
+
+/// Before a task or a script: after an out-of-memory error, a full
+/// collection, so that the garbage the page dropped since is freed before
+/// it allocates again. (SpiderMonkey runs its own last-ditch collection at
+/// the ceiling at most once a minute, so that a page at the ceiling does
+/// not collect at every allocation; without this, the page's next
+/// allocation within that minute would fail even with its heap emptied.)
+pub(crate) fn collect_after_out_of_memory(cx: &mut JSContext) {
+    if OUT_OF_MEMORY.with(|o| o.replace(false)) {
+        // SAFETY: the live context of this thread, between scripts.
+        unsafe { mozjs::rust::wrappers2::JS_GC(cx, mozjs::jsapi::GCReason::API) };
+    }
+}
+
 /// Whether this thread's watchdog fired: no more tasks or microtasks run.
 pub fn fired() -> bool {
     LIMITS.with(|l| {
