@@ -440,7 +440,7 @@ impl EventLoop {
     pub fn run_until_idle(&self, cx: &mut JSContext, deadline: Option<Instant>) -> bool {
         loop {
             // The watchdog fired (`crate::watchdog`): no further task runs.
-            if deadline.is_some_and(|d| Instant::now() >= d) || crate::watchdog::fired() {
+            if deadline.is_some_and(|d| Instant::now() >= d) || crate::watchdog::interrupting() {
                 return false;
             }
             self.prepare_turn(cx);
@@ -479,7 +479,7 @@ impl EventLoop {
     /// wakes `owner` so the owner can notice.
     pub(crate) fn run_until_closed(&self, cx: &mut JSContext, closing: &AtomicBool, owner: &Inbox) {
         loop {
-            if closing.load(Ordering::Acquire) || crate::watchdog::fired() {
+            if closing.load(Ordering::Acquire) || crate::watchdog::interrupting() {
                 return;
             }
             self.prepare_turn(cx);
@@ -505,7 +505,7 @@ impl EventLoop {
                     if became_idle {
                         owner.wake();
                     }
-                    if closing.load(Ordering::Acquire) || crate::watchdog::fired() {
+                    if closing.load(Ordering::Acquire) || crate::watchdog::interrupting() {
                         return;
                     }
                     self.inbox.wait(self.next_wake(None));

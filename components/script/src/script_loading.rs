@@ -436,7 +436,7 @@ pub fn run_classic_script(
     script_registry::register(record);
     // Step 1-2: settings; Step 3: check if we can run script: not once
     // the watchdog stopped the page's agents (`crate::watchdog`).
-    if crate::watchdog::fired() {
+    if crate::watchdog::interrupting() {
         return false;
     }
     crate::watchdog::collect_after_out_of_memory(cx);
@@ -535,7 +535,7 @@ pub(crate) fn run_classic_script_with(
     // Step 1-4: settings, "check if we can run script" (not once the
     // watchdog stopped the agents: `crate::watchdog`), prepare to run
     // script (the caller entered the realm).
-    if crate::watchdog::fired() {
+    if crate::watchdog::interrupting() {
         return ClassicScriptRun::Aborted;
     }
     // Step 7: Otherwise, set evaluationStatus to

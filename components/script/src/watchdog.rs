@@ -12,7 +12,8 @@
 //! ([`ThreadSafeJSContext`], which stays valid to call after the context
 //! is gone) and its event loop's inbox while it lives.
 //!
-//! When the limit passes, the watchdog thread sets the `interrupting` flag,
+//! When the limit passes, the watchdog thread sets the `interrupting` flag
+//! (from then on the event loops start no task and the parser no script),
 //! requests an interrupt on every registered context (SpiderMonkey's
 //! `JS_RequestInterruptCallback`, the one call that is safe from another
 //! thread, the same mechanism as "terminate a worker") and aborts the
@@ -26,9 +27,9 @@
 //! interrupt check.
 //!
 //! Stopping sets the `fired` flag and wakes every registered event loop:
-//! the loops (the page's `run_until_idle`, a worker's `run_until_closed`),
-//! the microtask checkpoint and "check if we can run script" look at it
-//! and run no further task, microtask or script, so an endless task, an
+//! the loops (the page's `run_until_idle`, a worker's `run_until_closed`)
+//! return, and the microtask checkpoint runs no further microtask, so an
+//! endless task, an
 //! endless microtask chain and a page idling on timers all end. The first
 //! interrupt callback stops the agents; the watchdog thread does it
 //! [`GRACE`] after the limit if none ran (no script was running, or only
@@ -280,7 +281,20 @@ pub(crate) fn collect_after_out_of_memory(cx: &mut JSContext) {
     }
 }
 
-/// Whether this thread's watchdog fired: no more tasks or microtasks run.
+/// Whether this thread's watchdog's limit passed: no more tasks or
+/// scripts start (the microtask checkpoint goes on until [`fired`], so that
+/// an endless microtask chain is interrupted, and reported, where it runs).
+pub fn interrupting() -> bool {
+    LIMITS.with(|l| {
+        l.borrow()
+            .watchdog
+            .as_ref()
+            .is_some_and(|w| w.interrupting.load(Ordering::Acquire))
+    })
+}
+
+/// Whether this thread's watchdog stopped the agents: no more tasks,
+/// microtasks or scripts run.
 pub fn fired() -> bool {
     LIMITS.with(|l| {
         l.borrow()
