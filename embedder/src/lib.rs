@@ -295,32 +295,33 @@ pub fn profile_page(
         .into_iter()
         .flatten()
         .min();
-    let ((trace, interval_ms, buffer_full), end) = with_limits(options, limit, |runtime, loader| {
-        jsprof_script::profiling::request_shell_profile(
-            jsprof_script::profiling::ShellProfileRequest {
-                interval_ms: profile.interval_ms,
-                max_samples: profile.max_samples,
-            },
-        );
-        let loaded = runtime
-            .load_page(url, Rc::new(loader.clone()))
-            .map_err(|e| e.to_string());
-        if loaded.is_ok() {
-            runtime.run_until_idle(None);
-        }
-        let session = jsprof_script::profiling::shell_session();
-        loaded?;
-        let session =
-            session.ok_or("the page's document was not created, nothing was profiled")?;
-        let buffer_full = session.buffer_full();
-        let interval_ms = session.sample_interval_ms();
-        // (The session's samples up to an interruption are kept: stopping
-        // runs no script.)
-        let trace = session
-            .stop()
-            .map_err(|e| format!("the profiling session ended early: {e:?}"))?;
-        Ok((trace, interval_ms, buffer_full))
-    })?;
+    let ((trace, interval_ms, buffer_full), end) =
+        with_limits(options, limit, |runtime, loader| {
+            jsprof_script::profiling::request_shell_profile(
+                jsprof_script::profiling::ShellProfileRequest {
+                    interval_ms: profile.interval_ms,
+                    max_samples: profile.max_samples,
+                },
+            );
+            let loaded = runtime
+                .load_page(url, Rc::new(loader.clone()))
+                .map_err(|e| e.to_string());
+            if loaded.is_ok() {
+                runtime.run_until_idle(None);
+            }
+            let session = jsprof_script::profiling::shell_session();
+            loaded?;
+            let session =
+                session.ok_or("the page's document was not created, nothing was profiled")?;
+            let buffer_full = session.buffer_full();
+            let interval_ms = session.sample_interval_ms();
+            // (The session's samples up to an interruption are kept: stopping
+            // runs no script.)
+            let trace = session
+                .stop()
+                .map_err(|e| format!("the profiling session ended early: {e:?}"))?;
+            Ok((trace, interval_ms, buffer_full))
+        })?;
     Ok(Profile {
         trace,
         interval_ms,
@@ -413,7 +414,8 @@ pub fn summarize(profile: &Profile, top: usize) -> String {
             "interrupted: the page was stopped after {} s{}; the trace ends there",
             interruption.after.as_secs_f64(),
             match &interruption.location {
-                Some(location) => format!(" (script running at {}:{})", location.url, location.line),
+                Some(location) =>
+                    format!(" (script running at {}:{})", location.url, location.line),
                 None => String::new(),
             }
         );

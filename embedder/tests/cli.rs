@@ -440,7 +440,8 @@ fn timeout_interrupts_endless_script_with_status_124() {
             assert!(!stdout.contains("never"), "{name}: {stdout}");
         }
     }
-    let (_, _, stderr) = jsprof_bounded(&["--timeout", "1", dir.join("busy.html").to_str().unwrap()]);
+    let (_, _, stderr) =
+        jsprof_bounded(&["--timeout", "1", dir.join("busy.html").to_str().unwrap()]);
     let url = url::Url::from_file_path(dir.join("busy.html")).unwrap();
     assert!(
         stderr.contains(&format!("timeout: script interrupted after 1 s in {url}:3")),
@@ -554,7 +555,13 @@ fn max_heap_turns_endless_allocation_into_an_error() {
     for profile in [false, true] {
         let mut args = vec!["--max-heap", "16"];
         if profile {
-            args = vec!["profile", "--max-heap", "16", "--out", out_file.to_str().unwrap()];
+            args = vec![
+                "profile",
+                "--max-heap",
+                "16",
+                "--out",
+                out_file.to_str().unwrap(),
+            ];
         }
         args.push(page.to_str().unwrap());
         let (out, stdout, stderr) = jsprof_bounded(&args);
@@ -570,7 +577,10 @@ fn max_heap_turns_endless_allocation_into_an_error() {
     for value in ["0", "x", "5000", "-1"] {
         let (out, _, stderr) = jsprof_bounded(&["--max-heap", value, page.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(1));
-        assert!(stderr.contains("--max-heap: not a whole number of MiB"), "{stderr}");
+        assert!(
+            stderr.contains("--max-heap: not a whole number of MiB"),
+            "{stderr}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

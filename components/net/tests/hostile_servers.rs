@@ -63,7 +63,10 @@ fn write_200_mb(stream: &mut std::net::TcpStream) -> std::io::Result<()> {
 fn join_within(thread: JoinHandle<()>, bound: Duration) {
     let start = Instant::now();
     while !thread.is_finished() {
-        assert!(start.elapsed() < bound, "the server thread is still running");
+        assert!(
+            start.elapsed() < bound,
+            "the server thread is still running"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     thread.join().unwrap();
@@ -85,7 +88,9 @@ fn a_declared_200_mb_body_is_refused_at_once() {
         "{error:?}"
     );
     assert!(
-        error.to_string().contains("larger than the 67108864-byte limit"),
+        error
+            .to_string()
+            .contains("larger than the 67108864-byte limit"),
         "{error}"
     );
     assert!(start.elapsed() < HANG_BOUND);

@@ -343,10 +343,9 @@ impl EventLoop {
             if !timers.iter().any(|t| t.due <= now) {
                 return;
             }
-            let (ready, waiting): (Vec<TimerEntry>, Vec<TimerEntry>) =
-                std::mem::take(&mut *timers)
-                    .into_iter()
-                    .partition(|t| t.due <= now);
+            let (ready, waiting): (Vec<TimerEntry>, Vec<TimerEntry>) = std::mem::take(&mut *timers)
+                .into_iter()
+                .partition(|t| t.due <= now);
             *timers = waiting;
             ready
         };

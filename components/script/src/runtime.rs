@@ -227,7 +227,10 @@ impl JsRuntime {
             }
         };
         CURRENT_RUNTIME.with(|c| c.set(&*runtime));
-        crate::watchdog::register_runtime(runtime.thread_safe_js_context(), event_loop.inbox().clone());
+        crate::watchdog::register_runtime(
+            runtime.thread_safe_js_context(),
+            event_loop.inbox().clone(),
+        );
         let global = RootedTraceableBox::new(Heap::default());
         global.set(object);
         Ok(JsRuntime {

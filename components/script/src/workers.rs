@@ -583,9 +583,7 @@ impl Loader for WorkerLoader {
 
 /// Whether this thread is a dedicated worker's.
 pub(crate) fn on_worker_thread() -> bool {
-    CURRENT
-        .try_with(|c| c.borrow().is_some())
-        .unwrap_or(false)
+    CURRENT.try_with(|c| c.borrow().is_some()).unwrap_or(false)
 }
 
 /// Whether this thread is a worker that was terminated (its script must

@@ -177,9 +177,7 @@ fn busy_workers_are_interrupted() {
         let interruption = under_watchdog(Duration::from_millis(800), |rt| {
             eval(
                 rt,
-                &format!(
-                    "var w = blobWorker({source:?}); w.onmessage = e => log.push(e.data); 0"
-                ),
+                &format!("var w = blobWorker({source:?}); w.onmessage = e => log.push(e.data); 0"),
             );
         })
         .expect("the watchdog fired");
@@ -428,5 +426,8 @@ fn a_huge_blob_is_a_range_error() {
         out,
         "RangeError: the Blob would be larger than the 2147483648-byte limit"
     );
-    assert_eq!(eval(&mut rt, "new Blob(Array(4).fill(big)).size"), "67108864");
+    assert_eq!(
+        eval(&mut rt, "new Blob(Array(4).fill(big)).size"),
+        "67108864"
+    );
 }

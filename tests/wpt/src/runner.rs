@@ -341,7 +341,10 @@ mod tests {
         assert_eq!(outcome.subtests[0].status, "PASS");
         let message = outcome.message.unwrap();
         assert!(message.contains("--timeout stopped the page"), "{message}");
-        assert!(message.contains("interrupted after 1 s in http://x/:3"), "{message}");
+        assert!(
+            message.contains("interrupted after 1 s in http://x/:3"),
+            "{message}"
+        );
     }
 
     #[test]
