@@ -124,16 +124,16 @@ fn an_undeclared_200_mb_body_is_cut_off_at_the_limit() {
     join_within(server, HANG_BOUND);
 }
 
-/// A server that sends its body one byte a second never finishes within
-/// the request's timeout (NetConfig::timeout covers the whole request,
-/// from resolution to the end of the body, so a slow trickle cannot keep
-/// a fetch alive by sending just enough).
-#[test]
-fn a_body_trickling_a_byte_a_second_times_out() {
-    let (url, server) = one_shot_server(|stream| {
-        stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")?;
-        for _ in 0..100 {
-            stream.write_all(b"x")?;
+/// Fetches from a server that sends `head` at once and then `trickled` a
+/// byte a second, with a 3 s request timeout: the fetch times out (the
+/// timeout covers the whole request, from resolution to the end of the
+/// body, so a slow trickle cannot keep a fetch alive by sending just
+/// enough), and the server's thread ends at its next write.
+fn assert_trickle_times_out(head: &'static [u8], trickled: &'static [u8]) {
+    let (url, server) = one_shot_server(move |stream| {
+        stream.write_all(head)?;
+        for byte in trickled {
+            stream.write_all(&[*byte])?;
             stream.flush()?;
             std::thread::sleep(Duration::from_secs(1));
         }
@@ -152,28 +152,20 @@ fn a_body_trickling_a_byte_a_second_times_out() {
     );
     assert!(start.elapsed() < HANG_BOUND);
     drop(fetcher);
-    // The server notices the closed connection at its next write.
     join_within(server, HANG_BOUND);
 }
 
-/// The same with the response head trickling.
+/// A body trickling a byte a second.
+#[test]
+fn a_body_trickling_a_byte_a_second_times_out() {
+    assert_trickle_times_out(
+        b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n",
+        &[b'x'; 100],
+    );
+}
+
+/// A response head trickling a byte a second.
 #[test]
 fn a_head_trickling_a_byte_a_second_times_out() {
-    let (url, server) = one_shot_server(|stream| {
-        for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" {
-            stream.write_all(&[*byte])?;
-            stream.flush()?;
-            std::thread::sleep(Duration::from_secs(1));
-        }
-        Ok(())
-    });
-    let fetcher = Fetcher::new(NetConfig {
-        timeout: Duration::from_secs(3),
-        ..NetConfig::default()
-    })
-    .unwrap();
-    let error = get(&fetcher, &url).unwrap_err();
-    assert!(matches!(error, NetError::Timeout { .. }), "{error:?}");
-    drop(fetcher);
-    join_within(server, HANG_BOUND);
+    assert_trickle_times_out(b"", b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
 }

@@ -11,7 +11,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -44,25 +43,12 @@ fn eval(rt: &mut JsRuntime, source: &str) -> String {
         .unwrap_or_else(|e| panic!("{source}: {e:?}"))
 }
 
-/// The names of the process's threads (`comm`), counted.
-fn threads() -> BTreeMap<String, usize> {
-    let mut names = BTreeMap::new();
-    for entry in std::fs::read_dir("/proc/self/task").expect("/proc/self/task") {
-        let Ok(entry) = entry else { continue };
-        let Ok(comm) = std::fs::read_to_string(entry.path().join("comm")) else {
-            continue;
-        };
-        *names.entry(comm.trim_end().to_owned()).or_insert(0) += 1;
-    }
-    names
-}
-
 /// No thread of ours is left: no worker, sampler, watchdog or fetch
 /// thread (SpiderMonkey's helper pool and the test server's stay).
 fn assert_no_thread_left() {
     let start = Instant::now();
     loop {
-        let names = threads();
+        let names = common::threads();
         let ours: Vec<&String> = names
             .keys()
             .filter(|n| {
@@ -81,6 +67,23 @@ fn assert_no_thread_left() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Evaluates `source` and runs the page (and its workers) to idle.
+fn run_to_idle(rt: &mut JsRuntime, source: &str) {
+    eval(rt, source);
+    assert!(
+        rt.run_until_idle(Some(Instant::now() + HANG_BOUND)),
+        "the page did not become idle"
+    );
+}
+
+/// Drops the page, checks the hang bound (from `start`) and that nothing
+/// is left behind.
+fn finish(rt: JsRuntime, start: Instant) {
+    drop(rt);
+    assert!(start.elapsed() < HANG_BOUND, "took {:?}", start.elapsed());
+    assert_no_thread_left();
 }
 
 /// Runs `body` with a watchdog of `limit` around a fresh runtime; returns
@@ -188,47 +191,13 @@ fn busy_workers_are_interrupted() {
     }
 }
 
-/// A profiler running in the page does not keep it alive, and its
-/// sampler is shut down with the page.
-#[test]
-fn a_running_profiler_does_not_keep_a_busy_page_alive() {
-    let _serial = serial();
+/// Loads `body` (with the `js-profiling` policy) under a watchdog of
+/// 800 ms; returns where the watchdog interrupted script, after checking
+/// the bound and that no thread (sampler, worker, watchdog) is left.
+fn interrupted_page_with_policy(body: String) -> watchdog::ScriptLocation {
     let server = TestServer::start().unwrap();
     let dog = Watchdog::arm(Duration::from_millis(800)).unwrap();
     let start = Instant::now();
-    let body = "<script>\nvar p = new Profiler({ sampleInterval: 1, maxBufferSize: 100000 });\n\
-                function spin() { while (true) {} }\nspin();\n</script>";
-    server.route("/index.html", move |_| common::html_with_policy(body));
-    let mut rt = JsRuntime::new_for_tests().unwrap();
-    rt.load_page(
-        &server.http_url(common::SAME, "/index.html"),
-        common::fetcher(&server),
-    )
-    .unwrap();
-    assert!(!rt.run_until_idle(None));
-    drop(rt);
-    let location = dog.interruption().unwrap().location.unwrap();
-    assert!(location.url.ends_with("/index.html"), "{location:?}");
-    assert_eq!(location.line, 3);
-    drop(dog);
-    assert!(start.elapsed() < HANG_BOUND);
-    assert_no_thread_left();
-}
-
-/// The same in a worker profiling itself: the worker's sampler does not
-/// keep it alive either.
-#[test]
-fn a_running_profiler_does_not_keep_a_busy_worker_alive() {
-    let _serial = serial();
-    let server = TestServer::start().unwrap();
-    let dog = Watchdog::arm(Duration::from_millis(800)).unwrap();
-    let start = Instant::now();
-    let worker = "var p = new Profiler({ sampleInterval: 1, maxBufferSize: 100000 });\n\
-                  postMessage('profiling');\nwhile (true) {}";
-    let body = format!(
-        "<script>{PRELUDE}\nvar w = blobWorker({worker:?});\n\
-         w.onmessage = e => log.push(e.data);</script>"
-    );
     server.route("/index.html", move |_| common::html_with_policy(&body));
     let mut rt = JsRuntime::new_for_tests().unwrap();
     rt.load_page(
@@ -239,11 +208,39 @@ fn a_running_profiler_does_not_keep_a_busy_worker_alive() {
     assert!(!rt.run_until_idle(None));
     drop(rt);
     let location = dog.interruption().unwrap().location.unwrap();
+    drop(dog);
+    assert!(start.elapsed() < HANG_BOUND, "took {:?}", start.elapsed());
+    assert_no_thread_left();
+    location
+}
+
+/// A profiler running in the page does not keep it alive, and its
+/// sampler is shut down with the page.
+#[test]
+fn a_running_profiler_does_not_keep_a_busy_page_alive() {
+    let _serial = serial();
+    let location = interrupted_page_with_policy(
+        "<script>\nvar p = new Profiler({ sampleInterval: 1, maxBufferSize: 100000 });\n\
+         function spin() { while (true) {} }\nspin();\n</script>"
+            .to_owned(),
+    );
+    assert!(location.url.ends_with("/index.html"), "{location:?}");
+    assert_eq!(location.line, 3);
+}
+
+/// The same in a worker profiling itself: the worker's sampler does not
+/// keep it alive either.
+#[test]
+fn a_running_profiler_does_not_keep_a_busy_worker_alive() {
+    let _serial = serial();
+    let worker = "var p = new Profiler({ sampleInterval: 1, maxBufferSize: 100000 });\n\
+                  postMessage('profiling');\nwhile (true) {}";
+    let location = interrupted_page_with_policy(format!(
+        "<script>{PRELUDE}\nvar w = blobWorker({worker:?});\n\
+         w.onmessage = e => log.push(e.data);</script>"
+    ));
     assert!(location.in_worker, "{location:?}");
     assert_eq!(location.line, 3);
-    drop(dog);
-    assert!(start.elapsed() < HANG_BOUND);
-    assert_no_thread_left();
 }
 
 // ---------------------------------------------------------- heap ceiling
@@ -277,20 +274,17 @@ fn the_heap_ceiling_stops_endless_allocation_in_the_page() {
     }
     eval(&mut rt, "log = []; 0");
     // Uncaught, in a task: reported, and the page goes on.
-    eval(
+    run_to_idle(
         &mut rt,
         "var kept = []; setTimeout(() => { for (;;) kept.push({ n: kept.length }); }, 0);\n\
          setTimeout(() => { kept = null; log.push('after'); }, 10); 0",
     );
-    assert!(rt.run_until_idle(Some(Instant::now() + HANG_BOUND)));
     let errors = rt.take_reported_errors();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].message.contains("out of memory"), "{errors:?}");
     assert_eq!(eval(&mut rt, "log.join()"), "after");
-    drop(rt);
     watchdog::set_max_heap_mb(watchdog::DEFAULT_MAX_HEAP_MB);
-    assert!(start.elapsed() < HANG_BOUND);
-    assert_no_thread_left();
+    finish(rt, start);
 }
 
 /// The same in a worker: the worker's error reaches the page (its `error`
@@ -301,19 +295,16 @@ fn the_heap_ceiling_stops_endless_allocation_in_a_worker() {
     watchdog::set_max_heap_mb(16);
     let mut rt = runtime();
     let start = Instant::now();
-    eval(
+    run_to_idle(
         &mut rt,
         "var w = blobWorker('var kept = []; for (;;) kept.push({ n: kept.length });');\n\
          w.onerror = e => { log.push(e.message); e.preventDefault(); }; 0",
     );
-    assert!(rt.run_until_idle(Some(Instant::now() + HANG_BOUND)));
     let log = eval(&mut rt, "log.join('|')");
     assert!(log.contains("out of memory"), "{log}");
     assert_eq!(eval(&mut rt, "'page alive'"), "page alive");
-    drop(rt);
     watchdog::set_max_heap_mb(watchdog::DEFAULT_MAX_HEAP_MB);
-    assert!(start.elapsed() < HANG_BOUND);
-    assert_no_thread_left();
+    finish(rt, start);
 }
 
 // ---------------------------------------------------------------- storms
@@ -326,11 +317,10 @@ fn a_million_timers() {
     let _serial = serial();
     let start = Instant::now();
     let mut rt = runtime();
-    eval(
+    run_to_idle(
         &mut rt,
         "var fired = 0; for (let i = 0; i < 1e6; i++) setTimeout(() => { fired++; }, 0); 0",
     );
-    assert!(rt.run_until_idle(Some(Instant::now() + HANG_BOUND)));
     assert_eq!(eval(&mut rt, "fired"), "1000000");
     drop(rt);
     // Pending: the watchdog (armed once they are scheduled) stops the page
@@ -356,17 +346,14 @@ fn a_million_messages_to_a_worker_and_back() {
     let _serial = serial();
     let start = Instant::now();
     let mut rt = runtime();
-    eval(
+    run_to_idle(
         &mut rt,
         "var got = 0; var w = blobWorker('onmessage = e => postMessage(e.data);');\n\
          w.onmessage = e => { got++; if (got === 1e6) w.terminate(); };\n\
          for (let i = 0; i < 1e6; i++) w.postMessage(i); 0",
     );
-    assert!(rt.run_until_idle(Some(Instant::now() + HANG_BOUND)));
     assert_eq!(eval(&mut rt, "got"), "1000000");
-    drop(rt);
-    assert!(start.elapsed() < HANG_BOUND, "took {:?}", start.elapsed());
-    assert_no_thread_left();
+    finish(rt, start);
 }
 
 /// Unbounded recursion in a worker: the worker reports "too much
@@ -375,12 +362,11 @@ fn a_million_messages_to_a_worker_and_back() {
 fn unbounded_recursion_in_a_worker_is_an_error() {
     let _serial = serial();
     let mut rt = runtime();
-    eval(
+    run_to_idle(
         &mut rt,
         "var w = blobWorker('function f(n) { return f(n + 1) + 1; }\\nf(0);');\n\
          w.onerror = e => { log.push(e.message + '@' + e.lineno); e.preventDefault(); }; 0",
     );
-    assert!(rt.run_until_idle(Some(Instant::now() + HANG_BOUND)));
     assert_eq!(
         eval(&mut rt, "log.join('|')"),
         "InternalError: too much recursion@1"
@@ -406,9 +392,7 @@ fn five_thousand_profilers_stopped_many_times() {
          </script>",
     );
     assert_eq!(eval(&mut rt, "settled"), "50000");
-    drop(rt);
-    assert!(start.elapsed() < HANG_BOUND);
-    assert_no_thread_left();
+    finish(rt, start);
 }
 
 /// A Blob asking for more than the 2 GiB limit (parts repeating a large
