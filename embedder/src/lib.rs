@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use jsprof_document::{HeaderList, ScriptFetchParams};
 use jsprof_net::{
@@ -53,6 +53,7 @@ impl std::fmt::Display for EvalError {
 
 /// The shell's loader: the bundled demo at [`DEMO_PAGE_URL`], every other
 /// URL through the `jsprof-net` [`Fetcher`].
+#[derive(Clone)]
 pub struct ShellLoader {
     fetcher: Fetcher,
 }
@@ -134,10 +135,27 @@ pub fn url_from_argument(argument: &str) -> Result<url::Url, String> {
     url::Url::from_file_path(&absolute).map_err(|_| format!("{argument}: not a valid path"))
 }
 
+/// The exit status of a run that ended normally (the page ran to idle, or
+/// `jsprof profile`'s `--duration` stopped it).
+pub const EXIT_OK: u8 = 0;
+/// The exit status of a failure: bad arguments, a document that could not
+/// be loaded, an uncaught exception in `jsprof eval`, a trace that could
+/// not be written.
+pub const EXIT_ERROR: u8 = 1;
+/// The exit status when `--timeout` stopped the page (its script
+/// interrupted, or the page still busy: timers, messages, workers), as GNU
+/// `timeout` does.
+pub const EXIT_TIMEOUT: u8 = 124;
+
 /// Options of a page run.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
+    /// Stop the page's agents after this long (the watchdog: running script
+    /// is interrupted, see `jsprof_script::watchdog`).
     pub timeout: Option<Duration>,
+    /// The heap ceiling of each agent, in MiB (`None`:
+    /// [`jsprof_script::watchdog::DEFAULT_MAX_HEAP_MB`]).
+    pub max_heap_mb: Option<u32>,
     /// Host rules, certificates, and the rest of the network
     /// configuration.
     pub net: NetConfig,
@@ -145,20 +163,89 @@ pub struct RunOptions {
     pub quiet: bool,
 }
 
-/// Loads the page at `url` and runs it to idle (or the timeout). Script
-/// errors are reported on stderr, not returned; `Err` means the document
-/// could not be loaded.
-pub fn run_page(url: &url::Url, options: &RunOptions) -> Result<(), String> {
-    let loader = ShellLoader::new(options.net.clone()).map_err(|e| e.to_string())?;
-    let mut runtime = JsRuntime::new()?;
-    let deadline = options.timeout.map(|t| Instant::now() + t);
-    runtime
-        .load_page(url, Rc::new(loader))
-        .map_err(|e| e.to_string())?;
-    if !runtime.run_until_idle(deadline) && !options.quiet {
-        eprintln!("jsprof: timeout reached, stopping the page");
+/// How a page run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Nothing was left to run.
+    Idle,
+    /// The time limit passed: the watchdog stopped the page's agents.
+    Stopped(jsprof_script::watchdog::Interruption),
+}
+
+impl RunEnd {
+    /// The line the shell prints on stderr for a stopped page, naming the
+    /// option that stopped it: `timeout: script interrupted after 3 s in
+    /// URL:LINE`, or `timeout: page stopped after 3 s (no script was
+    /// running)`.
+    pub fn describe(&self, option: &str) -> Option<String> {
+        let RunEnd::Stopped(interruption) = self else {
+            return None;
+        };
+        let after = interruption.after.as_secs_f64();
+        Some(match &interruption.location {
+            Some(location) => format!(
+                "{option}: script interrupted after {after} s in {}:{}{}",
+                location.url,
+                location.line,
+                if location.in_worker {
+                    " (a dedicated worker)"
+                } else {
+                    ""
+                }
+            ),
+            None => format!("{option}: page stopped after {after} s (no script was running)"),
+        })
     }
-    Ok(())
+}
+
+/// Runs `run` on a fresh runtime of this thread under the options' limits
+/// (the heap ceiling of every agent, and a watchdog at `limit`); drops the
+/// runtime (workers joined, samplers shut down) before saying how the run
+/// ended.
+fn with_limits<T>(
+    options: &RunOptions,
+    limit: Option<Duration>,
+    run: impl FnOnce(&mut JsRuntime, &ShellLoader) -> Result<T, String>,
+) -> Result<(T, RunEnd), String> {
+    let loader = ShellLoader::new(options.net.clone()).map_err(|e| e.to_string())?;
+    jsprof_script::watchdog::set_max_heap_mb(
+        options
+            .max_heap_mb
+            .unwrap_or(jsprof_script::watchdog::DEFAULT_MAX_HEAP_MB),
+    );
+    let watchdog = limit
+        .map(jsprof_script::watchdog::Watchdog::arm)
+        .transpose()?;
+    if let Some(watchdog) = &watchdog {
+        // A fetch the page waits for (a parser-blocking script from a slow
+        // server) is no script: the watchdog aborts the page's fetches.
+        let fetcher = loader.fetcher.clone();
+        watchdog.on_fire(move || fetcher.abort());
+    }
+    let mut runtime = JsRuntime::new()?;
+    let result = run(&mut runtime, &loader);
+    drop(runtime);
+    let end = match watchdog.as_ref().and_then(|w| w.interruption()) {
+        Some(interruption) => RunEnd::Stopped(interruption),
+        None => RunEnd::Idle,
+    };
+    drop(watchdog);
+    Ok((result?, end))
+}
+
+/// Loads the page at `url` and runs it to idle, or until the timeout, when
+/// the watchdog interrupts whatever script runs. Script errors are
+/// reported on stderr, not returned; `Err` means the document could not be
+/// loaded.
+pub fn run_page(url: &url::Url, options: &RunOptions) -> Result<RunEnd, String> {
+    let ((), end) = with_limits(options, options.timeout, |runtime, loader| {
+        runtime
+            .load_page(url, Rc::new(loader.clone()))
+            .map_err(|e| e.to_string())?;
+        runtime.run_until_idle(None);
+        Ok(())
+    })?;
+    Ok(end)
 }
 
 /// What `jsprof profile` records.
@@ -190,50 +277,58 @@ pub struct Profile {
     pub interval_ms: f64,
     /// Whether the sample buffer filled before the page was done.
     pub buffer_full: bool,
+    /// How the page run ended: `Stopped` when `--timeout` or `--duration`
+    /// passed (the trace holds the samples taken until then).
+    pub end: RunEnd,
 }
 
 /// Loads the page at `url` with a profiling session started by the shell
 /// in the page's main realm at document creation (as the spec's page-load
 /// example does from script; the document's policy is enabled for it: it
 /// is the user's own page), runs it to its load event and then to idle
-/// (or `duration`), and returns the session's trace.
+/// (or until `duration` or the timeout, when the watchdog interrupts
+/// whatever script runs), and returns the session's trace.
 pub fn profile_page(
     url: &url::Url,
     options: &RunOptions,
     profile: &ProfileOptions,
 ) -> Result<Profile, String> {
-    let loader = ShellLoader::new(options.net.clone()).map_err(|e| e.to_string())?;
-    let mut runtime = JsRuntime::new()?;
     let limit = [options.timeout, profile.duration]
         .into_iter()
         .flatten()
         .min();
-    let deadline = limit.map(|t| Instant::now() + t);
-    jsprof_script::profiling::request_shell_profile(
-        jsprof_script::profiling::ShellProfileRequest {
-            interval_ms: profile.interval_ms,
-            max_samples: profile.max_samples,
-        },
-    );
-    runtime
-        .load_page(url, Rc::new(loader))
-        .map_err(|e| e.to_string())?;
-    if !runtime.run_until_idle(deadline) && !options.quiet {
-        eprintln!("jsprof: duration reached, stopping the page");
-    }
-    let session = jsprof_script::profiling::shell_session()
-        .ok_or("the page's document was not created, nothing was profiled")?;
-    let buffer_full = session.buffer_full();
-    let interval_ms = session.sample_interval_ms();
-    let trace = session
-        .stop()
-        .map_err(|e| format!("the profiling session ended early: {e:?}"))?;
-    drop(session);
-    drop(runtime);
+    let ((trace, interval_ms, buffer_full), end) =
+        with_limits(options, limit, |runtime, loader| {
+            jsprof_script::profiling::request_shell_profile(
+                jsprof_script::profiling::ShellProfileRequest {
+                    interval_ms: profile.interval_ms,
+                    max_samples: profile.max_samples,
+                },
+            );
+            let loaded = runtime
+                .load_page(url, Rc::new(loader.clone()))
+                .map_err(|e| e.to_string());
+            if loaded.is_ok() {
+                runtime.run_until_idle(None);
+            }
+            let session = jsprof_script::profiling::shell_session();
+            loaded?;
+            let session =
+                session.ok_or("the page's document was not created, nothing was profiled")?;
+            let buffer_full = session.buffer_full();
+            let interval_ms = session.sample_interval_ms();
+            // (The session's samples up to an interruption are kept: stopping
+            // runs no script.)
+            let trace = session
+                .stop()
+                .map_err(|e| format!("the profiling session ended early: {e:?}"))?;
+            Ok((trace, interval_ms, buffer_full))
+        })?;
     Ok(Profile {
         trace,
         interval_ms,
         buffer_full,
+        end,
     })
 }
 
@@ -315,6 +410,18 @@ pub fn summarize(profile: &Profile, top: usize) -> String {
             ""
         }
     );
+    if let RunEnd::Stopped(interruption) = &profile.end {
+        let _ = writeln!(
+            out,
+            "interrupted: the page was stopped after {} s{}; the trace ends there",
+            interruption.after.as_secs_f64(),
+            match &interruption.location {
+                Some(location) =>
+                    format!(" (script running at {}:{})", location.url, location.line),
+                None => String::new(),
+            }
+        );
+    }
     for (title, counts) in [("self", &self_counts), ("total", &total_counts)] {
         let mut order: Vec<usize> = (0..frames).filter(|&f| counts[f] > 0).collect();
         order.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));

@@ -22,13 +22,19 @@ profile options:
 {PROFILE_OUTPUTS}
 
 options:
-  --timeout SECONDS   stop running the page after this long
+  --timeout SECONDS   stop the page after this long: running script (page and workers) is
+                      interrupted; exit status 124
+  --max-heap MB       heap ceiling of each agent (page, each worker) in MiB (default 1024):
+                      past it, script gets an out-of-memory error
   --map HOST=IP       resolve HOST (a name, or a pattern like *.example.test) to IP;
                       repeatable
   --host-rules RULES  Chromium-style rules: \"MAP web-platform.test 127.0.0.1, EXCLUDE x\"
   --ca-file FILE      trust exactly the PEM CA certificates in FILE (https loads)
   --insecure          accept any server certificate (self-signed loopback servers)
   --quiet             no shell messages (console output still prints)
+
+exit status: 0 the page ran (to idle, or to --duration), 1 an error (bad arguments, the
+document not loaded, an uncaught exception in eval), 124 --timeout stopped the page
 
 {TOOLS}";
 
@@ -83,6 +89,22 @@ fn main() -> ExitCode {
                     }
                     "--interval" if profile => profile_options.interval_ms = number,
                     _ => return fail(&format!("{arg} is an option of `jsprof profile`")),
+                }
+            }
+            "--max-heap" => {
+                let Some(value) = iter.next() else {
+                    return fail("--max-heap needs a number of MiB");
+                };
+                match value.parse::<u32>() {
+                    Ok(mb) if (1..=jsprof_script::watchdog::MAX_MAX_HEAP_MB).contains(&mb) => {
+                        options.max_heap_mb = Some(mb)
+                    }
+                    _ => {
+                        return fail(&format!(
+                            "--max-heap: not a whole number of MiB from 1 to {}: {value}",
+                            jsprof_script::watchdog::MAX_MAX_HEAP_MB
+                        ))
+                    }
                 }
             }
             "--max-samples" | "--top" => {
@@ -156,7 +178,14 @@ fn main() -> ExitCode {
         return profile_page(&url, &options, &profile_options, &out_file, top, &outputs);
     }
     match jsprof_shell::run_page(&url, &options) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(end) => match end.describe("timeout") {
+            // (Printed even with --quiet: it is the run's result.)
+            Some(message) => {
+                eprintln!("jsprof: {message}");
+                ExitCode::from(jsprof_shell::EXIT_TIMEOUT)
+            }
+            None => ExitCode::SUCCESS,
+        },
         Err(message) => fail(&message),
     }
 }
@@ -188,9 +217,28 @@ fn profile_page(
             for file in files {
                 println!("wrote {file}");
             }
+        }
+        Err(message) => return fail(&message),
+    }
+    // Which limit stopped the page: --timeout (an error status) or
+    // --duration (the length of the profile the user asked for).
+    let by_timeout = match (options.timeout, profile_options.duration) {
+        (Some(timeout), Some(duration)) => timeout <= duration,
+        (timeout, _) => timeout.is_some(),
+    };
+    let option = if by_timeout { "timeout" } else { "duration" };
+    match profile.end.describe(option) {
+        Some(message) if by_timeout => {
+            eprintln!("jsprof: {message}");
+            ExitCode::from(jsprof_shell::EXIT_TIMEOUT)
+        }
+        Some(message) => {
+            if !options.quiet {
+                eprintln!("jsprof: {message}");
+            }
             ExitCode::SUCCESS
         }
-        Err(message) => fail(&message),
+        None => ExitCode::SUCCESS,
     }
 }
 

@@ -370,3 +370,224 @@ fn profile_options() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write /nonexistent/dir/t.json"));
 }
+
+// ------------------------------------------------ hostile pages and limits
+
+/// Far longer than any of these runs may take: a hang-catcher.
+const HANG_BOUND: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Runs `jsprof` with `args`, checking the hang bound; returns the output
+/// and its stdout and stderr as text.
+fn jsprof_bounded(args: &[&str]) -> (Output, String, String) {
+    let start = std::time::Instant::now();
+    let out = jsprof(args, "");
+    assert!(
+        start.elapsed() < HANG_BOUND,
+        "{args:?} took {:?}",
+        start.elapsed()
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out, stdout, stderr)
+}
+
+/// `--timeout` interrupts endless script (a busy loop, an endless
+/// microtask chain, in the page or in a worker) and reports where it ran;
+/// the exit status is 124, also with `--quiet`. A page that only waits
+/// (an interval timer) is stopped with "no script was running".
+#[test]
+fn timeout_interrupts_endless_script_with_status_124() {
+    let dir = temp_dir("timeout");
+    let cases = [
+        (
+            "busy.html",
+            "<script>\nconsole.log('start');\nwhile (true) {}\n</script>\n<script>console.log('never');</script>",
+            ":3",
+        ),
+        (
+            "chain.html",
+            "<script>\nfunction again() { queueMicrotask(again); }\nagain();\n</script>",
+            "chain.html:2",
+        ),
+        (
+            "worker.html",
+            "<script>\nnew Worker('data:text/javascript,' + encodeURIComponent('\\nwhile (true) {}'));\n</script>",
+            "(a dedicated worker)",
+        ),
+        (
+            "worker-chain.html",
+            "<script>\nnew Worker('data:text/javascript,' + encodeURIComponent('function again() { queueMicrotask(again); } again();'));\n</script>",
+            "(a dedicated worker)",
+        ),
+        (
+            "waiting.html",
+            "<script>setInterval(() => {}, 50);</script>",
+            "page stopped after 1 s (no script was running)",
+        ),
+    ];
+    for (name, source, expected) in cases {
+        let page = dir.join(name);
+        std::fs::write(&page, source).unwrap();
+        for quiet in [false, true] {
+            let mut args = vec!["--timeout", "1", page.to_str().unwrap()];
+            if quiet {
+                args.push("--quiet");
+            }
+            let (out, stdout, stderr) = jsprof_bounded(&args);
+            assert_eq!(out.status.code(), Some(124), "{name}: {stderr}");
+            assert!(stderr.contains("jsprof: timeout: "), "{name}: {stderr}");
+            assert!(stderr.contains(expected), "{name}: {stderr}");
+            assert!(!stdout.contains("never"), "{name}: {stdout}");
+        }
+    }
+    let (_, _, stderr) =
+        jsprof_bounded(&["--timeout", "1", dir.join("busy.html").to_str().unwrap()]);
+    let url = url::Url::from_file_path(dir.join("busy.html")).unwrap();
+    assert!(
+        stderr.contains(&format!("timeout: script interrupted after 1 s in {url}:3")),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A parser-blocking script from a server that never answers is no
+/// script running: `--timeout` aborts the fetch (well before the 30 s
+/// network timeout) and stops the page.
+#[test]
+fn timeout_aborts_a_stalled_script_fetch() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = std::thread::spawn(move || {
+        // Accepts and holds the connection without answering, until the
+        // client closes it.
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut buffer = [0u8; 1024];
+        use std::io::Read;
+        while stream.read(&mut buffer).map(|n| n > 0).unwrap_or(false) {}
+    });
+    let dir = temp_dir("stalled-fetch");
+    let page = dir.join("page.html");
+    std::fs::write(
+        &page,
+        format!("<script src=\"http://127.0.0.1:{port}/slow.js\"></script>"),
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    let (out, _, stderr) = jsprof_bounded(&["--timeout", "1", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(124), "{stderr}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "the fetch was not aborted: {:?}",
+        start.elapsed()
+    );
+    server.join().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `jsprof profile --timeout` on a page that never ends: the trace up to
+/// the interruption is written (well-formed, with samples of the busy
+/// function), the summary says it was interrupted, the status is 124.
+/// `--duration` stops it the same way with status 0.
+#[test]
+fn profile_with_timeout_writes_the_trace_until_the_interruption() {
+    let dir = temp_dir("profile-timeout");
+    let page = dir.join("busy.html");
+    std::fs::write(
+        &page,
+        "<script>\nfunction spinForever() {\n  while (true) {}\n}\nspinForever();\n</script>",
+    )
+    .unwrap();
+    let url = url::Url::from_file_path(&page).unwrap();
+    for (option, status) in [("--timeout", 124), ("--duration", 0)] {
+        let out_file = dir.join("t.json");
+        let (out, stdout, stderr) = jsprof_bounded(&[
+            "profile",
+            option,
+            "1",
+            "--out",
+            out_file.to_str().unwrap(),
+            page.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(status), "{option}: {stderr}");
+        assert!(
+            stdout.contains(&format!(
+                "interrupted: the page was stopped after 1 s (script running at {url}:3)"
+            )),
+            "{option}: {stdout}"
+        );
+        if status == 124 {
+            assert!(
+                stderr.contains(&format!("timeout: script interrupted after 1 s in {url}:3")),
+                "{stderr}"
+            );
+        }
+        let trace: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+        let samples = trace["samples"].as_array().unwrap();
+        assert!(!samples.is_empty());
+        let names: Vec<&str> = trace["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|f| f["name"].as_str())
+            .collect();
+        assert!(names.contains(&"spinForever"), "{names:?}");
+        std::fs::remove_file(&out_file).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--max-heap`: endless allocation ends with the out-of-memory error
+/// reported like any uncaught error, and the page goes on (its next
+/// script runs, status 0), with and without profiling. Bad values are
+/// clear errors.
+#[test]
+fn max_heap_turns_endless_allocation_into_an_error() {
+    let dir = temp_dir("max-heap");
+    let page = dir.join("alloc.html");
+    std::fs::write(
+        &page,
+        "<script>\nvar kept = [];\nfor (;;) kept.push({ n: kept.length });\n</script>\n\
+         <script>kept = null; console.log('the page goes on');</script>",
+    )
+    .unwrap();
+    let out_file = dir.join("t.json");
+    for profile in [false, true] {
+        let mut args = vec!["--max-heap", "16"];
+        if profile {
+            args = vec![
+                "profile",
+                "--max-heap",
+                "16",
+                "--out",
+                out_file.to_str().unwrap(),
+            ];
+        }
+        args.push(page.to_str().unwrap());
+        let (out, stdout, stderr) = jsprof_bounded(&args);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains("out of memory"), "{stderr}");
+        assert!(stdout.contains("the page goes on"), "{stdout}");
+        if profile {
+            let trace: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+            assert!(trace["samples"].is_array());
+        }
+    }
+    for value in ["0", "x", "5000", "-1"] {
+        let (out, _, stderr) = jsprof_bounded(&["--max-heap", value, page.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr.contains("--max-heap: not a whole number of MiB"),
+            "{stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Exit status 1: the document could not be loaded.
+#[test]
+fn a_document_that_cannot_load_is_status_1() {
+    let (out, _, stderr) = jsprof_bounded(&["/nonexistent/page.html"]);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+}

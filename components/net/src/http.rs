@@ -200,6 +200,22 @@ pub(crate) fn fetch(
     for (name, value) in response.headers() {
         headers.append(name.as_str(), value.as_bytes());
     }
+    // A declared length past the limit is refused before any of the body
+    // is read (a body without a length, or lying about it, is cut off at
+    // the limit below).
+    let declared = response
+        .headers()
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if request.method != Method::Head
+        && declared.is_some_and(|length| length > config.max_body as u64)
+    {
+        return Err(NetError::BodyTooLarge {
+            url: url.clone(),
+            limit: config.max_body,
+        });
+    }
     let body = if request.method == Method::Head {
         Vec::new()
     } else {

@@ -194,13 +194,19 @@ impl Inbox {
     }
 }
 
+/// A root on a global shared by every timer and timer task of that global
+/// (see [`EventLoop::global_root`]): SpiderMonkey's Rust roots live in
+/// one list whose removal is linear, so a root per timer would make a
+/// page with a million timers quadratic.
+type GlobalRoot = Rc<RootedTraceableBox<Heap<*mut JSObject>>>;
+
 /// A scheduled timer: when its time comes, a task runs the window's timer
 /// `id` (the window keeps the handler in its map of active timers).
 struct TimerEntry {
     due: Instant,
     /// Ties are broken by scheduling order.
     seq: u64,
-    global: RootedTraceableBox<Heap<*mut JSObject>>,
+    global: GlobalRoot,
     id: i32,
 }
 
@@ -214,6 +220,8 @@ pub struct EventLoop {
     last_profiler_poll: Cell<Option<Instant>>,
     /// Tasks from other agents, and the wake-up of this loop's waits.
     inbox: Arc<Inbox>,
+    /// The shared root of each global timers refer to, while any does.
+    global_roots: RefCell<Vec<std::rc::Weak<RootedTraceableBox<Heap<*mut JSObject>>>>>,
 }
 
 thread_local! {
@@ -241,6 +249,7 @@ impl EventLoop {
             pending_loads: Cell::new(0),
             last_profiler_poll: Cell::new(None),
             inbox,
+            global_roots: RefCell::new(Vec::new()),
         });
         EVENT_LOOP.with(|e| *e.borrow_mut() = Some(event_loop.clone()));
         event_loop
@@ -276,12 +285,28 @@ impl EventLoop {
         self.tasks.borrow_mut().push_back(task);
     }
 
+    /// The root shared by the timers of `global` (made if none lives).
+    fn global_root(&self, global: *mut JSObject) -> GlobalRoot {
+        let mut roots = self.global_roots.borrow_mut();
+        roots.retain(|r| r.strong_count() > 0);
+        if let Some(root) = roots
+            .iter()
+            .filter_map(|r| r.upgrade())
+            .find(|r| r.get() == global)
+        {
+            return root;
+        }
+        let root = Rc::new(RootedTraceableBox::new(Heap::default()));
+        root.set(global);
+        roots.push(Rc::downgrade(&root));
+        root
+    }
+
     /// Schedules timer `id` of `global` to run after `delay`.
     pub fn schedule_timer(&self, global: *mut JSObject, id: i32, delay: Duration) {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
-        let root = RootedTraceableBox::new(Heap::default());
-        root.set(global);
+        let root = self.global_root(global);
         self.timers.borrow_mut().push(TimerEntry {
             due: Instant::now() + delay,
             seq,
@@ -313,19 +338,23 @@ impl EventLoop {
     /// Moves due timers to the task queue, in due-time order.
     fn queue_due_timers(&self) {
         let now = Instant::now();
-        let mut due = Vec::new();
-        self.timers.borrow_mut().retain_mut(|t| {
-            if t.due <= now {
-                due.push((t.due, t.seq, t.global.get(), t.id));
-                false
-            } else {
-                true
+        let mut due = {
+            let mut timers = self.timers.borrow_mut();
+            // (Nothing due: the common case, with no allocation.)
+            if !timers.iter().any(|t| t.due <= now) {
+                return;
             }
-        });
-        due.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-        for (_, _, global, id) in due {
-            let root = RootedTraceableBox::new(Heap::default());
-            root.set(global);
+            let (ready, waiting): (Vec<TimerEntry>, Vec<TimerEntry>) = std::mem::take(&mut *timers)
+                .into_iter()
+                .partition(|t| t.due <= now);
+            *timers = waiting;
+            ready
+        };
+        due.sort_by(|a, b| a.due.cmp(&b.due).then(a.seq.cmp(&b.seq)));
+        for TimerEntry {
+            global: root, id, ..
+        } in due
+        {
             self.queue_task(Box::new(move |cx| {
                 let Some(global) = NonNull::new(root.get()) else {
                     return;
@@ -410,7 +439,8 @@ impl EventLoop {
     /// timer or a busy loop keeps the page running until `deadline`.
     pub fn run_until_idle(&self, cx: &mut JSContext, deadline: Option<Instant>) -> bool {
         loop {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            // The watchdog fired (`crate::watchdog`): no further task runs.
+            if deadline.is_some_and(|d| Instant::now() >= d) || crate::watchdog::interrupting() {
                 return false;
             }
             self.prepare_turn(cx);
@@ -419,6 +449,7 @@ impl EventLoop {
             let task = self.tasks.borrow_mut().pop_front();
             match task {
                 Some(task) => {
+                    crate::watchdog::collect_after_out_of_memory(cx);
                     // Step 5: Perform oldestTask's steps.
                     task(cx);
                     // Step 7: Perform a microtask checkpoint.
@@ -448,7 +479,7 @@ impl EventLoop {
     /// wakes `owner` so the owner can notice.
     pub(crate) fn run_until_closed(&self, cx: &mut JSContext, closing: &AtomicBool, owner: &Inbox) {
         loop {
-            if closing.load(Ordering::Acquire) {
+            if closing.load(Ordering::Acquire) || crate::watchdog::interrupting() {
                 return;
             }
             self.prepare_turn(cx);
@@ -456,6 +487,7 @@ impl EventLoop {
             match task {
                 Some(task) => {
                     self.inbox.set_busy();
+                    crate::watchdog::collect_after_out_of_memory(cx);
                     task(cx);
                     perform_microtask_checkpoint(cx);
                 }
@@ -473,7 +505,7 @@ impl EventLoop {
                     if became_idle {
                         owner.wake();
                     }
-                    if closing.load(Ordering::Acquire) {
+                    if closing.load(Ordering::Acquire) || crate::watchdog::interrupting() {
                         return;
                     }
                     self.inbox.wait(self.next_wake(None));

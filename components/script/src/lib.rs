@@ -19,6 +19,7 @@ pub mod script_element;
 pub mod script_loading;
 pub mod script_registry;
 pub(crate) mod timers;
+pub mod watchdog;
 pub mod workers;
 
 pub use dom::globalscope::{GlobalKind, Prefs, PROFILER_PREF, TESTBINDING_PREF};

@@ -114,6 +114,20 @@ pub(crate) fn current_context() -> Option<JSContext> {
     NonNull::new(raw).map(|raw| unsafe { JSContext::from_ptr(raw) })
 }
 
+/// The thread-safe handle of this thread's runtime's context and its event
+/// loop's inbox, while it lives (for a watchdog armed after the runtime
+/// was made).
+pub(crate) fn current_context_and_inbox(
+) -> Option<(mozjs::rust::ThreadSafeJSContext, std::sync::Arc<Inbox>)> {
+    let runtime = CURRENT_RUNTIME.with(Cell::get);
+    if runtime.is_null() {
+        return None;
+    }
+    // SAFETY: set while the boxed Runtime lives, on this thread.
+    let context = unsafe { (*runtime).thread_safe_js_context() };
+    Some((context, EventLoop::current().inbox().clone()))
+}
+
 /// A handle for creating a dedicated worker's runtime as a child of this
 /// thread's runtime (SpiderMonkey then shares the parent's immutable
 /// self-hosted code and permanent atoms with it, so a worker starts
@@ -193,6 +207,24 @@ impl JsRuntime {
         crate::profiling::apply_jit_options_from_env(runtime.cx());
         // SAFETY: a static table of plain functions.
         unsafe { mozjs::rust::wrappers2::SetDOMCallbacks(runtime.cx(), &DOM_CALLBACKS) };
+        // The agent's limits (`crate::watchdog`): the heap ceiling, and the
+        // watchdog's interrupt callback (a no-op until a watchdog fires).
+        unsafe {
+            mozjs::rust::wrappers2::JS_SetGCParameter(
+                runtime.cx(),
+                mozjs::jsapi::JSGCParamKey::JSGC_MAX_BYTES,
+                crate::watchdog::max_heap_bytes(),
+            );
+            mozjs::rust::wrappers2::SetOutOfMemoryCallback(
+                runtime.cx(),
+                Some(crate::watchdog::on_out_of_memory),
+                ptr::null_mut(),
+            );
+            mozjs::jsapi::JS_AddInterruptCallback(
+                runtime.cx().raw_cx(),
+                Some(crate::watchdog::interrupt_callback),
+            );
+        }
         let reported_errors = Rc::new(RefCell::new(Vec::new()));
         let event_loop = EventLoop::install(inbox);
         let object = match GlobalScope::create_global(
@@ -212,6 +244,10 @@ impl JsRuntime {
             }
         };
         CURRENT_RUNTIME.with(|c| c.set(&*runtime));
+        crate::watchdog::register_runtime(
+            runtime.thread_safe_js_context(),
+            event_loop.inbox().clone(),
+        );
         let global = RootedTraceableBox::new(Heap::default());
         global.set(object);
         Ok(JsRuntime {
@@ -374,6 +410,8 @@ impl JsRuntime {
 
 impl Drop for JsRuntime {
     fn drop(&mut self) {
+        // No watchdog interrupts this context from now on.
+        crate::watchdog::unregister_runtime();
         // A worker's context is unpublished before it goes (see
         // `workers::PublishedContext`).
         crate::workers::runtime_dropping();
@@ -418,7 +456,7 @@ pub fn perform_microtask_checkpoint(cx: &mut JSContext) {
         // A terminated worker runs no more script ("terminate a worker"
         // step 3: abort the script currently running; the queued jobs stay
         // unrun until the context goes).
-        if crate::workers::current_worker_terminated() {
+        if crate::workers::current_worker_terminated() || crate::watchdog::fired() {
             break;
         }
         // Step 3.1-3.2: dequeue the oldest microtask.

@@ -442,7 +442,12 @@ pub fn run_classic_script(
 ) -> bool {
     let muted = record.muted_errors;
     script_registry::register(record);
-    // Step 1-2: settings; Step 3: check if we can run script (always).
+    // Step 1-2: settings; Step 3: check if we can run script: not once
+    // the watchdog stopped the page's agents (`crate::watchdog`).
+    if crate::watchdog::interrupting() {
+        return false;
+    }
+    crate::watchdog::collect_after_out_of_memory(cx);
     // Step 4: Prepare to run script (the caller entered the realm).
     let global = unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) };
     if global.is_null() {
@@ -535,8 +540,12 @@ pub(crate) fn run_classic_script_with(
         let error = crate::dom::globalscope::take_pending_exception(cx);
         return ClassicScriptRun::ParseError(error);
     }
-    // Step 1-4: settings, "check if we can run script", prepare to run
+    // Step 1-4: settings, "check if we can run script" (not once the
+    // watchdog stopped the agents: `crate::watchdog`), prepare to run
     // script (the caller entered the realm).
+    if crate::watchdog::interrupting() {
+        return ClassicScriptRun::Aborted;
+    }
     // Step 7: Otherwise, set evaluationStatus to
     // ScriptEvaluation(script's record).
     rooted!(&in(cx) let mut rval = UndefinedValue());

@@ -308,12 +308,15 @@ pub(crate) fn spawn(
     body: impl FnOnce(Arc<WorkerShared>) + Send + 'static,
 ) -> Result<(), String> {
     let for_thread = shared.clone();
+    // The worker runs under its owner's limits (watchdog, heap ceiling).
+    let limits = crate::watchdog::current_limits();
     LIVE_WORKER_THREADS.fetch_add(1, Ordering::SeqCst);
     let thread = std::thread::Builder::new()
         .name(format!("js-worker-{}", shared.id))
         .stack_size(WORKER_STACK_SIZE)
         .spawn(move || {
             let shared = for_thread;
+            crate::watchdog::install_limits(limits);
             CURRENT.with(|c| *c.borrow_mut() = Some(shared.clone()));
             let outcome =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(shared.clone())));
@@ -576,6 +579,11 @@ impl Loader for WorkerLoader {
     fn abort(&self) {
         self.inner.abort()
     }
+}
+
+/// Whether this thread is a dedicated worker's.
+pub(crate) fn on_worker_thread() -> bool {
+    CURRENT.try_with(|c| c.borrow().is_some()).unwrap_or(false)
 }
 
 /// Whether this thread is a worker that was terminated (its script must

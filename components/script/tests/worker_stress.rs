@@ -57,9 +57,13 @@
 //! jsprof-script --test worker_stress -- --nocapture`; `STRESS_ROUNDS=N`
 //! measures N rounds instead of ROUNDS (same bound: the growth flattens).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
+
+use common::threads;
 
 use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
@@ -227,20 +231,6 @@ window.runRound = function (round, count) {{
 }};
 </script>"#
     )
-}
-
-/// The names of the process's threads (`comm`), counted.
-fn threads() -> BTreeMap<String, usize> {
-    let mut names = BTreeMap::new();
-    for entry in std::fs::read_dir("/proc/self/task").expect("/proc/self/task") {
-        let Ok(entry) = entry else { continue };
-        // A thread may exit between the listing and the read.
-        let Ok(comm) = std::fs::read_to_string(entry.path().join("comm")) else {
-            continue;
-        };
-        *names.entry(comm.trim_end().to_owned()).or_insert(0) += 1;
-    }
-    names
 }
 
 fn is_test_server(name: &str) -> bool {

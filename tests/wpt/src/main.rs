@@ -34,7 +34,12 @@ use libtest_mimic::{Arguments, Failed, Trial};
 
 /// testharness.js's own file timeouts (normal, long), in seconds.
 const HARNESS_TIMEOUT: (f64, f64) = (10.0, 60.0);
-/// Added to the scaled harness timeout before the shell is killed.
+/// Added to the scaled harness timeout for the shell's own `--timeout`
+/// (its watchdog interrupts running script and the shell exits with
+/// status 124, the file is TIMEOUT with the shell's message).
+const SHELL_MARGIN: f64 = 5.0;
+/// Added to the shell's `--timeout` before the shell is killed (a
+/// backstop: the shell ends itself before).
 const KILL_MARGIN: f64 = 10.0;
 
 struct Settings {
@@ -414,11 +419,14 @@ fn run_files(
                 } else {
                     HARNESS_TIMEOUT.0
                 };
-                let limit = base * settings.multiplier + KILL_MARGIN;
+                // The per-test timeout: the shell's watchdog stops the page
+                // (even a busy script) past testharness.js's own timeout;
+                // the kill is the backstop past that.
+                let shell_limit = base * settings.multiplier + SHELL_MARGIN;
+                let limit = shell_limit + KILL_MARGIN;
                 let mut args = shell_args.clone();
-                // The shell's own limit is a backstop past ours.
                 args.push("--timeout".to_owned());
-                args.push(format!("{}", (limit + 30.0).ceil()));
+                args.push(format!("{shell_limit}"));
                 let shell = Shell {
                     binary: binary.clone(),
                     args,

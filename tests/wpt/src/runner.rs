@@ -2,7 +2,9 @@
 //!
 //! The shell's stdout is read line by line (see `report.rs`); once the
 //! completion line arrives the shell is killed (its event loop may idle on).
-//! Past the deadline it is killed and the file is TIMEOUT; death by a signal
+//! An exit with the shell's timeout status ([`SHELL_TIMEOUT_STATUS`]: its
+//! `--timeout` watchdog stopped the page) is TIMEOUT with the shell's
+//! message. Past the deadline it is killed and the file is TIMEOUT; death by a signal
 //! or a panic (exit code 101) is CRASH; any other exit before completion is
 //! ERROR with the end of its stderr. None of these stops the run.
 
@@ -32,6 +34,11 @@ pub struct FileOutcome {
     pub subtests: Vec<SubtestResult>,
     pub duration: Duration,
 }
+
+/// The shell's exit status when its `--timeout` stopped the page
+/// (`jsprof_shell::EXIT_TIMEOUT`; the harness runs the shell binary and
+/// does not link its crate).
+pub const SHELL_TIMEOUT_STATUS: i32 = 124;
 
 const STDERR_TAIL: usize = 4000;
 /// How long to wait for the exit status once stdout closed.
@@ -207,6 +214,10 @@ fn classify(
             Some(format!("the shell was killed after {timeout:?}")),
         ),
         _ => match exit {
+            Some(status) if status.code() == Some(SHELL_TIMEOUT_STATUS) => (
+                "TIMEOUT".to_owned(),
+                Some("the shell's --timeout stopped the page".to_owned()),
+            ),
             Some(status) if is_crash(&status) => (
                 "CRASH".to_owned(),
                 Some(format!("the shell crashed ({status})")),
@@ -314,6 +325,26 @@ mod tests {
         let outcome = shell.run("http://x/", Duration::from_millis(500));
         assert_eq!(outcome.status, "TIMEOUT");
         assert_eq!(outcome.subtests[0].status, "FAIL");
+    }
+
+    /// The shell's own `--timeout` (its watchdog) ends it with status 124
+    /// before the kill: TIMEOUT, with the shell's message and the results
+    /// so far.
+    #[test]
+    fn the_shells_timeout_status_is_timeout() {
+        let (_d, shell) = fake(&format!(
+            "echo '{MARK}{{\"type\":\"result\",\"name\":\"a\",\"status\":\"PASS\"}}'\n\
+             echo 'jsprof: timeout: script interrupted after 1 s in http://x/:3' >&2\nexit 124"
+        ));
+        let outcome = shell.run("http://x/", LONG);
+        assert_eq!(outcome.status, "TIMEOUT");
+        assert_eq!(outcome.subtests[0].status, "PASS");
+        let message = outcome.message.unwrap();
+        assert!(message.contains("--timeout stopped the page"), "{message}");
+        assert!(
+            message.contains("interrupted after 1 s in http://x/:3"),
+            "{message}"
+        );
     }
 
     #[test]

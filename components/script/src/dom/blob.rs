@@ -12,7 +12,7 @@ use mozjs::rust::HandleObject;
 use crate::dom::bindings::codegen::BlobBinding::BlobMethods;
 use crate::dom::bindings::codegen::{BlobOrUSVString, BlobPropertyBag};
 use crate::dom::bindings::conversions::{DOMString, USVString};
-use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
@@ -71,10 +71,35 @@ impl Blob {
     }
 }
 
+/// The largest Blob the constructor makes (2 GiB, as Chromium's in-memory
+/// blob limit): parts repeating a large Blob could otherwise ask for more
+/// memory than the machine has, and a failed allocation aborts the
+/// process. Past it, or when the memory cannot be had, the constructor
+/// throws a `RangeError`.
+pub const MAX_BLOB_SIZE: usize = 2 << 30;
+
 /// <https://w3c.github.io/FileAPI/#process-blob-parts>
-fn process_blob_parts(parts: &[BlobOrUSVString]) -> Vec<u8> {
+fn process_blob_parts(parts: &[BlobOrUSVString]) -> Fallible<Vec<u8>> {
+    // (The size first, so that no allocation can fail half-way: see
+    // MAX_BLOB_SIZE.)
+    let size = parts
+        .iter()
+        .map(|part| match part {
+            BlobOrUSVString::USVString(s) => s.0.len(),
+            BlobOrUSVString::Blob(blob) => blob.bytes.len(),
+        })
+        .try_fold(0usize, usize::checked_add)
+        .filter(|&size| size <= MAX_BLOB_SIZE)
+        .ok_or_else(|| {
+            Error::Range(format!(
+                "the Blob would be larger than the {MAX_BLOB_SIZE}-byte limit"
+            ))
+        })?;
     // Step 1: Let bytes be an empty sequence of bytes.
     let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(size)
+        .map_err(|_| Error::Range(format!("out of memory for a Blob of {size} bytes")))?;
     // Step 2: For each element in parts:
     for part in parts {
         match part {
@@ -87,7 +112,7 @@ fn process_blob_parts(parts: &[BlobOrUSVString]) -> Vec<u8> {
         }
     }
     // Step 3: Return bytes.
-    bytes
+    Ok(bytes)
 }
 
 impl BlobMethods for Blob {
@@ -104,7 +129,7 @@ impl BlobMethods for Blob {
         // set to the empty string.
         // Step 2: Let bytes be the result of processing blob parts given
         // blobParts and options.
-        let bytes = process_blob_parts(blob_parts.as_deref().unwrap_or_default());
+        let bytes = process_blob_parts(blob_parts.as_deref().unwrap_or_default())?;
         // Step 3: If the type member of the options argument is not the
         // empty string, run the following sub-steps (normalize it).
         let type_ = normalize_type(&options.type_);

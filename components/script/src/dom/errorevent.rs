@@ -10,7 +10,7 @@ use crate::dom::bindings::codegen::ErrorEventBinding::ErrorEventMethods;
 use crate::dom::bindings::codegen::ErrorEventInit;
 use crate::dom::bindings::conversions::{DOMString, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::reflector::{reflect_dom_object, try_reflect_dom_object};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -44,14 +44,15 @@ impl ErrorEvent {
     /// A trusted, cancelable `error` event for a script error (as "report
     /// the exception" fires), with the message, filename, lineno and colno
     /// attributes initialized from `script_error` and the error attribute
-    /// to `error`.
+    /// to `error`; `None` when the heap is at its ceiling (an
+    /// out-of-memory error is being reported).
     pub fn new_error(
         cx: &mut JSContext,
         global: &GlobalScope,
         script_error: &ScriptError,
         error: JSVal,
-    ) -> DomRoot<ErrorEvent> {
-        let event = reflect_dom_object(
+    ) -> Option<DomRoot<ErrorEvent>> {
+        let event = try_reflect_dom_object(
             cx,
             global,
             Box::new(ErrorEvent {
@@ -63,10 +64,10 @@ impl ErrorEvent {
                 error: Heap::boxed(error),
             }),
             None,
-        );
+        )?;
         event.event.initialize("error", false, true);
         event.event.set_trusted(true);
-        event
+        Some(event)
     }
 
     pub fn upcast_event(&self) -> &Event {

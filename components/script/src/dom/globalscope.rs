@@ -726,6 +726,11 @@ unsafe impl Traceable for GlobalScope {
 /// `"TypeError: message"` for errors, `None` if nothing is pending (an
 /// uncatchable termination).
 pub(crate) fn take_pending_exception(cx: &mut JSContext) -> Option<ScriptError> {
+    // An uncatchable termination (a watchdog's or a worker termination's
+    // interrupt) leaves no exception: nothing to report.
+    if !unsafe { mozjs::rust::wrappers2::JS_IsExceptionPending(cx) } {
+        return None;
+    }
     rooted!(&in(cx) let mut exception = UndefinedValue());
     let info = error_info_from_exception_stack(cx, exception.handle_mut())?;
     let mut message = info.message;
@@ -835,9 +840,14 @@ pub(crate) fn report_error_event(
         // to the result of firing an event named error at global, using
         // ErrorEvent, with the cancelable attribute initialized to true,
         // and additional attributes initialized according to errorInfo.
+        // (With the heap at its ceiling the event cannot be made: the
+        // error is then not handled, and goes on to the console or the
+        // owner, which has memory of its own.)
         let event =
             crate::dom::errorevent::ErrorEvent::new_error(cx, global, &error, error_value.get());
-        not_handled = target.dispatch(cx, event.upcast_event());
+        if let Some(event) = event {
+            not_handled = target.dispatch(cx, event.upcast_event());
+        }
         // Step 6.3: Set global's in error reporting mode to false.
         global.in_error_reporting_mode.set(false);
     }

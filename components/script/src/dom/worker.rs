@@ -141,8 +141,10 @@ impl Worker {
             // initialized to true, the message, filename, lineno, and colno
             // attributes initialized appropriately, and the error attribute
             // initialized to null.
-            let event = ErrorEvent::new_error(cx, global, &error, NullValue());
-            let not_canceled = worker.eventtarget.dispatch(cx, event.upcast_event());
+            // (Not canceled if the event cannot be made: the page's heap is
+            // at its ceiling.)
+            let not_canceled = ErrorEvent::new_error(cx, global, &error, NullValue())
+                .is_none_or(|event| worker.eventtarget.dispatch(cx, event.upcast_event()));
             // If the event is not canceled, the user agent must act as if
             // the uncaught runtime script error had occurred in the global
             // scope that the Worker object is in.

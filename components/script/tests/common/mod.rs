@@ -3,6 +3,7 @@
 //! file as a test of its own). Each test binary uses only part of it.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use jsprof_net::testing::{TestResponse, TestServer};
@@ -93,4 +94,18 @@ pub fn parse_report(out: &str, secret_urls: &[&str]) -> Report {
         resources,
         json,
     }
+}
+
+/// The names of the process's threads (`comm`), counted.
+pub fn threads() -> BTreeMap<String, usize> {
+    let mut names = BTreeMap::new();
+    for entry in std::fs::read_dir("/proc/self/task").expect("/proc/self/task") {
+        let Ok(entry) = entry else { continue };
+        // A thread may exit between the listing and the read.
+        let Ok(comm) = std::fs::read_to_string(entry.path().join("comm")) else {
+            continue;
+        };
+        *names.entry(comm.trim_end().to_owned()).or_insert(0) += 1;
+    }
+    names
 }

@@ -217,20 +217,67 @@ pub fn reflect_dom_object<T: DomObjectIface>(
     object: Box<T>,
     proto: Option<HandleObject>,
 ) -> DomRoot<T> {
+    // (At the agent's heap ceiling the object comes from the reserve above
+    // it, `crate::watchdog::with_heap_reserve`: the events the engine
+    // fires must be made even then.)
+    let reflector = create_reflector(cx, global, object, proto, true);
+    reflector.unwrap_or_else(|| panic!("out of memory creating a {}", T::NAME))
+}
+
+/// Clears the out-of-memory exception a failed allocation left.
+fn clear_exception(cx: &mut JSContext) {
+    // SAFETY: plain queries on the live context.
+    unsafe {
+        if mozjs::rust::wrappers2::JS_IsExceptionPending(cx) {
+            mozjs::rust::wrappers2::JS_ClearPendingException(cx);
+        }
+    }
+}
+
+/// [`reflect_dom_object`], or `None` (and no exception pending) when the
+/// agent's heap is at its ceiling (`crate::watchdog`): for the paths that
+/// must go on without the object, such as reporting an out-of-memory
+/// error.
+pub fn try_reflect_dom_object<T: DomObjectIface>(
+    cx: &mut JSContext,
+    global: &GlobalScope,
+    object: Box<T>,
+    proto: Option<HandleObject>,
+) -> Option<DomRoot<T>> {
+    create_reflector(cx, global, object, proto, false)
+}
+
+/// [`reflect_dom_object`]'s steps; an allocation that fails is retried
+/// with the heap reserve if `use_reserve`, else gives `None`.
+fn create_reflector<T: DomObjectIface>(
+    cx: &mut JSContext,
+    global: &GlobalScope,
+    object: Box<T>,
+    proto: Option<HandleObject>,
+    use_reserve: bool,
+) -> Option<DomRoot<T>> {
     rooted!(&in(cx) let mut prototype = ptr::null_mut::<JSObject>());
     match proto {
         Some(p) => prototype.set(p.get()),
         None => prototype.set(global.interface_prototype(cx, T::PROTO_ID)),
     }
     let class = T::dom_class();
-    rooted!(&in(cx) let reflector = unsafe {
+    rooted!(&in(cx) let mut reflector = unsafe {
         JS_NewObjectWithGivenProto(cx, &class.base, prototype.handle())
     });
-    assert!(
-        !reflector.get().is_null(),
-        "out of memory creating a {}",
-        T::NAME
-    );
+    if reflector.get().is_null() {
+        clear_exception(cx);
+        if use_reserve {
+            let retry = crate::watchdog::with_heap_reserve(cx, |cx| unsafe {
+                JS_NewObjectWithGivenProto(cx, &class.base, prototype.handle())
+            });
+            reflector.set(retry);
+            clear_exception(cx);
+        }
+        if reflector.get().is_null() {
+            return None;
+        }
+    }
     let raw = Box::into_raw(object);
     let private = PrivateValue(raw as *const c_void);
     // SAFETY: a fresh object of a class with one reserved slot; from here
@@ -242,15 +289,27 @@ pub fn reflect_dom_object<T: DomObjectIface>(
     if class.dom_class.unforgeable_attributes.len() > 1 {
         // Step 5 of "internally create a new object implementing the
         // interface": define the unforgeable regular attributes.
-        let ok = unsafe {
+        let define = |cx: &mut JSContext| unsafe {
             JS_DefineProperties(
                 cx,
                 reflector.handle(),
                 class.dom_class.unforgeable_attributes.as_ptr(),
             )
         };
-        assert!(ok, "out of memory defining unforgeable attributes");
+        let mut ok = define(cx);
+        if !ok {
+            clear_exception(cx);
+            if use_reserve {
+                ok = crate::watchdog::with_heap_reserve(cx, define);
+                clear_exception(cx);
+            }
+        }
+        if !ok {
+            // Out of memory: the half-made reflector is garbage (its
+            // finalizer frees the Rust object).
+            return None;
+        }
     }
     // SAFETY: the reflector of a `T` just made.
-    unsafe { DomRoot::from_object(reflector.get()) }
+    Some(unsafe { DomRoot::from_object(reflector.get()) })
 }

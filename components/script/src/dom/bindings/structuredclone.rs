@@ -102,7 +102,16 @@ pub fn structured_serialize(cx: &mut JSContext, value: HandleValue) -> Fallible<
     let bytes = unsafe {
         let data = &mut (*buffer.0).data_;
         let length = GetLengthOfJSStructuredCloneData(data);
-        let mut bytes = vec![0u8; length];
+        // (A failed allocation would abort the process: a message too
+        // large to copy is a DataCloneError instead.)
+        let mut bytes = Vec::new();
+        if bytes.try_reserve_exact(length).is_err() {
+            return Err(Error::dom_with_message(
+                DomExceptionName::DataCloneError,
+                "out of memory copying the message",
+            ));
+        }
+        bytes.resize(length, 0u8);
         CopyJSStructuredCloneData(data, bytes.as_mut_ptr());
         bytes
     };
