@@ -102,7 +102,7 @@ fn intervals(trace: &ProfilerTrace) -> (f64, f64, f64) {
     let mut d: Vec<f64> = trace
         .samples
         .windows(2)
-        .map(|w| (w[1].timestamp.0 - w[0].timestamp.0) as f64 / 1e6)
+        .map(|w| w[1].timestamp - w[0].timestamp)
         .collect();
     let mean = d.iter().sum::<f64>() / d.len().max(1) as f64;
     d.sort_by(|a, b| a.partial_cmp(b).unwrap());

@@ -56,4 +56,4 @@ pub use glue::{
 };
 pub use registry::{ScriptInfo, ScriptRegistry};
 pub use session::{Session, SessionError, SessionOptions, MIN_SAMPLE_INTERVAL_MS};
-pub use trace::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace, Timestamp};
+pub use trace::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace};

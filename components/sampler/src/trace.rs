@@ -4,66 +4,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use serde::{Serialize, Serializer};
-
 use crate::clock::ns_to_ms;
 
-/// A timestamp in integer nanoseconds relative to the session's time origin,
-/// serialised once as milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Timestamp(pub u64);
-
-impl Timestamp {
-    pub fn as_ms(self) -> f64 {
-        ns_to_ms(self.0)
-    }
-}
-
-impl Serialize for Timestamp {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(self.as_ms())
-    }
-}
-
-/// <https://wicg.github.io/js-self-profiling/#the-profilertrace-dictionary>
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ProfilerTrace {
-    pub resources: Vec<String>,
-    pub frames: Vec<ProfilerFrame>,
-    pub stacks: Vec<ProfilerStack>,
-    pub samples: Vec<ProfilerSample>,
-}
-
-/// <https://wicg.github.io/js-self-profiling/#the-profilerframe-dictionary>
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProfilerFrame {
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub resource_id: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<u64>,
-}
-
-/// <https://wicg.github.io/js-self-profiling/#the-profilerstack-dictionary>
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProfilerStack {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_id: Option<u64>,
-    pub frame_id: u64,
-}
-
-/// <https://wicg.github.io/js-self-profiling/#the-profilersample-dictionary>
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProfilerSample {
-    pub timestamp: Timestamp,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stack_id: Option<u64>,
-}
+/// The `ProfilerTrace` dictionaries are the `jsprof-trace` crate's model
+/// (the one model the shell's trace tools read and write too).
+pub use jsprof_trace::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace};
 
 /// A frame as the sampler resolved it, before the session's filters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -217,8 +162,10 @@ impl TraceBuilder {
             samples: sorted(std::mem::take(&mut *self.samples.lock()))
                 .into_iter()
                 .map(|(ts, stack)| ProfilerSample {
-                    timestamp: Timestamp(ts),
+                    timestamp: ns_to_ms(ts),
                     stack_id: (stack != NO_STACK).then_some(stack as u64),
+                    // Markers (the proposal's extension) are not recorded.
+                    marker: None,
                 })
                 .collect(),
         }
@@ -256,8 +203,8 @@ mod tests {
         b.push_sample(100_000, Some(s0));
         b.sink().push_idle(200_000);
         let t = b.finish();
-        let times: Vec<u64> = t.samples.iter().map(|s| s.timestamp.0).collect();
-        assert_eq!(times, vec![100_000, 200_000, 300_000]);
+        let times: Vec<f64> = t.samples.iter().map(|s| s.timestamp).collect();
+        assert_eq!(times, vec![0.1, 0.2, 0.3]);
         assert_eq!(t.samples[0].stack_id, Some(0));
         assert_eq!(t.samples[1].stack_id, None);
     }

@@ -294,6 +294,9 @@ impl JsRuntime {
         let filename_c = CString::new(filename.replace('\0', "\u{FFFD}")).unwrap_or_default();
         let global = self.global.handle();
         let cx = self.runtime.cx();
+        // As before any task or script: a full GC first if the last one
+        // ran out of memory (`crate::watchdog`).
+        crate::watchdog::collect_after_out_of_memory(cx);
         let mut realm = AutoRealm::new_from_handle(cx, global);
         let cx = &mut *realm;
         let options = CompileOptionsWrapper::new(cx, filename_c, line);

@@ -161,7 +161,7 @@ fn to_dictionary(trace: jsprof_sampler::ProfilerTrace) -> ProfilerTrace {
             .into_iter()
             .map(|s| ProfilerSample {
                 stack_id: s.stack_id,
-                timestamp: Finite::<f64>::wrap(s.timestamp.as_ms()),
+                timestamp: Finite::<f64>::wrap(s.timestamp),
             })
             .collect(),
         stacks: trace
