@@ -83,10 +83,7 @@ fn a_declared_200_mb_body_is_refused_at_once() {
     let fetcher = Fetcher::new(NetConfig::default()).unwrap();
     let start = Instant::now();
     let error = get(&fetcher, &url).unwrap_err();
-    assert!(
-        matches!(error, NetError::BodyTooLarge { limit, .. } if limit == DEFAULT_MAX_BODY),
-        "{error:?}"
-    );
+    assert_too_large(&error);
     assert!(
         error
             .to_string()
@@ -115,10 +112,7 @@ fn an_undeclared_200_mb_body_is_cut_off_at_the_limit() {
     let fetcher = Fetcher::new(NetConfig::default()).unwrap();
     let start = Instant::now();
     let error = get(&fetcher, &url).unwrap_err();
-    assert!(
-        matches!(error, NetError::BodyTooLarge { limit, .. } if limit == DEFAULT_MAX_BODY),
-        "{error:?}"
-    );
+    assert_too_large(&error);
     assert!(start.elapsed() < HANG_BOUND);
     drop(fetcher);
     join_within(server, HANG_BOUND);
@@ -168,4 +162,12 @@ fn a_body_trickling_a_byte_a_second_times_out() {
 #[test]
 fn a_head_trickling_a_byte_a_second_times_out() {
     assert_trickle_times_out(b"", b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+}
+
+/// The error of a body over the default limit.
+fn assert_too_large(error: &NetError) {
+    assert!(
+        matches!(error, NetError::BodyTooLarge { limit, .. } if *limit == DEFAULT_MAX_BODY),
+        "{error:?}"
+    );
 }

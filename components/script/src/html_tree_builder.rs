@@ -171,10 +171,7 @@ impl DepthCap {
         // A `form` is never closed early: closing it would clear the form
         // element pointer, which decides the form owner of later controls
         // (and `<form>` does not nest, so forms cannot deepen the stack).
-        if child
-            .element()
-            .is_some_and(|e| !e.is_html(local_name!("form").as_ref()))
-        {
+        if child.element().is_some_and(|e| !e.is_html("form")) {
             self.past_cap.borrow_mut().push(child.clone());
         }
         ParserHandle::new(grandparent)
