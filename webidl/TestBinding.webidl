@@ -90,6 +90,9 @@ interface TestBinding : EventTarget {
   DOMString? echoOptionalString(optional DOMString value);
   DOMString withDefaults(optional long a = 5, optional boolean b = true, optional DOMString c = "x", optional TestEnum d = "bar-baz");
   long sum(long a, long b, optional long c);
+  // Variadic arguments of any type: each remaining value converted.
+  DOMString describeVariadic(long first, (TestBinding or DOMString)... rest);
+  sequence<sequence<long>> echoVariadicSequences(sequence<long>... values);
 
   Promise<DOMString> promiseEcho(DOMString value);
   Promise<undefined> promiseRejectWith(DOMString name);

@@ -1043,19 +1043,16 @@ impl<'a> Resolver<'a> {
                         ));
                     }
                     ExtAttrs::new(&v.attributes).check(file, "an argument", &[])?;
+                    // Any type converts per remaining value
+                    // (https://webidl.spec.whatwg.org/#es-overloads, the
+                    // variadic step of the overload resolution algorithm);
+                    // callbacks would need each one rooted, promises are
+                    // not arguments here.
                     let ty = self.plain_type(file, &v.type_, None, &a_loc)?;
-                    if !matches!(
-                        ty,
-                        Type::Any
-                            | Type::Boolean
-                            | Type::Integer(..)
-                            | Type::Float { .. }
-                            | Type::DOMString
-                            | Type::USVString
-                    ) {
+                    if contains_callback_or_promise(&ty) {
                         return Err(err(
                             &a_loc,
-                            "variadic arguments must be of type any, boolean, a numeric or a string type",
+                            "variadic arguments of callback or Promise types are not supported",
                         ));
                     }
                     if out.iter().any(|a| a.variadic) {
@@ -1696,6 +1693,16 @@ fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> 
 
 /// Callback values must be held where the GC can trace them; the generated
 /// glue roots them only as direct arguments and attribute values.
+/// Whether `ty` is or holds a callback or a promise type.
+fn contains_callback_or_promise(ty: &Type) -> bool {
+    match ty {
+        Type::CallbackFunction(_) | Type::CallbackInterface(_) | Type::Promise(_) => true,
+        Type::Nullable(t) | Type::Sequence(t) => contains_callback_or_promise(t),
+        Type::Union(m) => m.iter().any(contains_callback_or_promise),
+        _ => false,
+    }
+}
+
 fn check_no_nested_callbacks_in(ty: &Type, location: &Location) -> Result<(), GenError> {
     match ty.inner() {
         Type::Sequence(t) => check_no_nested_callbacks(t, location, "a sequence"),

@@ -127,6 +127,12 @@ fn unsupported_constructs_are_rejected() {
         33,
         "variadic arguments are only supported in operations",
     );
+    assert_error(
+        "callback C = undefined ();\n[Exposed=Window] interface A { undefined f(C... cs); };",
+        2,
+        49,
+        "variadic arguments of callback or Promise types are not supported",
+    );
 }
 
 #[test]

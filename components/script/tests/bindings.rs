@@ -227,6 +227,37 @@ fn operations_have_length_name_and_check_arguments() {
 }
 
 #[test]
+fn variadic_arguments_of_any_type() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // https://webidl.spec.whatwg.org/#dfn-create-operation-function:
+        // the length counts the required arguments before the variadic one.
+        assert_equals(TestBinding.prototype.describeVariadic.length, 1);
+        assert_equals(TestBinding.prototype.echoVariadicSequences.length, 0);
+        assert_throws_js(TypeError, function () { t.describeVariadic(); });
+        assert_equals(t.describeVariadic(1), "1");
+        // Each remaining value is converted to the union: platform objects
+        // stay objects, anything else becomes a string.
+        assert_equals(t.describeVariadic(1, new TestBinding(5), "a", 3, null, new TestBinding(7)),
+                      "1;TestBinding(5);a;3;null;TestBinding(7)");
+        assert_equals(t.describeVariadic(2, {toString: function () { return "obj"; }}), "2;obj");
+        // Sequences: each value converted on its own, errors propagate.
+        var seqs = t.echoVariadicSequences([1, 2], [], new Set([3]));
+        assert_equals(seqs.length, 3);
+        assert_array_equals(seqs[0], [1, 2]);
+        assert_array_equals(seqs[1], []);
+        assert_array_equals(seqs[2], [3]);
+        assert_equals(t.echoVariadicSequences().length, 0);
+        assert_throws_js(TypeError, function () { t.echoVariadicSequences([1], 5); });
+        "ok"
+    "#,
+    );
+}
+
+#[test]
 fn promise_operations_reject_instead_of_throwing() {
     let mut rt = runtime();
     run_promise_tests(
