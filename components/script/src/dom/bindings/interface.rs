@@ -17,9 +17,10 @@ use mozjs::jsid::SymbolId;
 use mozjs::jsval::{BooleanValue, DoubleValue, JSVal, ObjectValue};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{
-    GetRealmErrorPrototype, GetRealmFunctionPrototype, GetRealmObjectPrototype, GetWellKnownSymbol,
-    JS_DefineFunctions, JS_DefineProperties, JS_DefineProperty, JS_DefinePropertyById2,
-    JS_NewFunction, JS_NewObjectWithGivenProto, JS_SetPrototype,
+    GetRealmArrayPrototype, GetRealmErrorPrototype, GetRealmFunctionPrototype,
+    GetRealmObjectPrototype, GetWellKnownSymbol, JS_DefineFunctions, JS_DefineProperties,
+    JS_DefineProperty, JS_DefinePropertyById2, JS_GetProperty, JS_NewFunction,
+    JS_NewObjectWithGivenProto, JS_SetPrototype,
 };
 use mozjs::rust::HandleObject;
 
@@ -99,6 +100,18 @@ pub struct InterfaceSpec {
     /// <https://webidl.spec.whatwg.org/#es-operations>: "the global object
     /// if the interface is declared with [Global]").
     pub global: bool,
+    /// The iterable declaration, if any.
+    pub iterator: IteratorKind,
+}
+
+/// The iterable declaration of an interface
+/// (<https://webidl.spec.whatwg.org/#idl-iterable>).
+#[derive(Clone, Copy)]
+pub enum IteratorKind {
+    None,
+    /// `iterable<V>` on an interface with an indexed property getter: the
+    /// iteration methods are %Array.prototype%'s.
+    Value,
 }
 
 // SAFETY: immutable statics pointing at other statics.
@@ -233,6 +246,9 @@ pub fn get_or_create_interface_objects(
         define_members(cx, proto.handle(), spec)?;
     }
     define_constants(cx, proto.handle(), spec.constants)?;
+    if let IteratorKind::Value = spec.iterator {
+        define_value_iterator_methods(cx, proto.handle())?;
+    }
     // https://webidl.spec.whatwg.org/#interface-prototype-object: the
     // @@toStringTag property ({[[Writable]]: false, [[Enumerable]]: false,
     // [[Configurable]]: true}) whose value is the identifier.
@@ -335,6 +351,63 @@ pub fn define_members(
         if spec.methods.len() > 1 && !JS_DefineFunctions(cx, object, spec.methods.as_ptr()) {
             return Err(());
         }
+    }
+    Ok(())
+}
+
+/// The properties of an interface with a value iterator
+/// (<https://webidl.spec.whatwg.org/#es-iterators>):
+/// - @@iterator (<https://webidl.spec.whatwg.org/#es-iterator>): "If the
+///   interface defines an indexed property getter, then F is
+///   %Array.prototype.values%", {[[Writable]]: true, [[Enumerable]]: false,
+///   [[Configurable]]: true};
+/// - `entries`, `keys`, `values`, `forEach`
+///   (<https://webidl.spec.whatwg.org/#es-iterable-entries> and the next
+///   sections): "If the interface has a value iterator, then F is
+///   %Array.prototype.entries%" (`keys`, `values`, `forEach` alike),
+///   {[[Writable]]: true, [[Enumerable]]: true, [[Configurable]]: true}.
+fn define_value_iterator_methods(cx: &mut JSContext, proto: HandleObject) -> Result<(), ()> {
+    rooted!(&in(cx) let array_proto = unsafe { GetRealmArrayPrototype(cx) });
+    if array_proto.get().is_null() {
+        return Err(());
+    }
+    rooted!(&in(cx) let mut function = mozjs::jsval::UndefinedValue());
+    for name in [c"entries", c"keys", c"values", c"forEach"] {
+        if !unsafe {
+            JS_GetProperty(
+                cx,
+                array_proto.handle(),
+                name.as_ptr(),
+                function.handle_mut(),
+            )
+        } {
+            return Err(());
+        }
+        if !unsafe {
+            JS_DefineProperty(
+                cx,
+                proto,
+                name.as_ptr(),
+                function.handle(),
+                mozjs::jsapi::JSPROP_ENUMERATE as u32,
+            )
+        } {
+            return Err(());
+        }
+    }
+    if !unsafe {
+        JS_GetProperty(
+            cx,
+            array_proto.handle(),
+            c"values".as_ptr(),
+            function.handle_mut(),
+        )
+    } {
+        return Err(());
+    }
+    rooted!(&in(cx) let iterator_id = SymbolId(unsafe { GetWellKnownSymbol(cx, SymbolCode::iterator) }));
+    if !unsafe { JS_DefinePropertyById2(cx, proto, iterator_id.handle(), function.handle(), 0) } {
+        return Err(());
     }
     Ok(())
 }

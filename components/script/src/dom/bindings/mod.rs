@@ -18,6 +18,7 @@ pub mod error;
 pub mod interface;
 pub mod native;
 pub mod promise;
+pub mod proxyhandler;
 pub mod reflector;
 pub mod root;
 pub mod structuredclone;
