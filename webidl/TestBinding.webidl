@@ -167,3 +167,12 @@ interface TestCollection {
   getter DOMString? item(unsigned long index);
   getter DOMString? namedItem(DOMString name);
 };
+
+// A pair iterator (as URLSearchParams, Headers, FormData).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestPairIterable {
+  constructor();
+  undefined append(DOMString name, long value);
+  undefined clear();
+  iterable<DOMString, long>;
+};

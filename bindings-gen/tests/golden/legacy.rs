@@ -808,3 +808,240 @@ impl LegacyPlatformObject for crate::dom::storage::Storage {
         Ok(deleted)
     }
 }
+/// The bindings of the WebIDL interface `URLSearchParams`.
+#[allow(non_snake_case)]
+pub mod URLSearchParamsBinding {
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::dom::urlsearchparams::URLSearchParams;
+    /// What the DOM struct `URLSearchParams` implements for the interface's members (as Servo's `*Methods` traits).
+    pub trait URLSearchParamsMethods {
+        /// `iterable<K, V>`: the value pair at `index` in the current
+        /// list of value pairs to iterate over
+        /// (<https://webidl.spec.whatwg.org/#dfn-value-pairs-to-iterate-over>),
+        /// `None` when `index` is not below its length.
+        fn PairIterableEntry(
+            &self,
+            cx: &mut JSContext,
+            index: u32,
+        ) -> Option<(USVString, USVString)>;
+    }
+    /// `entries()` (<https://webidl.spec.whatwg.org/#es-iterable-entries>).
+    pub(crate) unsafe extern "C" fn iterable_entries(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "URLSearchParams.entries",
+            ReturnKind::Value,
+            |cx, args| {
+                pair_iterable_method::<
+                    URLSearchParams,
+                >(
+                    cx,
+                    &args,
+                    "URLSearchParams.entries",
+                    IterationKind::KeyValue,
+                    PrototypeList::URLSearchParams,
+                )
+            },
+        )
+    }
+    /// `keys()` (<https://webidl.spec.whatwg.org/#es-iterable-keys>).
+    pub(crate) unsafe extern "C" fn iterable_keys(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "URLSearchParams.keys",
+            ReturnKind::Value,
+            |cx, args| {
+                pair_iterable_method::<
+                    URLSearchParams,
+                >(
+                    cx,
+                    &args,
+                    "URLSearchParams.keys",
+                    IterationKind::Key,
+                    PrototypeList::URLSearchParams,
+                )
+            },
+        )
+    }
+    /// `values()` (<https://webidl.spec.whatwg.org/#es-iterable-values>).
+    pub(crate) unsafe extern "C" fn iterable_values(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "URLSearchParams.values",
+            ReturnKind::Value,
+            |cx, args| {
+                pair_iterable_method::<
+                    URLSearchParams,
+                >(
+                    cx,
+                    &args,
+                    "URLSearchParams.values",
+                    IterationKind::Value,
+                    PrototypeList::URLSearchParams,
+                )
+            },
+        )
+    }
+    /// `forEach(callback, thisArg)` (<https://webidl.spec.whatwg.org/#es-forEach>).
+    pub(crate) unsafe extern "C" fn iterable_for_each(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "URLSearchParams.forEach",
+            ReturnKind::Value,
+            |cx, args| {
+                pair_iterable_for_each::<
+                    URLSearchParams,
+                    USVString,
+                    USVString,
+                >(
+                    cx,
+                    &args,
+                    "URLSearchParams.forEach",
+                    |this, cx, index| {
+                        <URLSearchParams as URLSearchParamsMethods>::PairIterableEntry(
+                            this,
+                            cx,
+                            index,
+                        )
+                    },
+                )
+            },
+        )
+    }
+    /// The iterator prototype object's `next()`
+    /// (<https://webidl.spec.whatwg.org/#es-iterator-prototype-object>).
+    pub(crate) unsafe extern "C" fn iterator_next(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "URLSearchParams Iterator.next",
+            ReturnKind::Value,
+            |cx, args| {
+                pair_iterator_next::<
+                    URLSearchParams,
+                    USVString,
+                    USVString,
+                >(
+                    cx,
+                    &args,
+                    "URLSearchParams Iterator.next",
+                    |this, cx, index| {
+                        <URLSearchParams as URLSearchParamsMethods>::PairIterableEntry(
+                            this,
+                            cx,
+                            index,
+                        )
+                    },
+                )
+            },
+        )
+    }
+    static PAIR_ITERATOR: PairIteratorSpec = PairIteratorSpec {
+        name: c"URLSearchParams Iterator",
+        next: iterator_next,
+    };
+    static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static METHODS: StaticSpecs<[JSFunctionSpec; 5usize]> = StaticSpecs([
+        function_spec(c"entries", Some(iterable_entries), 0, JSPROP_ENUMERATE),
+        function_spec(c"keys", Some(iterable_keys), 0, JSPROP_ENUMERATE),
+        function_spec(c"values", Some(iterable_values), 0, JSPROP_ENUMERATE),
+        function_spec(c"forEach", Some(iterable_for_each), 1, JSPROP_ENUMERATE),
+        JSFunctionSpec::ZERO,
+    ]);
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static CONSTANTS: &[ConstantSpec] = &[];
+    /// What the runtime creates the interface and prototype objects
+    /// from.
+    pub static INTERFACE: InterfaceSpec = InterfaceSpec {
+        id: PrototypeList::URLSearchParams,
+        name: c"URLSearchParams",
+        parent: None,
+        proto_parent: ProtoParent::ObjectPrototype,
+        constructor: None,
+        constructor_length: 0u32,
+        attributes: &ATTRIBUTES.0,
+        methods: &METHODS.0,
+        static_methods: &STATIC_METHODS.0,
+        constants: CONSTANTS,
+        exposure: Exposure {
+            window: true,
+            dedicated_worker: false,
+        },
+        pref: None,
+        global: false,
+        iterator: IteratorKind::Pair(&PAIR_ITERATOR),
+    };
+    unsafe fn upcast_to_URLSearchParams(object: *const c_void) -> *const c_void {
+        let this: &crate::dom::urlsearchparams::URLSearchParams = unsafe {
+            &*(object as *const crate::dom::urlsearchparams::URLSearchParams)
+        };
+        let target: &crate::dom::urlsearchparams::URLSearchParams = this;
+        target as *const crate::dom::urlsearchparams::URLSearchParams as *const c_void
+    }
+    static CLASS_OPS: JSClassOps = dom_class_ops::<
+        crate::dom::urlsearchparams::URLSearchParams,
+    >();
+    /// The class of the interface's platform objects.
+    pub static CLASS: DOMJSClass = DOMJSClass {
+        base: dom_jsclass(c"URLSearchParams", &CLASS_OPS),
+        dom_class: DOMClass {
+            interface_chain: &[PrototypeList::URLSearchParams],
+            upcasts: &[upcast_to_URLSearchParams],
+            unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
+        },
+    };
+    const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
+}
+impl DomObject for crate::dom::urlsearchparams::URLSearchParams {
+    fn reflector(&self) -> &Reflector {
+        &self.reflector
+    }
+}
+impl DomObjectIface for crate::dom::urlsearchparams::URLSearchParams {
+    const PROTO_ID: PrototypeId = PrototypeList::URLSearchParams;
+    const DEPTH: usize = 0usize;
+    const NAME: &'static str = "URLSearchParams";
+    fn dom_class() -> &'static DOMJSClass {
+        &URLSearchParamsBinding::CLASS
+    }
+}
+impl DerivedFrom<crate::dom::urlsearchparams::URLSearchParams>
+for crate::dom::urlsearchparams::URLSearchParams {}

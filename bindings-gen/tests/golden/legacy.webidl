@@ -25,3 +25,8 @@ interface Storage {
   deleter boolean removeItem(DOMString key);
   stringifier attribute DOMString label;
 };
+
+[Exposed=Window]
+interface URLSearchParams {
+  iterable<USVString, USVString>;
+};

@@ -1195,3 +1195,81 @@ fn named_properties() {
     "#,
     );
 }
+
+#[test]
+fn pair_iterators() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var P = TestPairIterable.prototype;
+        for (var name of ["entries", "keys", "values", "forEach"]) {
+          var d = Object.getOwnPropertyDescriptor(P, name);
+          assert_equals(typeof d.value, "function", name);
+          assert_true(d.writable); assert_true(d.enumerable); assert_true(d.configurable);
+        }
+        assert_equals(P.entries.length, 0);
+        assert_equals(P.forEach.length, 1);
+        // @@iterator is the same function object as entries.
+        assert_equals(P[Symbol.iterator], P.entries);
+        var d = Object.getOwnPropertyDescriptor(P, Symbol.iterator);
+        assert_true(d.writable); assert_false(d.enumerable); assert_true(d.configurable);
+        var t = new TestPairIterable();
+        t.append("a", 1);
+        t.append("b", 2);
+        var it = t.entries();
+        // The iterator prototype object.
+        var IP = Object.getPrototypeOf(it);
+        assert_equals(Object.getPrototypeOf(IP), Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
+        assert_equals(Object.prototype.toString.call(it), "[object TestPairIterable Iterator]");
+        assert_equals(IP[Symbol.toStringTag], "TestPairIterable Iterator");
+        d = Object.getOwnPropertyDescriptor(IP, "next");
+        assert_true(d.writable); assert_true(d.enumerable); assert_true(d.configurable);
+        assert_equals(IP.next.length, 0);
+        assert_equals(Object.getPrototypeOf(t.keys()), IP, "one prototype per interface");
+        var r = it.next();
+        assert_array_equals(Object.keys(r), ["value", "done"]);
+        assert_array_equals(r.value, ["a", 1]);
+        assert_false(r.done);
+        assert_array_equals(it.next().value, ["b", 2]);
+        // Live: a pair appended after creation is seen.
+        t.append("c", 3);
+        assert_array_equals(it.next().value, ["c", 3]);
+        r = it.next();
+        assert_equals(r.value, undefined);
+        assert_true(r.done);
+        assert_array_equals(Array.from(t.keys()), ["a", "b", "c"]);
+        assert_array_equals(Array.from(t.values()), [1, 2, 3]);
+        var out = [];
+        for (var [k, v] of t) out.push(k + v);
+        assert_array_equals(out, ["a1", "b2", "c3"]);
+        // next() brand-checks its this value.
+        assert_throws_js(TypeError, function () { IP.next.call({}); });
+        assert_throws_js(TypeError, function () { IP.next.call(t); });
+        assert_throws_js(TypeError, function () { IP.next.call([][Symbol.iterator]()); });
+        assert_throws_js(TypeError, function () { P.entries.call({}); });
+        // forEach: (value, key, object), thisArg, the list re-read each step.
+        var seen = [];
+        var self = {};
+        t.forEach(function (value, key, object) {
+          assert_equals(this, self);
+          assert_equals(object, t);
+          seen.push(key + "=" + value);
+          if (seen.length == 1) t.append("d", 4);
+        }, self);
+        assert_array_equals(seen, ["a=1", "b=2", "c=3", "d=4"]);
+        assert_throws_js(TypeError, function () { t.forEach(5); });
+        assert_throws_js(TypeError, function () { t.forEach(); });
+        var thrown = new Error("from callback");
+        try { t.forEach(function () { throw thrown; }); assert_true(false, "did not throw"); }
+        catch (e) { assert_equals(e, thrown); }
+        // Iterators keep their target alive across GC.
+        var it2 = (function () { var u = new TestPairIterable(); u.append("x", 9); return u.values(); })();
+        new TestBinding().collectGarbage();
+        assert_equals(it2.next().value, 9);
+        t.clear();
+        assert_true(t.entries().next().done);
+        "ok"
+    "#,
+    );
+}

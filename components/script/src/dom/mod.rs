@@ -36,6 +36,7 @@ pub mod testcollection;
 pub mod testindexedlist;
 pub mod testnamedmap;
 pub mod testoverridemap;
+pub mod testpairiterable;
 pub mod testworkeronly;
 pub mod text;
 pub mod uievent;

@@ -30,6 +30,10 @@ pub use crate::dom::bindings::interface::{
     accessor_spec, function_spec, ConstantSpec, ConstantValue, Exposure, InterfaceSpec,
     IteratorKind, ProtoParent, PrototypeId, StaticSpecs,
 };
+pub use crate::dom::bindings::iterable::{
+    pair_iterable_for_each, pair_iterable_method, pair_iterator_next, IterationKind,
+    PairIteratorSpec,
+};
 pub use crate::dom::bindings::native::{
     call_native, check_argument_count, constructor_prologue, static_operation_global, unwrap_this,
     ReturnKind,

@@ -27,6 +27,7 @@ use mozjs::rust::HandleObject;
 use crate::dom::bindings::codegen::INTERFACES;
 use crate::dom::bindings::conversions::ToJsValue;
 use crate::dom::bindings::error::throw_type_error;
+use crate::dom::bindings::iterable::{define_pair_iterator, PairIteratorSpec};
 use crate::dom::bindings::native::{call_native, ReturnKind};
 use crate::dom::globalscope::{GlobalKind, GlobalScope};
 
@@ -112,6 +113,9 @@ pub enum IteratorKind {
     /// `iterable<V>` on an interface with an indexed property getter: the
     /// iteration methods are %Array.prototype%'s.
     Value,
+    /// `iterable<K, V>`: the generated `entries`, `keys`, `values` and
+    /// `forEach`, and the iterator prototype object.
+    Pair(&'static PairIteratorSpec),
 }
 
 // SAFETY: immutable statics pointing at other statics.
@@ -176,10 +180,12 @@ pub const fn function_spec(
     }
 }
 
-/// The class of interface prototype objects: ordinary objects.
+/// The class of interface prototype objects: ordinary objects, with one
+/// reserved slot for the iterator prototype object of a pair iterator
+/// ([`crate::dom::bindings::iterable::ITERATOR_PROTOTYPE_SLOT`]).
 static PROTOTYPE_CLASS: JSClass = JSClass {
     name: c"Object".as_ptr(),
-    flags: 0,
+    flags: 1 << mozjs::jsapi::JSCLASS_RESERVED_SLOTS_SHIFT,
     cOps: ptr::null(),
     spec: ptr::null(),
     ext: ptr::null(),
@@ -246,8 +252,10 @@ pub fn get_or_create_interface_objects(
         define_members(cx, proto.handle(), spec)?;
     }
     define_constants(cx, proto.handle(), spec.constants)?;
-    if let IteratorKind::Value = spec.iterator {
-        define_value_iterator_methods(cx, proto.handle())?;
+    match spec.iterator {
+        IteratorKind::None => {}
+        IteratorKind::Value => define_value_iterator_methods(cx, proto.handle())?,
+        IteratorKind::Pair(pair) => define_pair_iterator(cx, proto.handle(), pair)?,
     }
     // https://webidl.spec.whatwg.org/#interface-prototype-object: the
     // @@toStringTag property ({[[Writable]]: false, [[Enumerable]]: false,

@@ -16,6 +16,7 @@ pub mod codegen_prelude;
 pub mod conversions;
 pub mod error;
 pub mod interface;
+pub mod iterable;
 pub mod native;
 pub mod promise;
 pub mod proxyhandler;
