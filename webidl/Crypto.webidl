@@ -1,0 +1,15 @@
+// Web Cryptography API
+// https://w3c.github.io/webcrypto/#crypto-interface
+//
+// Deviations:
+// * No `subtle` (no SubtleCrypto).
+// * `randomUUID()` is [SecureContext] in the standard; the generator has
+//   no [SecureContext], so the method checks the secure context itself and
+//   throws a "NotSupportedError" DOMException outside one (Chromium leaves
+//   the member undefined there: see dom/crypto.rs).
+// * `getRandomValues` is added once the generator has buffer source types.
+
+[Exposed=(Window,Worker)]
+interface Crypto {
+  DOMString randomUUID();
+};
