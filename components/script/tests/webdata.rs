@@ -192,7 +192,7 @@ fn navigator_names_the_shell_and_spidermonkey() {
     );
     assert_eq!(
         out,
-        r#"{"ua":true,"appName":"Netscape","appCodeName":"Mozilla","appVersion":true,"product":"Gecko","productSub":"20100101","vendor":"","vendorSub":"","platform":true,"language":"en-US","languages":["en-US"],"sameLanguages":true,"frozen":true,"hc":true,"onLine":true,"cookieEnabled":true,"webdriver":false,"taint":false,"same":true,"iface":true,"noWorkerNavigator":"undefined"}"#
+        r#"{"ua":true,"appName":"Netscape","appCodeName":"Mozilla","appVersion":true,"product":"Gecko","productSub":"20100101","vendor":"","vendorSub":"","platform":true,"language":"en-US","languages":["en-US","en"],"sameLanguages":true,"frozen":true,"hc":true,"onLine":true,"cookieEnabled":true,"webdriver":false,"taint":false,"same":true,"iface":true,"noWorkerNavigator":"undefined"}"#
     );
 }
 
@@ -232,7 +232,7 @@ fn workers_have_worker_navigator_base64_structured_clone_and_crypto() {
     );
     assert_eq!(
         out,
-        r#"{"nav":true,"noNavigator":"undefined","ua":true,"windowOnly":"undefined,undefined,undefined","lang":"en-US:en-US","online":true,"b64":"aGk=:hi","bad":"InvalidCharacterError","clone":2,"fn":"DataCloneError","crypto":true}"#
+        r#"{"nav":true,"noNavigator":"undefined","ua":true,"windowOnly":"undefined,undefined,undefined","lang":"en-US:en-US,en","online":true,"b64":"aGk=:hi","bad":"InvalidCharacterError","clone":2,"fn":"DataCloneError","crypto":true}"#
     );
 }
 
@@ -518,5 +518,77 @@ fn history_of_a_removed_iframe_throws_security_error() {
     assert_eq!(
         out,
         "1|SecurityError|SecurityError|SecurityError|SecurityError"
+    );
+}
+
+#[test]
+fn url_search_params_parse_serialize_and_methods() {
+    let out = eval_blank(
+        r#"const p = new URLSearchParams('?a=1&b=2&a=3&c=%20x+y&d&=e&&f=%zz&g=%E2%82%AC&h=%FF');
+           const out = [p.size, p.get('a'), p.getAll('a').join(), p.get('c'), p.get('d'), p.get(''),
+                        p.get('f'), p.get('g'), p.get('h') === '\ufffd', p.get('missing'), p.has('b'), p.has('a', '3'), p.has('a', '2')];
+           p.append('sp ace', 'é&=+'); out.push(p.toString());
+           p.delete('a', '1'); out.push(p.getAll('a').join());
+           p.set('a', 'x'); p.set('new', 'n'); p.delete('d'); p.delete('');
+           out.push(String(p));
+           p.sort(); out.push(p.toString());
+           out.push(new URLSearchParams().toString(), new URLSearchParams([['x', '1'], ['y', '\ud800']]).toString(),
+                    new URLSearchParams('?').size, new URLSearchParams('??a=b').toString(),
+                    new URLSearchParams(undefined).size);
+           JSON.stringify(out)"#,
+    );
+    assert_eq!(
+        out,
+        r#"[9,"1","1,3"," x y","","e","%zz","€",true,null,true,true,false,"a=1&b=2&a=3&c=+x+y&d=&=e&f=%25zz&g=%E2%82%AC&h=%EF%BF%BD&sp+ace=%C3%A9%26%3D%2B","3","b=2&a=x&c=+x+y&f=%25zz&g=%E2%82%AC&h=%EF%BF%BD&sp+ace=%C3%A9%26%3D%2B&new=n","a=x&b=2&c=+x+y&f=%25zz&g=%E2%82%AC&h=%EF%BF%BD&new=n&sp+ace=%C3%A9%26%3D%2B","","x=1&y=%EF%BF%BD",0,"%3Fa=b",0]"#
+    );
+}
+
+#[test]
+fn url_search_params_sort_is_stable_by_code_units() {
+    let out = eval_blank(
+        r#"const p = new URLSearchParams([['\ufb03', '1'], ['\u{1F308}', '2'], ['z', '3'], ['a', '4'], ['z', '5'], ['a', '6']]);
+           p.sort();
+           JSON.stringify([...Array(p.size).keys()].map(() => 0) && p.toString())"#,
+    );
+    // U+1F308 is the surrogate pair D83C DF08, which sorts before U+FB03
+    // by code units (not by code points).
+    assert_eq!(
+        out,
+        r#""a=4&a=6&z=3&z=5&%F0%9F%8C%88=2&%EF%AC%83=1""#
+    );
+}
+
+#[test]
+fn url_search_params_bad_init_is_a_type_error() {
+    let out = eval_blank(
+        r#"[() => new URLSearchParams([['a']]), () => new URLSearchParams([['a', 'b', 'c']]),
+            () => new URLSearchParams([1]), () => new URLSearchParams([[]])].map(f => {
+             try { f(); return 'made'; } catch (e) { return e.name; }
+           }).join('|')"#,
+    );
+    assert_eq!(out, "TypeError|TypeError|TypeError|TypeError");
+}
+
+#[test]
+fn url_search_params_are_live_both_ways() {
+    let out = eval_blank(
+        r#"const u = new URL('https://h.test/p?a=1&b=2#f');
+           const p = u.searchParams;
+           const out = [p === u.searchParams, p.get('a')];
+           p.append('c', '3 4'); out.push(u.href);
+           p.delete('a'); p.delete('b'); p.delete('c'); out.push(u.href, u.search);
+           u.search = '?x=1&y=%20'; out.push(p.get('y'), p.size);
+           u.search = ''; out.push(p.size, u.href);
+           u.href = 'http://other.test/?q=z'; out.push(p.get('q'));
+           u.search = 'é=ü'; out.push(u.search, p.get('é'));
+           p.set('k', 'v'); out.push(u.href);
+           p.sort(); out.push(u.search);
+           const opaque = new URL('data:space ?q=1');
+           opaque.searchParams.delete('q'); out.push(opaque.href);
+           JSON.stringify(out)"#,
+    );
+    assert_eq!(
+        out,
+        r#"[true,"1","https://h.test/p?a=1&b=2&c=3+4#f","https://h.test/p#f",""," ",2,0,"https://h.test/p#f","z","?%C3%A9=%C3%BC","ü","http://other.test/?%C3%A9=%C3%BC&k=v","?k=v&%C3%A9=%C3%BC","data:space"]"#
     );
 }

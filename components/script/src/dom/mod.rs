@@ -50,3 +50,4 @@ pub mod popstateevent;
 pub mod hashchangeevent;
 pub mod storage;
 pub mod storageevent;
+pub mod urlsearchparams;

@@ -83,7 +83,7 @@ pub(crate) fn app_version() -> String {
 /// The user's preferred languages (<https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages>):
 /// the shell has no settings, and answers as headless Chromium does by
 /// default.
-pub(crate) const LANGUAGES: &[&str] = &["en-US"];
+pub(crate) const LANGUAGES: &[&str] = &["en-US", "en"];
 
 /// <https://html.spec.whatwg.org/multipage/workers.html#dom-navigator-hardwareconcurrency>:
 /// the number of logical processors available to the user agent.
