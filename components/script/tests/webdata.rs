@@ -592,3 +592,152 @@ fn url_search_params_are_live_both_ways() {
         r#"[true,"1","https://h.test/p?a=1&b=2&c=3+4#f","https://h.test/p#f",""," ",2,0,"https://h.test/p#f","z","?%C3%A9=%C3%BC","ü","http://other.test/?%C3%A9=%C3%BC&k=v","?k=v&%C3%A9=%C3%BC","data:space"]"#
     );
 }
+
+#[test]
+fn text_encoder_encodes_utf8_into_new_and_given_arrays() {
+    let out = eval_blank(
+        r#"const e = new TextEncoder();
+           const a = e.encode('a\u00e9\u20ac\u{1F600}\ud800');
+           const out = [e.encoding, a instanceof Uint8Array, a.join(), e.encode().length, e.encode(undefined).length,
+                        e.encode(null).join(), e.encode() !== e.encode()];
+           const dest = new Uint8Array(5);
+           const r = e.encodeInto('\u00e9\u{1F600}x', dest);
+           out.push(r.read, r.written, dest.join(), Object.keys(r).join());
+           const small = new Uint8Array(new ArrayBuffer(8), 2, 3);
+           const r2 = e.encodeInto('abcd', small);
+           out.push(r2.read, r2.written, new Uint8Array(small.buffer).join());
+           for (const bad of [new Uint16Array(2), new DataView(new ArrayBuffer(2)), new ArrayBuffer(2), {}, null]) {
+             try { e.encodeInto('a', bad); out.push('wrote'); } catch (err) { out.push(err.name); }
+           }
+           JSON.stringify(out)"#,
+    );
+    assert_eq!(
+        out,
+        r#"["utf-8",true,"97,195,169,226,130,172,240,159,152,128,239,191,189",0,0,"110,117,108,108",true,1,2,"195,169,0,0,0","read,written",3,3,"0,0,97,98,99,0,0,0","TypeError","TypeError","TypeError","TypeError","TypeError"]"#
+    );
+}
+
+#[test]
+fn text_decoder_labels_bom_and_replacement() {
+    let out = eval_blank(
+        r#"const u8 = (a) => new Uint8Array(a);
+           const out = [new TextDecoder().encoding, new TextDecoder(' Latin1 ').encoding,
+             new TextDecoder('utf-16').encoding, new TextDecoder('SJIS').encoding,
+             new TextDecoder().decode(u8([0xEF, 0xBB, 0xBF, 0x61])),
+             new TextDecoder('utf-8', { ignoreBOM: true }).decode(u8([0xEF, 0xBB, 0xBF, 0x61])).length,
+             new TextDecoder('utf-16le').decode(u8([0xFF, 0xFE, 0x61, 0x00])),
+             new TextDecoder('utf-16be').decode(u8([0xFF, 0xFE, 0x00, 0x61])).length,
+             new TextDecoder().decode(u8([0x61, 0xFF, 0x62, 0xC3])),
+             new TextDecoder('windows-1252').decode(u8([0x80, 0xE9])),
+             new TextDecoder('shift_jis').decode(u8([0x82, 0xA0])),
+             new TextDecoder().decode(new Uint16Array([0x6261]).buffer),
+             new TextDecoder().decode(new DataView(u8([0x68, 0x69, 0x21]).buffer, 1)),
+             new TextDecoder().decode(), new TextDecoder().decode(undefined),
+             new TextDecoder().fatal, new TextDecoder().ignoreBOM];
+           for (const label of ['nope', 'replacement', 'iso-2022-kr', 'utf-7', '\u00a0utf-8']) {
+             try { new TextDecoder(label); out.push('made'); } catch (e) { out.push(e.name); }
+           }
+           for (const bad of [null, 5, 'str', {}, [1, 2]]) {
+             try { new TextDecoder().decode(bad); out.push('decoded'); } catch (e) { out.push(e.name); }
+           }
+           JSON.stringify(out)"#,
+    );
+    assert_eq!(
+        out,
+        r#"["utf-8","windows-1252","utf-16le","shift_jis","a",2,"a",2,"a�b�","€é","あ","ab","i!","","",false,false,"RangeError","RangeError","RangeError","RangeError","RangeError","TypeError","TypeError","TypeError","TypeError","TypeError"]"#
+    );
+}
+
+#[test]
+fn text_decoder_fatal_rejects_invalid_bytes_with_type_error() {
+    let out = eval_blank(
+        r#"const u8 = (a) => new Uint8Array(a);
+           const out = [];
+           for (const [label, bytes] of [['utf-8', [0xFF]], ['utf-8', [0xC0, 0x80]], ['utf-8', [0xED, 0xA0, 0x80]],
+                                         ['utf-8', [0xE2, 0x82]], ['utf-16le', [0x00]], ['utf-16le', [0x00, 0xD8]],
+                                         ['iso-8859-3', [0xA5]], ['utf-8', [0x61, 0xE2, 0x82, 0xAC]]]) {
+             const d = new TextDecoder(label, { fatal: true });
+             try { out.push('ok:' + d.decode(u8(bytes))); } catch (e) { out.push(e.name); }
+           }
+           const d = new TextDecoder('utf-8', { fatal: true });
+           out.push(d.fatal);
+           // A streaming error keeps the bytes after it in the queue.
+           try { d.decode(u8([0x61, 0xFF, 0xE2, 0x82]), { stream: true }); out.push('no error'); } catch (e) { out.push(e.name); }
+           out.push(d.decode(u8([0xAC])));
+           try { d.decode(u8([0xE2]), { stream: true }); out.push(d.decode()); } catch (e) { out.push('end:' + e.name); }
+           out.push(d.decode(u8([0x62])));
+           JSON.stringify(out)"#,
+    );
+    assert_eq!(
+        out,
+        r#"["TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","ok:a€",true,"TypeError","€","end:TypeError","b"]"#
+    );
+}
+
+#[test]
+fn text_decoder_streams_split_sequences() {
+    let out = eval_blank(
+        r#"const bytes = new TextEncoder().encode('a\u00e9\u20ac\u{1F600}z');
+           const out = [];
+           for (let size = 1; size <= 4; size++) {
+             const d = new TextDecoder();
+             let s = '';
+             for (let i = 0; i < bytes.length; i += size) s += d.decode(bytes.subarray(i, i + size), { stream: true });
+             s += d.decode();
+             out.push(s === 'a\u00e9\u20ac\u{1F600}z');
+           }
+           const d = new TextDecoder();
+           out.push(d.decode(new Uint8Array([0xF0, 0x9F]), { stream: true }).length, d.decode().length);
+           const u16 = new TextDecoder('utf-16le');
+           out.push(u16.decode(new Uint8Array([0x3D, 0xD8, 0x00]), { stream: true }).length,
+                    u16.decode(new Uint8Array([0xDE]), { stream: true }), u16.decode());
+           const bom = new TextDecoder();
+           out.push(bom.decode(new Uint8Array([0xEF, 0xBB]), { stream: true }), bom.decode(new Uint8Array([0xBF, 0x41])));
+           JSON.stringify(out)"#,
+    );
+    assert_eq!(
+        out,
+        r#"[true,true,true,true,0,1,0,"😀","","","A"]"#
+    );
+}
+
+#[test]
+fn crypto_get_random_values_fills_integer_arrays_up_to_65536_bytes() {
+    let out = eval_blank(
+        r#"const out = [];
+           const a = new Uint8Array(65536);
+           out.push(crypto.getRandomValues(a) === a, a.some(x => x !== 0), new Set(a).size > 200);
+           for (const T of [Int8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array]) {
+             const x = new T(8); crypto.getRandomValues(x); out.push(x.some(v => v != 0));
+           }
+           const part = new Uint8Array(new ArrayBuffer(8), 2, 4);
+           crypto.getRandomValues(part);
+           out.push(new Uint8Array(part.buffer, 0, 2).join() + ',' + new Uint8Array(part.buffer, 6).join());
+           out.push(crypto.getRandomValues(new Uint8Array(0)).length);
+           for (const bad of [new Uint8Array(65537), new Uint32Array(16385), new Float32Array(4), new Float64Array(4),
+                              new DataView(new ArrayBuffer(4)), new ArrayBuffer(4), [1, 2], {}]) {
+             try { crypto.getRandomValues(bad); out.push('filled'); } catch (e) { out.push(e.name + ':' + e.code); }
+           }
+           JSON.stringify(out)"#,
+    );
+    assert_eq!(
+        out,
+        r#"[true,true,true,true,true,true,true,true,true,true,true,"0,0,0,0",0,"QuotaExceededError:22","QuotaExceededError:22","TypeMismatchError:17","TypeMismatchError:17","TypeMismatchError:17","TypeError:undefined","TypeError:undefined","TypeError:undefined"]"#
+    );
+}
+
+#[test]
+fn workers_have_text_encoder_decoder_and_get_random_values() {
+    let out = in_worker(
+        r#"const bytes = new TextEncoder().encode('h\u00e9');
+           let fatal;
+           try { new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array([0xFF])); } catch (e) { fatal = e.name; }
+           postMessage({ bytes: [...bytes], text: new TextDecoder().decode(bytes), fatal,
+                         random: crypto.getRandomValues(new Uint32Array(4)).length,
+                         params: new URLSearchParams('a=1&b=2').get('b') });"#,
+    );
+    assert_eq!(
+        out,
+        r#"{"bytes":[104,195,169],"text":"hé","fatal":"TypeError","random":4,"params":"2"}"#
+    );
+}

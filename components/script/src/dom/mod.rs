@@ -51,3 +51,5 @@ pub mod hashchangeevent;
 pub mod storage;
 pub mod storageevent;
 pub mod urlsearchparams;
+pub mod textdecoder;
+pub mod textencoder;
