@@ -13,7 +13,7 @@ interface URL {
 
   static boolean canParse(USVString url, optional USVString base);
 
-  attribute USVString href;
+  stringifier attribute USVString href;
   readonly attribute USVString origin;
   readonly attribute USVString protocol;
   readonly attribute USVString username;

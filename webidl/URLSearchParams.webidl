@@ -3,13 +3,10 @@
 //
 // Deviations until the generator has them (branch s4-gen):
 // * the constructor's union has no `record<USVString, USVString>` member
-//   (an object that is not iterable is a TypeError instead of a record);
-// * no `iterable<USVString, USVString>` (no entries/keys/values/forEach/
-//   @@iterator);
+//   (an object that is not iterable converts to a string instead of being
+//   read as a record);
 // * the constructor's `init` has no default value `""` (the generator
-//   has no union defaults); a missing init is treated as "";
-// * `stringifier;` is written as the operation it defines,
-//   `USVString toString();`.
+//   has no union defaults); a missing init is treated as "".
 
 [Exposed=*]
 interface URLSearchParams {
@@ -26,5 +23,6 @@ interface URLSearchParams {
 
   undefined sort();
 
-  USVString toString();
+  iterable<USVString, USVString>;
+  stringifier;
 };

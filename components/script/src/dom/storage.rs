@@ -279,6 +279,27 @@ impl StorageMethods for Storage {
         Ok(())
     }
 
+    /// <https://html.spec.whatwg.org/multipage/webstorage.html#the-storage-interface>:
+    /// the supported property names are the keys of this's map.
+    fn SupportedPropertyNames(&self, _cx: &mut JSContext) -> Vec<DOMString> {
+        self.with_bottle(|b| b.map.keys().cloned().collect())
+    }
+
+    /// The named getter: `getItem(key)`.
+    fn NamedGetter(&self, cx: &mut JSContext, name: DOMString) -> Option<DOMString> {
+        self.GetItem(cx, name).ok().flatten()
+    }
+
+    /// The named setter: `setItem(key, value)`.
+    fn NamedSetter(&self, cx: &mut JSContext, name: DOMString, value: DOMString) -> Fallible<()> {
+        self.SetItem(cx, name, value)
+    }
+
+    /// The named deleter: `removeItem(key)`.
+    fn NamedDeleter(&self, cx: &mut JSContext, name: DOMString) -> Fallible<()> {
+        self.RemoveItem(cx, name)
+    }
+
     /// <https://html.spec.whatwg.org/multipage/webstorage.html#dom-storage-clear>
     fn Clear(&self, _cx: &mut JSContext) -> Fallible<()> {
         // Step 1: If this's map is empty, then return.

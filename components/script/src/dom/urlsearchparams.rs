@@ -13,7 +13,7 @@ use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::URLSearchParamsBinding::URLSearchParamsMethods;
 use crate::dom::bindings::codegen::USVStringSequenceSequenceOrUSVString as Init;
-use crate::dom::bindings::conversions::USVString;
+use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
@@ -258,7 +258,17 @@ impl URLSearchParamsMethods for URLSearchParams {
 
     /// <https://url.spec.whatwg.org/#urlsearchparams-stringification-behavior>:
     /// the serialization of this's list.
-    fn ToString(&self, _cx: &mut JSContext) -> Fallible<USVString> {
-        Ok(USVString(serialize(&self.list.borrow())))
+    fn Stringifier(&self, _cx: &mut JSContext) -> Fallible<DOMString> {
+        Ok(serialize(&self.list.borrow()))
+    }
+
+    /// <https://url.spec.whatwg.org/#interface-urlsearchparams>: the value
+    /// pairs to iterate over are this's list's tuples, read live at each
+    /// step.
+    fn PairIterableEntry(&self, _cx: &mut JSContext, index: u32) -> Option<(USVString, USVString)> {
+        self.list
+            .borrow()
+            .get(index as usize)
+            .map(|(name, value)| (USVString(name.clone()), USVString(value.clone())))
     }
 }
