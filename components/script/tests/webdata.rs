@@ -101,10 +101,7 @@ fn structured_clone_copies_data_and_keeps_cycles() {
             structuredClone(null), Object.getPrototypeOf(structuredClone(new Error('m'))) === Error.prototype
            ].join('|')"#,
     );
-    assert_eq!(
-        out,
-        "true|true|1|x|5|ag|2|true|false|3|1,2|||true"
-    );
+    assert_eq!(out, "true|true|1|x|5|ag|2|true|false|3|1,2|||true");
 }
 
 #[test]
@@ -320,7 +317,10 @@ fn storage_is_shared_per_origin_and_storage_events_reach_other_windows() {
     // Synchronously shared; the events come in tasks.
     assert_eq!(out, ",x");
     idle(&mut rt);
-    let events = eval(&mut rt, "frames[0].events.join(' | ') + ' // ' + own.length");
+    let events = eval(
+        &mut rt,
+        "frames[0].events.join(' | ') + ' // ' + own.length",
+    );
     assert_eq!(
         events,
         "StorageEvent,k,,v1,true,local,true,false,false | \
@@ -462,7 +462,10 @@ fn location_hash_navigates_to_a_fragment() {
     idle(&mut rt);
     eval(&mut rt, "history.back();");
     idle(&mut rt);
-    let out = eval(&mut rt, "log.join('\\n') + '\\n' + location.href.split('/').pop()");
+    let out = eval(
+        &mut rt,
+        "log.join('\\n') + '\\n' + location.href.split('/').pop()",
+    );
     // A fragment navigation fires popstate at once (with a null state) and
     // hashchange in a task; setting the same fragment does nothing.
     assert_eq!(
@@ -552,10 +555,7 @@ fn url_search_params_sort_is_stable_by_code_units() {
     );
     // U+1F308 is the surrogate pair D83C DF08, which sorts before U+FB03
     // by code units (not by code points).
-    assert_eq!(
-        out,
-        r#""a=4&a=6&z=3&z=5&%F0%9F%8C%88=2&%EF%AC%83=1""#
-    );
+    assert_eq!(out, r#""a=4&a=6&z=3&z=5&%F0%9F%8C%88=2&%EF%AC%83=1""#);
 }
 
 #[test]
@@ -695,10 +695,7 @@ fn text_decoder_streams_split_sequences() {
            out.push(bom.decode(new Uint8Array([0xEF, 0xBB]), { stream: true }), bom.decode(new Uint8Array([0xBF, 0x41])));
            JSON.stringify(out)"#,
     );
-    assert_eq!(
-        out,
-        r#"[true,true,true,true,0,1,0,"😀","","","A"]"#
-    );
+    assert_eq!(out, r#"[true,true,true,true,0,1,0,"😀","","","A"]"#);
 }
 
 #[test]

@@ -745,7 +745,10 @@ impl GlobalScope {
 
     /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>:
     /// this global's `Crypto` object (the same one every time).
-    pub(crate) fn crypto(&self, cx: &mut JSContext) -> crate::dom::bindings::root::DomRoot<crate::dom::crypto::Crypto> {
+    pub(crate) fn crypto(
+        &self,
+        cx: &mut JSContext,
+    ) -> crate::dom::bindings::root::DomRoot<crate::dom::crypto::Crypto> {
         if let Some(crypto) = self.crypto.get() {
             return crypto;
         }

@@ -120,9 +120,7 @@ impl Storage {
             }
             StorageType::Session => SESSION.with(|session| {
                 let mut session = session.borrow_mut();
-                f(session
-                    .entry((self.top, self.origin.clone()))
-                    .or_default())
+                f(session.entry((self.top, self.origin.clone())).or_default())
             }),
         }
     }
@@ -172,8 +170,12 @@ impl Storage {
         // newValue initialized to newValue, url initialized to url, and
         // storageArea initialized to remoteStorage.
         for (navigable, storage) in remote {
-            let (key, old_value, new_value, url) =
-                (key.clone(), old_value.clone(), new_value.clone(), url.clone());
+            let (key, old_value, new_value, url) = (
+                key.clone(),
+                old_value.clone(),
+                new_value.clone(),
+                url.clone(),
+            );
             EventLoop::current().queue_task(Box::new(move |cx| {
                 let Some(global) = browsing_context::global_ptr(navigable) else {
                     return;

@@ -116,7 +116,11 @@ impl TextDecoder {
         let input = match (pending.is_empty(), input) {
             (true, input) => input.unwrap_or(&[]),
             (false, input) => {
-                queued = [std::mem::take(&mut *pending).as_slice(), input.unwrap_or(&[])].concat();
+                queued = [
+                    std::mem::take(&mut *pending).as_slice(),
+                    input.unwrap_or(&[]),
+                ]
+                .concat();
                 queued.as_slice()
             }
         };

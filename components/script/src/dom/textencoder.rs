@@ -139,7 +139,10 @@ mod tests {
         assert_eq!(encode_into("\u{1D306}A", &mut out), (0, 0));
         let mut out = [0u8; 10];
         assert_eq!(encode_into("\u{FFFD}A\u{FFFD}A\u{A5}Hi", &mut out), (5, 10));
-        assert_eq!(out, [0xEF, 0xBF, 0xBD, 0x41, 0xEF, 0xBF, 0xBD, 0x41, 0xC2, 0xA5]);
+        assert_eq!(
+            out,
+            [0xEF, 0xBF, 0xBD, 0x41, 0xEF, 0xBF, 0xBD, 0x41, 0xC2, 0xA5]
+        );
         let mut out = [0u8; 4];
         assert_eq!(encode_into("\u{1D306}", &mut out), (2, 4));
     }

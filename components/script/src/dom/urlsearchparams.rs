@@ -162,7 +162,12 @@ impl URLSearchParamsMethods for URLSearchParams {
     }
 
     /// <https://url.spec.whatwg.org/#dom-urlsearchparams-delete>
-    fn Delete(&self, _cx: &mut JSContext, name: USVString, value: Option<USVString>) -> Fallible<()> {
+    fn Delete(
+        &self,
+        _cx: &mut JSContext,
+        name: USVString,
+        value: Option<USVString>,
+    ) -> Fallible<()> {
         {
             let mut list = self.list.borrow_mut();
             match value {
@@ -204,7 +209,12 @@ impl URLSearchParamsMethods for URLSearchParams {
     }
 
     /// <https://url.spec.whatwg.org/#dom-urlsearchparams-has>
-    fn Has(&self, _cx: &mut JSContext, name: USVString, value: Option<USVString>) -> Fallible<bool> {
+    fn Has(
+        &self,
+        _cx: &mut JSContext,
+        name: USVString,
+        value: Option<USVString>,
+    ) -> Fallible<bool> {
         let list = self.list.borrow();
         Ok(match value {
             // Step 1: If value is given and there is a tuple whose name is

@@ -328,7 +328,10 @@ impl WindowMethods for Window {
     }
 
     /// <https://html.spec.whatwg.org/multipage/webstorage.html#dom-sessionstorage>
-    fn SessionStorage(&self, cx: &mut JSContext) -> Fallible<DomRoot<crate::dom::storage::Storage>> {
+    fn SessionStorage(
+        &self,
+        cx: &mut JSContext,
+    ) -> Fallible<DomRoot<crate::dom::storage::Storage>> {
         // Step 1: If this's associated Session Storage is not null, then
         // return it.
         if let Some(storage) = self.session_storage.get() {

@@ -274,7 +274,10 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
 
     /// <https://html.spec.whatwg.org/multipage/workers.html#dom-worker-navigator>:
     /// this's WorkerNavigator object.
-    fn Navigator(&self, cx: &mut JSContext) -> DomRoot<crate::dom::workernavigator::WorkerNavigator> {
+    fn Navigator(
+        &self,
+        cx: &mut JSContext,
+    ) -> DomRoot<crate::dom::workernavigator::WorkerNavigator> {
         if let Some(navigator) = self.navigator.get() {
             return navigator;
         }
