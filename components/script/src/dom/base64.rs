@@ -48,7 +48,7 @@ pub fn forgiving_base64_decode(data: &str) -> Option<Vec<u8>> {
     // Step 2: If data's code point length divides by 4 leaving no
     // remainder, then: if data ends with one or two U+003D (=) code points,
     // then remove them from data.
-    if data.len() % 4 == 0 {
+    if data.len().is_multiple_of(4) {
         if data.ends_with(&['=', '=']) {
             data.truncate(data.len() - 2);
         } else if data.ends_with(&['=']) {
