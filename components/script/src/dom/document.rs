@@ -52,6 +52,10 @@ pub struct Document {
     /// The line the HTML parser of this document is at while it parses
     /// (the script location of event handler content attributes it sets).
     parser_line: Cell<Option<u32>>,
+    /// The element that is the document's focused area
+    /// (<https://html.spec.whatwg.org/multipage/interaction.html#focused-area-of-the-document>),
+    /// None for the viewport.
+    focused: MutNullableDom<Element>,
 }
 
 impl AsRef<Node> for Document {
@@ -65,6 +69,7 @@ unsafe impl Traceable for Document {
         unsafe {
             self.node.trace(trc);
             self.current_script.trace(trc);
+            self.focused.trace(trc);
         }
     }
 }
@@ -86,6 +91,7 @@ impl Document {
                 quirks: Cell::new(false),
                 load_delay: Cell::new(0),
                 parser_line: Cell::new(None),
+                focused: MutNullableDom::default(),
             }),
             None,
         )
@@ -176,6 +182,28 @@ impl Document {
             .children()
             .into_iter()
             .find_map(|c| c.downcast::<Element>())
+    }
+
+    /// The focused area of the document when it is an element still
+    /// connected to this document (a removed element loses the focus:
+    /// the focus fixup rule,
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#focus-fixup-rule>).
+    pub fn focused_element(&self) -> Option<DomRoot<Element>> {
+        let element = self.focused.get()?;
+        let connected = element.upcast_node().is_connected()
+            && element
+                .upcast_node()
+                .owner_doc()
+                .is_some_and(|d| std::ptr::eq::<Document>(&*d, self));
+        if !connected {
+            self.focused.set(None);
+            return None;
+        }
+        Some(element)
+    }
+
+    pub fn set_focused_element(&self, element: Option<&Element>) {
+        self.focused.set(element);
     }
 
     /// The first child of the html element that is an HTML element named
@@ -377,6 +405,28 @@ impl DocumentMethods for Document {
             local,
             Vec::new(),
         ))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-documentorshadowroot-activeelement>
+    fn ActiveElement(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        // Step 1: Let candidate be this's node document's focused area's
+        // DOM anchor (an element, or the document for the viewport).
+        // Step 2: (retargeting against this: no shadow trees).
+        // Step 3: If candidate's root is not this, then return null.
+        // Step 4: If candidate is not a Document object, then return
+        // candidate.
+        if let Some(focused) = self.focused_element() {
+            return Some(focused);
+        }
+        // Step 5: If candidate has a body element, then return that body
+        // element.
+        if let Some(body) = self.html_child(&["body", "frameset"]) {
+            return Some(body.upcast::<Element>());
+        }
+        // Step 6: If candidate's document element is non-null, then return
+        // that document element.
+        // Step 7: Return null.
+        self.document_element()
     }
 
     /// <https://dom.spec.whatwg.org/#dom-document-createtextnode>
