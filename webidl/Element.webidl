@@ -6,6 +6,7 @@
 [Exposed=Window]
 interface Element : Node {
   readonly attribute DOMString? namespaceURI;
+  readonly attribute DOMString? prefix;
   readonly attribute DOMString localName;
   readonly attribute DOMString tagName;
 

@@ -126,7 +126,8 @@ fn parse_value<'i>(parser: &mut Parser<'i, '_>) -> Result<(String, bool), ParseE
             }
             Ok(Token::CloseParenthesis)
             | Ok(Token::CloseSquareBracket)
-            | Ok(Token::CloseCurlyBracket) => {
+            | Ok(Token::CloseCurlyBracket)
+            | Ok(Token::Semicolon) => {
                 return Err(parser.new_custom_error(()));
             }
             Ok(_) => end = parser.position(),

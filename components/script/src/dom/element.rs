@@ -260,6 +260,11 @@ impl ElementMethods for Element {
         self.namespace().map(str::to_owned)
     }
 
+    /// <https://dom.spec.whatwg.org/#dom-element-prefix>
+    fn Prefix(&self, _cx: &mut JSContext) -> Option<DOMString> {
+        self.prefix.clone()
+    }
+
     /// <https://dom.spec.whatwg.org/#dom-element-localname>
     fn LocalName(&self, _cx: &mut JSContext) -> DOMString {
         self.local_name.to_string()

@@ -17,6 +17,7 @@ use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlformelement::HTMLFormElement;
 use crate::dom::htmlinputelement::HTMLInputElement;
 use crate::dom::htmloptionelement::HTMLOptionElement;
+use crate::dom::node::Node;
 
 fn is_html(element: &Element, names: &[&str]) -> bool {
     element.namespace() == Some(HTML_NAMESPACE) && names.contains(&element.local_name())
@@ -117,7 +118,7 @@ pub fn form_owner(element: &Element) -> Option<DomRoot<HTMLFormElement>> {
         // "If element has a form content attribute and is connected: the
         // first element in element's tree, in tree order, with an ID
         // equal to its value, if it is a form element; else null."
-        let root = element.upcast_node().root_ref();
+        let root = crate::dom::forms::tree_root(element);
         return root
             .element_descendants()
             .into_iter()
@@ -134,9 +135,13 @@ pub fn form_owner(element: &Element) -> Option<DomRoot<HTMLFormElement>> {
     None
 }
 
-/// Whether `a` and `b` are the same element.
-pub fn same_element(a: &Element, b: &Element) -> bool {
-    std::ptr::eq(a, b)
+/// <https://dom.spec.whatwg.org/#concept-tree-root> of `element`.
+pub fn tree_root(element: &Element) -> DomRoot<Node> {
+    let mut root = DomRoot::from_ref(element.upcast_node());
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    root
 }
 
 /// <https://dom.spec.whatwg.org/#concept-event-fire>: fires a trusted

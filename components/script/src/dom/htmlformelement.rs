@@ -73,9 +73,7 @@ impl HTMLFormElement {
     /// (<https://html.spec.whatwg.org/multipage/forms.html#category-listed>:
     /// button, fieldset, input, object, output, select, textarea).
     pub fn listed_elements(&self) -> Vec<DomRoot<Element>> {
-        self.element()
-            .upcast_node()
-            .root_ref()
+        crate::dom::forms::tree_root(self.element())
             .element_descendants()
             .into_iter()
             .filter(|e| {

@@ -217,9 +217,7 @@ impl HTMLInputElement {
             return vec![DomRoot::from_ref(self)];
         }
         let owner = crate::dom::forms::form_owner(self.element());
-        self.element()
-            .upcast_node()
-            .root_ref()
+        crate::dom::forms::tree_root(self.element())
             .element_descendants()
             .into_iter()
             .filter_map(|e| e.downcast::<HTMLInputElement>())

@@ -65,10 +65,7 @@ impl HTMLLabelElement {
             // attribute, and the first such element in tree order is a
             // labelable element, then that element is the label element's
             // labeled control."
-            Some(id) => self
-                .element()
-                .upcast_node()
-                .root_ref()
+            Some(id) => crate::dom::forms::tree_root(self.element())
                 .element_descendants()
                 .into_iter()
                 .find(|e| e.get_attribute("id").as_deref() == Some(id.as_str()))

@@ -100,6 +100,11 @@ pub enum PseudoClass {
     /// <https://html.spec.whatwg.org/multipage/semantics-other.html#selector-defined>
     /// (every element: there are no custom elements).
     Defined,
+    /// <https://drafts.csswg.org/selectors-4/#the-hover-pseudo> (never: no
+    /// pointer).
+    Hover,
+    /// <https://drafts.csswg.org/selectors-4/#the-active-pseudo> (never).
+    Active,
 }
 
 const PSEUDO_CLASSES: &[(&str, PseudoClass)] = &[
@@ -115,6 +120,8 @@ const PSEUDO_CLASSES: &[(&str, PseudoClass)] = &[
     ("optional", PseudoClass::Optional),
     ("placeholder-shown", PseudoClass::PlaceholderShown),
     ("defined", PseudoClass::Defined),
+    ("hover", PseudoClass::Hover),
+    ("active", PseudoClass::Active),
 ];
 
 impl ToCss for PseudoClass {
@@ -132,7 +139,7 @@ impl selectors::parser::NonTSPseudoClass for PseudoClass {
     type Impl = Impl;
 
     fn is_active_or_hover(&self) -> bool {
-        false
+        matches!(self, PseudoClass::Hover | PseudoClass::Active)
     }
 
     fn is_user_action_state(&self) -> bool {
@@ -140,14 +147,28 @@ impl selectors::parser::NonTSPseudoClass for PseudoClass {
     }
 }
 
-/// No pseudo-element is supported (the DOM's selector APIs never match
-/// them anyway).
+/// The tree-abiding and highlight pseudo-elements
+/// (<https://drafts.csswg.org/css-pseudo-4/>): parsed, never matched by the
+/// DOM's selector APIs (which return elements).
 #[derive(Clone, Debug, Eq, PartialEq)]
-pub enum PseudoElement {}
+pub struct PseudoElement(&'static str);
+
+const PSEUDO_ELEMENTS: &[&str] = &[
+    "before",
+    "after",
+    "marker",
+    "placeholder",
+    "selection",
+    "first-line",
+    "first-letter",
+    "backdrop",
+    "file-selector-button",
+];
 
 impl ToCss for PseudoElement {
-    fn to_css<W: fmt::Write>(&self, _dest: &mut W) -> fmt::Result {
-        match *self {}
+    fn to_css<W: fmt::Write>(&self, dest: &mut W) -> fmt::Result {
+        dest.write_str("::")?;
+        dest.write_str(self.0)
     }
 }
 
@@ -183,6 +204,26 @@ impl<'i> selectors::Parser<'i> for SelectorParser {
 
     fn parse_nth_child_of(&self) -> bool {
         true
+    }
+
+    fn parse_has(&self) -> bool {
+        true
+    }
+
+    fn parse_pseudo_element(
+        &self,
+        location: SourceLocation,
+        name: CowRcStr<'i>,
+    ) -> Result<PseudoElement, ParseError<'i, SelectorParseErrorKind<'i>>> {
+        PSEUDO_ELEMENTS
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(&name))
+            .map(|n| PseudoElement(n))
+            .ok_or_else(|| {
+                location.new_custom_error(
+                    SelectorParseErrorKind::UnsupportedPseudoClassOrElement(name),
+                )
+            })
     }
 
     fn parse_non_ts_pseudo_class(
@@ -372,15 +413,16 @@ impl selectors::Element for SelectorElement {
                 crate::dom::forms::placeholder_shown(element)
             }
             PseudoClass::Defined => true,
+            PseudoClass::Hover | PseudoClass::Active => false,
         }
     }
 
     fn match_pseudo_element(
         &self,
-        pe: &PseudoElement,
+        _pe: &PseudoElement,
         _context: &mut MatchingContext<Impl>,
     ) -> bool {
-        match *pe {}
+        false
     }
 
     fn apply_selector_flags(&self, _flags: ElementSelectorFlags) {}
