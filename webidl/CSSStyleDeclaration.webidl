@@ -1,7 +1,6 @@
 // CSS Object Model
 // https://drafts.csswg.org/cssom/#the-cssstyledeclaration-interface
-// Deviations: `item` is a regular operation (no indexed getter yet), no
-// `parentRule`, no `[LegacyNullToEmptyString]` (null becomes "null"), no
+// Deviations: no `parentRule`, no `[LegacyNullToEmptyString]` (null becomes "null"), no
 // `[CEReactions]`. The camel-cased attributes
 // (https://drafts.csswg.org/cssom/#dom-cssstyledeclaration-camel-cased-attribute)
 // are listed for the common properties below; the dashed attributes
@@ -11,7 +10,7 @@
 interface CSSStyleDeclaration {
   attribute DOMString cssText;
   readonly attribute unsigned long length;
-  DOMString item(unsigned long index);
+  getter DOMString item(unsigned long index);
   DOMString getPropertyValue(DOMString property);
   DOMString getPropertyPriority(DOMString property);
   undefined setProperty(DOMString property, DOMString value, optional DOMString priority = "");

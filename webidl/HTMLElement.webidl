@@ -37,6 +37,7 @@ interface HTMLElement : Element {
   attribute boolean hidden;
 
   // HTMLOrSVGElement (https://html.spec.whatwg.org/multipage/dom.html#htmlorsvgelement)
+  readonly attribute DOMStringMap dataset;
   attribute long tabIndex;
   undefined focus(optional FocusOptions options = {});
   undefined blur();

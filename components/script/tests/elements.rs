@@ -349,3 +349,27 @@ fn reflected_attributes() {
         "text||20|-1|false|checkbox|on|CHECKBOX|text|\"\"|-1.5e3|1|false|3||true|x?y||||false|-1||7|refresh|q||New|IndexSizeError"
     );
 }
+
+/// `dataset` maps `data-*` attributes to camel-cased names; `classList`
+/// and `style` are indexed, `classList` iterable and stringified.
+#[test]
+fn dataset_and_indexed_collections() {
+    let out = eval_on(
+        "<!DOCTYPE html><div id=d data-id=7 data-foo-bar=x data-Upper=u class='a b'></div>",
+        &format!(
+            "{TRY}const d = document.getElementById('d'); const ds = d.dataset;\n\
+             const out = [ds === d.dataset, Object.keys(ds).join(), ds.id, ds.fooBar, ds['foo-bar'], 'upper' in ds, ds.nope];\n\
+             ds.newThing = 5; out.push(d.getAttribute('data-new-thing'), typeof ds.newThing);\n\
+             delete ds.fooBar; out.push(d.hasAttribute('data-foo-bar'), Object.keys(ds).join());\n\
+             out.push(tryIt(() => {{ ds['a-b'] = 1; }}), tryIt(() => {{ ds['x y'] = 1; }}));\n\
+             const l = d.classList; out.push(l[0], l[1], l[2], l.length, [...l].join('+'), String(l), l + '!', Array.from(l.entries()).join(';'));\n\
+             d.style.color = 'red'; d.style.top = '0'; out.push(d.style[0], d.style[1], d.style[2]);\n\
+             out.join('|')"
+        ),
+    );
+    assert_eq!(
+        out,
+        "true|id,fooBar,upper|7|x||true||5|string|false|id,upper,newThing|SyntaxError|InvalidCharacterError|\
+         a|b||2|a+b|a b|a b!|0,a;1,b|color|top|"
+    );
+}

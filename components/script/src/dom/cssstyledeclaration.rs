@@ -371,6 +371,18 @@ impl CSSStyleDeclarationMethods for CSSStyleDeclaration {
             .unwrap_or_default())
     }
 
+    /// The supported property indices: the declarations' indices.
+    fn IndexedGetter(&self, _cx: &mut JSContext, index: u32) -> Option<DOMString> {
+        self.declarations
+            .borrow()
+            .get(index as usize)
+            .map(|d| d.name.clone())
+    }
+
+    fn SupportedIndexCount(&self, cx: &mut JSContext) -> u32 {
+        self.Length(cx)
+    }
+
     /// <https://drafts.csswg.org/cssom/#dom-cssstyledeclaration-getpropertyvalue>
     fn GetPropertyValue(&self, _cx: &mut JSContext, property: DOMString) -> Fallible<DOMString> {
         // Step 1: If property is not a custom property, lowercase it.

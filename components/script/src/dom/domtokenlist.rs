@@ -126,6 +126,17 @@ impl DOMTokenListMethods for DOMTokenList {
         Ok(self.tokens().into_iter().nth(index as usize))
     }
 
+    /// <https://dom.spec.whatwg.org/#ref-for-dfn-supported-property-indices>:
+    /// the supported property indices are the numbers in the range zero to
+    /// the token set's size minus one.
+    fn IndexedGetter(&self, cx: &mut JSContext, index: u32) -> Option<DOMString> {
+        self.Item(cx, index).ok().flatten()
+    }
+
+    fn SupportedIndexCount(&self, _cx: &mut JSContext) -> u32 {
+        u32::try_from(self.tokens().len()).unwrap_or(u32::MAX)
+    }
+
     /// <https://dom.spec.whatwg.org/#dom-domtokenlist-contains>
     fn Contains(&self, _cx: &mut JSContext, token: DOMString) -> Fallible<bool> {
         // Step 1: Return true if this's token set[token] exists; otherwise

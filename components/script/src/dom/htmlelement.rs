@@ -12,6 +12,7 @@ use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::cssstyledeclaration::CSSStyleDeclaration;
+use crate::dom::domstringmap::DOMStringMap;
 use crate::dom::element::Element;
 use crate::dom::mouseevent::MouseEvent;
 
@@ -23,6 +24,9 @@ pub struct HTMLElement {
     /// (<https://drafts.csswg.org/cssom/#dom-elementcssinlinestyle-style>),
     /// made on first use.
     style: MutNullableDom<CSSStyleDeclaration>,
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-dataset>'s
+    /// `DOMStringMap`, made on first use.
+    dataset: MutNullableDom<DOMStringMap>,
 }
 
 impl AsRef<Element> for HTMLElement {
@@ -36,6 +40,7 @@ unsafe impl Traceable for HTMLElement {
         unsafe {
             self.element.trace(trc);
             self.style.trace(trc);
+            self.dataset.trace(trc);
         }
     }
 }
@@ -46,6 +51,7 @@ impl HTMLElement {
             element,
             click_in_progress: Cell::new(false),
             style: MutNullableDom::default(),
+            dataset: MutNullableDom::default(),
         }
     }
 
@@ -129,6 +135,18 @@ impl HTMLElementMethods for HTMLElement {
     fn SetHidden(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
         self.element.set_reflected_bool("hidden", value);
         Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-dataset>: a
+    /// DOMStringMap whose associated element is this, the same object
+    /// every time.
+    fn Dataset(&self, cx: &mut JSContext) -> DomRoot<DOMStringMap> {
+        if let Some(dataset) = self.dataset.get() {
+            return dataset;
+        }
+        let dataset = DOMStringMap::new(cx, &self.element);
+        self.dataset.set(Some(&dataset));
+        dataset
     }
 
     /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-tabindex>

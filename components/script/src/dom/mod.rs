@@ -82,3 +82,4 @@ pub mod reflection;
 pub mod selectors;
 pub mod submitevent;
 pub mod svgelement;
+pub mod domstringmap;
