@@ -30,7 +30,8 @@ const BLANK: &str = "<!DOCTYPE html><html><head><title>t</title></head><body></b
 
 /// A helper defined in each evaluation: the name of the exception `f`
 /// throws, or "ok:" and what it returns.
-const TRY: &str = "function tryIt(f) { try { return 'ok:' + f(); } catch (e) { return e.name; } }\n";
+const TRY: &str =
+    "function tryIt(f) { try { return 'ok:' + f(); } catch (e) { return e.name; } }\n";
 
 #[test]
 fn create_element_uses_the_element_interface_for_the_name() {

@@ -395,11 +395,7 @@ impl CSSStyleDeclarationMethods for CSSStyleDeclaration {
     }
 
     /// <https://drafts.csswg.org/cssom/#dom-cssstyledeclaration-getpropertypriority>
-    fn GetPropertyPriority(
-        &self,
-        _cx: &mut JSContext,
-        property: DOMString,
-    ) -> Fallible<DOMString> {
+    fn GetPropertyPriority(&self, _cx: &mut JSContext, property: DOMString) -> Fallible<DOMString> {
         // Step 1: If property is not a custom property, lowercase it.
         let property = Self::normalize(&property);
         // Step 3: If property is a case-sensitive match for a property name

@@ -167,7 +167,10 @@ mod tests {
     #[test]
     fn names_map_both_ways() {
         assert_eq!(attribute_name("fooBarBaz"), "data-foo-bar-baz");
-        assert_eq!(dataset_name("data-foo-bar-baz").as_deref(), Some("fooBarBaz"));
+        assert_eq!(
+            dataset_name("data-foo-bar-baz").as_deref(),
+            Some("fooBarBaz")
+        );
         assert_eq!(dataset_name("data-x-1").as_deref(), Some("x-1"));
         assert_eq!(dataset_name("data-"), Some(String::new()));
         assert_eq!(dataset_name("data-Foo"), None);

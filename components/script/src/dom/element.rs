@@ -14,9 +14,9 @@ use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::document::Document;
 use crate::dom::domrect::DOMRect;
 use crate::dom::domtokenlist::DOMTokenList;
-use crate::dom::document::Document;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::node::{Node, NodeKind};
 

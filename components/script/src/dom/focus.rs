@@ -25,12 +25,11 @@ pub fn is_focusable_area(element: &Element) -> bool {
         return false;
     }
     let html = element.namespace() == Some(HTML_NAMESPACE);
-    let disabled = html
-        && matches!(
+    let disabled =
+        html && matches!(
             element.local_name(),
             "button" | "input" | "select" | "textarea"
-        )
-        && element.get_attribute("disabled").is_some();
+        ) && element.get_attribute("disabled").is_some();
     if disabled {
         return false;
     }

@@ -42,7 +42,9 @@ pub fn is_form_control(element: &Element) -> bool {
 pub fn is_disabled(element: &Element) -> bool {
     if is_html(
         element,
-        &["button", "input", "select", "textarea", "fieldset", "optgroup"],
+        &[
+            "button", "input", "select", "textarea", "fieldset", "optgroup",
+        ],
     ) {
         return element.get_attribute("disabled").is_some();
     }

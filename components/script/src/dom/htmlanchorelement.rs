@@ -43,60 +43,35 @@ impl HTMLAnchorElement {
 }
 
 impl HTMLAnchorElementMethods for HTMLAnchorElement {
-    /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-target>:
-    /// reflects `target`.
-    fn Target(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("target")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-target>:
+        /// reflects `target`.
+        |this| this.element(), Target, SetTarget, "target"
+    );
 
-    fn SetTarget(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("target", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-download>:
+        /// reflects `download`.
+        |this| this.element(), Download, SetDownload, "download"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-download>:
-    /// reflects `download`.
-    fn Download(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("download")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-rel>:
+        /// reflects `rel`.
+        |this| this.element(), Rel, SetRel, "rel"
+    );
 
-    fn SetDownload(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("download", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-hreflang>:
+        /// reflects `hreflang`.
+        |this| this.element(), Hreflang, SetHreflang, "hreflang"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-rel>:
-    /// reflects `rel`.
-    fn Rel(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("rel")
-    }
-
-    fn SetRel(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("rel", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-hreflang>:
-    /// reflects `hreflang`.
-    fn Hreflang(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("hreflang")
-    }
-
-    fn SetHreflang(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("hreflang", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-type>:
-    /// reflects `type`.
-    fn Type(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("type")
-    }
-
-    fn SetType(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("type", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-type>:
+        /// reflects `type`.
+        |this| this.element(), Type, SetType, "type"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/text-level-semantics.html#dom-a-text>:
     /// the element's descendant text content.

@@ -78,32 +78,22 @@ impl HTMLButtonElement {
 }
 
 impl HTMLButtonElementMethods for HTMLButtonElement {
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>:
-    /// reflects `disabled`.
-    fn Disabled(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("disabled")
-    }
-
-    fn SetDisabled(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("disabled", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>:
+        /// reflects `disabled`.
+        |this| this.element(), Disabled, SetDisabled, "disabled"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fae-form>
     fn Form(&self, _cx: &mut JSContext) -> Option<DomRoot<HTMLFormElement>> {
         crate::dom::forms::form_owner(self.element())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>:
-    /// reflects `name`.
-    fn Name(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("name")
-    }
-
-    fn SetName(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("name", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>:
+        /// reflects `name`.
+        |this| this.element(), Name, SetName, "name"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-button-type>:
     /// reflects `type`, limited to only known values.
@@ -116,14 +106,9 @@ impl HTMLButtonElementMethods for HTMLButtonElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-button-value>:
-    /// reflects `value`.
-    fn Value(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("value")
-    }
-
-    fn SetValue(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("value", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-button-value>:
+        /// reflects `value`.
+        |this| this.element(), Value, SetValue, "value"
+    );
 }

@@ -31,5 +31,4 @@ impl HTMLDivElement {
     }
 }
 
-impl HTMLDivElementMethods for HTMLDivElement {
-}
+impl HTMLDivElementMethods for HTMLDivElement {}

@@ -126,16 +126,11 @@ impl HTMLElementMethods for HTMLElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-hidden>:
-    /// reflects `hidden` (as a boolean).
-    fn Hidden(&self, _cx: &mut JSContext) -> bool {
-        self.element.reflected_bool("hidden")
-    }
-
-    fn SetHidden(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element.set_reflected_bool("hidden", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-hidden>:
+        /// reflects `hidden` (as a boolean).
+        |this| this.element, Hidden, SetHidden, "hidden"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/dom.html#dom-dataset>: a
     /// DOMStringMap whose associated element is this, the same object

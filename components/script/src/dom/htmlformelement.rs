@@ -80,7 +80,13 @@ impl HTMLFormElement {
                 e.namespace() == Some(HTML_NAMESPACE)
                     && matches!(
                         e.local_name(),
-                        "button" | "fieldset" | "input" | "object" | "output" | "select" | "textarea"
+                        "button"
+                            | "fieldset"
+                            | "input"
+                            | "object"
+                            | "output"
+                            | "select"
+                            | "textarea"
                     )
                     && crate::dom::forms::form_owner(e)
                         .is_some_and(|f| std::ptr::eq::<HTMLFormElement>(&*f, self))
@@ -144,12 +150,9 @@ impl HTMLFormElement {
         // Step 12: If action is the empty string, let action be the URL of
         // the form document.
         let action = self.action_url();
-        let method = self.element().reflected_enumerated(
-            "method",
-            &["get", "post", "dialog"],
-            "get",
-            "get",
-        );
+        let method =
+            self.element()
+                .reflected_enumerated("method", &["get", "post", "dialog"], "get", "get");
         // Step 13-25: plan to navigate to the action URL. The shell has no
         // navigation of the top-level page: say so on the console.
         eprintln!(
@@ -196,16 +199,11 @@ impl HTMLFormElement {
 }
 
 impl HTMLFormElementMethods for HTMLFormElement {
-    /// <https://html.spec.whatwg.org/multipage/forms.html#dom-form-acceptcharset>:
-    /// reflects `accept-charset`.
-    fn AcceptCharset(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("accept-charset")
-    }
-
-    fn SetAcceptCharset(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("accept-charset", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/forms.html#dom-form-acceptcharset>:
+        /// reflects `accept-charset`.
+        |this| this.element(), AcceptCharset, SetAcceptCharset, "accept-charset"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/forms.html#dom-fs-action>
     fn Action(&self, _cx: &mut JSContext) -> USVString {
@@ -268,49 +266,29 @@ impl HTMLFormElementMethods for HTMLFormElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/forms.html#dom-form-name>:
-    /// reflects `name`.
-    fn Name(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("name")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/forms.html#dom-form-name>:
+        /// reflects `name`.
+        |this| this.element(), Name, SetName, "name"
+    );
 
-    fn SetName(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("name", &value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/forms.html#dom-fs-novalidate>:
+        /// reflects `novalidate`.
+        |this| this.element(), NoValidate, SetNoValidate, "novalidate"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/forms.html#dom-fs-novalidate>:
-    /// reflects `novalidate`.
-    fn NoValidate(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("novalidate")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/forms.html#dom-fs-target>:
+        /// reflects `target`.
+        |this| this.element(), Target, SetTarget, "target"
+    );
 
-    fn SetNoValidate(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("novalidate", value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/forms.html#dom-fs-target>:
-    /// reflects `target`.
-    fn Target(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("target")
-    }
-
-    fn SetTarget(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("target", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/forms.html#dom-form-rel>:
-    /// reflects `rel`.
-    fn Rel(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("rel")
-    }
-
-    fn SetRel(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("rel", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/forms.html#dom-form-rel>:
+        /// reflects `rel`.
+        |this| this.element(), Rel, SetRel, "rel"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/forms.html#dom-form-length>:
     /// the number of nodes the `elements` collection represents (the

@@ -31,5 +31,4 @@ impl HTMLHeadElement {
     }
 }
 
-impl HTMLHeadElementMethods for HTMLHeadElement {
-}
+impl HTMLHeadElementMethods for HTMLHeadElement {}

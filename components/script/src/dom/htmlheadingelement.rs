@@ -31,5 +31,4 @@ impl HTMLHeadingElement {
     }
 }
 
-impl HTMLHeadingElementMethods for HTMLHeadingElement {
-}
+impl HTMLHeadingElementMethods for HTMLHeadingElement {}

@@ -31,5 +31,4 @@ impl HTMLHtmlElement {
     }
 }
 
-impl HTMLHtmlElementMethods for HTMLHtmlElement {
-}
+impl HTMLHtmlElementMethods for HTMLHtmlElement {}

@@ -5,7 +5,7 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLImageElementBinding::HTMLImageElementMethods;
-use crate::dom::bindings::conversions::{DOMString, USVString};
+use crate::dom::bindings::conversions::USVString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
@@ -39,15 +39,10 @@ impl HTMLImageElement {
 }
 
 impl HTMLImageElementMethods for HTMLImageElement {
-    /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-alt>: reflects `alt`.
-    fn Alt(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("alt")
-    }
-
-    fn SetAlt(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("alt", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-alt>: reflects `alt`.
+        |this| this.element(), Alt, SetAlt, "alt"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-src>: reflects `src`.
     fn Src(&self, _cx: &mut JSContext) -> USVString {
@@ -59,43 +54,23 @@ impl HTMLImageElementMethods for HTMLImageElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-srcset>: reflects `srcset`.
-    fn Srcset(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("srcset")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-srcset>: reflects `srcset`.
+        |this| this.element(), Srcset, SetSrcset, "srcset"
+    );
 
-    fn SetSrcset(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("srcset", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-sizes>: reflects `sizes`.
+        |this| this.element(), Sizes, SetSizes, "sizes"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-sizes>: reflects `sizes`.
-    fn Sizes(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("sizes")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-usemap>: reflects `usemap`.
+        |this| this.element(), UseMap, SetUseMap, "usemap"
+    );
 
-    fn SetSizes(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("sizes", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-usemap>: reflects `usemap`.
-    fn UseMap(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("usemap")
-    }
-
-    fn SetUseMap(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("usemap", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-ismap>: reflects `ismap`.
-    fn IsMap(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("ismap")
-    }
-
-    fn SetIsMap(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("ismap", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-ismap>: reflects `ismap`.
+        |this| this.element(), IsMap, SetIsMap, "ismap"
+    );
 }

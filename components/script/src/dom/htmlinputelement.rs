@@ -392,49 +392,29 @@ impl HTMLInputElement {
 }
 
 impl HTMLInputElementMethods for HTMLInputElement {
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-accept>:
-    /// reflects `accept`.
-    fn Accept(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("accept")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-accept>:
+        /// reflects `accept`.
+        |this| this.element(), Accept, SetAccept, "accept"
+    );
 
-    fn SetAccept(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("accept", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-alt>:
+        /// reflects `alt`.
+        |this| this.element(), Alt, SetAlt, "alt"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-alt>:
-    /// reflects `alt`.
-    fn Alt(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("alt")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>:
+        /// the `autocomplete` attribute's value (not normalized).
+        |this| this.element(), Autocomplete, SetAutocomplete, "autocomplete"
+    );
 
-    fn SetAlt(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("alt", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>:
-    /// the `autocomplete` attribute's value (not normalized).
-    fn Autocomplete(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("autocomplete")
-    }
-
-    fn SetAutocomplete(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("autocomplete", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-defaultchecked>:
-    /// reflects `checked`.
-    fn DefaultChecked(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("checked")
-    }
-
-    fn SetDefaultChecked(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("checked", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-defaultchecked>:
+        /// reflects `checked`.
+        |this| this.element(), DefaultChecked, SetDefaultChecked, "checked"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-checked>:
     /// the element's checkedness.
@@ -450,16 +430,11 @@ impl HTMLInputElementMethods for HTMLInputElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>:
-    /// reflects `disabled`.
-    fn Disabled(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("disabled")
-    }
-
-    fn SetDisabled(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("disabled", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>:
+        /// reflects `disabled`.
+        |this| this.element(), Disabled, SetDisabled, "disabled"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fae-form>:
     /// the element's form owner.
@@ -477,16 +452,11 @@ impl HTMLInputElementMethods for HTMLInputElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-max>:
-    /// reflects `max`.
-    fn Max(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("max")
-    }
-
-    fn SetMax(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("max", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-max>:
+        /// reflects `max`.
+        |this| this.element(), Max, SetMax, "max"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-maxlength>:
     /// reflects `maxlength`, limited to only non-negative numbers (-1 when
@@ -509,16 +479,11 @@ impl HTMLInputElementMethods for HTMLInputElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-min>:
-    /// reflects `min`.
-    fn Min(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("min")
-    }
-
-    fn SetMin(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("min", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-min>:
+        /// reflects `min`.
+        |this| this.element(), Min, SetMin, "min"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-minlength>:
     /// reflects `minlength`, limited to only non-negative numbers.
@@ -539,71 +504,41 @@ impl HTMLInputElementMethods for HTMLInputElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-multiple>:
-    /// reflects `multiple`.
-    fn Multiple(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("multiple")
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-multiple>:
+        /// reflects `multiple`.
+        |this| this.element(), Multiple, SetMultiple, "multiple"
+    );
 
-    fn SetMultiple(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("multiple", value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>:
+        /// reflects `name`.
+        |this| this.element(), Name, SetName, "name"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>:
-    /// reflects `name`.
-    fn Name(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("name")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-pattern>:
+        /// reflects `pattern`.
+        |this| this.element(), Pattern, SetPattern, "pattern"
+    );
 
-    fn SetName(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("name", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-placeholder>:
+        /// reflects `placeholder`.
+        |this| this.element(), Placeholder, SetPlaceholder, "placeholder"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-pattern>:
-    /// reflects `pattern`.
-    fn Pattern(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("pattern")
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-readonly>:
+        /// reflects `readonly`.
+        |this| this.element(), ReadOnly, SetReadOnly, "readonly"
+    );
 
-    fn SetPattern(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("pattern", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-placeholder>:
-    /// reflects `placeholder`.
-    fn Placeholder(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("placeholder")
-    }
-
-    fn SetPlaceholder(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("placeholder", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-readonly>:
-    /// reflects `readonly`.
-    fn ReadOnly(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("readonly")
-    }
-
-    fn SetReadOnly(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("readonly", value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-required>:
-    /// reflects `required`.
-    fn Required(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("required")
-    }
-
-    fn SetRequired(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("required", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-required>:
+        /// reflects `required`.
+        |this| this.element(), Required, SetRequired, "required"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-size>:
     /// reflects `size`, limited to only positive numbers, default 20.
@@ -635,16 +570,11 @@ impl HTMLInputElementMethods for HTMLInputElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-step>:
-    /// reflects `step`.
-    fn Step(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("step")
-    }
-
-    fn SetStep(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("step", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-step>:
+        /// reflects `step`.
+        |this| this.element(), Step, SetStep, "step"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-type>:
     /// reflects `type`, limited to only known values.
@@ -657,16 +587,11 @@ impl HTMLInputElementMethods for HTMLInputElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-defaultvalue>:
-    /// reflects `value`.
-    fn DefaultValue(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("value")
-    }
-
-    fn SetDefaultValue(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("value", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-defaultvalue>:
+        /// reflects `value`.
+        |this| this.element(), DefaultValue, SetDefaultValue, "value"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-value>,
     /// by the mode of the current state.

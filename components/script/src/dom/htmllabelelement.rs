@@ -8,8 +8,6 @@ use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLElementBinding::HTMLElementMethods;
 use crate::dom::bindings::codegen::HTMLLabelElementBinding::HTMLLabelElementMethods;
-use crate::dom::bindings::conversions::DOMString;
-use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::eventtarget::EventTarget;
@@ -121,16 +119,11 @@ impl HTMLLabelElementMethods for HTMLLabelElement {
         crate::dom::forms::form_owner(control.upcast_element())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/forms.html#dom-label-htmlfor>:
-    /// reflects `for`.
-    fn HtmlFor(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("for")
-    }
-
-    fn SetHtmlFor(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("for", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/forms.html#dom-label-htmlfor>:
+        /// reflects `for`.
+        |this| this.element(), HtmlFor, SetHtmlFor, "for"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/forms.html#dom-label-control>
     fn Control(&self, _cx: &mut JSContext) -> Option<DomRoot<HTMLElement>> {

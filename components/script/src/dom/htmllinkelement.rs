@@ -5,7 +5,7 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLLinkElementBinding::HTMLLinkElementMethods;
-use crate::dom::bindings::conversions::{DOMString, USVString};
+use crate::dom::bindings::conversions::USVString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
@@ -49,53 +49,28 @@ impl HTMLLinkElementMethods for HTMLLinkElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-rel>: reflects `rel`.
-    fn Rel(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("rel")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-rel>: reflects `rel`.
+        |this| this.element(), Rel, SetRel, "rel"
+    );
 
-    fn SetRel(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("rel", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-media>: reflects `media`.
+        |this| this.element(), Media, SetMedia, "media"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-media>: reflects `media`.
-    fn Media(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("media")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-hreflang>: reflects `hreflang`.
+        |this| this.element(), Hreflang, SetHreflang, "hreflang"
+    );
 
-    fn SetMedia(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("media", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-type>: reflects `type`.
+        |this| this.element(), Type, SetType, "type"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-hreflang>: reflects `hreflang`.
-    fn Hreflang(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("hreflang")
-    }
-
-    fn SetHreflang(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("hreflang", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-type>: reflects `type`.
-    fn Type(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("type")
-    }
-
-    fn SetType(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("type", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-integrity>: reflects `integrity`.
-    fn Integrity(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("integrity")
-    }
-
-    fn SetIntegrity(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("integrity", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-integrity>: reflects `integrity`.
+        |this| this.element(), Integrity, SetIntegrity, "integrity"
+    );
 }

@@ -1,12 +1,9 @@
 //! `HTMLMetaElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-meta-element>), the interface of `meta` elements.
 
-use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLMetaElementBinding::HTMLMetaElementMethods;
-use crate::dom::bindings::conversions::DOMString;
-use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
@@ -39,43 +36,23 @@ impl HTMLMetaElement {
 }
 
 impl HTMLMetaElementMethods for HTMLMetaElement {
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-meta-name>: reflects `name`.
-    fn Name(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("name")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-meta-name>: reflects `name`.
+        |this| this.element(), Name, SetName, "name"
+    );
 
-    fn SetName(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("name", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-meta-httpequiv>: reflects `http-equiv`.
+        |this| this.element(), HttpEquiv, SetHttpEquiv, "http-equiv"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-meta-httpequiv>: reflects `http-equiv`.
-    fn HttpEquiv(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("http-equiv")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-meta-content>: reflects `content`.
+        |this| this.element(), Content, SetContent, "content"
+    );
 
-    fn SetHttpEquiv(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("http-equiv", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-meta-content>: reflects `content`.
-    fn Content(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("content")
-    }
-
-    fn SetContent(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("content", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-meta-media>: reflects `media`.
-    fn Media(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("media")
-    }
-
-    fn SetMedia(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("media", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-meta-media>: reflects `media`.
+        |this| this.element(), Media, SetMedia, "media"
+    );
 }

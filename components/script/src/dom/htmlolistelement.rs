@@ -5,7 +5,6 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLOListElementBinding::HTMLOListElementMethods;
-use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
@@ -39,15 +38,10 @@ impl HTMLOListElement {
 }
 
 impl HTMLOListElementMethods for HTMLOListElement {
-    /// <https://html.spec.whatwg.org/multipage/grouping-content.html#dom-ol-reversed>: reflects `reversed`.
-    fn Reversed(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("reversed")
-    }
-
-    fn SetReversed(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("reversed", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/grouping-content.html#dom-ol-reversed>: reflects `reversed`.
+        |this| this.element(), Reversed, SetReversed, "reversed"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/grouping-content.html#dom-ol-start>: reflects `start`.
     fn Start(&self, _cx: &mut JSContext) -> i32 {
@@ -59,13 +53,8 @@ impl HTMLOListElementMethods for HTMLOListElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/grouping-content.html#dom-ol-type>: reflects `type`.
-    fn Type(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("type")
-    }
-
-    fn SetType(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("type", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/grouping-content.html#dom-ol-type>: reflects `type`.
+        |this| this.element(), Type, SetType, "type"
+    );
 }

@@ -60,7 +60,10 @@ impl HTMLOptionElement {
         if !group.is_html("optgroup") {
             return None;
         }
-        group.upcast_node().parent()?.downcast::<HTMLSelectElement>()
+        group
+            .upcast_node()
+            .parent()?
+            .downcast::<HTMLSelectElement>()
     }
 
     /// The selectedness, after the select element's selectedness setting
@@ -124,16 +127,11 @@ impl HTMLOptionElement {
 }
 
 impl HTMLOptionElementMethods for HTMLOptionElement {
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-option-disabled>:
-    /// reflects `disabled`.
-    fn Disabled(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("disabled")
-    }
-
-    fn SetDisabled(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("disabled", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-option-disabled>:
+        /// reflects `disabled`.
+        |this| this.element(), Disabled, SetDisabled, "disabled"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-option-form>:
     /// the select element's form owner, or null.
@@ -155,16 +153,11 @@ impl HTMLOptionElementMethods for HTMLOptionElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-option-defaultselected>:
-    /// reflects `selected`.
-    fn DefaultSelected(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("selected")
-    }
-
-    fn SetDefaultSelected(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("selected", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-option-defaultselected>:
+        /// reflects `selected`.
+        |this| this.element(), DefaultSelected, SetDefaultSelected, "selected"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-option-selected>:
     /// the selectedness.

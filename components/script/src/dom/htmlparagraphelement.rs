@@ -31,5 +31,4 @@ impl HTMLParagraphElement {
     }
 }
 
-impl HTMLParagraphElementMethods for HTMLParagraphElement {
-}
+impl HTMLParagraphElementMethods for HTMLParagraphElement {}

@@ -184,26 +184,16 @@ impl HTMLSelectElement {
 }
 
 impl HTMLSelectElementMethods for HTMLSelectElement {
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>
-    fn Autocomplete(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("autocomplete")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>
+        |this| this.element(), Autocomplete, SetAutocomplete, "autocomplete"
+    );
 
-    fn SetAutocomplete(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("autocomplete", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>:
-    /// reflects `disabled`.
-    fn Disabled(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("disabled")
-    }
-
-    fn SetDisabled(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("disabled", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>:
+        /// reflects `disabled`.
+        |this| this.element(), Disabled, SetDisabled, "disabled"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fae-form>
     fn Form(&self, _cx: &mut JSContext) -> Option<DomRoot<HTMLFormElement>> {
@@ -221,27 +211,17 @@ impl HTMLSelectElementMethods for HTMLSelectElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>:
-    /// reflects `name`.
-    fn Name(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("name")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>:
+        /// reflects `name`.
+        |this| this.element(), Name, SetName, "name"
+    );
 
-    fn SetName(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("name", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-select-required>:
-    /// reflects `required`.
-    fn Required(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("required")
-    }
-
-    fn SetRequired(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("required", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-select-required>:
+        /// reflects `required`.
+        |this| this.element(), Required, SetRequired, "required"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-select-size>:
     /// reflects `size` (default 0).
@@ -250,8 +230,7 @@ impl HTMLSelectElementMethods for HTMLSelectElement {
     }
 
     fn SetSize(&self, _cx: &mut JSContext, value: u32) -> Fallible<()> {
-        self.element()
-            .set_reflected_unsigned_long("size", value, 0);
+        self.element().set_reflected_unsigned_long("size", value, 0);
         Ok(())
     }
 
@@ -272,7 +251,11 @@ impl HTMLSelectElementMethods for HTMLSelectElement {
     }
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-select-item>
-    fn Item(&self, _cx: &mut JSContext, index: u32) -> Fallible<Option<DomRoot<HTMLOptionElement>>> {
+    fn Item(
+        &self,
+        _cx: &mut JSContext,
+        index: u32,
+    ) -> Fallible<Option<DomRoot<HTMLOptionElement>>> {
         Ok(self.options().into_iter().nth(index as usize))
     }
 

@@ -31,5 +31,4 @@ impl HTMLSpanElement {
     }
 }
 
-impl HTMLSpanElementMethods for HTMLSpanElement {
-}
+impl HTMLSpanElementMethods for HTMLSpanElement {}

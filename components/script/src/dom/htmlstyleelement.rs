@@ -1,12 +1,9 @@
 //! `HTMLStyleElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-style-element>), the interface of `style` elements.
 
-use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLStyleElementBinding::HTMLStyleElementMethods;
-use crate::dom::bindings::conversions::DOMString;
-use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
@@ -39,13 +36,8 @@ impl HTMLStyleElement {
 }
 
 impl HTMLStyleElementMethods for HTMLStyleElement {
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-style-media>: reflects `media`.
-    fn Media(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("media")
-    }
-
-    fn SetMedia(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("media", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-style-media>: reflects `media`.
+        |this| this.element(), Media, SetMedia, "media"
+    );
 }

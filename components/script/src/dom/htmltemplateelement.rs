@@ -31,5 +31,4 @@ impl HTMLTemplateElement {
     }
 }
 
-impl HTMLTemplateElementMethods for HTMLTemplateElement {
-}
+impl HTMLTemplateElementMethods for HTMLTemplateElement {}

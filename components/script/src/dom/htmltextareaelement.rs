@@ -76,15 +76,10 @@ impl HTMLTextAreaElement {
 }
 
 impl HTMLTextAreaElementMethods for HTMLTextAreaElement {
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>: reflects `autocomplete`.
-    fn Autocomplete(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("autocomplete")
-    }
-
-    fn SetAutocomplete(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("autocomplete", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>: reflects `autocomplete`.
+        |this| this.element(), Autocomplete, SetAutocomplete, "autocomplete"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-cols>: reflects `cols`, limited to only positive numbers
     /// with fallback (default 20).
@@ -102,15 +97,10 @@ impl HTMLTextAreaElementMethods for HTMLTextAreaElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>: reflects `disabled`.
-    fn Disabled(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("disabled")
-    }
-
-    fn SetDisabled(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("disabled", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>: reflects `disabled`.
+        |this| this.element(), Disabled, SetDisabled, "disabled"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-maxlength>: reflects `maxlength`, limited to only non-negative
     /// numbers (-1 when absent or invalid).
@@ -152,45 +142,25 @@ impl HTMLTextAreaElementMethods for HTMLTextAreaElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>: reflects `name`.
-    fn Name(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("name")
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>: reflects `name`.
+        |this| this.element(), Name, SetName, "name"
+    );
 
-    fn SetName(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("name", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-placeholder>: reflects `placeholder`.
+        |this| this.element(), Placeholder, SetPlaceholder, "placeholder"
+    );
 
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-placeholder>: reflects `placeholder`.
-    fn Placeholder(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("placeholder")
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-readonly>: reflects `readonly`.
+        |this| this.element(), ReadOnly, SetReadOnly, "readonly"
+    );
 
-    fn SetPlaceholder(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("placeholder", &value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-readonly>: reflects `readonly`.
-    fn ReadOnly(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("readonly")
-    }
-
-    fn SetReadOnly(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("readonly", value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-required>: reflects `required`.
-    fn Required(&self, _cx: &mut JSContext) -> bool {
-        self.element().reflected_bool("required")
-    }
-
-    fn SetRequired(&self, _cx: &mut JSContext, value: bool) -> Fallible<()> {
-        self.element().set_reflected_bool("required", value);
-        Ok(())
-    }
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-required>: reflects `required`.
+        |this| this.element(), Required, SetRequired, "required"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-rows>: reflects `rows`, limited to only positive numbers
     /// with fallback (default 2).
@@ -203,20 +173,14 @@ impl HTMLTextAreaElementMethods for HTMLTextAreaElement {
 
     fn SetRows(&self, _cx: &mut JSContext, value: u32) -> Fallible<()> {
         let value = if value == 0 { 2 } else { value };
-        self.element()
-            .set_reflected_unsigned_long("rows", value, 2);
+        self.element().set_reflected_unsigned_long("rows", value, 2);
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-wrap>: reflects `wrap`.
-    fn Wrap(&self, _cx: &mut JSContext) -> DOMString {
-        self.element().reflected_string("wrap")
-    }
-
-    fn SetWrap(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.element().set_reflected_string("wrap", &value);
-        Ok(())
-    }
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-wrap>: reflects `wrap`.
+        |this| this.element(), Wrap, SetWrap, "wrap"
+    );
 
     /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fae-form>
     fn Form(&self, _cx: &mut JSContext) -> Option<DomRoot<HTMLFormElement>> {

@@ -47,7 +47,9 @@ impl HTMLTitleElementMethods for HTMLTitleElement {
     /// On setting: string replace all with the given value within the
     /// title element.
     fn SetText(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
-        self.htmlelement.upcast_element().string_replace_all(cx, &value);
+        self.htmlelement
+            .upcast_element()
+            .string_replace_all(cx, &value);
         Ok(())
     }
 }

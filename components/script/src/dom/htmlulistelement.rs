@@ -31,5 +31,4 @@ impl HTMLUListElement {
     }
 }
 
-impl HTMLUListElementMethods for HTMLUListElement {
-}
+impl HTMLUListElementMethods for HTMLUListElement {}

@@ -31,5 +31,4 @@ impl HTMLUnknownElement {
     }
 }
 
-impl HTMLUnknownElementMethods for HTMLUnknownElement {
-}
+impl HTMLUnknownElementMethods for HTMLUnknownElement {}

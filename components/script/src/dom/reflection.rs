@@ -8,6 +8,58 @@ use mozjs::context::JSContext;
 use crate::dom::element::Element;
 use crate::dom::text::Text;
 
+/// The getter and setter of an IDL attribute of type `DOMString` that
+/// reflects the content attribute `$name`
+/// ([`Element::reflected_string`], [`Element::set_reflected_string`]) on
+/// the element `|this| $element` gives, with the doc comment given.
+#[macro_export]
+macro_rules! reflect_string_attribute {
+    ($(#[$doc:meta])* |$this:ident| $element:expr, $getter:ident, $setter:ident, $name:literal) => {
+        $(#[$doc])*
+        fn $getter(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::conversions::DOMString {
+            let $this = self;
+            $element.reflected_string($name)
+        }
+
+        fn $setter(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            value: $crate::dom::bindings::conversions::DOMString,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            let $this = self;
+            $element.set_reflected_string($name, &value);
+            Ok(())
+        }
+    };
+}
+
+/// The getter and setter of an IDL attribute of type `boolean` that
+/// reflects the content attribute `$name` ([`Element::reflected_bool`],
+/// [`Element::set_reflected_bool`]).
+#[macro_export]
+macro_rules! reflect_bool_attribute {
+    ($(#[$doc:meta])* |$this:ident| $element:expr, $getter:ident, $setter:ident, $name:literal) => {
+        $(#[$doc])*
+        fn $getter(&self, _cx: &mut mozjs::context::JSContext) -> bool {
+            let $this = self;
+            $element.reflected_bool($name)
+        }
+
+        fn $setter(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            value: bool,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            let $this = self;
+            $element.set_reflected_bool($name, value);
+            Ok(())
+        }
+    };
+}
+
 /// <https://html.spec.whatwg.org/multipage/common-microsyntaxes.html#rules-for-parsing-integers>
 pub fn parse_integer(input: &str) -> Option<i64> {
     // Steps 1-3: position at the start, sign positive.
@@ -65,7 +117,8 @@ impl Element {
         // Text node whose data is string and node document is parent's node
         // document.
         let document = node.owner_doc();
-        let text = (!value.is_empty()).then(|| Text::new(cx, node.global(), document.as_deref(), value));
+        let text =
+            (!value.is_empty()).then(|| Text::new(cx, node.global(), document.as_deref(), value));
         // Step 3: Replace all with node within parent.
         node.replace_all(text.as_ref().map(|t| t.upcast_node()));
     }

@@ -220,9 +220,9 @@ impl<'i> selectors::Parser<'i> for SelectorParser {
             .find(|n| n.eq_ignore_ascii_case(&name))
             .map(|n| PseudoElement(n))
             .ok_or_else(|| {
-                location.new_custom_error(
-                    SelectorParseErrorKind::UnsupportedPseudoClassOrElement(name),
-                )
+                location.new_custom_error(SelectorParseErrorKind::UnsupportedPseudoClassOrElement(
+                    name,
+                ))
             })
     }
 
@@ -236,9 +236,9 @@ impl<'i> selectors::Parser<'i> for SelectorParser {
             .find(|(n, _)| n.eq_ignore_ascii_case(&name))
             .map(|(_, pc)| pc.clone())
             .ok_or_else(|| {
-                location.new_custom_error(
-                    SelectorParseErrorKind::UnsupportedPseudoClassOrElement(name),
-                )
+                location.new_custom_error(SelectorParseErrorKind::UnsupportedPseudoClassOrElement(
+                    name,
+                ))
             })
     }
 }
@@ -270,7 +270,11 @@ pub fn matches(list: &SelectorList<Impl>, element: &Element, scope: Option<&Elem
         MatchingForInvalidation::No,
     );
     context.scope_element = scope.map(OpaqueElement::new);
-    matches_selector_list(list, &SelectorElement(DomRoot::from_ref(element)), &mut context)
+    matches_selector_list(
+        list,
+        &SelectorElement(DomRoot::from_ref(element)),
+        &mut context,
+    )
 }
 
 /// An element as the `selectors` crate sees it.
@@ -409,9 +413,7 @@ impl selectors::Element for SelectorElement {
             PseudoClass::Optional => {
                 is_input_like(element) && element.get_attribute("required").is_none()
             }
-            PseudoClass::PlaceholderShown => {
-                crate::dom::forms::placeholder_shown(element)
-            }
+            PseudoClass::PlaceholderShown => crate::dom::forms::placeholder_shown(element),
             PseudoClass::Defined => true,
             PseudoClass::Hover | PseudoClass::Active => false,
         }
