@@ -30,4 +30,8 @@ interface Document : Node {
   readonly attribute HTMLElement? body;
   readonly attribute HTMLScriptElement? currentScript;
   attribute DOMString title;
+
+  // https://html.spec.whatwg.org/multipage/interaction.html#dom-documentorshadowroot-activeelement
+  // (the DocumentOrShadowRoot mixin's member)
+  readonly attribute Element? activeElement;
 };

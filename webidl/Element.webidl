@@ -6,6 +6,7 @@
 [Exposed=Window]
 interface Element : Node {
   readonly attribute DOMString? namespaceURI;
+  readonly attribute DOMString? prefix;
   readonly attribute DOMString localName;
   readonly attribute DOMString tagName;
 
@@ -26,4 +27,26 @@ interface Element : Node {
   Element? querySelector(DOMString selectors);
   sequence<Element> querySelectorAll(DOMString selectors);
   sequence<Element> getElementsByTagName(DOMString qualifiedName);
+
+  // https://dom.spec.whatwg.org/#dom-element-classlist (no [SameObject,
+  // PutForwards=value] annotations: the same object is returned anyway)
+  readonly attribute DOMTokenList classList;
+  boolean matches(DOMString selectors);
+  boolean webkitMatchesSelector(DOMString selectors); // legacy alias of .matches
+  Element? closest(DOMString selectors);
+
+  // CSSOM View (https://drafts.csswg.org/cssom-view/#extension-to-the-element-interface):
+  // the shell has no layout, so no element has a box (zeros; see the
+  // methods' comments). scrollIntoView takes a boolean only (no
+  // ScrollIntoViewOptions).
+  DOMRect getBoundingClientRect();
+  undefined scrollIntoView(optional boolean arg);
+  attribute unrestricted double scrollTop;
+  attribute unrestricted double scrollLeft;
+  readonly attribute long scrollWidth;
+  readonly attribute long scrollHeight;
+  readonly attribute long clientTop;
+  readonly attribute long clientLeft;
+  readonly attribute long clientWidth;
+  readonly attribute long clientHeight;
 };

@@ -31,4 +31,31 @@ interface HTMLElement : Element {
   attribute EventHandler onmouseover;
   attribute EventHandler onmouseup;
   attribute EventHandler onsubmit;
+
+  // https://html.spec.whatwg.org/multipage/interaction.html#the-hidden-attribute
+  // (a boolean here: the "until-found" value is not supported)
+  attribute boolean hidden;
+
+  // HTMLOrSVGElement (https://html.spec.whatwg.org/multipage/dom.html#htmlorsvgelement)
+  readonly attribute DOMStringMap dataset;
+  attribute long tabIndex;
+  undefined focus(optional FocusOptions options = {});
+  undefined blur();
+
+  // https://drafts.csswg.org/cssom-view/#extensions-to-the-htmlelement-interface
+  // (no layout: no element has a CSS layout box, so these are null and 0)
+  readonly attribute Element? offsetParent;
+  readonly attribute long offsetTop;
+  readonly attribute long offsetLeft;
+  readonly attribute long offsetWidth;
+  readonly attribute long offsetHeight;
+
+  // ElementCSSInlineStyle (https://drafts.csswg.org/cssom/#the-elementcssinlinestyle-mixin)
+  readonly attribute CSSStyleDeclaration style;
+};
+
+// https://html.spec.whatwg.org/multipage/interaction.html#focusoptions
+dictionary FocusOptions {
+  boolean preventScroll = false;
+  boolean focusVisible;
 };

@@ -52,6 +52,10 @@ pub struct Document {
     /// The line the HTML parser of this document is at while it parses
     /// (the script location of event handler content attributes it sets).
     parser_line: Cell<Option<u32>>,
+    /// The element that is the document's focused area
+    /// (<https://html.spec.whatwg.org/multipage/interaction.html#focused-area-of-the-document>),
+    /// None for the viewport.
+    focused: MutNullableDom<Element>,
 }
 
 impl AsRef<Node> for Document {
@@ -65,6 +69,7 @@ unsafe impl Traceable for Document {
         unsafe {
             self.node.trace(trc);
             self.current_script.trace(trc);
+            self.focused.trace(trc);
         }
     }
 }
@@ -86,6 +91,7 @@ impl Document {
                 quirks: Cell::new(false),
                 load_delay: Cell::new(0),
                 parser_line: Cell::new(None),
+                focused: MutNullableDom::default(),
             }),
             None,
         )
@@ -182,6 +188,28 @@ impl Document {
             .children()
             .into_iter()
             .find_map(|c| c.downcast::<Element>())
+    }
+
+    /// The focused area of the document when it is an element still
+    /// connected to this document (a removed element loses the focus:
+    /// the focus fixup rule,
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#focus-fixup-rule>).
+    pub fn focused_element(&self) -> Option<DomRoot<Element>> {
+        let element = self.focused.get()?;
+        let connected = element.upcast_node().is_connected()
+            && element
+                .upcast_node()
+                .owner_doc()
+                .is_some_and(|d| std::ptr::eq::<Document>(&*d, self));
+        if !connected {
+            self.focused.set(None);
+            return None;
+        }
+        Some(element)
+    }
+
+    pub fn set_focused_element(&self, element: Option<&Element>) {
+        self.focused.set(element);
     }
 
     /// The first child of the html element that is an HTML element named
@@ -359,30 +387,42 @@ impl DocumentMethods for Document {
         namespace: Option<DOMString>,
         qualified_name: DOMString,
     ) -> Fallible<DomRoot<Element>> {
-        // https://dom.spec.whatwg.org/#validate-and-extract
-        // Step 1: If namespace is the empty string, then set it to null.
-        let namespace = namespace.filter(|n| !n.is_empty());
-        // Step 2-4: validate and split the qualified name.
-        if !valid_name(&qualified_name) {
-            return Err(Error::dom(DomExceptionName::InvalidCharacterError));
-        }
-        let (prefix, local) = match qualified_name.split_once(':') {
-            Some((p, l)) => (Some(p), l),
-            None => (None, qualified_name.as_str()),
-        };
-        // Step 5: If prefix is non-null and namespace is null, then throw a
-        // "NamespaceError" DOMException.
-        if prefix.is_some() && namespace.is_none() {
-            return Err(Error::dom(DomExceptionName::NamespaceError));
-        }
+        // "Internal createElementNS steps", Step 1: Let (namespace, prefix,
+        // localName) be the result of validating and extracting namespace
+        // and qualifiedName given "element".
+        let (namespace, prefix, local) = validate_and_extract(namespace, &qualified_name)?;
+        // Steps 2-4: (no custom elements) Return the result of creating an
+        // element given document, localName, namespace, prefix.
         Ok(Element::create(
             cx,
             self,
             namespace.as_deref(),
-            prefix,
-            local,
+            prefix.as_deref(),
+            &local,
             Vec::new(),
         ))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-documentorshadowroot-activeelement>
+    fn ActiveElement(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        // Step 1: Let candidate be this's node document's focused area's
+        // DOM anchor (an element, or the document for the viewport).
+        // Step 2: (retargeting against this: no shadow trees).
+        // Step 3: If candidate's root is not this, then return null.
+        // Step 4: If candidate is not a Document object, then return
+        // candidate.
+        if let Some(focused) = self.focused_element() {
+            return Some(focused);
+        }
+        // Step 5: If candidate has a body element, then return that body
+        // element.
+        if let Some(body) = self.html_child(&["body", "frameset"]) {
+            return Some(body.upcast::<Element>());
+        }
+        // Step 6: If candidate's document element is non-null, then return
+        // that document element.
+        // Step 7: Return null.
+        self.document_element()
     }
 
     /// <https://dom.spec.whatwg.org/#dom-document-createtextnode>
@@ -398,10 +438,114 @@ impl DocumentMethods for Document {
     }
 }
 
-/// A loose check of <https://dom.spec.whatwg.org/#valid-element-local-name>.
+/// <https://dom.spec.whatwg.org/#valid-element-local-name>
 fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name
+    let mut chars = name.chars();
+    // Step 1: If name's length is 0, then return false.
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    // Step 2: If name's 0th code point is an ASCII alpha, then: if name
+    // contains ASCII whitespace, U+0000 NULL, U+002F (/), or U+003E (>),
+    // then return false; return true.
+    if first.is_ascii_alphabetic() {
+        return !name
             .chars()
-            .any(|c| c.is_ascii_whitespace() || matches!(c, '\0' | '/' | '>' | '<'))
+            .any(|c| c.is_ascii_whitespace() || matches!(c, '\0' | '/' | '>'));
+    }
+    // Step 3: If name's 0th code point is not U+003A (:), U+005F (_), or in
+    // the range U+0080 to U+10FFFF, inclusive, then return false.
+    if !(first == ':' || first == '_' || first >= '\u{80}') {
+        return false;
+    }
+    // Step 4: If name's subsequent code points, if any, are not ASCII
+    // alphas, ASCII digits, U+002D (-), U+002E (.), U+003A (:), U+005F (_),
+    // or in the range U+0080 to U+10FFFF, inclusive, then return false.
+    // Step 5: Return true.
+    chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | ':' | '_') || c >= '\u{80}')
+}
+
+/// <https://dom.spec.whatwg.org/#valid-namespace-prefix>: at least one
+/// code point, and none of ASCII whitespace, U+0000 NULL, U+002F (/), or
+/// U+003E (>).
+fn valid_namespace_prefix(prefix: &str) -> bool {
+    !prefix.is_empty()
+        && !prefix
+            .chars()
+            .any(|c| c.is_ascii_whitespace() || matches!(c, '\0' | '/' | '>'))
+}
+
+const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
+const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
+
+/// <https://dom.spec.whatwg.org/#validate-and-extract> given "element":
+/// (namespace, prefix, localName).
+fn validate_and_extract(
+    namespace: Option<String>,
+    qualified_name: &str,
+) -> Fallible<(Option<String>, Option<String>, String)> {
+    let invalid = || {
+        Error::dom_with_message(
+            DomExceptionName::InvalidCharacterError,
+            format!("'{qualified_name}' is not a valid qualified name"),
+        )
+    };
+    let namespace_error = |why: &str| {
+        Error::dom_with_message(
+            DomExceptionName::NamespaceError,
+            format!("'{qualified_name}': {why}"),
+        )
+    };
+    // Step 1: If namespace is the empty string, then set it to null.
+    let namespace = namespace.filter(|n| !n.is_empty());
+    // Step 2: Let prefix be null. Step 3: Let localName be qualifiedName.
+    let mut prefix = None;
+    let mut local_name = qualified_name;
+    // Step 4: If qualifiedName contains a U+003A (:):
+    if qualified_name.contains(':') {
+        // Step 4.1: Let splitResult be the result of running strictly split
+        // given qualifiedName and U+003A (:).
+        let mut split = qualified_name.split(':');
+        // Step 4.2: Set prefix to splitResult[0].
+        let first = split.next().unwrap_or_default();
+        // Step 4.3: Set localName to splitResult[1].
+        local_name = split.next().unwrap_or_default();
+        // Step 4.4: If prefix is not a valid namespace prefix, then throw
+        // an "InvalidCharacterError" DOMException.
+        if !valid_namespace_prefix(first) {
+            return Err(invalid());
+        }
+        prefix = Some(first.to_owned());
+    }
+    // Step 5: Assert: prefix is either null or a valid namespace prefix.
+    // Step 6: If context is "element" and localName is not a valid element
+    // local name, then throw an "InvalidCharacterError" DOMException.
+    if !valid_name(local_name) {
+        return Err(invalid());
+    }
+    // Step 8: If prefix is non-null and namespace is null, then throw a
+    // "NamespaceError" DOMException.
+    if prefix.is_some() && namespace.is_none() {
+        return Err(namespace_error("a prefix needs a namespace"));
+    }
+    // Step 9: If prefix is "xml" and namespace is not the XML namespace,
+    // then throw a "NamespaceError" DOMException.
+    if prefix.as_deref() == Some("xml") && namespace.as_deref() != Some(XML_NAMESPACE) {
+        return Err(namespace_error("the xml prefix needs the XML namespace"));
+    }
+    // Step 10: If either qualifiedName or prefix is "xmlns" and namespace
+    // is not the XMLNS namespace, then throw a "NamespaceError"
+    // DOMException.
+    let xmlns = qualified_name == "xmlns" || prefix.as_deref() == Some("xmlns");
+    if xmlns && namespace.as_deref() != Some(XMLNS_NAMESPACE) {
+        return Err(namespace_error("xmlns needs the XMLNS namespace"));
+    }
+    // Step 11: If namespace is the XMLNS namespace and neither
+    // qualifiedName nor prefix is "xmlns", then throw a "NamespaceError"
+    // DOMException.
+    if namespace.as_deref() == Some(XMLNS_NAMESPACE) && !xmlns {
+        return Err(namespace_error("the XMLNS namespace needs xmlns"));
+    }
+    // Step 12: Return (namespace, prefix, localName).
+    Ok((namespace, prefix, local_name.to_owned()))
 }

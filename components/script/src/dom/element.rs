@@ -1,7 +1,7 @@
-//! `Element` (<https://dom.spec.whatwg.org/#interface-element>), the
-//! element factory ("create an element") and a small selector matcher for
-//! `querySelector` (type, `#id`, `.class`, `[attr]`, `[attr=value]`,
-//! compound selectors, the descendant combinator and selector lists).
+//! `Element` (<https://dom.spec.whatwg.org/#interface-element>) and
+//! "create an element" (the interface table is in
+//! [`crate::dom::element_interface`], selector matching in
+//! [`crate::dom::selectors`]).
 
 use std::cell::RefCell;
 
@@ -13,13 +13,11 @@ use mozjs::jsapi::JSTracer;
 use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
-use crate::dom::bindings::reflector::reflect_dom_object;
-use crate::dom::bindings::root::DomRoot;
+use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::document::Document;
-use crate::dom::htmlbodyelement::HTMLBodyElement;
-use crate::dom::htmlelement::HTMLElement;
+use crate::dom::domrect::DOMRect;
+use crate::dom::domtokenlist::DOMTokenList;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
-use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::node::{Node, NodeKind};
 
 /// The HTML namespace.
@@ -38,6 +36,9 @@ pub struct Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attribute> (qualified
     /// name, value), in order.
     attributes: RefCell<Vec<(String, String)>>,
+    /// <https://dom.spec.whatwg.org/#dom-element-classlist>'s
+    /// `DOMTokenList`, made on first use.
+    class_list: MutNullableDom<DOMTokenList>,
 }
 
 impl AsRef<Node> for Element {
@@ -48,7 +49,10 @@ impl AsRef<Node> for Element {
 
 unsafe impl Traceable for Element {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.node.trace(trc) }
+        unsafe {
+            self.node.trace(trc);
+            self.class_list.trace(trc);
+        }
     }
 }
 
@@ -65,13 +69,13 @@ impl Element {
             prefix: prefix.map(str::to_owned),
             local_name: LocalName::from(local_name),
             attributes: RefCell::new(Vec::new()),
+            class_list: MutNullableDom::default(),
         }
     }
 
     /// <https://dom.spec.whatwg.org/#concept-create-element> (no custom
-    /// elements): the interface is HTMLScriptElement for `script`,
-    /// HTMLBodyElement for `body`, HTMLIFrameElement for `iframe`, and
-    /// HTMLElement for other HTML elements, else Element.
+    /// elements): the interface comes from the table in
+    /// [`crate::dom::element_interface`].
     pub fn create(
         cx: &mut JSContext,
         document: &Document,
@@ -80,33 +84,8 @@ impl Element {
         local_name: &str,
         attributes: Vec<(String, String)>,
     ) -> DomRoot<Element> {
-        let global = document.upcast_node().global();
-        let element = if namespace == Some(HTML_NAMESPACE) {
-            if local_name == "script" {
-                let script = HTMLScriptElement::new_inherited(Element::new_inherited(
-                    document, namespace, prefix, local_name,
-                ));
-                reflect_dom_object(cx, global, Box::new(script), None).upcast::<Element>()
-            } else if local_name == "body" {
-                let body = HTMLBodyElement::new_inherited(Element::new_inherited(
-                    document, namespace, prefix, local_name,
-                ));
-                reflect_dom_object(cx, global, Box::new(body), None).upcast::<Element>()
-            } else if local_name == "iframe" {
-                let iframe = HTMLIFrameElement::new_inherited(Element::new_inherited(
-                    document, namespace, prefix, local_name,
-                ));
-                reflect_dom_object(cx, global, Box::new(iframe), None).upcast::<Element>()
-            } else {
-                let html = HTMLElement::new_inherited(Element::new_inherited(
-                    document, namespace, prefix, local_name,
-                ));
-                reflect_dom_object(cx, global, Box::new(html), None).upcast::<Element>()
-            }
-        } else {
-            let element = Element::new_inherited(document, namespace, prefix, local_name);
-            reflect_dom_object(cx, global, Box::new(element), None)
-        };
+        let element =
+            crate::dom::element_interface::create(cx, document, namespace, prefix, local_name);
         // "Create an element" leaves attributes to its caller (the
         // parser's "create an element for a token" appends each, which
         // runs their change steps).
@@ -129,6 +108,7 @@ impl Element {
         if let Some(iframe) = DomRoot::from_ref(self).downcast::<HTMLIFrameElement>() {
             iframe.attribute_changed(name, value);
         }
+        crate::dom::forms::attribute_changed(self, name, value);
     }
 
     pub fn upcast_node(&self) -> &Node {
@@ -261,175 +241,28 @@ impl Element {
     pub fn query_selector_all(root: &Node, selectors: &str) -> Fallible<Vec<DomRoot<Element>>> {
         // Step 1: Let s be the result of parse a selector selectors.
         // Step 2: If s is failure, then throw a "SyntaxError" DOMException.
-        let list = parse_selector_list(selectors).ok_or_else(|| {
-            Error::dom_with_message(
-                DomExceptionName::SyntaxError,
-                format!("'{selectors}' is not a valid selector"),
-            )
-        })?;
-        // Step 3: match s against node's root, with :scope = node.
+        let list = crate::dom::selectors::parse_selector(selectors)?;
+        // Step 3: Return the result of match a selector against a tree with
+        // s and node's root using scoping root node (the descendants of
+        // node that match: :scope is node when it is an element).
+        let scope = DomRoot::from_ref(root).downcast::<Element>();
         Ok(root
             .element_descendants()
             .into_iter()
-            .filter(|e| list.iter().any(|complex| matches_complex(e, complex)))
+            .filter(|e| crate::dom::selectors::matches(&list, e, scope.as_deref()))
             .collect())
     }
-}
-
-/// One compound selector: `div#a.b[c=d]`.
-#[derive(Debug, Default)]
-struct Compound {
-    tag: Option<String>,
-    id: Option<String>,
-    classes: Vec<String>,
-    /// (name, optional exact value)
-    attributes: Vec<(String, Option<String>)>,
-}
-
-/// Compound selectors joined by descendant combinators, leftmost first.
-type Complex = Vec<Compound>;
-
-fn parse_selector_list(input: &str) -> Option<Vec<Complex>> {
-    input.split(',').map(parse_complex).collect()
-}
-
-fn parse_complex(input: &str) -> Option<Complex> {
-    let parts: Vec<&str> = input.split_ascii_whitespace().collect();
-    if parts.is_empty() {
-        return None;
-    }
-    parts.into_iter().map(parse_compound).collect()
-}
-
-fn is_ident_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '-' || c == '_' || !c.is_ascii()
-}
-
-fn parse_compound(input: &str) -> Option<Compound> {
-    let mut compound = Compound::default();
-    let chars: Vec<char> = input.chars().collect();
-    let mut i = 0;
-    let ident = |i: &mut usize| -> Option<String> {
-        let start = *i;
-        while *i < chars.len() && is_ident_char(chars[*i]) {
-            *i += 1;
-        }
-        (*i > start).then(|| chars[start..*i].iter().collect())
-    };
-    if i < chars.len() && chars[i] == '*' {
-        i += 1;
-    } else if i < chars.len() && is_ident_char(chars[i]) {
-        compound.tag = Some(ident(&mut i)?.to_ascii_lowercase());
-    }
-    while i < chars.len() {
-        match chars[i] {
-            '#' => {
-                i += 1;
-                compound.id = Some(ident(&mut i)?);
-            }
-            '.' => {
-                i += 1;
-                compound.classes.push(ident(&mut i)?);
-            }
-            '[' => {
-                i += 1;
-                let name = ident(&mut i)?.to_ascii_lowercase();
-                let value = if i < chars.len() && chars[i] == '=' {
-                    i += 1;
-                    let quote = chars.get(i).copied().filter(|c| *c == '"' || *c == '\'');
-                    let value = if let Some(q) = quote {
-                        i += 1;
-                        let start = i;
-                        while i < chars.len() && chars[i] != q {
-                            i += 1;
-                        }
-                        let v: String = chars[start..i].iter().collect();
-                        if i >= chars.len() {
-                            return None;
-                        }
-                        i += 1;
-                        v
-                    } else {
-                        ident(&mut i)?
-                    };
-                    Some(value)
-                } else {
-                    None
-                };
-                if i >= chars.len() || chars[i] != ']' {
-                    return None;
-                }
-                i += 1;
-                compound.attributes.push((name, value));
-            }
-            _ => return None,
-        }
-    }
-    Some(compound)
-}
-
-fn matches_compound(element: &Element, compound: &Compound) -> bool {
-    if let Some(tag) = &compound.tag {
-        let name = if &*element.namespace == HTML_NAMESPACE {
-            (*element.local_name).to_ascii_lowercase()
-        } else {
-            element.local_name.to_string()
-        };
-        if *tag != name {
-            return false;
-        }
-    }
-    if let Some(id) = &compound.id {
-        if element.get_attribute("id").as_deref() != Some(id.as_str()) {
-            return false;
-        }
-    }
-    if !compound.classes.is_empty() {
-        let class = element.get_attribute("class").unwrap_or_default();
-        let names: Vec<&str> = class.split_ascii_whitespace().collect();
-        if !compound.classes.iter().all(|c| names.contains(&c.as_str())) {
-            return false;
-        }
-    }
-    compound
-        .attributes
-        .iter()
-        .all(|(name, value)| match (element.get_attribute(name), value) {
-            (None, _) => false,
-            (Some(_), None) => true,
-            (Some(actual), Some(expected)) => actual == *expected,
-        })
-}
-
-fn matches_complex(element: &Element, complex: &Complex) -> bool {
-    let Some((last, ancestors)) = complex.split_last() else {
-        return false;
-    };
-    if !matches_compound(element, last) {
-        return false;
-    }
-    // Descendant combinators: match the remaining compounds against
-    // ancestors, right to left (greedy is correct for descendant-only).
-    let mut remaining = ancestors.iter().rev().peekable();
-    let mut current = element.upcast_node().parent();
-    while let Some(compound) = remaining.peek() {
-        let Some(node) = current else {
-            return false;
-        };
-        if let Some(ancestor) = node.downcast::<Element>() {
-            if matches_compound(&ancestor, compound) {
-                remaining.next();
-            }
-        }
-        current = node.parent();
-    }
-    true
 }
 
 impl ElementMethods for Element {
     /// <https://dom.spec.whatwg.org/#dom-element-namespaceuri>
     fn NamespaceURI(&self, _cx: &mut JSContext) -> Option<DOMString> {
         self.namespace().map(str::to_owned)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-prefix>
+    fn Prefix(&self, _cx: &mut JSContext) -> Option<DOMString> {
+        self.prefix.clone()
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-localname>
@@ -550,5 +383,138 @@ impl ElementMethods for Element {
         name: DOMString,
     ) -> Fallible<Vec<DomRoot<Element>>> {
         Ok(Element::elements_by_tag_name(&self.node, &name))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-classlist>: a
+    /// `DOMTokenList` whose associated attribute is `class`, the same
+    /// object every time.
+    fn ClassList(&self, cx: &mut JSContext) -> DomRoot<DOMTokenList> {
+        if let Some(list) = self.class_list.get() {
+            return list;
+        }
+        let list = DOMTokenList::new(cx, self, "class");
+        self.class_list.set(Some(&list));
+        list
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-matches>
+    fn Matches(&self, _cx: &mut JSContext, selectors: DOMString) -> Fallible<bool> {
+        // Step 1: Let s be the result of parse a selector from selectors.
+        // Step 2: If s is failure, then throw a "SyntaxError" DOMException.
+        let list = crate::dom::selectors::parse_selector(&selectors)?;
+        // Step 3: If the result of match a selector against an element,
+        // using s, this, and scoping root this, returns success, then
+        // return true; otherwise, return false.
+        Ok(crate::dom::selectors::matches(&list, self, Some(self)))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-webkitmatchesselector>:
+    /// must run the matches() method steps.
+    fn WebkitMatchesSelector(&self, cx: &mut JSContext, selectors: DOMString) -> Fallible<bool> {
+        self.Matches(cx, selectors)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-closest>
+    fn Closest(
+        &self,
+        _cx: &mut JSContext,
+        selectors: DOMString,
+    ) -> Fallible<Option<DomRoot<Element>>> {
+        // Step 1: Let s be the result of parse a selector from selectors.
+        // Step 2: If s is failure, then throw a "SyntaxError" DOMException.
+        let list = crate::dom::selectors::parse_selector(&selectors)?;
+        // Step 3: Let elements be this's inclusive ancestors that are
+        // elements, in reverse tree order.
+        // Step 4: For each element in elements, if match a selector against
+        // an element, using s, element, and scoping root this, returns
+        // success, return element.
+        let mut current = Some(DomRoot::from_ref(self.upcast_node()));
+        while let Some(node) = current {
+            if let Some(element) = node.downcast::<Element>() {
+                if crate::dom::selectors::matches(&list, &element, Some(self)) {
+                    return Ok(Some(element));
+                }
+            }
+            current = node.parent();
+        }
+        // Step 5: Return null.
+        Ok(None)
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-getboundingclientrect>
+    fn GetBoundingClientRect(&self, cx: &mut JSContext) -> Fallible<DomRoot<DOMRect>> {
+        // Step 1: Let list be the result of invoking getClientRects() on
+        // element: empty, as the element has no associated layout box (the
+        // shell has no layout).
+        // Step 2: If the list is empty return a DOMRect object whose x, y,
+        // width and height members are zero.
+        Ok(DOMRect::new(cx, self.node.global(), 0.0, 0.0, 0.0, 0.0))
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-scrollintoview>
+    fn ScrollIntoView(&self, _cx: &mut JSContext, _arg: Option<bool>) -> Fallible<()> {
+        // Steps 1-4: options. Step 5: If the element does not have any
+        // associated box, or is not available to user-agent features, then
+        // return (no element has a box: no layout).
+        Ok(())
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-scrolltop>
+    /// Step 9 (no associated box, no overflow): return zero.
+    fn ScrollTop(&self, _cx: &mut JSContext) -> f64 {
+        0.0
+    }
+
+    /// Steps 1-10: without a box the element cannot scroll; the value is
+    /// dropped.
+    fn SetScrollTop(&self, _cx: &mut JSContext, _value: f64) -> Fallible<()> {
+        Ok(())
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-scrollleft>
+    /// Step 9 (no associated box, no overflow): return zero.
+    fn ScrollLeft(&self, _cx: &mut JSContext) -> f64 {
+        0.0
+    }
+
+    fn SetScrollLeft(&self, _cx: &mut JSContext, _value: f64) -> Fallible<()> {
+        Ok(())
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-scrollwidth>
+    /// Step 3: If there is no viewport (no layout), return zero.
+    fn ScrollWidth(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-scrollheight>
+    /// Step 3: If there is no viewport (no layout), return zero.
+    fn ScrollHeight(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-clienttop>
+    /// Step 1: If the element has no associated CSS layout box, return
+    /// zero.
+    fn ClientTop(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-clientleft>
+    /// Step 1: no CSS layout box: zero.
+    fn ClientLeft(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-clientwidth>
+    /// Step 1: no CSS layout box: zero.
+    fn ClientWidth(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-element-clientheight>
+    /// Step 1: no CSS layout box: zero.
+    fn ClientHeight(&self, _cx: &mut JSContext) -> i32 {
+        0
     }
 }

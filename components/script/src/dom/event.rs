@@ -151,6 +151,11 @@ impl Event {
         self.initialized.get()
     }
 
+    /// The event's target.
+    pub(crate) fn target_root(&self) -> Option<DomRoot<EventTarget>> {
+        self.target.get()
+    }
+
     pub(crate) fn set_target(&self, target: Option<&EventTarget>) {
         self.target.set(target);
     }

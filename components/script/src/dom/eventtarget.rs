@@ -153,7 +153,8 @@ impl EventTarget {
     }
 
     /// <https://dom.spec.whatwg.org/#concept-event-dispatch> (no shadow
-    /// trees, related targets, touch targets or activation behavior): the
+    /// trees, related targets or touch targets; activation behavior from
+    /// [`crate::dom::activation`]): the
     /// event path is the target and its ancestors by "get the parent"
     /// ([`EventTarget::get_the_parent`]). Returns false if the event was
     /// canceled.
@@ -161,7 +162,7 @@ impl EventTarget {
         // Step 1: Set event's dispatch flag.
         event.set_dispatching(true);
         // Step 2: Let targetOverride be target (no legacy target override).
-        // Steps 3-4: no activation target or related target.
+        // Step 4: no related target (Step 3 below).
         // Step 5.1-5.2: Append to an event path with event, target,
         // targetOverride.
         // Step 5.3: Let parent be the result of invoking target's get the
@@ -173,8 +174,31 @@ impl EventTarget {
         while let Some(parent) = path.last().and_then(|t| t.get_the_parent(event)) {
             path.push(parent);
         }
+        // Step 3: Let isActivationEvent be true, if event is a MouseEvent
+        // object and event's type attribute is "click"; otherwise false.
+        // Step 5.5: If isActivationEvent is true and target has activation
+        // behavior, then set activationTarget to target.
+        // Step 5.9.x: otherwise the first parent with activation behavior
+        // when event's bubbles attribute is true.
+        let activation_target = if crate::dom::activation::is_activation_event(event) {
+            path.iter()
+                .enumerate()
+                .find(|(i, t)| {
+                    (*i == 0 || event.bubbles())
+                        && crate::dom::activation::has_activation_behavior(t)
+                })
+                .map(|(_, t)| t.clone())
+        } else {
+            None
+        };
         // Step 5.10-5.12: clearTargets is false (no shadow trees).
         event.set_target(Some(self));
+        // Step 5.11: If activationTarget is non-null and activationTarget
+        // has legacy-pre-activation behavior, then run activationTarget's
+        // legacy-pre-activation behavior.
+        if let Some(target) = &activation_target {
+            crate::dom::activation::legacy_pre_activation(target);
+        }
         // Step 5.13: For each struct in event's path, in reverse order:
         for (index, target) in path.iter().enumerate().rev() {
             // Step 5.13.1: If struct's shadow-adjusted target is non-null
@@ -214,8 +238,18 @@ impl EventTarget {
         // stop immediate propagation flag.
         event.set_dispatching(false);
         event.clear_propagation_flags();
-        // Steps 10-11: clearTargets is false; target stays set.
-        // Step 12: no activation behavior.
+        // Step 10: clearTargets is false; target stays set.
+        // Step 11: If activationTarget is non-null: if event's canceled
+        // flag is unset, then run activationTarget's activation behavior
+        // with event; otherwise, if activationTarget has
+        // legacy-canceled-activation behavior, then run it.
+        if let Some(target) = &activation_target {
+            if event.canceled_flag() {
+                crate::dom::activation::legacy_canceled_activation(target);
+            } else {
+                crate::dom::activation::activation_behavior(cx, target, event);
+            }
+        }
         // Step 13: Return false if event's canceled flag is set; otherwise
         // true.
         !event.canceled_flag()

@@ -35,6 +35,40 @@ unsafe impl Traceable for FocusEvent {
     }
 }
 
+impl FocusEvent {
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#fire-a-focus-event>:
+    /// a `FocusEvent` named `type_` the user agent fires (trusted, not
+    /// cancelable, composed; `bubbles` for UI Events' `focusin` and
+    /// `focusout`), its view `view` and its relatedTarget `related`.
+    pub fn new_for_ua(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        type_: &str,
+        bubbles: bool,
+        view: Option<&crate::dom::window::Window>,
+        related: Option<&EventTarget>,
+    ) -> DomRoot<FocusEvent> {
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(FocusEvent {
+                uievent: UIEvent::new_for_window(global.now(), view, 0),
+                related_target: MutNullableDom::new(related),
+            }),
+            None,
+        );
+        let base = event.uievent.upcast_event();
+        base.initialize(type_, bubbles, false);
+        base.set_composed(true);
+        base.set_trusted(true);
+        event
+    }
+
+    pub fn upcast_event(&self) -> &crate::dom::event::Event {
+        self.uievent.upcast_event()
+    }
+}
+
 impl FocusEventMethods for FocusEvent {
     /// <https://w3c.github.io/uievents/#dom-focusevent-focusevent>: the
     /// event constructor (<https://dom.spec.whatwg.org/#concept-event-constructor>).

@@ -6,10 +6,13 @@ use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
+use crate::dom::bindings::codegen::FocusOptions;
 use crate::dom::bindings::codegen::HTMLElementBinding::HTMLElementMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::root::DomRoot;
+use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::cssstyledeclaration::CSSStyleDeclaration;
+use crate::dom::domstringmap::DOMStringMap;
 use crate::dom::element::Element;
 use crate::dom::mouseevent::MouseEvent;
 
@@ -17,6 +20,13 @@ pub struct HTMLElement {
     element: Element,
     /// <https://html.spec.whatwg.org/multipage/interaction.html#click-in-progress-flag>
     click_in_progress: Cell<bool>,
+    /// The element's `CSSStyleDeclaration` for its `style` attribute
+    /// (<https://drafts.csswg.org/cssom/#dom-elementcssinlinestyle-style>),
+    /// made on first use.
+    style: MutNullableDom<CSSStyleDeclaration>,
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-dataset>'s
+    /// `DOMStringMap`, made on first use.
+    dataset: MutNullableDom<DOMStringMap>,
 }
 
 impl AsRef<Element> for HTMLElement {
@@ -27,7 +37,11 @@ impl AsRef<Element> for HTMLElement {
 
 unsafe impl Traceable for HTMLElement {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.element.trace(trc) }
+        unsafe {
+            self.element.trace(trc);
+            self.style.trace(trc);
+            self.dataset.trace(trc);
+        }
     }
 }
 
@@ -36,7 +50,14 @@ impl HTMLElement {
         HTMLElement {
             element,
             click_in_progress: Cell::new(false),
+            style: MutNullableDom::default(),
+            dataset: MutNullableDom::default(),
         }
+    }
+
+    /// The element's inline style declaration block, if `style` was read.
+    pub fn existing_style(&self) -> Option<DomRoot<CSSStyleDeclaration>> {
+        self.style.get()
     }
 
     pub fn upcast_element(&self) -> &Element {
@@ -103,5 +124,89 @@ impl HTMLElementMethods for HTMLElement {
     fn SetLang(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
         self.element.set_attribute_value("lang", &value);
         Ok(())
+    }
+
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-hidden>:
+        /// reflects `hidden` (as a boolean).
+        |this| this.element, Hidden, SetHidden, "hidden"
+    );
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-dataset>: a
+    /// DOMStringMap whose associated element is this, the same object
+    /// every time.
+    fn Dataset(&self, cx: &mut JSContext) -> DomRoot<DOMStringMap> {
+        if let Some(dataset) = self.dataset.get() {
+            return dataset;
+        }
+        let dataset = DOMStringMap::new(cx, &self.element);
+        self.dataset.set(Some(&dataset));
+        dataset
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-tabindex>
+    fn TabIndex(&self, _cx: &mut JSContext) -> i32 {
+        crate::dom::focus::tab_index(&self.element)
+    }
+
+    fn SetTabIndex(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
+        self.element.set_reflected_long("tabindex", value);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-focus>
+    fn Focus(&self, cx: &mut JSContext, _options: FocusOptions) -> Fallible<()> {
+        crate::dom::focus::focus_method(cx, &self.element);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-blur>
+    fn Blur(&self, cx: &mut JSContext) -> Fallible<()> {
+        // Step 1: The user agent should run the unfocusing steps given this.
+        crate::dom::focus::unfocusing_steps(cx, &self.element);
+        Ok(())
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-htmlelement-offsetparent>
+    /// Step 1: If this element does not have an associated box (no element
+    /// has one: the shell has no layout), return null.
+    fn OffsetParent(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        None
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-htmlelement-offsettop>
+    /// Step 1: If this element does not have an associated box, return 0.
+    fn OffsetTop(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-htmlelement-offsetleft>
+    /// Step 1: If this element does not have an associated box, return 0.
+    fn OffsetLeft(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-htmlelement-offsetwidth>
+    /// Step 1: If this element does not have an associated box, return 0.
+    fn OffsetWidth(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom-view/#dom-htmlelement-offsetheight>
+    /// Step 1: If this element does not have an associated box, return 0.
+    fn OffsetHeight(&self, _cx: &mut JSContext) -> i32 {
+        0
+    }
+
+    /// <https://drafts.csswg.org/cssom/#dom-elementcssinlinestyle-style>:
+    /// the element's CSS declaration block for its `style` attribute, the
+    /// same object every time.
+    fn Style(&self, cx: &mut JSContext) -> DomRoot<CSSStyleDeclaration> {
+        if let Some(style) = self.style.get() {
+            return style;
+        }
+        let style = CSSStyleDeclaration::new_for_element(cx, &self.element);
+        self.style.set(Some(&style));
+        style
     }
 }

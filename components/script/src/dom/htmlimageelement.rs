@@ -1,0 +1,76 @@
+//! `HTMLImageElement` (<https://html.spec.whatwg.org/multipage/embedded-content.html#the-img-element>), the interface of `img` elements.
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+
+use crate::dom::bindings::codegen::HTMLImageElementBinding::HTMLImageElementMethods;
+use crate::dom::bindings::conversions::USVString;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::element::Element;
+use crate::dom::htmlelement::HTMLElement;
+
+pub struct HTMLImageElement {
+    htmlelement: HTMLElement,
+}
+
+impl AsRef<HTMLElement> for HTMLImageElement {
+    fn as_ref(&self) -> &HTMLElement {
+        &self.htmlelement
+    }
+}
+
+unsafe impl Traceable for HTMLImageElement {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.htmlelement.trace(trc) }
+    }
+}
+
+impl HTMLImageElement {
+    pub fn new_inherited(element: Element) -> HTMLImageElement {
+        HTMLImageElement {
+            htmlelement: HTMLElement::new_inherited(element),
+        }
+    }
+
+    pub fn element(&self) -> &Element {
+        self.htmlelement.upcast_element()
+    }
+}
+
+impl HTMLImageElementMethods for HTMLImageElement {
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-alt>: reflects `alt`.
+        |this| this.element(), Alt, SetAlt, "alt"
+    );
+
+    /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-src>: reflects `src`.
+    fn Src(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.element().reflected_url("src"))
+    }
+
+    fn SetSrc(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
+        self.element().set_reflected_string("src", &value.0);
+        Ok(())
+    }
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-srcset>: reflects `srcset`.
+        |this| this.element(), Srcset, SetSrcset, "srcset"
+    );
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-sizes>: reflects `sizes`.
+        |this| this.element(), Sizes, SetSizes, "sizes"
+    );
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-usemap>: reflects `usemap`.
+        |this| this.element(), UseMap, SetUseMap, "usemap"
+    );
+
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-ismap>: reflects `ismap`.
+        |this| this.element(), IsMap, SetIsMap, "ismap"
+    );
+}

@@ -1,0 +1,76 @@
+//! `HTMLLinkElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-link-element>), the interface of `link` elements.
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+
+use crate::dom::bindings::codegen::HTMLLinkElementBinding::HTMLLinkElementMethods;
+use crate::dom::bindings::conversions::USVString;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::element::Element;
+use crate::dom::htmlelement::HTMLElement;
+
+pub struct HTMLLinkElement {
+    htmlelement: HTMLElement,
+}
+
+impl AsRef<HTMLElement> for HTMLLinkElement {
+    fn as_ref(&self) -> &HTMLElement {
+        &self.htmlelement
+    }
+}
+
+unsafe impl Traceable for HTMLLinkElement {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.htmlelement.trace(trc) }
+    }
+}
+
+impl HTMLLinkElement {
+    pub fn new_inherited(element: Element) -> HTMLLinkElement {
+        HTMLLinkElement {
+            htmlelement: HTMLElement::new_inherited(element),
+        }
+    }
+
+    pub fn element(&self) -> &Element {
+        self.htmlelement.upcast_element()
+    }
+}
+
+impl HTMLLinkElementMethods for HTMLLinkElement {
+    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-href>: reflects `href`.
+    fn Href(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.element().reflected_url("href"))
+    }
+
+    fn SetHref(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
+        self.element().set_reflected_string("href", &value.0);
+        Ok(())
+    }
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-rel>: reflects `rel`.
+        |this| this.element(), Rel, SetRel, "rel"
+    );
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-media>: reflects `media`.
+        |this| this.element(), Media, SetMedia, "media"
+    );
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-hreflang>: reflects `hreflang`.
+        |this| this.element(), Hreflang, SetHreflang, "hreflang"
+    );
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-type>: reflects `type`.
+        |this| this.element(), Type, SetType, "type"
+    );
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-integrity>: reflects `integrity`.
+        |this| this.element(), Integrity, SetIntegrity, "integrity"
+    );
+}

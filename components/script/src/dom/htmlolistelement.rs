@@ -1,0 +1,60 @@
+//! `HTMLOListElement` (<https://html.spec.whatwg.org/multipage/grouping-content.html#the-ol-element>), the interface of `ol` elements.
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+
+use crate::dom::bindings::codegen::HTMLOListElementBinding::HTMLOListElementMethods;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::element::Element;
+use crate::dom::htmlelement::HTMLElement;
+
+pub struct HTMLOListElement {
+    htmlelement: HTMLElement,
+}
+
+impl AsRef<HTMLElement> for HTMLOListElement {
+    fn as_ref(&self) -> &HTMLElement {
+        &self.htmlelement
+    }
+}
+
+unsafe impl Traceable for HTMLOListElement {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.htmlelement.trace(trc) }
+    }
+}
+
+impl HTMLOListElement {
+    pub fn new_inherited(element: Element) -> HTMLOListElement {
+        HTMLOListElement {
+            htmlelement: HTMLElement::new_inherited(element),
+        }
+    }
+
+    pub fn element(&self) -> &Element {
+        self.htmlelement.upcast_element()
+    }
+}
+
+impl HTMLOListElementMethods for HTMLOListElement {
+    crate::reflect_bool_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/grouping-content.html#dom-ol-reversed>: reflects `reversed`.
+        |this| this.element(), Reversed, SetReversed, "reversed"
+    );
+
+    /// <https://html.spec.whatwg.org/multipage/grouping-content.html#dom-ol-start>: reflects `start`.
+    fn Start(&self, _cx: &mut JSContext) -> i32 {
+        self.element().reflected_long("start", 1)
+    }
+
+    fn SetStart(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
+        self.element().set_reflected_long("start", value);
+        Ok(())
+    }
+
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/grouping-content.html#dom-ol-type>: reflects `type`.
+        |this| this.element(), Type, SetType, "type"
+    );
+}

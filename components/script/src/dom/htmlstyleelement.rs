@@ -1,0 +1,43 @@
+//! `HTMLStyleElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-style-element>), the interface of `style` elements.
+
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+
+use crate::dom::bindings::codegen::HTMLStyleElementBinding::HTMLStyleElementMethods;
+use crate::dom::element::Element;
+use crate::dom::htmlelement::HTMLElement;
+
+pub struct HTMLStyleElement {
+    htmlelement: HTMLElement,
+}
+
+impl AsRef<HTMLElement> for HTMLStyleElement {
+    fn as_ref(&self) -> &HTMLElement {
+        &self.htmlelement
+    }
+}
+
+unsafe impl Traceable for HTMLStyleElement {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.htmlelement.trace(trc) }
+    }
+}
+
+impl HTMLStyleElement {
+    pub fn new_inherited(element: Element) -> HTMLStyleElement {
+        HTMLStyleElement {
+            htmlelement: HTMLElement::new_inherited(element),
+        }
+    }
+
+    pub fn element(&self) -> &Element {
+        self.htmlelement.upcast_element()
+    }
+}
+
+impl HTMLStyleElementMethods for HTMLStyleElement {
+    crate::reflect_string_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-style-media>: reflects `media`.
+        |this| this.element(), Media, SetMedia, "media"
+    );
+}

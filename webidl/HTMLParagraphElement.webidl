@@ -1,0 +1,7 @@
+// HTML Standard
+// https://html.spec.whatwg.org/multipage/grouping-content.html#the-p-element
+// Without the obsolete attributes; no `[CEReactions]` (no custom elements).
+
+[Exposed=Window]
+interface HTMLParagraphElement : HTMLElement {
+};
