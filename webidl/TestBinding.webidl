@@ -96,6 +96,16 @@ interface TestBinding : EventTarget {
   DOMString? echoOptionalString(optional DOMString value);
   DOMString withDefaults(optional long a = 5, optional boolean b = true, optional DOMString c = "x", optional TestEnum d = "bar-baz");
   long sum(long a, long b, optional long c);
+  // Overloads by argument count (as XMLHttpRequest.open) and by type at
+  // the distinguishing index (as postMessage).
+  DOMString overloadedByCount(DOMString a);
+  DOMString overloadedByCount(DOMString a, DOMString b, boolean c, optional DOMString? d = null);
+  DOMString overloadedByType(TestBinding value);
+  DOMString overloadedByType(DOMString value);
+  DOMString overloadedByType(sequence<long> value);
+  DOMString overloadedByType(BufferSource value);
+  DOMString overloadedPost(any message, DOMString targetOrigin);
+  DOMString overloadedPost(any message, optional TestInnerDictionary options = {});
   [CEReactions, NewObject] DOMString echoNullToEmpty([LegacyNullToEmptyString] DOMString value);
   // Variadic arguments of any type: each remaining value converted.
   DOMString describeVariadic(long first, (TestBinding or DOMString)... rest);

@@ -1278,12 +1278,16 @@ impl<'a> Resolver<'a> {
         };
         ExtAttrs::new(ext).check(file, "an operation", allowed)?;
         let op_name = ident_name(identifier);
-        if !member_names.insert(op_name.clone()) {
+        // Operations may be overloaded (checked in `validate`); any other
+        // member with the name is a duplicate.
+        let op_key = format!("{op_name}()");
+        if !member_names.insert(op_name.clone()) && !member_names.contains(&op_key) {
             return Err(err(
                 &op_loc,
-                format!("duplicate member `{op_name}` in {owner} (overloading is not supported)"),
+                format!("duplicate member `{op_name}` in {owner}"),
             ));
         }
+        member_names.insert(op_key);
         let arguments = self.arguments(file, args, &op_loc, true)?;
         let return_type = self.return_type(file, return_type, &op_loc)?;
         Ok(Operation {
@@ -2442,6 +2446,39 @@ fn validate(defs: &Definitions) -> Result<(), GenError> {
         for op in ops {
             check_final_dictionary_argument(defs, op)?;
         }
+        // Overloads (https://webidl.spec.whatwg.org/#idl-overloading).
+        for (list, other) in [
+            (&iface.operations, &iface.static_operations),
+            (&iface.static_operations, &iface.operations),
+        ] {
+            for group in overload_groups(list) {
+                let first = group[0];
+                let name = first.name.as_deref().unwrap_or_default();
+                if other.iter().any(|o| o.name.as_deref() == Some(name)) {
+                    return Err(err(
+                        &first.location,
+                        format!(
+                            "`{name}` is both a static and a regular operation of {}",
+                            iface.name
+                        ),
+                    ));
+                }
+                if group.len() < 2 {
+                    continue;
+                }
+                let last = group[group.len() - 1];
+                if group
+                    .iter()
+                    .any(|o| o.returns_promise() != first.returns_promise())
+                {
+                    return Err(err(
+                        &last.location,
+                        format!("the overloads of `{name}` must all return promises or none"),
+                    ));
+                }
+                overload_plan(&group).map_err(|message| err(&last.location, message))?;
+            }
+        }
     }
     for dict in defs.dictionaries.values() {
         let mut seen = vec![dict.name.as_str()];
@@ -2524,4 +2561,17 @@ fn check_final_dictionary_argument(defs: &Definitions, op: &Operation) -> Result
 /// The path used in error messages for a file given on the command line.
 pub fn display_path(path: &Path) -> String {
     path.display().to_string()
+}
+
+/// Operations grouped by name, in the order of each name's first
+/// declaration.
+pub(crate) fn overload_groups(ops: &[Operation]) -> Vec<Vec<&Operation>> {
+    let mut groups: Vec<Vec<&Operation>> = Vec::new();
+    for op in ops {
+        match groups.iter_mut().find(|g| g[0].name == op.name) {
+            Some(group) => group.push(op),
+            None => groups.push(vec![op]),
+        }
+    }
+    groups
 }

@@ -91,10 +91,28 @@ fn unsupported_constructs_are_rejected() {
         "(unsigned long index) or (DOMString name)",
     );
     assert_error(
-        "[Exposed=Window] interface A { undefined f(); undefined f(long x); };",
+        "[Exposed=Window] interface A { undefined f(long x); undefined f(short y); };",
         1,
-        57,
-        "overloading is not supported",
+        63,
+        "the overloads of `f` are not distinguishable at argument 1 with 1 arguments",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f(optional long x); undefined f(); };",
+        1,
+        72,
+        "the overloads of `f` cannot be told apart with 0 arguments",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f(long x); Promise<undefined> f(); };",
+        1,
+        72,
+        "must all return promises or none",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { attribute long f; undefined f(); };",
+        1,
+        60,
+        "duplicate member `f` in A",
     );
     assert_error(
         "[Exposed=Window] interface A { stringifier long f(); };",

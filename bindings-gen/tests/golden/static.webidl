@@ -17,3 +17,18 @@ interface Extended {
   [Replaceable] readonly attribute long replaceable;
   [CEReactions, NewObject] DOMString echo([LegacyNullToEmptyString] DOMString data);
 };
+
+// Overloads.
+[Exposed=Window]
+interface Overloads {
+  undefined open(ByteString method, USVString url);
+  undefined open(ByteString method, USVString url, boolean async, optional USVString? username = null);
+  undefined postMessage(any message, USVString targetOrigin);
+  undefined postMessage(any message, optional Dict options = {});
+  static long pick(long a);
+  static long pick(DOMString s);
+};
+
+dictionary Dict {
+  boolean flag = false;
+};

@@ -1452,3 +1452,45 @@ fn extended_attributes_and_partial_interfaces() {
     "#,
     );
 }
+
+#[test]
+fn overload_resolution() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // The function's length is the shortest argument list.
+        assert_equals(TestBinding.prototype.overloadedByCount.length, 1);
+        assert_equals(TestBinding.prototype.overloadedPost.length, 1);
+        // By argument count (extra arguments are ignored).
+        assert_equals(t.overloadedByCount("a"), "1: a");
+        assert_equals(t.overloadedByCount("a", "b", 1), "2: a b true None");
+        assert_equals(t.overloadedByCount("a", "b", 0, "d", "extra"), "2: a b false Some(\"d\")");
+        assert_throws_js(TypeError, function () { t.overloadedByCount(); });
+        assert_throws_js(TypeError, function () { t.overloadedByCount("a", "b"); }, "no overload takes 2");
+        // By type at the distinguishing index.
+        assert_equals(t.overloadedByType(new TestBinding(3)), "interface 3");
+        assert_equals(t.overloadedByType("s"), "string s");
+        assert_equals(t.overloadedByType([1, 2]), "sequence [1, 2]");
+        assert_equals(t.overloadedByType(new Set([4])), "sequence [4]");
+        assert_equals(t.overloadedByType(new Uint8Array([5])), "buffer [5]");
+        assert_equals(t.overloadedByType(new Uint8Array([6]).buffer), "buffer [6]");
+        // Anything else goes to the string overload.
+        assert_equals(t.overloadedByType(5), "string 5");
+        assert_equals(t.overloadedByType({}), "string [object Object]");
+        assert_equals(t.overloadedByType(null), "string null");
+        assert_equals(t.overloadedByType(new Event("x")), "string [object Event]");
+        // Dictionary vs string (as postMessage): undefined picks the
+        // optional dictionary argument, objects and null the dictionary.
+        assert_equals(t.overloadedPost(1), "options false");
+        assert_equals(t.overloadedPost(1, undefined), "options false");
+        assert_equals(t.overloadedPost(1, null), "options false");
+        assert_equals(t.overloadedPost(1, { flag: true }), "options true");
+        assert_equals(t.overloadedPost(1, "*"), "origin *");
+        assert_equals(t.overloadedPost(1, 7), "origin 7");
+        assert_throws_js(TypeError, function () { t.overloadedPost(); });
+        "ok"
+    "#,
+    );
+}

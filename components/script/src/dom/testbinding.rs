@@ -383,6 +383,51 @@ impl TestBindingMethods for TestBinding {
     fn PartialOperation(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<DOMString> {
         Ok(format!("partial {value}"))
     }
+    fn OverloadedByCount(&self, _cx: &mut JSContext, a: DOMString) -> Fallible<DOMString> {
+        Ok(format!("1: {a}"))
+    }
+    fn OverloadedByCount_(
+        &self,
+        _cx: &mut JSContext,
+        a: DOMString,
+        b: DOMString,
+        c: bool,
+        d: Option<DOMString>,
+    ) -> Fallible<DOMString> {
+        Ok(format!("2: {a} {b} {c} {d:?}"))
+    }
+    fn OverloadedByType(
+        &self,
+        _cx: &mut JSContext,
+        value: DomRoot<TestBinding>,
+    ) -> Fallible<DOMString> {
+        Ok(format!("interface {}", value.long.get()))
+    }
+    fn OverloadedByType_(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<DOMString> {
+        Ok(format!("string {value}"))
+    }
+    fn OverloadedByType__(&self, _cx: &mut JSContext, value: Vec<i32>) -> Fallible<DOMString> {
+        Ok(format!("sequence {value:?}"))
+    }
+    fn OverloadedByType___(&self, _cx: &mut JSContext, value: BufferSource) -> Fallible<DOMString> {
+        Ok(format!("buffer {:?}", value.bytes()))
+    }
+    fn OverloadedPost(
+        &self,
+        _cx: &mut JSContext,
+        _message: RootedJsValue,
+        target_origin: DOMString,
+    ) -> Fallible<DOMString> {
+        Ok(format!("origin {target_origin}"))
+    }
+    fn OverloadedPost_(
+        &self,
+        _cx: &mut JSContext,
+        _message: RootedJsValue,
+        options: TestInnerDictionary,
+    ) -> Fallible<DOMString> {
+        Ok(format!("options {}", options.flag))
+    }
     fn EchoNullToEmpty(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<DOMString> {
         Ok(value)
     }

@@ -42,7 +42,7 @@ pub use crate::dom::bindings::iterable::{
 };
 pub use crate::dom::bindings::native::{
     call_native, check_argument_count, constructor_prologue, put_forwards, replace_attribute,
-    static_operation_global, unwrap_this, ReturnKind,
+    static_operation_global, unwrap_this, NativeArgs, ReturnKind,
 };
 pub use crate::dom::bindings::promise::Promise;
 pub use crate::dom::bindings::proxyhandler::{
