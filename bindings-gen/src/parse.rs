@@ -576,22 +576,10 @@ impl<'a> Resolver<'a> {
                 });
             }
             Definition::PartialInterface(d) => {
-                let name = d.identifier.0;
-                if !matches!(self.kinds.get(name), Some((Kind::Interface, _))) {
-                    return Err(err(
-                        &loc(file, name),
-                        format!("partial interface {name} has no interface {name}"),
-                    ));
-                }
+                self.check_partial(file, d.identifier.0, Kind::Interface, "interface")?
             }
             Definition::PartialInterfaceMixin(d) => {
-                let name = d.identifier.0;
-                if !matches!(self.kinds.get(name), Some((Kind::Mixin, _))) {
-                    return Err(err(
-                        &loc(file, name),
-                        format!("partial interface mixin {name} has no interface mixin {name}"),
-                    ));
-                }
+                self.check_partial(file, d.identifier.0, Kind::Mixin, "interface mixin")?
             }
             Definition::Typedef(d) => {
                 ExtAttrs::new(&d.attributes).check(file, "a typedef", &[])?;
@@ -599,6 +587,23 @@ impl<'a> Resolver<'a> {
                 self.attributed_type(file, &d.type_, &loc(file, d.identifier.0))?;
             }
             _ => unreachable!("rejected by declare"),
+        }
+        Ok(())
+    }
+
+    /// A partial definition names a definition of its kind.
+    fn check_partial(
+        &self,
+        file: &SourceFile,
+        name: &str,
+        kind: Kind,
+        what: &str,
+    ) -> Result<(), GenError> {
+        if !matches!(self.kinds.get(name), Some((k, _)) if *k == kind) {
+            return Err(err(
+                &loc(file, name),
+                format!("partial {what} {name} has no {what} {name}"),
+            ));
         }
         Ok(())
     }
@@ -1386,18 +1391,13 @@ impl<'a> Resolver<'a> {
             .map(|m| (file, m, mixin_exposure))
             .collect();
         for (pfile, partial) in self.partial_mixins.get(name).into_iter().flatten() {
-            let pattrs = ExtAttrs::new(&partial.attributes);
-            pattrs.check(pfile, "a partial interface mixin", &["Exposed"])?;
-            let exposure = match pattrs.find("Exposed") {
-                Some(a) => {
-                    let own = exposure(pfile, a)?;
-                    Exposure {
-                        window: own.window && mixin_exposure.window,
-                        dedicated_worker: own.dedicated_worker && mixin_exposure.dedicated_worker,
-                    }
-                }
-                None => mixin_exposure,
-            };
+            ExtAttrs::new(&partial.attributes).check(
+                pfile,
+                "a partial interface mixin",
+                &["Exposed"],
+            )?;
+            // Its [Exposed] narrows the mixin's, as a member's does.
+            let exposure = member_exposure(pfile, &partial.attributes, mixin_exposure)?;
             members.extend(partial.members.body.iter().map(|m| (*pfile, m, exposure)));
         }
         for (file, member, mixin_exposure) in members {
