@@ -432,18 +432,18 @@ unsafe fn legacy_get_own_property<T: LegacyPlatformObject>(
             // Step 2.1: the named property visibility algorithm (a name
             // the getter has a value for is a supported property name).
             rooted!(&in(cx) let mut value = UndefinedValue());
-            if unsafe { this.named_get(cx, &name, value.handle_mut()) }? {
-                if unsafe { named_property_visible(cx, proxy, this, id, &name, true) }? {
-                    // Steps 2.1.4-2.1.8: {writable: has a named setter,
-                    // enumerable: not [LegacyUnenumerableNamedProperties],
-                    // configurable: true}.
-                    return Ok(Some(data_descriptor(
-                        value.get(),
-                        T::SPECIALS.named_setter,
-                        !T::SPECIALS.unenumerable_named_properties,
-                        true,
-                    )));
-                }
+            if unsafe { this.named_get(cx, &name, value.handle_mut()) }?
+                && unsafe { named_property_visible(cx, proxy, this, id, &name, true) }?
+            {
+                // Steps 2.1.4-2.1.8: {writable: has a named setter,
+                // enumerable: not [LegacyUnenumerableNamedProperties],
+                // configurable: true}.
+                return Ok(Some(data_descriptor(
+                    value.get(),
+                    T::SPECIALS.named_setter,
+                    !T::SPECIALS.unenumerable_named_properties,
+                    true,
+                )));
             }
         }
     }
