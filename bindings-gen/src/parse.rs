@@ -679,6 +679,7 @@ impl<'a> Resolver<'a> {
             stringifier: None,
             location: location.clone(),
         };
+        let exposure_here = iface.exposure;
         let mut member_names = BTreeSet::new();
         // The interface's own members, then those of its partial
         // definitions (https://webidl.spec.whatwg.org/#dfn-partial-interface),
@@ -686,7 +687,24 @@ impl<'a> Resolver<'a> {
         let mut members: Vec<(&'a SourceFile, &'a InterfaceMember<'a>)> =
             d.members.body.iter().map(|m| (file, m)).collect();
         for (pfile, partial) in self.partial_interfaces.get(name).into_iter().flatten() {
-            ExtAttrs::new(&partial.attributes).check(pfile, "a partial interface", &[])?;
+            let pattrs = ExtAttrs::new(&partial.attributes);
+            pattrs.check(pfile, "a partial interface", &["Exposed"])?;
+            // [Exposed] on a partial interface limits its members
+            // (https://webidl.spec.whatwg.org/#Exposed): added where the
+            // interface is exposed only on globals they are exposed on,
+            // left out where they share none.
+            if let Some(a) = pattrs.find("Exposed") {
+                let own = self::exposure(pfile, a)?;
+                if !exposure_here.intersects(own) {
+                    continue;
+                }
+                if !exposure_here.is_subset_of(own) {
+                    return Err(err(
+                        &loc(pfile, name),
+                        format!("partial interface {name} would be exposed on only some of the globals of {name} (not supported)"),
+                    ));
+                }
+            }
             members.extend(partial.members.body.iter().map(|m| (*pfile, m)));
         }
         for (file, member) in members {
