@@ -2457,6 +2457,22 @@ fn validate(defs: &Definitions) -> Result<(), GenError> {
                 ));
             }
         }
+        // The objects of an interface inheriting special operations would
+        // need the parent's proxy handler with the child's struct: not
+        // supported (HTMLFormControlsCollection, RadioNodeList).
+        if let Some(ancestor) = defs
+            .ancestors(&iface.name)
+            .into_iter()
+            .find(|a| a.specials.legacy_platform_object())
+        {
+            return Err(err(
+                &iface.location,
+                format!(
+                    "interface {} inherits the special operations of {} (not supported)",
+                    iface.name, ancestor.name
+                ),
+            ));
+        }
         if iface.name == "DOMException" && iface.parent.is_some() {
             return Err(err(&iface.location, "DOMException cannot inherit"));
         }

@@ -178,6 +178,16 @@ fn unsupported_constructs_are_rejected() {
 }
 
 #[test]
+fn special_operations_are_not_inherited() {
+    assert_error(
+        "[Exposed=Window] interface C { getter long (unsigned long i); };\n[Exposed=Window] interface D : C { };",
+        2,
+        28,
+        "interface D inherits the special operations of C (not supported)",
+    );
+}
+
+#[test]
 fn attribute_extended_attributes_are_checked() {
     assert_error(
         "[Exposed=Window] interface A { [PutForwards=x] attribute A a; };",
