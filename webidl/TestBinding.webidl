@@ -64,6 +64,12 @@ interface TestBinding : EventTarget {
   attribute (DOMString or long) unionAttribute;
   attribute EventHandler onping;
   readonly attribute long readonlyLong;
+  // Extended attributes on attributes.
+  [CEReactions] attribute [LegacyNullToEmptyString] DOMString nullToEmptyAttribute;
+  [SameObject, PutForwards=longAttribute] readonly attribute TestBinding forwarded;
+  [Replaceable] readonly attribute long replaceableLong;
+  static attribute long staticLong;
+  static readonly attribute DOMString staticName;
   [LegacyUnforgeable] readonly attribute DOMString unforgeableAttribute;
 
   const long CONSTANT_LONG = 7;
@@ -90,9 +96,36 @@ interface TestBinding : EventTarget {
   DOMString? echoOptionalString(optional DOMString value);
   DOMString withDefaults(optional long a = 5, optional boolean b = true, optional DOMString c = "x", optional TestEnum d = "bar-baz");
   long sum(long a, long b, optional long c);
+  // Overloads by argument count (as XMLHttpRequest.open) and by type at
+  // the distinguishing index (as postMessage).
+  DOMString overloadedByCount(DOMString a);
+  DOMString overloadedByCount(DOMString a, DOMString b, boolean c, optional DOMString? d = null);
+  DOMString overloadedByType(TestBinding value);
+  DOMString overloadedByType(DOMString value);
+  DOMString overloadedByType(sequence<long> value);
+  DOMString overloadedByType(BufferSource value);
+  DOMString overloadedPost(any message, DOMString targetOrigin);
+  DOMString overloadedPost(any message, optional TestInnerDictionary options = {});
+  [CEReactions, NewObject] DOMString echoNullToEmpty([LegacyNullToEmptyString] DOMString value);
   // Variadic arguments of any type: each remaining value converted.
   DOMString describeVariadic(long first, (TestBinding or DOMString)... rest);
   sequence<sequence<long>> echoVariadicSequences(sequence<long>... values);
+
+  // ByteString and records.
+  ByteString echoByteString(ByteString value);
+  record<DOMString, long> echoRecord(record<DOMString, long> value);
+  record<ByteString, ByteString> echoByteStringRecord(record<ByteString, ByteString> value);
+  DOMString describeHeadersInit((sequence<sequence<ByteString>> or record<ByteString, ByteString>) init);
+  DOMString describeSearchInit(optional (sequence<sequence<USVString>> or record<USVString, USVString> or USVString) init = "");
+
+  // Buffer source types.
+  DOMString describeBuffer(BufferSource source);
+  sequence<octet> bytesOf(AllowSharedBufferSource source);
+  ArrayBuffer makeArrayBuffer(sequence<octet> bytes);
+  Uint8Array makeUint8Array(sequence<octet> bytes);
+  Uint8Array fillUint8Array(Uint8Array array, octet value);
+  ArrayBufferView? echoView(ArrayBufferView? view);
+  DOMString describeBufferOrString((BufferSource or DOMString) value);
 
   Promise<DOMString> promiseEcho(DOMString value);
   Promise<undefined> promiseRejectWith(DOMString name);
@@ -119,6 +152,12 @@ interface TestBinding : EventTarget {
   unsigned long forceProfilerSample();
   // Profiling sessions still held by a Profiler (or the shell).
   readonly attribute unsigned long liveProfilingSessions;
+};
+
+// A partial interface: its members join TestBinding's.
+partial interface TestBinding {
+  readonly attribute DOMString fromPartial;
+  DOMString partialOperation(DOMString value);
 };
 
 [Exposed=DedicatedWorker, Pref="dom.testbinding.enabled"]

@@ -84,8 +84,20 @@ pub enum Type {
         restricted: bool,
     },
     DOMString,
+    /// `[LegacyNullToEmptyString] DOMString`: null converts to the empty
+    /// string (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>).
+    NullToEmptyString,
     USVString,
+    /// `ByteString` (<https://webidl.spec.whatwg.org/#idl-ByteString>).
+    ByteString,
     Object,
+    /// `record<K, V>` (K is a string type).
+    Record(Box<Type>, Box<Type>),
+    /// A buffer source type (<https://webidl.spec.whatwg.org/#idl-buffer-source-types>),
+    /// by its Rust name in `dom::bindings::buffer` (`ArrayBuffer`,
+    /// `ArrayBufferView`, `BufferSource`, `AllowSharedBufferSource`,
+    /// `Uint8Array`, ...).
+    Buffer(&'static str),
     Sequence(Box<Type>),
     Nullable(Box<Type>),
     Promise(Box<Type>),
@@ -126,9 +138,14 @@ impl Type {
                     format!("Unrestricted{base}")
                 }
             }
-            Type::DOMString => "String".into(),
+            Type::DOMString | Type::NullToEmptyString => "String".into(),
             Type::USVString => "USVString".into(),
+            Type::ByteString => "ByteString".into(),
             Type::Object => "Object".into(),
+            Type::Record(k, v) => {
+                format!("{}{}Record", k.union_member_name(), v.union_member_name())
+            }
+            Type::Buffer(name) => (*name).into(),
             Type::Sequence(t) => format!("{}Sequence", t.union_member_name()),
             Type::Nullable(t) => format!("Nullable{}", t.union_member_name()),
             Type::Promise(t) => format!("{}Promise", t.union_member_name()),
@@ -249,6 +266,12 @@ pub struct Attribute {
     /// is set too. The handler is stored as the same callback object as
     /// any event handler; the getter and setter convert.
     pub on_error_event_handler: bool,
+    /// `[PutForwards=name]` (<https://webidl.spec.whatwg.org/#PutForwards>):
+    /// assigning sets `name` on the attribute's value.
+    pub put_forwards: Option<String>,
+    /// `[Replaceable]` (<https://webidl.spec.whatwg.org/#Replaceable>):
+    /// assigning defines an own data property shadowing the attribute.
+    pub replaceable: bool,
     pub location: Location,
 }
 
@@ -355,6 +378,9 @@ pub struct Interface {
     /// Static operations (<https://webidl.spec.whatwg.org/#es-static-operations>):
     /// properties of the interface object.
     pub static_operations: Vec<Operation>,
+    /// Static attributes (<https://webidl.spec.whatwg.org/#es-attributes>,
+    /// "static"): accessor properties of the interface object.
+    pub static_attributes: Vec<Attribute>,
     pub constants: Vec<Constant>,
     pub specials: Specials,
     pub iterable: Option<Iterable>,
@@ -499,4 +525,147 @@ impl Definitions {
         chain.reverse();
         chain
     }
+}
+
+/// How a call of an overloaded operation picks its overload: per argument
+/// count, the overloads of the effective overload set
+/// (<https://webidl.spec.whatwg.org/#dfn-effective-overload-set>) and the
+/// distinguishing argument index
+/// (<https://webidl.spec.whatwg.org/#dfn-distinguishing-argument-index>).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverloadPlan {
+    /// The longest argument list: `argcount` is min(maxarg, number of
+    /// arguments passed).
+    pub maxarg: usize,
+    /// For each `argcount` in `0..=maxarg`: the overloads (indices into the
+    /// group) with an entry of that length, and the distinguishing index
+    /// when there is more than one.
+    pub arms: Vec<(Vec<usize>, Option<usize>)>,
+    /// The function's `length`: the shortest argument list.
+    pub length: usize,
+}
+
+/// The type of argument `index` in an entry of `op` (the variadic
+/// argument's type past the end), and whether it is optional.
+pub fn overload_argument(op: &Operation, index: usize) -> Option<(&Type, bool)> {
+    match op.arguments.get(index) {
+        Some(a) => Some((&a.ty, a.optional || a.variadic)),
+        None => op
+            .arguments
+            .last()
+            .filter(|a| a.variadic)
+            .map(|a| (&a.ty, true)),
+    }
+}
+
+/// The categories a type falls in for distinguishability
+/// (<https://webidl.spec.whatwg.org/#dfn-distinguishable>), as the overload
+/// resolution algorithm tests them.
+pub fn overload_categories(ty: &Type) -> Vec<String> {
+    match ty {
+        Type::Nullable(t) => {
+            let mut c = overload_categories(t);
+            c.push("nullable".into());
+            c
+        }
+        Type::Union(members) => members.iter().flat_map(overload_categories).collect(),
+        Type::Dictionary(_) => vec!["nullable".into(), "dictionary".into()],
+        Type::Record(..) | Type::CallbackInterface(_) => vec!["dictionary".into()],
+        Type::Object => vec!["object".into()],
+        Type::Interface(n) => vec![format!("interface {n}")],
+        Type::Buffer(_) => vec!["buffer".into()],
+        Type::CallbackFunction(_) => vec!["callback".into()],
+        Type::Sequence(_) => vec!["sequence".into()],
+        Type::Boolean => vec!["boolean".into()],
+        Type::Integer(..) | Type::Float { .. } => vec!["numeric".into()],
+        Type::DOMString
+        | Type::NullToEmptyString
+        | Type::USVString
+        | Type::ByteString
+        | Type::Enum(_) => vec!["string".into()],
+        Type::Any | Type::Undefined | Type::Promise(_) => vec!["any".into()],
+    }
+}
+
+/// The overload plan of a group of overloaded operations, or why the
+/// overloads cannot be told apart.
+pub fn overload_plan(ops: &[&Operation]) -> Result<OverloadPlan, String> {
+    let maxarg = ops.iter().map(|o| o.arguments.len()).max().unwrap_or(0);
+    let length = ops
+        .iter()
+        .map(|o| o.required_argument_count())
+        .min()
+        .unwrap_or(0);
+    let mut arms = Vec::new();
+    for count in 0..=maxarg {
+        let entries: Vec<usize> = ops
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| {
+                let required = o.required_argument_count();
+                let variadic = o.arguments.last().is_some_and(|a| a.variadic);
+                count >= required && (count <= o.arguments.len() || variadic)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if entries.len() < 2 {
+            arms.push((entries, None));
+            continue;
+        }
+        // The first index at which the entries' types differ.
+        let d = (0..count).find(|&i| {
+            let first = overload_argument(ops[entries[0]], i).map(|(t, _)| t);
+            entries
+                .iter()
+                .any(|&e| overload_argument(ops[e], i).map(|(t, _)| t) != first)
+        });
+        let Some(d) = d else {
+            return Err(format!(
+                "the overloads of `{}` cannot be told apart with {count} arguments",
+                ops[0].name.as_deref().unwrap_or("constructor")
+            ));
+        };
+        // Every pair must be distinguishable at d.
+        for (a, &i) in entries.iter().enumerate() {
+            for &j in &entries[a + 1..] {
+                let ci = overload_categories(overload_argument(ops[i], d).expect("in range").0);
+                let cj = overload_categories(overload_argument(ops[j], d).expect("in range").0);
+                if categories_clash(&ci, &cj) {
+                    return Err(format!(
+                        "the overloads of `{}` are not distinguishable at argument {} with {count} arguments",
+                        ops[0].name.as_deref().unwrap_or("constructor"),
+                        d + 1
+                    ));
+                }
+            }
+        }
+        arms.push((entries, Some(d)));
+    }
+    Ok(OverloadPlan {
+        maxarg,
+        arms,
+        length,
+    })
+}
+
+/// Whether two argument types fall in categories the distinguishability
+/// table (<https://webidl.spec.whatwg.org/#dfn-distinguishable>) does not
+/// tell apart.
+fn categories_clash(a: &[String], b: &[String]) -> bool {
+    let object_like = |c: &String| {
+        c.starts_with("interface ")
+            || matches!(
+                c.as_str(),
+                "callback" | "dictionary" | "sequence" | "buffer" | "object"
+            )
+    };
+    let one_way = |x: &[String], y: &[String]| {
+        x.iter().any(|c| {
+            c == "any"
+                || y.contains(c)
+                || (c == "object" && y.iter().any(object_like))
+                || (c == "callback" && y.iter().any(|o| o == "dictionary"))
+        })
+    };
+    one_way(a, b) || one_way(b, a)
 }

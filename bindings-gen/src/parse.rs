@@ -576,22 +576,10 @@ impl<'a> Resolver<'a> {
                 });
             }
             Definition::PartialInterface(d) => {
-                let name = d.identifier.0;
-                if !matches!(self.kinds.get(name), Some((Kind::Interface, _))) {
-                    return Err(err(
-                        &loc(file, name),
-                        format!("partial interface {name} has no interface {name}"),
-                    ));
-                }
+                self.check_partial(file, d.identifier.0, Kind::Interface, "interface")?
             }
             Definition::PartialInterfaceMixin(d) => {
-                let name = d.identifier.0;
-                if !matches!(self.kinds.get(name), Some((Kind::Mixin, _))) {
-                    return Err(err(
-                        &loc(file, name),
-                        format!("partial interface mixin {name} has no interface mixin {name}"),
-                    ));
-                }
+                self.check_partial(file, d.identifier.0, Kind::Mixin, "interface mixin")?
             }
             Definition::Typedef(d) => {
                 ExtAttrs::new(&d.attributes).check(file, "a typedef", &[])?;
@@ -599,6 +587,23 @@ impl<'a> Resolver<'a> {
                 self.attributed_type(file, &d.type_, &loc(file, d.identifier.0))?;
             }
             _ => unreachable!("rejected by declare"),
+        }
+        Ok(())
+    }
+
+    /// A partial definition names a definition of its kind.
+    fn check_partial(
+        &self,
+        file: &SourceFile,
+        name: &str,
+        kind: Kind,
+        what: &str,
+    ) -> Result<(), GenError> {
+        if !matches!(self.kinds.get(name), Some((k, _)) if *k == kind) {
+            return Err(err(
+                &loc(file, name),
+                format!("partial {what} {name} has no {what} {name}"),
+            ));
         }
         Ok(())
     }
@@ -667,12 +672,14 @@ impl<'a> Resolver<'a> {
             attributes: Vec::new(),
             operations: Vec::new(),
             static_operations: Vec::new(),
+            static_attributes: Vec::new(),
             constants: Vec::new(),
             specials: Specials::default(),
             iterable: None,
             stringifier: None,
             location: location.clone(),
         };
+        let exposure_here = iface.exposure;
         let mut member_names = BTreeSet::new();
         // The interface's own members, then those of its partial
         // definitions (https://webidl.spec.whatwg.org/#dfn-partial-interface),
@@ -680,7 +687,24 @@ impl<'a> Resolver<'a> {
         let mut members: Vec<(&'a SourceFile, &'a InterfaceMember<'a>)> =
             d.members.body.iter().map(|m| (file, m)).collect();
         for (pfile, partial) in self.partial_interfaces.get(name).into_iter().flatten() {
-            ExtAttrs::new(&partial.attributes).check(pfile, "a partial interface", &[])?;
+            let pattrs = ExtAttrs::new(&partial.attributes);
+            pattrs.check(pfile, "a partial interface", &["Exposed"])?;
+            // [Exposed] on a partial interface limits its members
+            // (https://webidl.spec.whatwg.org/#Exposed): added where the
+            // interface is exposed only on globals they are exposed on,
+            // left out where they share none.
+            if let Some(a) = pattrs.find("Exposed") {
+                let own = self::exposure(pfile, a)?;
+                if !exposure_here.intersects(own) {
+                    continue;
+                }
+                if !exposure_here.is_subset_of(own) {
+                    return Err(err(
+                        &loc(pfile, name),
+                        format!("partial interface {name} would be exposed on only some of the globals of {name} (not supported)"),
+                    ));
+                }
+            }
             members.extend(partial.members.body.iter().map(|m| (*pfile, m)));
         }
         for (file, member) in members {
@@ -766,7 +790,28 @@ impl<'a> Resolver<'a> {
                 match a.modifier {
                     None => {}
                     Some(StringifierOrInheritOrStatic::Static(_)) => {
-                        return Err(err(&a_loc, "static attributes are not supported"))
+                        let attribute = self.regular_attribute(
+                            file,
+                            name,
+                            false,
+                            &a.attributes,
+                            a.readonly.is_some(),
+                            &a.type_,
+                            a.identifier.0,
+                            member_names,
+                        )?;
+                        if attribute.event_handler
+                            || attribute.unforgeable
+                            || attribute.put_forwards.is_some()
+                            || attribute.replaceable
+                        {
+                            return Err(err(
+                                &a_loc,
+                                "static attributes cannot be event handlers, [LegacyUnforgeable], [PutForwards] or [Replaceable]",
+                            ));
+                        }
+                        iface.static_attributes.push(attribute);
+                        return Ok(());
                     }
                     Some(StringifierOrInheritOrStatic::Stringifier(_)) => stringifier = true,
                     Some(StringifierOrInheritOrStatic::Inherit(_)) => {
@@ -1141,12 +1186,61 @@ impl<'a> Resolver<'a> {
     ) -> Result<Attribute, GenError> {
         let a_loc = loc(file, identifier);
         let a_attrs = ExtAttrs::new(ext);
+        // [CEReactions] (no custom elements: nothing to queue) and
+        // [SameObject] (the DOM struct returns the same object each time)
+        // need no binding code.
         let allowed: &[&str] = if in_mixin {
-            &["LegacyUnforgeable", "Throws", "Exposed"]
+            &[
+                "LegacyUnforgeable",
+                "Throws",
+                "CEReactions",
+                "SameObject",
+                "PutForwards",
+                "Replaceable",
+                "Exposed",
+            ]
         } else {
-            &["LegacyUnforgeable", "Throws"]
+            &[
+                "LegacyUnforgeable",
+                "Throws",
+                "CEReactions",
+                "SameObject",
+                "PutForwards",
+                "Replaceable",
+            ]
         };
         a_attrs.check(file, "an attribute", allowed)?;
+        let put_forwards = match a_attrs.find("PutForwards") {
+            None => None,
+            Some(ExtendedAttribute::Ident(a)) => match a.rhs {
+                IdentifierOrString::Identifier(i) => Some(i.0.to_owned()),
+                IdentifierOrString::String(_) => {
+                    return Err(err(
+                        &a_loc,
+                        "[PutForwards] takes an identifier: [PutForwards=name]",
+                    ))
+                }
+            },
+            Some(_) => {
+                return Err(err(
+                    &a_loc,
+                    "[PutForwards] takes an identifier: [PutForwards=name]",
+                ))
+            }
+        };
+        let replaceable = a_attrs.has("Replaceable");
+        if (put_forwards.is_some() || replaceable) && !readonly {
+            return Err(err(
+                &a_loc,
+                "[PutForwards] and [Replaceable] are only allowed on readonly attributes",
+            ));
+        }
+        if put_forwards.is_some() && replaceable {
+            return Err(err(
+                &a_loc,
+                "[PutForwards] and [Replaceable] cannot be combined",
+            ));
+        }
         let member_name = ident_name(identifier);
         if !member_names.insert(member_name.clone()) {
             return Err(err(
@@ -1179,6 +1273,8 @@ impl<'a> Resolver<'a> {
             getter_throws: a_attrs.has("Throws"),
             event_handler,
             on_error_event_handler,
+            put_forwards,
+            replaceable,
             location: a_loc,
         })
     }
@@ -1205,12 +1301,16 @@ impl<'a> Resolver<'a> {
         };
         ExtAttrs::new(ext).check(file, "an operation", allowed)?;
         let op_name = ident_name(identifier);
-        if !member_names.insert(op_name.clone()) {
+        // Operations may be overloaded (checked in `validate`); any other
+        // member with the name is a duplicate.
+        let op_key = format!("{op_name}()");
+        if !member_names.insert(op_name.clone()) && !member_names.contains(&op_key) {
             return Err(err(
                 &op_loc,
-                format!("duplicate member `{op_name}` in {owner} (overloading is not supported)"),
+                format!("duplicate member `{op_name}` in {owner}"),
             ));
         }
+        member_names.insert(op_key);
         let arguments = self.arguments(file, args, &op_loc, true)?;
         let return_type = self.return_type(file, return_type, &op_loc)?;
         Ok(Operation {
@@ -1309,18 +1409,13 @@ impl<'a> Resolver<'a> {
             .map(|m| (file, m, mixin_exposure))
             .collect();
         for (pfile, partial) in self.partial_mixins.get(name).into_iter().flatten() {
-            let pattrs = ExtAttrs::new(&partial.attributes);
-            pattrs.check(pfile, "a partial interface mixin", &["Exposed"])?;
-            let exposure = match pattrs.find("Exposed") {
-                Some(a) => {
-                    let own = exposure(pfile, a)?;
-                    Exposure {
-                        window: own.window && mixin_exposure.window,
-                        dedicated_worker: own.dedicated_worker && mixin_exposure.dedicated_worker,
-                    }
-                }
-                None => mixin_exposure,
-            };
+            ExtAttrs::new(&partial.attributes).check(
+                pfile,
+                "a partial interface mixin",
+                &["Exposed"],
+            )?;
+            // Its [Exposed] narrows the mixin's, as a member's does.
+            let exposure = member_exposure(pfile, &partial.attributes, mixin_exposure)?;
             members.extend(partial.members.body.iter().map(|m| (*pfile, m, exposure)));
         }
         for (file, member, mixin_exposure) in members {
@@ -1450,8 +1545,15 @@ impl<'a> Resolver<'a> {
                     // `[EnforceRange] long x` attaches the attribute to the
                     // argument; it applies to the type.
                     let arg_attrs = ExtAttrs::new(&a.attributes);
-                    arg_attrs.check(file, "an argument", &["EnforceRange", "Clamp"])?;
+                    arg_attrs.check(
+                        file,
+                        "an argument",
+                        &["EnforceRange", "Clamp", "LegacyNullToEmptyString"],
+                    )?;
                     let mut ty = self.attributed_type(file, &a.type_, &a_loc)?;
+                    if arg_attrs.has("LegacyNullToEmptyString") {
+                        ty = null_to_empty_string(ty, &a_loc)?;
+                    }
                     let arg_conversion = if arg_attrs.has("EnforceRange") {
                         Some(IntegerConversion::EnforceRange)
                     } else if arg_attrs.has("Clamp") {
@@ -1552,7 +1654,17 @@ impl<'a> Resolver<'a> {
         location: &Location,
     ) -> Result<Type, GenError> {
         let attrs = ExtAttrs::new(&ty.attributes);
-        attrs.check(file, "a type", &["EnforceRange", "Clamp"])?;
+        attrs.check(
+            file,
+            "a type",
+            &["EnforceRange", "Clamp", "LegacyNullToEmptyString"],
+        )?;
+        if attrs.has("LegacyNullToEmptyString") {
+            return null_to_empty_string(
+                self.plain_type(file, &ty.type_, None, location)?,
+                location,
+            );
+        }
         let conversion = match (attrs.has("EnforceRange"), attrs.has("Clamp")) {
             (true, true) => {
                 return Err(err(
@@ -1696,30 +1808,53 @@ impl<'a> Resolver<'a> {
                 let resolved = self.named_type(name, conversion, location)?;
                 nullable!(t.q_mark, resolved)
             }
-            NonAnyType::ByteString(_) => return Err(err(location, "ByteString is not supported")),
+            NonAnyType::ByteString(t) => nullable!(t.q_mark, Type::ByteString),
             NonAnyType::Symbol(_) => return Err(err(location, "symbol is not supported")),
             NonAnyType::Error(_) => return Err(err(location, "Error is not supported")),
             NonAnyType::FrozenArrayType(_) => {
                 return Err(err(location, "FrozenArray is not supported"))
             }
-            NonAnyType::RecordType(_) => {
-                return Err(err(location, "record types are not supported"))
+            NonAnyType::RecordType(t) => {
+                // https://webidl.spec.whatwg.org/#idl-record: K is
+                // DOMString, USVString or ByteString.
+                let (key, _, value) = &t.type_.generics.body;
+                let key = match &**key {
+                    weedle::types::RecordKeyType::Byte(_) => Type::ByteString,
+                    weedle::types::RecordKeyType::DOM(_) => Type::DOMString,
+                    weedle::types::RecordKeyType::USV(_) => Type::USVString,
+                    weedle::types::RecordKeyType::NonAny(_) => {
+                        return Err(err(
+                            location,
+                            "a record's key type must be DOMString, USVString or ByteString",
+                        ))
+                    }
+                };
+                let value = self.plain_type(file, value, None, location)?;
+                if contains_callback_or_promise(&value) {
+                    return Err(err(
+                        location,
+                        "records of callback or Promise types are not supported",
+                    ));
+                }
+                nullable!(t.q_mark, Type::Record(Box::new(key), Box::new(value)))
             }
-            NonAnyType::ArrayBuffer(_)
-            | NonAnyType::DataView(_)
-            | NonAnyType::Int8Array(_)
-            | NonAnyType::Int16Array(_)
-            | NonAnyType::Int32Array(_)
-            | NonAnyType::Uint8Array(_)
-            | NonAnyType::Uint16Array(_)
-            | NonAnyType::Uint32Array(_)
-            | NonAnyType::Uint8ClampedArray(_)
-            | NonAnyType::Float32Array(_)
-            | NonAnyType::Float64Array(_)
-            | NonAnyType::ArrayBufferView(_)
-            | NonAnyType::BufferSource(_) => {
-                return Err(err(location, "buffer source types are not supported"))
+            NonAnyType::ArrayBuffer(t) => nullable!(t.q_mark, Type::Buffer("ArrayBuffer")),
+            NonAnyType::Int8Array(t) => nullable!(t.q_mark, Type::Buffer("Int8Array")),
+            NonAnyType::Int16Array(t) => nullable!(t.q_mark, Type::Buffer("Int16Array")),
+            NonAnyType::Int32Array(t) => nullable!(t.q_mark, Type::Buffer("Int32Array")),
+            NonAnyType::Uint8Array(t) => nullable!(t.q_mark, Type::Buffer("Uint8Array")),
+            NonAnyType::Uint16Array(t) => nullable!(t.q_mark, Type::Buffer("Uint16Array")),
+            NonAnyType::Uint32Array(t) => nullable!(t.q_mark, Type::Buffer("Uint32Array")),
+            NonAnyType::Uint8ClampedArray(t) => {
+                nullable!(t.q_mark, Type::Buffer("Uint8ClampedArray"))
             }
+            NonAnyType::Float32Array(t) => nullable!(t.q_mark, Type::Buffer("Float32Array")),
+            NonAnyType::Float64Array(t) => nullable!(t.q_mark, Type::Buffer("Float64Array")),
+            NonAnyType::ArrayBufferView(t) => {
+                nullable!(t.q_mark, Type::Buffer("ArrayBufferView"))
+            }
+            NonAnyType::BufferSource(t) => nullable!(t.q_mark, Type::Buffer("BufferSource")),
+            NonAnyType::DataView(_) => return Err(err(location, "DataView is not supported")),
         })
     }
 
@@ -1729,6 +1864,17 @@ impl<'a> Resolver<'a> {
         conversion: Option<IntegerConversion>,
         location: &Location,
     ) -> Result<Type, GenError> {
+        if name == "AllowSharedBufferSource" && !self.kinds.contains_key(name) {
+            // https://webidl.spec.whatwg.org/#AllowSharedBufferSource (a
+            // typedef of the Web IDL standard itself).
+            if conversion.is_some() {
+                return Err(err(
+                    location,
+                    "[EnforceRange] and [Clamp] only apply to integer types",
+                ));
+            }
+            return Ok(Type::Buffer("AllowSharedBufferSource"));
+        }
         let Some((kind, _)) = self.kinds.get(name) else {
             let hint = match name {
                 "bool" => " (did you mean `boolean`?)",
@@ -1952,7 +2098,16 @@ fn default_value(
             }
         }
         WDefault::String(s) => match target {
-            Type::DOMString | Type::USVString => DefaultValue::String(s.0.to_owned()),
+            Type::DOMString | Type::NullToEmptyString | Type::USVString | Type::ByteString => {
+                DefaultValue::String(s.0.to_owned())
+            }
+            // A union with a string member: that member.
+            Type::Union(m)
+                if m.iter()
+                    .any(|t| matches!(t, Type::DOMString | Type::USVString | Type::ByteString)) =>
+            {
+                DefaultValue::String(s.0.to_owned())
+            }
             Type::Enum(name) => {
                 let valid = resolver.kinds.contains_key(name.as_str());
                 if !valid {
@@ -1996,8 +2151,17 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
         let category = match m {
             Type::Boolean => "boolean",
             Type::Integer(..) | Type::Float { .. } => "numeric",
-            Type::DOMString | Type::USVString | Type::Enum(_) => "string",
-            Type::Dictionary(_) => "dictionary",
+            Type::DOMString | Type::USVString | Type::ByteString | Type::Enum(_) => "string",
+            Type::NullToEmptyString => {
+                return Err(err(
+                    location,
+                    "[LegacyNullToEmptyString] DOMString cannot be a union member",
+                ))
+            }
+            // Dictionaries and records are both "dictionary-like".
+            Type::Dictionary(_) | Type::Record(..) => "dictionary",
+            // Buffer source types: one member (BufferSource counts as one).
+            Type::Buffer(_) => "buffer source",
             Type::Interface(_) => {
                 continue;
             }
@@ -2026,6 +2190,7 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
         && (categories.contains(&"dictionary")
             || categories.contains(&"sequence")
             || categories.contains(&"callback function")
+            || categories.contains(&"buffer source")
             || members.iter().any(|m| matches!(m, Type::Interface(_))))
     {
         return Err(err(
@@ -2054,6 +2219,7 @@ fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> 
     match ty.inner() {
         Type::Dictionary(_) => Err(err(location, "attributes cannot be dictionaries")),
         Type::Sequence(_) => Err(err(location, "attributes cannot be sequences")),
+        Type::Record(..) => Err(err(location, "attributes cannot be records")),
         Type::Union(m)
             if m.iter()
                 .any(|t| matches!(t, Type::Dictionary(_) | Type::Sequence(_))) =>
@@ -2087,10 +2253,25 @@ fn contains_callback_or_promise(ty: &Type) -> bool {
 const OPERATION_ATTRIBUTES: &[&str] = &["CEReactions", "NewObject"];
 const OPERATION_ATTRIBUTES_IN_MIXIN: &[&str] = &["CEReactions", "NewObject", "Exposed"];
 
+/// `[LegacyNullToEmptyString]` applies to `DOMString` only
+/// (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>).
+fn null_to_empty_string(ty: Type, location: &Location) -> Result<Type, GenError> {
+    match ty {
+        Type::DOMString | Type::NullToEmptyString => Ok(Type::NullToEmptyString),
+        _ => Err(err(
+            location,
+            "[LegacyNullToEmptyString] only applies to DOMString (not nullable)",
+        )),
+    }
+}
+
 /// A stringifier's type is DOMString or USVString
 /// (<https://webidl.spec.whatwg.org/#idl-stringifiers>).
 fn check_stringifier_type(ty: &Type, location: &Location) -> Result<(), GenError> {
-    if matches!(ty, Type::DOMString | Type::USVString) {
+    if matches!(
+        ty,
+        Type::DOMString | Type::USVString | Type::NullToEmptyString
+    ) {
         Ok(())
     } else {
         Err(err(
@@ -2276,12 +2457,61 @@ fn validate(defs: &Definitions) -> Result<(), GenError> {
                 ));
             }
         }
+        // The objects of an interface inheriting special operations would
+        // need the parent's proxy handler with the child's struct: not
+        // supported (HTMLFormControlsCollection, RadioNodeList).
+        if let Some(ancestor) = defs
+            .ancestors(&iface.name)
+            .into_iter()
+            .find(|a| a.specials.legacy_platform_object())
+        {
+            return Err(err(
+                &iface.location,
+                format!(
+                    "interface {} inherits the special operations of {} (not supported)",
+                    iface.name, ancestor.name
+                ),
+            ));
+        }
         if iface.name == "DOMException" && iface.parent.is_some() {
             return Err(err(&iface.location, "DOMException cannot inherit"));
         }
         let ops = iface.constructor.iter().chain(iface.operations.iter());
         for op in ops {
             check_final_dictionary_argument(defs, op)?;
+        }
+        // Overloads (https://webidl.spec.whatwg.org/#idl-overloading).
+        for (list, other) in [
+            (&iface.operations, &iface.static_operations),
+            (&iface.static_operations, &iface.operations),
+        ] {
+            for group in overload_groups(list) {
+                let first = group[0];
+                let name = first.name.as_deref().unwrap_or_default();
+                if other.iter().any(|o| o.name.as_deref() == Some(name)) {
+                    return Err(err(
+                        &first.location,
+                        format!(
+                            "`{name}` is both a static and a regular operation of {}",
+                            iface.name
+                        ),
+                    ));
+                }
+                if group.len() < 2 {
+                    continue;
+                }
+                let last = group[group.len() - 1];
+                if group
+                    .iter()
+                    .any(|o| o.returns_promise() != first.returns_promise())
+                {
+                    return Err(err(
+                        &last.location,
+                        format!("the overloads of `{name}` must all return promises or none"),
+                    ));
+                }
+                overload_plan(&group).map_err(|message| err(&last.location, message))?;
+            }
         }
     }
     for dict in defs.dictionaries.values() {
@@ -2365,4 +2595,17 @@ fn check_final_dictionary_argument(defs: &Definitions, op: &Operation) -> Result
 /// The path used in error messages for a file given on the command line.
 pub fn display_path(path: &Path) -> String {
     path.display().to_string()
+}
+
+/// Operations grouped by name, in the order of each name's first
+/// declaration.
+pub(crate) fn overload_groups(ops: &[Operation]) -> Vec<Vec<&Operation>> {
+    let mut groups: Vec<Vec<&Operation>> = Vec::new();
+    for op in ops {
+        match groups.iter_mut().find(|g| g[0].name == op.name) {
+            Some(group) => group.push(op),
+            None => groups.push(vec![op]),
+        }
+    }
+    groups
 }

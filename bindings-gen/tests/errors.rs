@@ -91,10 +91,28 @@ fn unsupported_constructs_are_rejected() {
         "(unsigned long index) or (DOMString name)",
     );
     assert_error(
-        "[Exposed=Window] interface A { undefined f(); undefined f(long x); };",
+        "[Exposed=Window] interface A { undefined f(long x); undefined f(short y); };",
         1,
-        57,
-        "overloading is not supported",
+        63,
+        "the overloads of `f` are not distinguishable at argument 1 with 1 arguments",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f(optional long x); undefined f(); };",
+        1,
+        72,
+        "the overloads of `f` cannot be told apart with 0 arguments",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f(long x); Promise<undefined> f(); };",
+        1,
+        72,
+        "must all return promises or none",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { attribute long f; undefined f(); };",
+        1,
+        60,
+        "duplicate member `f` in A",
     );
     assert_error(
         "[Exposed=Window] interface A { stringifier long f(); };",
@@ -122,16 +140,28 @@ fn unsupported_constructs_are_rejected() {
     );
     assert_error("namespace N { };", 1, 11, "namespaces are not supported");
     assert_error(
-        "dictionary D { record<DOMString, long> r; };",
+        "dictionary D { record<long, long> r; };",
         1,
-        40,
-        "record types are not supported",
+        35,
+        "a record's key type must be DOMString, USVString or ByteString",
     );
     assert_error(
-        "dictionary D { ArrayBuffer b; };",
+        "[Exposed=Window] interface A { attribute record<DOMString, long> r; };",
         1,
-        28,
-        "buffer source types",
+        66,
+        "attributes cannot be records",
+    );
+    assert_error(
+        "dictionary D { DataView b; };",
+        1,
+        25,
+        "DataView is not supported",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f((BufferSource or Uint8Array) b); };",
+        1,
+        73,
+        "a union may have only one buffer source member type",
     );
     assert_error(
         "callback C = undefined (long... rest);",
@@ -144,6 +174,38 @@ fn unsupported_constructs_are_rejected() {
         2,
         49,
         "variadic arguments of callback or Promise types are not supported",
+    );
+}
+
+#[test]
+fn special_operations_are_not_inherited() {
+    assert_error(
+        "[Exposed=Window] interface C { getter long (unsigned long i); };\n[Exposed=Window] interface D : C { };",
+        2,
+        28,
+        "interface D inherits the special operations of C (not supported)",
+    );
+}
+
+#[test]
+fn attribute_extended_attributes_are_checked() {
+    assert_error(
+        "[Exposed=Window] interface A { [PutForwards=x] attribute A a; };",
+        1,
+        60,
+        "[PutForwards] and [Replaceable] are only allowed on readonly attributes",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { attribute [LegacyNullToEmptyString] long n; };",
+        1,
+        73,
+        "[LegacyNullToEmptyString] only applies to DOMString",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f([LegacyNullToEmptyString] DOMString? s); };",
+        1,
+        81,
+        "[LegacyNullToEmptyString] only applies to DOMString",
     );
 }
 

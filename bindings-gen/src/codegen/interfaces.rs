@@ -194,7 +194,42 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 })
             }
         });
-        let setter = if attr.readonly {
+        let setter = if let Some(forward) = &attr.put_forwards {
+            // https://webidl.spec.whatwg.org/#PutForwards
+            let setter = format_ident!("set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            let key = c_str(&attr.name);
+            let forward = c_str(forward);
+            natives.push(quote! {
+                /// The attribute setter of a `[PutForwards]` attribute
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| {
+                        unwrap_this::<#self_ty>(cx, &args, #what)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        put_forwards(cx, &args, #key, #forward)
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        } else if attr.replaceable {
+            // https://webidl.spec.whatwg.org/#Replaceable
+            let setter = format_ident!("set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            let key = c_str(&attr.name);
+            natives.push(quote! {
+                /// The attribute setter of a `[Replaceable]` attribute
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| {
+                        unwrap_this::<#self_ty>(cx, &args, #what)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        replace_attribute(cx, &args, #key)
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        } else if attr.readonly {
             quote!(None)
         } else {
             let setter_name = format_ident!("Set{}", camel_case(&attr.name));
@@ -256,57 +291,157 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         }
     }
 
+    // Static attributes: accessor properties of the interface object
+    // (https://webidl.spec.whatwg.org/#es-attributes), without `this`.
+    let mut static_attribute_specs = Vec::new();
+    for attr in &iface.static_attributes {
+        let getter_name = ident(&camel_case(&attr.name));
+        let t = rust_type(&attr.ty);
+        let (ret, call) = if attr.getter_throws {
+            (
+                quote!(Fallible<#t>),
+                quote!(<#self_ty as #methods_trait>::#getter_name(cx, global).map_err(|error| throw_dom_error(cx, error))?),
+            )
+        } else {
+            (
+                quote!(#t),
+                quote!(<#self_ty as #methods_trait>::#getter_name(cx, global)),
+            )
+        };
+        let doc = format!(
+            " `static {}attribute {}`",
+            if attr.readonly { "readonly " } else { "" },
+            attr.name
+        );
+        trait_items.push(quote! {
+            #[doc = #doc]
+            fn #getter_name(cx: &mut JSContext, global: &GlobalScope) -> #ret;
+        });
+        let getter = format_ident!("static_get_{}", attr.name);
+        let what = format!("get {}.{}", name, attr.name);
+        natives.push(quote! {
+            /// The static attribute's getter
+            /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+            pub(crate) unsafe extern "C" fn #getter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                    let global = static_operation_global(cx)?;
+                    let result: #t = #call;
+                    result.to_js(cx, args.rval());
+                    Ok(())
+                })
+            }
+        });
+        let setter = if attr.readonly {
+            quote!(None)
+        } else {
+            let setter_name = format_ident!("Set{}", camel_case(&attr.name));
+            let setter = format_ident!("static_set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            trait_items.push(quote! {
+                #[doc = #doc]
+                fn #setter_name(cx: &mut JSContext, global: &GlobalScope, value: #t) -> Fallible<()>;
+            });
+            let convert = from_js_expr(defs, &attr.ty, quote!(args.get(0)));
+            natives.push(quote! {
+                /// The static attribute's setter
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                        let global = static_operation_global(cx)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        let value: #t = #convert?;
+                        <#self_ty as #methods_trait>::#setter_name(cx, global, value)
+                            .map_err(|error| throw_dom_error(cx, error))?;
+                        args.rval().set(UndefinedValue());
+                        Ok(())
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        };
+        let key = c_str(&attr.name);
+        static_attribute_specs
+            .push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
+    }
+
     // Operations: https://webidl.spec.whatwg.org/#es-operations, and
     // static operations (https://webidl.spec.whatwg.org/#es-static-operations),
     // which are properties of the interface object and have no `this`.
     let mut static_method_specs = Vec::new();
-    let all_operations = iface
-        .operations
-        .iter()
-        .map(|op| (op, false))
-        .chain(iface.static_operations.iter().map(|op| (op, true)));
-    for (op, is_static) in all_operations {
-        let op_name = op.name.as_deref().expect("regular operations have names");
-        let method = ident(&camel_case(op_name));
+    let groups = crate::parse::overload_groups(&iface.operations)
+        .into_iter()
+        .map(|g| (g, false))
+        .chain(
+            crate::parse::overload_groups(&iface.static_operations)
+                .into_iter()
+                .map(|g| (g, true)),
+        );
+    for (group, is_static) in groups {
+        let op_name = group[0]
+            .name
+            .as_deref()
+            .expect("regular operations have names");
         let native = if is_static {
             format_ident!("static_op_{}", op_name)
         } else {
             format_ident!("op_{}", op_name)
         };
         let what = format!("{}.{}", name, op_name);
-        let (stmts, arg_names) = argument_conversions(defs, op, &what);
-        let params = op.arguments.iter().zip(&arg_names).map(|(a, n)| {
-            let t = argument_type(a);
-            quote!(#n: #t)
-        });
-        let ret = rust_type(&op.return_type);
-        let doc = format!(" `{}{}()`", if is_static { "static " } else { "" }, op_name);
-        if is_static {
-            trait_items.push(quote! {
-                #[doc = #doc]
-                fn #method(cx: &mut JSContext, global: &GlobalScope, #(#params),*) -> Fallible<#ret>;
+        let mut bodies = Vec::new();
+        for (index, op) in group.iter().enumerate() {
+            // Overloads are `Foo`, `Foo_`, `Foo__`... in declaration order.
+            let method = ident(&format!("{}{}", camel_case(op_name), "_".repeat(index)));
+            let (stmts, arg_names) = argument_conversions(defs, op, &what);
+            let params = op.arguments.iter().zip(&arg_names).map(|(a, n)| {
+                let t = argument_type(a);
+                quote!(#n: #t)
             });
-        } else {
-            trait_items.push(quote! {
-                #[doc = #doc]
-                fn #method(&self, cx: &mut JSContext, #(#params),*) -> Fallible<#ret>;
+            let ret = rust_type(&op.return_type);
+            let doc = if group.len() > 1 {
+                format!(
+                    " `{}{}()`, overload {} (<https://webidl.spec.whatwg.org/#idl-overloading>)",
+                    if is_static { "static " } else { "" },
+                    op_name,
+                    index + 1
+                )
+            } else {
+                format!(" `{}{}()`", if is_static { "static " } else { "" }, op_name)
+            };
+            if is_static {
+                trait_items.push(quote! {
+                    #[doc = #doc]
+                    fn #method(cx: &mut JSContext, global: &GlobalScope, #(#params),*) -> Fallible<#ret>;
+                });
+            } else {
+                trait_items.push(quote! {
+                    #[doc = #doc]
+                    fn #method(&self, cx: &mut JSContext, #(#params),*) -> Fallible<#ret>;
+                });
+            }
+            let (prologue, call) = if is_static {
+                (
+                    quote!(let global = static_operation_global(cx)?;),
+                    quote!(<#self_ty as #methods_trait>::#method(cx, global, #(#arg_names),*)),
+                )
+            } else {
+                (
+                    quote!(let this = unwrap_this::<#self_ty>(cx, &args, #what)?;),
+                    quote!(<#self_ty as #methods_trait>::#method(this, cx, #(#arg_names),*)),
+                )
+            };
+            bodies.push(quote! {
+                #prologue
+                #(#stmts)*
+                let result: #ret = #call
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                result.to_js(cx, args.rval());
+                Ok(())
             });
         }
-        let kind = if op.returns_promise() {
+        let kind = if group[0].returns_promise() {
             quote!(ReturnKind::Promise)
         } else {
             quote!(ReturnKind::Value)
-        };
-        let (prologue, call) = if is_static {
-            (
-                quote!(let global = static_operation_global(cx)?;),
-                quote!(<#self_ty as #methods_trait>::#method(cx, global, #(#arg_names),*)),
-            )
-        } else {
-            (
-                quote!(let this = unwrap_this::<#self_ty>(cx, &args, #what)?;),
-                quote!(<#self_ty as #methods_trait>::#method(this, cx, #(#arg_names),*)),
-            )
         };
         let native_doc = if is_static {
             quote!(
@@ -319,21 +454,46 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
             )
         };
-        natives.push(quote! {
-            #native_doc
-            pub(crate) unsafe extern "C" fn #native(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
-                call_native(cx, argc, vp, #what, #kind, |cx, args| unsafe {
-                    #prologue
-                    #(#stmts)*
-                    let result: #ret = #call
-                        .map_err(|error| throw_dom_error(cx, error))?;
-                    result.to_js(cx, args.rval());
-                    Ok(())
-                })
+        let length = if group.len() == 1 {
+            let body = &bodies[0];
+            natives.push(quote! {
+                #native_doc
+                pub(crate) unsafe extern "C" fn #native(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, #kind, |cx, args| unsafe {
+                        #body
+                    })
+                }
+            });
+            group[0].required_argument_count() as u16
+        } else {
+            let plan = overload_plan(&group).expect("checked by the parser");
+            let overload_fns: Vec<_> = (0..group.len())
+                .map(|i| format_ident!("{}_overload_{}", native, i))
+                .collect();
+            for (f, body) in overload_fns.iter().zip(&bodies) {
+                natives.push(quote! {
+                    #[allow(unused_variables)]
+                    unsafe fn #f(cx: &mut JSContext, args: NativeArgs) -> Result<(), ()> {
+                        unsafe { #body }
+                    }
+                });
             }
-        });
+            let dispatch = overload_dispatch(&group, &plan, &overload_fns, &what);
+            natives.push(quote! {
+                #native_doc
+                /// Overloaded: the overload resolution algorithm
+                /// (<https://webidl.spec.whatwg.org/#es-overloads>) picks
+                /// the overload.
+                #[allow(unreachable_code)]
+                pub(crate) unsafe extern "C" fn #native(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, #kind, |cx, args| unsafe {
+                        #dispatch
+                    })
+                }
+            });
+            plan.length as u16
+        };
         let key = c_str(op_name);
-        let length = op.required_argument_count() as u16;
         let spec = quote!(function_spec(#key, Some(#native), #length, JSPROP_ENUMERATE));
         if is_static {
             static_method_specs.push(spec);
@@ -554,6 +714,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
     let n_attrs = attribute_specs.len() + 1;
     let n_methods = method_specs.len() + 1;
     let n_static_methods = static_method_specs.len() + 1;
+    let n_static_attrs = static_attribute_specs.len() + 1;
     let n_unforgeable = unforgeable.len() + 1;
     let key = c_str(name);
     let parent = match &iface.parent {
@@ -713,6 +874,8 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 StaticSpecs([#(#method_specs,)* JSFunctionSpec::ZERO]);
             static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; #n_static_methods]> =
                 StaticSpecs([#(#static_method_specs,)* JSFunctionSpec::ZERO]);
+            static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_static_attrs]> =
+                StaticSpecs([#(#static_attribute_specs,)* JSPropertySpec::ZERO]);
             static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_unforgeable]> =
                 StaticSpecs([#(#unforgeable,)* JSPropertySpec::ZERO]);
             static CONSTANTS: &[ConstantSpec] = &[#(#constants),*];
@@ -729,6 +892,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 attributes: &ATTRIBUTES.0,
                 methods: &METHODS.0,
                 static_methods: &STATIC_METHODS.0,
+                static_attributes: &STATIC_ATTRIBUTES.0,
                 constants: CONSTANTS,
                 exposure: Exposure { window: #window, dedicated_worker: #worker },
                 pref: #pref,
@@ -932,4 +1096,177 @@ fn legacy_platform_object(
             #(#items)*
         }
     })
+}
+
+/// The overload resolution algorithm (<https://webidl.spec.whatwg.org/#es-overloads>)
+/// for one overloaded operation: pick the entry of the effective overload
+/// set by the argument count, then by the value at the distinguishing
+/// argument index, and call that overload's function. (The arguments
+/// before the distinguishing index are converted by the chosen overload,
+/// after the choice.)
+fn overload_dispatch(
+    group: &[&Operation],
+    plan: &OverloadPlan,
+    overload_fns: &[proc_macro2::Ident],
+    what: &str,
+) -> TokenStream {
+    let maxarg = plan.maxarg as u32;
+    let no_match = format!("{what}: no overload matches the arguments.");
+    let mut arms = Vec::new();
+    for (count, (entries, d)) in plan.arms.iter().enumerate() {
+        let count = count as u32;
+        let body = match (entries.as_slice(), d) {
+            ([], _) => {
+                let message = format!("{what}: no overload takes {count} arguments.");
+                quote! {
+                    throw_type_error(cx, #message);
+                    Err(())
+                }
+            }
+            ([only], _) => {
+                let f = &overload_fns[*only];
+                quote!(#f(cx, args))
+            }
+            (_, Some(d)) => {
+                let d_index = *d as u32;
+                let arg = |e: usize| overload_argument(group[e], *d).expect("in range");
+                let has = |e: usize, pred: &dyn Fn(&Type) -> bool| {
+                    let (t, _) = arg(e);
+                    match t {
+                        Type::Union(m) => m.iter().any(pred),
+                        Type::Nullable(inner) => match &**inner {
+                            Type::Union(m) => m.iter().any(pred),
+                            other => pred(other),
+                        },
+                        other => pred(other),
+                    }
+                };
+                let first =
+                    |pred: &dyn Fn(usize) -> bool| entries.iter().copied().find(|&e| pred(e));
+                let call = |e: usize| {
+                    let f = &overload_fns[e];
+                    quote!(return #f(cx, args);)
+                };
+                let mut steps = Vec::new();
+                // Step 12.3: undefined and an optional argument at d.
+                if let Some(e) = first(&|e| arg(e).1) {
+                    let c = call(e);
+                    steps.push(quote!(if value.is_undefined() { #c }));
+                }
+                // Step 12.4: null or undefined and a nullable type or a
+                // dictionary type (or a union holding one) at d.
+                if let Some(e) = first(&|e| {
+                    arg(e).0.is_nullable() || has(e, &|t| matches!(t, Type::Dictionary(_)))
+                }) {
+                    let c = call(e);
+                    steps.push(quote!(if value.is_null_or_undefined() { #c }));
+                }
+                let mut object_steps = Vec::new();
+                // Step 12.5: a platform object implementing an interface
+                // type at d.
+                for &e in entries {
+                    let (t, _) = arg(e);
+                    let mut types = Vec::new();
+                    match t.inner() {
+                        Type::Union(m) => types.extend(m.iter()),
+                        other => types.push(other),
+                    }
+                    for t in types {
+                        if let Type::Interface(n) = t {
+                            let module = ident(&n.to_lowercase());
+                            let i = ident(n);
+                            let c = call(e);
+                            object_steps.push(quote! {
+                                if DomRoot::<crate::dom::#module::#i>::try_from_object(value.to_object()).is_some() { #c }
+                            });
+                        }
+                        if let Type::Buffer(b) = t {
+                            // Steps 12.6-12.9: buffer source types.
+                            let b = ident(b);
+                            let c = call(e);
+                            object_steps.push(quote! {
+                                if #b::try_from_object(value.to_object()).is_some() { #c }
+                            });
+                        }
+                    }
+                }
+                // Step 12.10: a callable value and a callback function type.
+                if let Some(e) = first(&|e| has(e, &|t| matches!(t, Type::CallbackFunction(_)))) {
+                    let c = call(e);
+                    object_steps.push(quote!(if is_callable(value) { #c }));
+                }
+                // Step 12.11: an object with @@iterator and a sequence type.
+                if let Some(e) = first(&|e| has(e, &|t| matches!(t, Type::Sequence(_)))) {
+                    let c = call(e);
+                    object_steps.push(quote!(if has_iterator_method(cx, value)? { #c }));
+                }
+                // Step 12.12: any object and a callback interface,
+                // dictionary, record or object type.
+                if let Some(e) = first(&|e| {
+                    has(e, &|t| {
+                        matches!(
+                            t,
+                            Type::CallbackInterface(_)
+                                | Type::Dictionary(_)
+                                | Type::Record(..)
+                                | Type::Object
+                        )
+                    })
+                }) {
+                    object_steps.push(call(e));
+                }
+                if !object_steps.is_empty() {
+                    steps.push(quote!(if value.is_object() { #(#object_steps)* }));
+                }
+                // Step 12.13: a Boolean and a boolean type.
+                let boolean = first(&|e| has(e, &|t| matches!(t, Type::Boolean)));
+                let numeric =
+                    first(&|e| has(e, &|t| matches!(t, Type::Integer(..) | Type::Float { .. })));
+                let string = first(&|e| {
+                    has(e, &|t| {
+                        matches!(
+                            t,
+                            Type::DOMString
+                                | Type::NullToEmptyString
+                                | Type::USVString
+                                | Type::ByteString
+                                | Type::Enum(_)
+                        )
+                    })
+                });
+                let any = first(&|e| matches!(arg(e).0, Type::Any));
+                if let Some(e) = boolean {
+                    let c = call(e);
+                    steps.push(quote!(if value.is_boolean() { #c }));
+                }
+                // Step 12.14: a Number and a numeric type.
+                if let Some(e) = numeric {
+                    let c = call(e);
+                    steps.push(quote!(if value.is_number() { #c }));
+                }
+                // Steps 12.16-12.19: then a string, numeric, boolean or
+                // `any` type takes any value.
+                for e in [string, numeric, boolean, any].into_iter().flatten() {
+                    steps.push(call(e));
+                }
+                quote! {
+                    let value = args.get(#d_index);
+                    #(#steps)*
+                    // Step 12.20: Otherwise, throw a TypeError.
+                    throw_type_error(cx, #no_match);
+                    Err(())
+                }
+            }
+            _ => unreachable!("a plan with several entries has an index"),
+        };
+        arms.push(quote!(#count => { #body }));
+    }
+    quote! {
+        // Steps 1-4: argcount is min(maxarg, the number of arguments).
+        let argcount = args.len().min(#maxarg);
+        match argcount {
+            #(#arms)*
+            _ => unreachable!("argcount is at most maxarg"),
+        }
+    }
 }

@@ -12,6 +12,8 @@ pub mod PageBinding {
     pub trait PageMethods {
         /// `readonly attribute title`
         fn Title(&self, cx: &mut JSContext) -> DOMString;
+        /// `readonly attribute fromPartial`
+        fn FromPartial(&self, cx: &mut JSContext) -> i32;
         /// `readonly attribute origin`
         fn Origin(&self, cx: &mut JSContext) -> DOMString;
         /// `attribute flag`
@@ -41,6 +43,27 @@ pub mod PageBinding {
             |cx, args| unsafe {
                 let this = unwrap_this::<Page>(cx, &args, "get Page.title")?;
                 let result: DOMString = <Page as PageMethods>::Title(this, cx);
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    /// The attribute getter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+    pub(crate) unsafe extern "C" fn get_fromPartial(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "get Page.fromPartial",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<Page>(cx, &args, "get Page.fromPartial")?;
+                let result: i32 = <Page as PageMethods>::FromPartial(this, cx);
                 result.to_js(cx, args.rval());
                 Ok(())
             },
@@ -187,8 +210,9 @@ pub mod PageBinding {
             },
         )
     }
-    static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 4usize]> = StaticSpecs([
+    static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 5usize]> = StaticSpecs([
         accessor_spec(c"title", Some(get_title), None, JSPROP_ENUMERATE),
+        accessor_spec(c"fromPartial", Some(get_fromPartial), None, JSPROP_ENUMERATE),
         accessor_spec(c"origin", Some(get_origin), None, JSPROP_ENUMERATE),
         accessor_spec(c"flag", Some(get_flag), Some(set_flag), JSPROP_ENUMERATE),
         JSPropertySpec::ZERO,
@@ -201,6 +225,9 @@ pub mod PageBinding {
     ]);
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
+    ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
     ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
@@ -223,6 +250,7 @@ pub mod PageBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -288,6 +316,8 @@ pub mod WorkerScopeBinding {
         ) -> Fallible<()>;
         /// `schedule()`
         fn Schedule(&self, cx: &mut JSContext, arg_delay: i32) -> Fallible<i32>;
+        /// `workerOnlyMixinMember()`
+        fn WorkerOnlyMixinMember(&self, cx: &mut JSContext) -> Fallible<()>;
     }
     /// The attribute getter
     /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
@@ -440,18 +470,54 @@ pub mod WorkerScopeBinding {
             },
         )
     }
+    /// The operation's function
+    /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+    pub(crate) unsafe extern "C" fn op_workerOnlyMixinMember(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "WorkerScope.workerOnlyMixinMember",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<
+                    WorkerScope,
+                >(cx, &args, "WorkerScope.workerOnlyMixinMember")?;
+                let result: () = <WorkerScope as WorkerScopeMethods>::WorkerOnlyMixinMember(
+                        this,
+                        cx,
+                    )
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
     static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 3usize]> = StaticSpecs([
         accessor_spec(c"origin", Some(get_origin), None, JSPROP_ENUMERATE),
         accessor_spec(c"flag", Some(get_flag), Some(set_flag), JSPROP_ENUMERATE),
         JSPropertySpec::ZERO,
     ]);
-    static METHODS: StaticSpecs<[JSFunctionSpec; 3usize]> = StaticSpecs([
+    static METHODS: StaticSpecs<[JSFunctionSpec; 4usize]> = StaticSpecs([
         function_spec(c"importScripts", Some(op_importScripts), 0u16, JSPROP_ENUMERATE),
         function_spec(c"schedule", Some(op_schedule), 0u16, JSPROP_ENUMERATE),
+        function_spec(
+            c"workerOnlyMixinMember",
+            Some(op_workerOnlyMixinMember),
+            0u16,
+            JSPROP_ENUMERATE,
+        ),
         JSFunctionSpec::ZERO,
     ]);
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
+    ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
     ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
@@ -474,6 +540,7 @@ pub mod WorkerScopeBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: false,

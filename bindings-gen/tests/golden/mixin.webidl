@@ -23,3 +23,19 @@ interface WorkerScope {
   undefined importScripts(USVString... urls);
 };
 WorkerScope includes Shared;
+
+// Partial definitions: their members join the interface or mixin; a
+// partial's [Exposed] limits where its members go.
+partial interface Page {
+  readonly attribute long fromPartial;
+};
+
+[Exposed=Worker]
+partial interface Page {
+  readonly attribute long workerOnlyPartial;
+};
+
+[Exposed=Worker]
+partial interface mixin Shared {
+  undefined workerOnlyMixinMember();
+};

@@ -6,3 +6,29 @@ interface Registry {
   static undefined forget(DOMString key);
   boolean has(DOMString key);
 };
+
+// Static attributes and extended attributes on attributes and arguments.
+[Exposed=Window]
+interface Extended {
+  static attribute long counter;
+  static readonly attribute DOMString label;
+  [CEReactions] attribute [LegacyNullToEmptyString] DOMString innerHTML;
+  [SameObject, PutForwards=value] readonly attribute Extended child;
+  [Replaceable] readonly attribute long replaceable;
+  [CEReactions, NewObject] DOMString echo([LegacyNullToEmptyString] DOMString data);
+};
+
+// Overloads.
+[Exposed=Window]
+interface Overloads {
+  undefined open(ByteString method, USVString url);
+  undefined open(ByteString method, USVString url, boolean async, optional USVString? username = null);
+  undefined postMessage(any message, USVString targetOrigin);
+  undefined postMessage(any message, optional Dict options = {});
+  static long pick(long a);
+  static long pick(DOMString s);
+};
+
+dictionary Dict {
+  boolean flag = false;
+};

@@ -46,9 +46,9 @@ use mozjs::jsval::{ObjectValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{
     AppendToIdVector, GetPropertyKeys, JS_DefinePropertyById, JS_DeletePropertyById,
-    JS_GetOwnPropertyDescriptorById, JS_GetPrototype, JS_HasPropertyById, JS_IndexToId,
-    JS_NewPlainObject, JS_ValueToId, SetPropertyIgnoringNamedGetter, RUST_JSID_IS_INT,
-    RUST_JSID_IS_STRING, RUST_JSID_TO_INT, RUST_JSID_TO_STRING,
+    JS_GetOwnPropertyDescriptorById, JS_GetPrototype, JS_GetStringCharAt, JS_HasPropertyById,
+    JS_IndexToId, JS_NewPlainObject, JS_ValueToId, SetPropertyIgnoringNamedGetter,
+    RUST_JSID_IS_INT, RUST_JSID_IS_STRING, RUST_JSID_TO_INT, RUST_JSID_TO_STRING,
 };
 use mozjs::rust::{Handle, HandleId, HandleObject, HandleValue, IdVector, MutableHandleValue};
 
@@ -275,8 +275,16 @@ unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32> {
             return None;
         }
         let string = RUST_JSID_TO_STRING(id);
-        // Larger indices are strings of at most 10 digits.
-        if JS_GetStringLength(string) > 10 {
+        // Larger indices are strings of at most 10 digits (checked without
+        // copying the string: most keys are names).
+        let length = JS_GetStringLength(string);
+        if length == 0 || length > 10 {
+            return None;
+        }
+        let mut first = 0u16;
+        if !JS_GetStringCharAt(cx, string, 0, &mut first)
+            || !(b'1' as u16..=b'9' as u16).contains(&first)
+        {
             return None;
         }
         let s = jsstr_to_string(cx, NonNull::new(string)?);
@@ -353,9 +361,11 @@ unsafe fn named_property_visible<T: LegacyPlatformObject>(
     this: &T,
     id: HandleId,
     name: &str,
+    known_supported: bool,
 ) -> Result<bool, ()> {
-    // Step 1: If P is not a supported property name of O, then return false.
-    if !this.supported_property_names(cx).iter().any(|n| n == name) {
+    // Step 1: If P is not a supported property name of O, then return false
+    // (the caller may know it is one).
+    if !known_supported && !this.supported_property_names(cx).iter().any(|n| n == name) {
         return Ok(false);
     }
     // Step 2: If O has an own property named P, then return false.
@@ -419,20 +429,21 @@ unsafe fn legacy_get_own_property<T: LegacyPlatformObject>(
     // false:
     if T::SPECIALS.named_getter && !ignore_named_props {
         if let Some(name) = unsafe { key_string(cx, id) } {
-            // Step 2.1: the named property visibility algorithm.
-            if unsafe { named_property_visible(cx, proxy, this, id, &name) }? {
-                rooted!(&in(cx) let mut value = UndefinedValue());
-                if unsafe { this.named_get(cx, &name, value.handle_mut()) }? {
-                    // Steps 2.1.4-2.1.8: {writable: has a named setter,
-                    // enumerable: not [LegacyUnenumerableNamedProperties],
-                    // configurable: true}.
-                    return Ok(Some(data_descriptor(
-                        value.get(),
-                        T::SPECIALS.named_setter,
-                        !T::SPECIALS.unenumerable_named_properties,
-                        true,
-                    )));
-                }
+            // Step 2.1: the named property visibility algorithm (a name
+            // the getter has a value for is a supported property name).
+            rooted!(&in(cx) let mut value = UndefinedValue());
+            if unsafe { this.named_get(cx, &name, value.handle_mut()) }?
+                && unsafe { named_property_visible(cx, proxy, this, id, &name, true) }?
+            {
+                // Steps 2.1.4-2.1.8: {writable: has a named setter,
+                // enumerable: not [LegacyUnenumerableNamedProperties],
+                // configurable: true}.
+                return Ok(Some(data_descriptor(
+                    value.get(),
+                    T::SPECIALS.named_setter,
+                    !T::SPECIALS.unenumerable_named_properties,
+                    true,
+                )));
             }
         }
     }
@@ -619,7 +630,7 @@ unsafe extern "C" fn delete<T: LegacyPlatformObject>(
             // visibility algorithm with P and O returns true:
             if T::SPECIALS.named_getter {
                 if let Some(name) = key_string(cx, id) {
-                    if named_property_visible(cx, proxy, this, id, &name)? {
+                    if named_property_visible(cx, proxy, this, id, &name, false)? {
                         // Step 2.1: If O does not implement an interface
                         // with a named property deleter, return false.
                         if !T::SPECIALS.named_deleter {
@@ -694,7 +705,7 @@ unsafe extern "C" fn own_property_keys<T: LegacyPlatformObject>(
                     if T::SPECIALS.indexed_getter && array_index(cx, id.handle()).is_some() {
                         continue;
                     }
-                    if named_property_visible(cx, proxy, this, id.handle(), &name)?
+                    if named_property_visible(cx, proxy, this, id.handle(), &name, true)?
                         && !AppendToIdVector(props, id.handle())
                     {
                         return Err(());
