@@ -94,6 +94,22 @@ interface TestBinding : EventTarget {
   DOMString describeVariadic(long first, (TestBinding or DOMString)... rest);
   sequence<sequence<long>> echoVariadicSequences(sequence<long>... values);
 
+  // ByteString and records.
+  ByteString echoByteString(ByteString value);
+  record<DOMString, long> echoRecord(record<DOMString, long> value);
+  record<ByteString, ByteString> echoByteStringRecord(record<ByteString, ByteString> value);
+  DOMString describeHeadersInit((sequence<sequence<ByteString>> or record<ByteString, ByteString>) init);
+  DOMString describeSearchInit(optional (sequence<sequence<USVString>> or record<USVString, USVString> or USVString) init = "");
+
+  // Buffer source types.
+  DOMString describeBuffer(BufferSource source);
+  sequence<octet> bytesOf(AllowSharedBufferSource source);
+  ArrayBuffer makeArrayBuffer(sequence<octet> bytes);
+  Uint8Array makeUint8Array(sequence<octet> bytes);
+  Uint8Array fillUint8Array(Uint8Array array, octet value);
+  ArrayBufferView? echoView(ArrayBufferView? view);
+  DOMString describeBufferOrString((BufferSource or DOMString) value);
+
   Promise<DOMString> promiseEcho(DOMString value);
   Promise<undefined> promiseRejectWith(DOMString name);
   Promise<long> promiseEnforcedLong([EnforceRange] long value);

@@ -85,7 +85,16 @@ pub enum Type {
     },
     DOMString,
     USVString,
+    /// `ByteString` (<https://webidl.spec.whatwg.org/#idl-ByteString>).
+    ByteString,
     Object,
+    /// `record<K, V>` (K is a string type).
+    Record(Box<Type>, Box<Type>),
+    /// A buffer source type (<https://webidl.spec.whatwg.org/#idl-buffer-source-types>),
+    /// by its Rust name in `dom::bindings::buffer` (`ArrayBuffer`,
+    /// `ArrayBufferView`, `BufferSource`, `AllowSharedBufferSource`,
+    /// `Uint8Array`, ...).
+    Buffer(&'static str),
     Sequence(Box<Type>),
     Nullable(Box<Type>),
     Promise(Box<Type>),
@@ -128,7 +137,12 @@ impl Type {
             }
             Type::DOMString => "String".into(),
             Type::USVString => "USVString".into(),
+            Type::ByteString => "ByteString".into(),
             Type::Object => "Object".into(),
+            Type::Record(k, v) => {
+                format!("{}{}Record", k.union_member_name(), v.union_member_name())
+            }
+            Type::Buffer(name) => (*name).into(),
             Type::Sequence(t) => format!("{}Sequence", t.union_member_name()),
             Type::Nullable(t) => format!("Nullable{}", t.union_member_name()),
             Type::Promise(t) => format!("{}Promise", t.union_member_name()),

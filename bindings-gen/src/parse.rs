@@ -1696,30 +1696,53 @@ impl<'a> Resolver<'a> {
                 let resolved = self.named_type(name, conversion, location)?;
                 nullable!(t.q_mark, resolved)
             }
-            NonAnyType::ByteString(_) => return Err(err(location, "ByteString is not supported")),
+            NonAnyType::ByteString(t) => nullable!(t.q_mark, Type::ByteString),
             NonAnyType::Symbol(_) => return Err(err(location, "symbol is not supported")),
             NonAnyType::Error(_) => return Err(err(location, "Error is not supported")),
             NonAnyType::FrozenArrayType(_) => {
                 return Err(err(location, "FrozenArray is not supported"))
             }
-            NonAnyType::RecordType(_) => {
-                return Err(err(location, "record types are not supported"))
+            NonAnyType::RecordType(t) => {
+                // https://webidl.spec.whatwg.org/#idl-record: K is
+                // DOMString, USVString or ByteString.
+                let (key, _, value) = &t.type_.generics.body;
+                let key = match &**key {
+                    weedle::types::RecordKeyType::Byte(_) => Type::ByteString,
+                    weedle::types::RecordKeyType::DOM(_) => Type::DOMString,
+                    weedle::types::RecordKeyType::USV(_) => Type::USVString,
+                    weedle::types::RecordKeyType::NonAny(_) => {
+                        return Err(err(
+                            location,
+                            "a record's key type must be DOMString, USVString or ByteString",
+                        ))
+                    }
+                };
+                let value = self.plain_type(file, value, None, location)?;
+                if contains_callback_or_promise(&value) {
+                    return Err(err(
+                        location,
+                        "records of callback or Promise types are not supported",
+                    ));
+                }
+                nullable!(t.q_mark, Type::Record(Box::new(key), Box::new(value)))
             }
-            NonAnyType::ArrayBuffer(_)
-            | NonAnyType::DataView(_)
-            | NonAnyType::Int8Array(_)
-            | NonAnyType::Int16Array(_)
-            | NonAnyType::Int32Array(_)
-            | NonAnyType::Uint8Array(_)
-            | NonAnyType::Uint16Array(_)
-            | NonAnyType::Uint32Array(_)
-            | NonAnyType::Uint8ClampedArray(_)
-            | NonAnyType::Float32Array(_)
-            | NonAnyType::Float64Array(_)
-            | NonAnyType::ArrayBufferView(_)
-            | NonAnyType::BufferSource(_) => {
-                return Err(err(location, "buffer source types are not supported"))
+            NonAnyType::ArrayBuffer(t) => nullable!(t.q_mark, Type::Buffer("ArrayBuffer")),
+            NonAnyType::Int8Array(t) => nullable!(t.q_mark, Type::Buffer("Int8Array")),
+            NonAnyType::Int16Array(t) => nullable!(t.q_mark, Type::Buffer("Int16Array")),
+            NonAnyType::Int32Array(t) => nullable!(t.q_mark, Type::Buffer("Int32Array")),
+            NonAnyType::Uint8Array(t) => nullable!(t.q_mark, Type::Buffer("Uint8Array")),
+            NonAnyType::Uint16Array(t) => nullable!(t.q_mark, Type::Buffer("Uint16Array")),
+            NonAnyType::Uint32Array(t) => nullable!(t.q_mark, Type::Buffer("Uint32Array")),
+            NonAnyType::Uint8ClampedArray(t) => {
+                nullable!(t.q_mark, Type::Buffer("Uint8ClampedArray"))
             }
+            NonAnyType::Float32Array(t) => nullable!(t.q_mark, Type::Buffer("Float32Array")),
+            NonAnyType::Float64Array(t) => nullable!(t.q_mark, Type::Buffer("Float64Array")),
+            NonAnyType::ArrayBufferView(t) => {
+                nullable!(t.q_mark, Type::Buffer("ArrayBufferView"))
+            }
+            NonAnyType::BufferSource(t) => nullable!(t.q_mark, Type::Buffer("BufferSource")),
+            NonAnyType::DataView(_) => return Err(err(location, "DataView is not supported")),
         })
     }
 
@@ -1729,6 +1752,17 @@ impl<'a> Resolver<'a> {
         conversion: Option<IntegerConversion>,
         location: &Location,
     ) -> Result<Type, GenError> {
+        if name == "AllowSharedBufferSource" && !self.kinds.contains_key(name) {
+            // https://webidl.spec.whatwg.org/#AllowSharedBufferSource (a
+            // typedef of the Web IDL standard itself).
+            if conversion.is_some() {
+                return Err(err(
+                    location,
+                    "[EnforceRange] and [Clamp] only apply to integer types",
+                ));
+            }
+            return Ok(Type::Buffer("AllowSharedBufferSource"));
+        }
         let Some((kind, _)) = self.kinds.get(name) else {
             let hint = match name {
                 "bool" => " (did you mean `boolean`?)",
@@ -1952,7 +1986,16 @@ fn default_value(
             }
         }
         WDefault::String(s) => match target {
-            Type::DOMString | Type::USVString => DefaultValue::String(s.0.to_owned()),
+            Type::DOMString | Type::USVString | Type::ByteString => {
+                DefaultValue::String(s.0.to_owned())
+            }
+            // A union with a string member: that member.
+            Type::Union(m)
+                if m.iter()
+                    .any(|t| matches!(t, Type::DOMString | Type::USVString | Type::ByteString)) =>
+            {
+                DefaultValue::String(s.0.to_owned())
+            }
             Type::Enum(name) => {
                 let valid = resolver.kinds.contains_key(name.as_str());
                 if !valid {
@@ -1996,8 +2039,11 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
         let category = match m {
             Type::Boolean => "boolean",
             Type::Integer(..) | Type::Float { .. } => "numeric",
-            Type::DOMString | Type::USVString | Type::Enum(_) => "string",
-            Type::Dictionary(_) => "dictionary",
+            Type::DOMString | Type::USVString | Type::ByteString | Type::Enum(_) => "string",
+            // Dictionaries and records are both "dictionary-like".
+            Type::Dictionary(_) | Type::Record(..) => "dictionary",
+            // Buffer source types: one member (BufferSource counts as one).
+            Type::Buffer(_) => "buffer source",
             Type::Interface(_) => {
                 continue;
             }
@@ -2026,6 +2072,7 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
         && (categories.contains(&"dictionary")
             || categories.contains(&"sequence")
             || categories.contains(&"callback function")
+            || categories.contains(&"buffer source")
             || members.iter().any(|m| matches!(m, Type::Interface(_))))
     {
         return Err(err(
@@ -2054,6 +2101,7 @@ fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> 
     match ty.inner() {
         Type::Dictionary(_) => Err(err(location, "attributes cannot be dictionaries")),
         Type::Sequence(_) => Err(err(location, "attributes cannot be sequences")),
+        Type::Record(..) => Err(err(location, "attributes cannot be records")),
         Type::Union(m)
             if m.iter()
                 .any(|t| matches!(t, Type::Dictionary(_) | Type::Sequence(_))) =>

@@ -122,16 +122,28 @@ fn unsupported_constructs_are_rejected() {
     );
     assert_error("namespace N { };", 1, 11, "namespaces are not supported");
     assert_error(
-        "dictionary D { record<DOMString, long> r; };",
+        "dictionary D { record<long, long> r; };",
         1,
-        40,
-        "record types are not supported",
+        35,
+        "a record's key type must be DOMString, USVString or ByteString",
     );
     assert_error(
-        "dictionary D { ArrayBuffer b; };",
+        "[Exposed=Window] interface A { attribute record<DOMString, long> r; };",
         1,
-        28,
-        "buffer source types",
+        66,
+        "attributes cannot be records",
+    );
+    assert_error(
+        "dictionary D { DataView b; };",
+        1,
+        25,
+        "DataView is not supported",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f((BufferSource or Uint8Array) b); };",
+        1,
+        73,
+        "a union may have only one buffer source member type",
     );
     assert_error(
         "callback C = undefined (long... rest);",

@@ -171,6 +171,11 @@ fn legacy_platform_objects_iterators_stringifiers() {
 }
 
 #[test]
+fn byte_strings_records_and_buffer_sources() {
+    check("types");
+}
+
+#[test]
 fn mixins() {
     check("mixin");
 }

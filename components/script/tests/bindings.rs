@@ -1273,3 +1273,130 @@ fn pair_iterators() {
     "#,
     );
 }
+
+#[test]
+fn byte_strings_and_records() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // https://webidl.spec.whatwg.org/#js-ByteString
+        assert_equals(t.echoByteString("abc"), "abc");
+        assert_equals(t.echoByteString("\u00ff\u0000x"), "\u00ff\u0000x");
+        assert_equals(t.echoByteString(12), "12");
+        assert_throws_js(TypeError, function () { t.echoByteString("\u0100"); });
+        assert_throws_js(TypeError, function () { t.echoByteString("\u20ac"); });
+        assert_throws_js(TypeError, function () { t.echoByteString("\ud800"); });
+        // https://webidl.spec.whatwg.org/#js-record
+        var r = t.echoRecord({ b: 1, a: "2", c: 3.7 });
+        assert_array_equals(Object.keys(r), ["b", "a", "c"]);
+        assert_equals(r.a, 2);
+        assert_equals(r.c, 3);
+        assert_equals(Object.getPrototypeOf(r), Object.prototype);
+        // Only own enumerable properties, in [[OwnPropertyKeys]] order
+        // (integer keys first), read with Get (getters run once each).
+        var calls = 0;
+        var o = Object.create({ inherited: 1 });
+        Object.defineProperty(o, "hidden", { value: 5, enumerable: false });
+        Object.defineProperty(o, "g", { get: function () { calls++; return 9; }, enumerable: true });
+        o[2] = 4;
+        r = t.echoRecord(o);
+        assert_array_equals(Object.keys(r), ["2", "g"]);
+        assert_equals(r.g, 9);
+        assert_equals(calls, 1);
+        assert_throws_js(TypeError, function () { t.echoRecord(5); });
+        assert_throws_js(TypeError, function () { t.echoRecord(null); });
+        // A symbol key converted to DOMString throws.
+        var withSymbol = {};
+        withSymbol[Symbol("s")] = 1;
+        assert_throws_js(TypeError, function () { t.echoRecord(withSymbol); });
+        // Value conversion errors propagate.
+        assert_throws_js(TypeError, function () { t.echoRecord({ a: Symbol("v") }); });
+        // Proxies: the traps run in spec order.
+        var log = [];
+        var p = new Proxy({ x: 1, y: 2 }, {
+          ownKeys: function (target) { log.push("ownKeys"); return Reflect.ownKeys(target); },
+          getOwnPropertyDescriptor: function (target, k) { log.push("gopd " + k); return Reflect.getOwnPropertyDescriptor(target, k); },
+          get: function (target, k) { log.push("get " + k); return Reflect.get(target, k); },
+        });
+        t.echoRecord(p);
+        assert_array_equals(log, ["ownKeys", "gopd x", "get x", "gopd y", "get y"]);
+        // ByteString keys and values.
+        r = t.echoByteStringRecord({ "Content-Type": "text/plain" });
+        assert_equals(r["Content-Type"], "text/plain");
+        assert_throws_js(TypeError, function () { t.echoByteStringRecord({ "\u0100": "x" }); });
+        // Unions with records (HeadersInit, URLSearchParams' init).
+        assert_equals(t.describeHeadersInit([["a", "b"], ["c", "d"]]), "sequence a:b,c:d");
+        assert_equals(t.describeHeadersInit({ a: "b" }), "record a:b");
+        assert_throws_js(TypeError, function () { t.describeHeadersInit("x"); });
+        assert_equals(t.describeSearchInit(), "string ");
+        assert_equals(t.describeSearchInit("a=b"), "string a=b");
+        assert_equals(t.describeSearchInit([["a", "b"]]), "sequence 1");
+        assert_equals(t.describeSearchInit({ a: "1", b: "2" }), "record 2");
+        assert_equals(t.describeSearchInit(5), "string 5");
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn buffer_source_types() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // Arguments: the bytes, whatever the view's type and range.
+        assert_equals(t.describeBuffer(new Uint8Array([1, 2, 3]).buffer), "buffer 3 [1, 2, 3]");
+        assert_equals(t.describeBuffer(new Uint8Array([1, 2, 3])), "view 3 [1, 2, 3]");
+        var u16 = new Uint16Array([0x0102, 0x0304]);
+        assert_equals(t.describeBuffer(u16), "view 4 [2, 1, 4, 3]");
+        assert_equals(t.describeBuffer(new Uint8Array([9, 8, 7, 6]).subarray(1, 3)), "view 2 [8, 7]");
+        assert_equals(t.describeBuffer(new DataView(new Uint8Array([5, 6]).buffer)), "view 2 [5, 6]");
+        assert_throws_js(TypeError, function () { t.describeBuffer([1, 2]); });
+        assert_throws_js(TypeError, function () { t.describeBuffer("abc"); });
+        assert_throws_js(TypeError, function () { t.describeBuffer(undefined); });
+        // Resizable buffers are rejected without [AllowResizable].
+        assert_throws_js(TypeError, function () { t.describeBuffer(new ArrayBuffer(2, { maxByteLength: 4 })); });
+        // A detached buffer holds no bytes.
+        var detached = new ArrayBuffer(4);
+        detached.transfer();
+        assert_equals(t.describeBuffer(detached), "buffer 0 []");
+        // SharedArrayBuffer only where allowed.
+        if (typeof SharedArrayBuffer === "function") {
+          var shared = new SharedArrayBuffer(2);
+          new Uint8Array(shared)[1] = 7;
+          assert_array_equals(t.bytesOf(shared), [0, 7]);
+          assert_array_equals(t.bytesOf(new Uint8Array(shared)), [0, 7]);
+          assert_throws_js(TypeError, function () { t.describeBuffer(shared); });
+          assert_throws_js(TypeError, function () { t.describeBuffer(new Uint8Array(shared)); });
+        }
+        assert_array_equals(t.bytesOf(new Int8Array([-1])), [255]);
+        // Return values: new objects.
+        var ab = t.makeArrayBuffer([1, 2, 250]);
+        assert_true(ab instanceof ArrayBuffer);
+        assert_array_equals(Array.from(new Uint8Array(ab)), [1, 2, 250]);
+        var u8 = t.makeUint8Array([4, 5]);
+        assert_equals(Object.getPrototypeOf(u8), Uint8Array.prototype);
+        assert_array_equals(Array.from(u8), [4, 5]);
+        assert_equals(t.makeUint8Array([]).length, 0);
+        // The same object comes back, written in place.
+        var target = new Uint8Array(3);
+        assert_equals(t.fillUint8Array(target, 7), target);
+        assert_array_equals(Array.from(target), [7, 7, 7]);
+        assert_throws_js(TypeError, function () { t.fillUint8Array(new Int8Array(2), 1); }, "another typed array type");
+        assert_throws_js(TypeError, function () { t.fillUint8Array(new Uint8Array(2).buffer, 1); });
+        // Nullable, unions.
+        assert_equals(t.echoView(null), null);
+        var v = new Float64Array(1);
+        assert_equals(t.echoView(v), v);
+        assert_throws_js(TypeError, function () { t.echoView(new ArrayBuffer(1)); });
+        assert_equals(t.describeBufferOrString(new Uint8Array([1])), "buffer [1]");
+        assert_equals(t.describeBufferOrString(new Uint8Array([1]).buffer), "buffer [1]");
+        assert_equals(t.describeBufferOrString([1]), "string 1");
+        assert_equals(t.describeBufferOrString("s"), "string s");
+        "ok"
+    "#,
+    );
+}

@@ -14,14 +14,20 @@ pub use mozjs::jsval::{JSVal, NullValue, ObjectValue, UndefinedValue};
 pub use mozjs::rust::{HandleObject, HandleValue, MutableHandleValue};
 pub use mozjs::{rooted, rooted_vec};
 
+pub use crate::dom::bindings::buffer::{
+    AllowSharedBufferSource, ArrayBuffer, ArrayBufferView, BufferSource, Float32Array,
+    Float64Array, Int16Array, Int32Array, Int8Array, Uint16Array, Uint32Array, Uint8Array,
+    Uint8ClampedArray,
+};
 pub use crate::dom::bindings::callback::{
     callback_conversion_failed, CallbackFunction, CallbackInterface, ExceptionHandling,
 };
 pub use crate::dom::bindings::codegen::{PrototypeList, INTERFACES};
 pub use crate::dom::bindings::conversions::{
     convert_to_enum_index, define_dictionary_member, dictionary_object, dom_object_to_js,
-    get_dictionary_member, has_iterator_method, is_callable, new_plain_object, DOMString, Finite,
-    FromJsValue, IntegerConversion, RootedJsObject, RootedJsValue, ToJsValue, USVString,
+    get_dictionary_member, has_iterator_method, is_callable, new_plain_object, ByteString,
+    DOMString, Finite, FromJsValue, IntegerConversion, Record, RootedJsObject, RootedJsValue,
+    ToJsValue, USVString,
 };
 pub use crate::dom::bindings::error::{
     throw_dom_error, throw_type_error, DomExceptionName, Error, ErrorResult, Fallible,

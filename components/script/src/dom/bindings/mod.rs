@@ -10,6 +10,7 @@
 
 #![allow(clippy::result_unit_err, clippy::missing_safety_doc)]
 
+pub mod buffer;
 pub mod callback;
 pub mod codegen;
 pub mod codegen_prelude;
