@@ -6,9 +6,6 @@
 //
 // Deviations (each noted where it applies):
 // * A subset: no `createImageBitmap`, `caches`, `indexedDB`.
-// * `atob` returns `DOMString` where the standard has `ByteString` (no
-//   ByteString in the generator yet): the result is made of code units
-//   0x00-0xFF only, which is the value a ByteString converts to.
 // * `crypto` is not [SameObject] (not supported by the generator); the
 //   getter returns the same object every time (dom/crypto.rs).
 // * `fetch()` is exposed on Window only in the shell.
@@ -47,7 +44,7 @@ interface mixin WindowOrWorkerGlobalScope {
 
   // https://html.spec.whatwg.org/multipage/webappapis.html#atob
   DOMString btoa(DOMString data);
-  DOMString atob(DOMString data);
+  ByteString atob(DOMString data);
 
   // https://html.spec.whatwg.org/multipage/structured-data.html#structured-cloning
   any structuredClone(any value, optional StructuredSerializeOptions options = {});

@@ -559,6 +559,22 @@ fn url_search_params_sort_is_stable_by_code_units() {
 }
 
 #[test]
+fn url_search_params_from_a_record_and_from_itself() {
+    let out = eval_blank(
+        r#"const r = new URLSearchParams({ b: 1, a: 'x y', '\ud800': 'lone' });
+           const copy = new URLSearchParams(r);
+           r.append('c', '3');
+           const custom = { [Symbol.iterator]: function* () { yield ['k', 'v']; } };
+           JSON.stringify([r.toString(), copy.toString(), new URLSearchParams(custom).toString(),
+                           new URLSearchParams({}).size, new URLSearchParams(new Map([['m', 1]])).toString()])"#,
+    );
+    assert_eq!(
+        out,
+        r#"["b=1&a=x+y&%EF%BF%BD=lone&c=3","b=1&a=x+y&%EF%BF%BD=lone","k=v",0,"m=1"]"#
+    );
+}
+
+#[test]
 fn url_search_params_bad_init_is_a_type_error() {
     let out = eval_blank(
         r#"[() => new URLSearchParams([['a']]), () => new URLSearchParams([['a', 'b', 'c']]),
