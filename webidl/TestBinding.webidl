@@ -64,6 +64,12 @@ interface TestBinding : EventTarget {
   attribute (DOMString or long) unionAttribute;
   attribute EventHandler onping;
   readonly attribute long readonlyLong;
+  // Extended attributes on attributes.
+  [CEReactions] attribute [LegacyNullToEmptyString] DOMString nullToEmptyAttribute;
+  [SameObject, PutForwards=longAttribute] readonly attribute TestBinding forwarded;
+  [Replaceable] readonly attribute long replaceableLong;
+  static attribute long staticLong;
+  static readonly attribute DOMString staticName;
   [LegacyUnforgeable] readonly attribute DOMString unforgeableAttribute;
 
   const long CONSTANT_LONG = 7;
@@ -90,6 +96,7 @@ interface TestBinding : EventTarget {
   DOMString? echoOptionalString(optional DOMString value);
   DOMString withDefaults(optional long a = 5, optional boolean b = true, optional DOMString c = "x", optional TestEnum d = "bar-baz");
   long sum(long a, long b, optional long c);
+  [CEReactions, NewObject] DOMString echoNullToEmpty([LegacyNullToEmptyString] DOMString value);
   // Variadic arguments of any type: each remaining value converted.
   DOMString describeVariadic(long first, (TestBinding or DOMString)... rest);
   sequence<sequence<long>> echoVariadicSequences(sequence<long>... values);
@@ -135,6 +142,12 @@ interface TestBinding : EventTarget {
   unsigned long forceProfilerSample();
   // Profiling sessions still held by a Profiler (or the shell).
   readonly attribute unsigned long liveProfilingSessions;
+};
+
+// A partial interface: its members join TestBinding's.
+partial interface TestBinding {
+  readonly attribute DOMString fromPartial;
+  DOMString partialOperation(DOMString value);
 };
 
 [Exposed=DedicatedWorker, Pref="dom.testbinding.enabled"]

@@ -84,6 +84,9 @@ pub enum Type {
         restricted: bool,
     },
     DOMString,
+    /// `[LegacyNullToEmptyString] DOMString`: null converts to the empty
+    /// string (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>).
+    NullToEmptyString,
     USVString,
     /// `ByteString` (<https://webidl.spec.whatwg.org/#idl-ByteString>).
     ByteString,
@@ -135,7 +138,7 @@ impl Type {
                     format!("Unrestricted{base}")
                 }
             }
-            Type::DOMString => "String".into(),
+            Type::DOMString | Type::NullToEmptyString => "String".into(),
             Type::USVString => "USVString".into(),
             Type::ByteString => "ByteString".into(),
             Type::Object => "Object".into(),
@@ -263,6 +266,12 @@ pub struct Attribute {
     /// is set too. The handler is stored as the same callback object as
     /// any event handler; the getter and setter convert.
     pub on_error_event_handler: bool,
+    /// `[PutForwards=name]` (<https://webidl.spec.whatwg.org/#PutForwards>):
+    /// assigning sets `name` on the attribute's value.
+    pub put_forwards: Option<String>,
+    /// `[Replaceable]` (<https://webidl.spec.whatwg.org/#Replaceable>):
+    /// assigning defines an own data property shadowing the attribute.
+    pub replaceable: bool,
     pub location: Location,
 }
 
@@ -369,6 +378,9 @@ pub struct Interface {
     /// Static operations (<https://webidl.spec.whatwg.org/#es-static-operations>):
     /// properties of the interface object.
     pub static_operations: Vec<Operation>,
+    /// Static attributes (<https://webidl.spec.whatwg.org/#es-attributes>,
+    /// "static"): accessor properties of the interface object.
+    pub static_attributes: Vec<Attribute>,
     pub constants: Vec<Constant>,
     pub specials: Specials,
     pub iterable: Option<Iterable>,

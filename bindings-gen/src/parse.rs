@@ -667,6 +667,7 @@ impl<'a> Resolver<'a> {
             attributes: Vec::new(),
             operations: Vec::new(),
             static_operations: Vec::new(),
+            static_attributes: Vec::new(),
             constants: Vec::new(),
             specials: Specials::default(),
             iterable: None,
@@ -766,7 +767,28 @@ impl<'a> Resolver<'a> {
                 match a.modifier {
                     None => {}
                     Some(StringifierOrInheritOrStatic::Static(_)) => {
-                        return Err(err(&a_loc, "static attributes are not supported"))
+                        let attribute = self.regular_attribute(
+                            file,
+                            name,
+                            false,
+                            &a.attributes,
+                            a.readonly.is_some(),
+                            &a.type_,
+                            a.identifier.0,
+                            member_names,
+                        )?;
+                        if attribute.event_handler
+                            || attribute.unforgeable
+                            || attribute.put_forwards.is_some()
+                            || attribute.replaceable
+                        {
+                            return Err(err(
+                                &a_loc,
+                                "static attributes cannot be event handlers, [LegacyUnforgeable], [PutForwards] or [Replaceable]",
+                            ));
+                        }
+                        iface.static_attributes.push(attribute);
+                        return Ok(());
                     }
                     Some(StringifierOrInheritOrStatic::Stringifier(_)) => stringifier = true,
                     Some(StringifierOrInheritOrStatic::Inherit(_)) => {
@@ -1141,12 +1163,61 @@ impl<'a> Resolver<'a> {
     ) -> Result<Attribute, GenError> {
         let a_loc = loc(file, identifier);
         let a_attrs = ExtAttrs::new(ext);
+        // [CEReactions] (no custom elements: nothing to queue) and
+        // [SameObject] (the DOM struct returns the same object each time)
+        // need no binding code.
         let allowed: &[&str] = if in_mixin {
-            &["LegacyUnforgeable", "Throws", "Exposed"]
+            &[
+                "LegacyUnforgeable",
+                "Throws",
+                "CEReactions",
+                "SameObject",
+                "PutForwards",
+                "Replaceable",
+                "Exposed",
+            ]
         } else {
-            &["LegacyUnforgeable", "Throws"]
+            &[
+                "LegacyUnforgeable",
+                "Throws",
+                "CEReactions",
+                "SameObject",
+                "PutForwards",
+                "Replaceable",
+            ]
         };
         a_attrs.check(file, "an attribute", allowed)?;
+        let put_forwards = match a_attrs.find("PutForwards") {
+            None => None,
+            Some(ExtendedAttribute::Ident(a)) => match a.rhs {
+                IdentifierOrString::Identifier(i) => Some(i.0.to_owned()),
+                IdentifierOrString::String(_) => {
+                    return Err(err(
+                        &a_loc,
+                        "[PutForwards] takes an identifier: [PutForwards=name]",
+                    ))
+                }
+            },
+            Some(_) => {
+                return Err(err(
+                    &a_loc,
+                    "[PutForwards] takes an identifier: [PutForwards=name]",
+                ))
+            }
+        };
+        let replaceable = a_attrs.has("Replaceable");
+        if (put_forwards.is_some() || replaceable) && !readonly {
+            return Err(err(
+                &a_loc,
+                "[PutForwards] and [Replaceable] are only allowed on readonly attributes",
+            ));
+        }
+        if put_forwards.is_some() && replaceable {
+            return Err(err(
+                &a_loc,
+                "[PutForwards] and [Replaceable] cannot be combined",
+            ));
+        }
         let member_name = ident_name(identifier);
         if !member_names.insert(member_name.clone()) {
             return Err(err(
@@ -1179,6 +1250,8 @@ impl<'a> Resolver<'a> {
             getter_throws: a_attrs.has("Throws"),
             event_handler,
             on_error_event_handler,
+            put_forwards,
+            replaceable,
             location: a_loc,
         })
     }
@@ -1450,8 +1523,15 @@ impl<'a> Resolver<'a> {
                     // `[EnforceRange] long x` attaches the attribute to the
                     // argument; it applies to the type.
                     let arg_attrs = ExtAttrs::new(&a.attributes);
-                    arg_attrs.check(file, "an argument", &["EnforceRange", "Clamp"])?;
+                    arg_attrs.check(
+                        file,
+                        "an argument",
+                        &["EnforceRange", "Clamp", "LegacyNullToEmptyString"],
+                    )?;
                     let mut ty = self.attributed_type(file, &a.type_, &a_loc)?;
+                    if arg_attrs.has("LegacyNullToEmptyString") {
+                        ty = null_to_empty_string(ty, &a_loc)?;
+                    }
                     let arg_conversion = if arg_attrs.has("EnforceRange") {
                         Some(IntegerConversion::EnforceRange)
                     } else if arg_attrs.has("Clamp") {
@@ -1552,7 +1632,17 @@ impl<'a> Resolver<'a> {
         location: &Location,
     ) -> Result<Type, GenError> {
         let attrs = ExtAttrs::new(&ty.attributes);
-        attrs.check(file, "a type", &["EnforceRange", "Clamp"])?;
+        attrs.check(
+            file,
+            "a type",
+            &["EnforceRange", "Clamp", "LegacyNullToEmptyString"],
+        )?;
+        if attrs.has("LegacyNullToEmptyString") {
+            return null_to_empty_string(
+                self.plain_type(file, &ty.type_, None, location)?,
+                location,
+            );
+        }
         let conversion = match (attrs.has("EnforceRange"), attrs.has("Clamp")) {
             (true, true) => {
                 return Err(err(
@@ -1986,7 +2076,7 @@ fn default_value(
             }
         }
         WDefault::String(s) => match target {
-            Type::DOMString | Type::USVString | Type::ByteString => {
+            Type::DOMString | Type::NullToEmptyString | Type::USVString | Type::ByteString => {
                 DefaultValue::String(s.0.to_owned())
             }
             // A union with a string member: that member.
@@ -2040,6 +2130,12 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
             Type::Boolean => "boolean",
             Type::Integer(..) | Type::Float { .. } => "numeric",
             Type::DOMString | Type::USVString | Type::ByteString | Type::Enum(_) => "string",
+            Type::NullToEmptyString => {
+                return Err(err(
+                    location,
+                    "[LegacyNullToEmptyString] DOMString cannot be a union member",
+                ))
+            }
             // Dictionaries and records are both "dictionary-like".
             Type::Dictionary(_) | Type::Record(..) => "dictionary",
             // Buffer source types: one member (BufferSource counts as one).
@@ -2135,10 +2231,25 @@ fn contains_callback_or_promise(ty: &Type) -> bool {
 const OPERATION_ATTRIBUTES: &[&str] = &["CEReactions", "NewObject"];
 const OPERATION_ATTRIBUTES_IN_MIXIN: &[&str] = &["CEReactions", "NewObject", "Exposed"];
 
+/// `[LegacyNullToEmptyString]` applies to `DOMString` only
+/// (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>).
+fn null_to_empty_string(ty: Type, location: &Location) -> Result<Type, GenError> {
+    match ty {
+        Type::DOMString | Type::NullToEmptyString => Ok(Type::NullToEmptyString),
+        _ => Err(err(
+            location,
+            "[LegacyNullToEmptyString] only applies to DOMString (not nullable)",
+        )),
+    }
+}
+
 /// A stringifier's type is DOMString or USVString
 /// (<https://webidl.spec.whatwg.org/#idl-stringifiers>).
 fn check_stringifier_type(ty: &Type, location: &Location) -> Result<(), GenError> {
-    if matches!(ty, Type::DOMString | Type::USVString) {
+    if matches!(
+        ty,
+        Type::DOMString | Type::USVString | Type::NullToEmptyString
+    ) {
         Ok(())
     } else {
         Err(err(

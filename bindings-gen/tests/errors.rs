@@ -160,6 +160,28 @@ fn unsupported_constructs_are_rejected() {
 }
 
 #[test]
+fn attribute_extended_attributes_are_checked() {
+    assert_error(
+        "[Exposed=Window] interface A { [PutForwards=x] attribute A a; };",
+        1,
+        60,
+        "[PutForwards] and [Replaceable] are only allowed on readonly attributes",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { attribute [LegacyNullToEmptyString] long n; };",
+        1,
+        73,
+        "[LegacyNullToEmptyString] only applies to DOMString",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f([LegacyNullToEmptyString] DOMString? s); };",
+        1,
+        81,
+        "[LegacyNullToEmptyString] only applies to DOMString",
+    );
+}
+
+#[test]
 fn extended_attributes_are_checked() {
     assert_error(
         "interface A { };",

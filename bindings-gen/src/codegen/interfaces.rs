@@ -194,7 +194,42 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 })
             }
         });
-        let setter = if attr.readonly {
+        let setter = if let Some(forward) = &attr.put_forwards {
+            // https://webidl.spec.whatwg.org/#PutForwards
+            let setter = format_ident!("set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            let key = c_str(&attr.name);
+            let forward = c_str(forward);
+            natives.push(quote! {
+                /// The attribute setter of a `[PutForwards]` attribute
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| {
+                        unwrap_this::<#self_ty>(cx, &args, #what)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        put_forwards(cx, &args, #key, #forward)
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        } else if attr.replaceable {
+            // https://webidl.spec.whatwg.org/#Replaceable
+            let setter = format_ident!("set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            let key = c_str(&attr.name);
+            natives.push(quote! {
+                /// The attribute setter of a `[Replaceable]` attribute
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| {
+                        unwrap_this::<#self_ty>(cx, &args, #what)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        replace_attribute(cx, &args, #key)
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        } else if attr.readonly {
             quote!(None)
         } else {
             let setter_name = format_ident!("Set{}", camel_case(&attr.name));
@@ -254,6 +289,79 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             attribute_specs
                 .push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
         }
+    }
+
+    // Static attributes: accessor properties of the interface object
+    // (https://webidl.spec.whatwg.org/#es-attributes), without `this`.
+    let mut static_attribute_specs = Vec::new();
+    for attr in &iface.static_attributes {
+        let getter_name = ident(&camel_case(&attr.name));
+        let t = rust_type(&attr.ty);
+        let (ret, call) = if attr.getter_throws {
+            (
+                quote!(Fallible<#t>),
+                quote!(<#self_ty as #methods_trait>::#getter_name(cx, global).map_err(|error| throw_dom_error(cx, error))?),
+            )
+        } else {
+            (
+                quote!(#t),
+                quote!(<#self_ty as #methods_trait>::#getter_name(cx, global)),
+            )
+        };
+        let doc = format!(
+            " `static {}attribute {}`",
+            if attr.readonly { "readonly " } else { "" },
+            attr.name
+        );
+        trait_items.push(quote! {
+            #[doc = #doc]
+            fn #getter_name(cx: &mut JSContext, global: &GlobalScope) -> #ret;
+        });
+        let getter = format_ident!("static_get_{}", attr.name);
+        let what = format!("get {}.{}", name, attr.name);
+        natives.push(quote! {
+            /// The static attribute's getter
+            /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+            pub(crate) unsafe extern "C" fn #getter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                    let global = static_operation_global(cx)?;
+                    let result: #t = #call;
+                    result.to_js(cx, args.rval());
+                    Ok(())
+                })
+            }
+        });
+        let setter = if attr.readonly {
+            quote!(None)
+        } else {
+            let setter_name = format_ident!("Set{}", camel_case(&attr.name));
+            let setter = format_ident!("static_set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            trait_items.push(quote! {
+                #[doc = #doc]
+                fn #setter_name(cx: &mut JSContext, global: &GlobalScope, value: #t) -> Fallible<()>;
+            });
+            let convert = from_js_expr(defs, &attr.ty, quote!(args.get(0)));
+            natives.push(quote! {
+                /// The static attribute's setter
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                        let global = static_operation_global(cx)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        let value: #t = #convert?;
+                        <#self_ty as #methods_trait>::#setter_name(cx, global, value)
+                            .map_err(|error| throw_dom_error(cx, error))?;
+                        args.rval().set(UndefinedValue());
+                        Ok(())
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        };
+        let key = c_str(&attr.name);
+        static_attribute_specs
+            .push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
     }
 
     // Operations: https://webidl.spec.whatwg.org/#es-operations, and
@@ -554,6 +662,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
     let n_attrs = attribute_specs.len() + 1;
     let n_methods = method_specs.len() + 1;
     let n_static_methods = static_method_specs.len() + 1;
+    let n_static_attrs = static_attribute_specs.len() + 1;
     let n_unforgeable = unforgeable.len() + 1;
     let key = c_str(name);
     let parent = match &iface.parent {
@@ -713,6 +822,8 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 StaticSpecs([#(#method_specs,)* JSFunctionSpec::ZERO]);
             static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; #n_static_methods]> =
                 StaticSpecs([#(#static_method_specs,)* JSFunctionSpec::ZERO]);
+            static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_static_attrs]> =
+                StaticSpecs([#(#static_attribute_specs,)* JSPropertySpec::ZERO]);
             static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_unforgeable]> =
                 StaticSpecs([#(#unforgeable,)* JSPropertySpec::ZERO]);
             static CONSTANTS: &[ConstantSpec] = &[#(#constants),*];
@@ -729,6 +840,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 attributes: &ATTRIBUTES.0,
                 methods: &METHODS.0,
                 static_methods: &STATIC_METHODS.0,
+                static_attributes: &STATIC_ATTRIBUTES.0,
                 constants: CONSTANTS,
                 exposure: Exposure { window: #window, dedicated_worker: #worker },
                 pref: #pref,

@@ -24,7 +24,7 @@ pub(crate) fn rust_type(ty: &Type) -> TokenStream {
                 base
             }
         }
-        Type::DOMString => quote!(DOMString),
+        Type::DOMString | Type::NullToEmptyString => quote!(DOMString),
         Type::USVString => quote!(USVString),
         Type::ByteString => quote!(ByteString),
         Type::Object => quote!(RootedJsObject),
@@ -100,6 +100,9 @@ pub(crate) fn from_js_expr(defs: &Definitions, ty: &Type, value: TokenStream) ->
                 }));
             }
         }
+    }
+    if let Type::NullToEmptyString = ty {
+        return quote!(convert_null_to_empty_string(cx, #value));
     }
     let t = rust_type(ty);
     let config = config_expr(ty);

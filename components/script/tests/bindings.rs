@@ -1400,3 +1400,55 @@ fn buffer_source_types() {
     "#,
     );
 }
+
+#[test]
+fn extended_attributes_and_partial_interfaces() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // [LegacyNullToEmptyString]: null is "", undefined is "undefined".
+        t.nullToEmptyAttribute = null;
+        assert_equals(t.nullToEmptyAttribute, "");
+        t.nullToEmptyAttribute = undefined;
+        assert_equals(t.nullToEmptyAttribute, "undefined");
+        t.stringAttribute = null;
+        assert_equals(t.stringAttribute, "null", "without the attribute");
+        assert_equals(t.echoNullToEmpty(null), "");
+        assert_equals(t.echoNullToEmpty(5), "5");
+        // [PutForwards=longAttribute]: assigning sets forwarded.longAttribute.
+        var d = Object.getOwnPropertyDescriptor(TestBinding.prototype, "forwarded");
+        assert_equals(typeof d.set, "function");
+        t.forwarded = "12";
+        assert_equals(t.longAttribute, 12);
+        assert_equals(t.forwarded, t);
+        assert_throws_js(TypeError, function () { d.set.call({}, 1); });
+        assert_throws_js(TypeError, function () { d.set.call(t); }, "no argument");
+        // [Replaceable]: assigning defines an own data property.
+        d = Object.getOwnPropertyDescriptor(TestBinding.prototype, "replaceableLong");
+        assert_equals(typeof d.set, "function");
+        assert_equals(t.replaceableLong, 11);
+        t.replaceableLong = "mine";
+        assert_equals(t.replaceableLong, "mine");
+        var own = Object.getOwnPropertyDescriptor(t, "replaceableLong");
+        assert_true(own.writable); assert_true(own.enumerable); assert_true(own.configurable);
+        assert_equals(new TestBinding().replaceableLong, 11, "other objects keep the getter");
+        assert_throws_js(TypeError, function () { d.set.call({}, 1); });
+        // Static attributes: accessors of the interface object.
+        d = Object.getOwnPropertyDescriptor(TestBinding, "staticLong");
+        assert_equals(typeof d.get, "function");
+        assert_true(d.enumerable); assert_true(d.configurable);
+        assert_false("staticLong" in TestBinding.prototype);
+        TestBinding.staticLong = 41.9;
+        assert_equals(TestBinding.staticLong, 41);
+        assert_equals(TestBinding.staticName, "static");
+        assert_equals(Object.getOwnPropertyDescriptor(TestBinding, "staticName").set, undefined);
+        // Partial interface members are members of the interface.
+        assert_equals(t.fromPartial, "partial");
+        assert_equals(t.partialOperation("x"), "partial x");
+        assert_equals(TestBinding.prototype.partialOperation.length, 1);
+        "ok"
+    "#,
+    );
+}

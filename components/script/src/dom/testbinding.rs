@@ -40,6 +40,8 @@ use crate::dom::globalscope::GlobalScope;
 thread_local! {
     /// How many `TestBinding` structs the finalizer dropped on this thread.
     static DROPPED: Cell<u32> = const { Cell::new(0) };
+    /// `TestBinding.staticLong`.
+    static STATIC_LONG: Cell<i32> = const { Cell::new(0) };
 }
 
 pub struct TestBinding {
@@ -351,6 +353,38 @@ impl TestBindingMethods for TestBinding {
 
     fn ReadonlyLong(&self, _cx: &mut JSContext) -> i32 {
         self.readonly_long
+    }
+    fn NullToEmptyAttribute(&self, _cx: &mut JSContext) -> DOMString {
+        self.string.borrow().clone()
+    }
+    fn SetNullToEmptyAttribute(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+        *self.string.borrow_mut() = value;
+        Ok(())
+    }
+    fn Forwarded(&self, _cx: &mut JSContext) -> DomRoot<TestBinding> {
+        DomRoot::from_ref(self)
+    }
+    fn ReplaceableLong(&self, _cx: &mut JSContext) -> i32 {
+        11
+    }
+    fn StaticLong(_cx: &mut JSContext, _global: &GlobalScope) -> i32 {
+        STATIC_LONG.with(|v| v.get())
+    }
+    fn SetStaticLong(_cx: &mut JSContext, _global: &GlobalScope, value: i32) -> Fallible<()> {
+        STATIC_LONG.with(|v| v.set(value));
+        Ok(())
+    }
+    fn StaticName(_cx: &mut JSContext, _global: &GlobalScope) -> DOMString {
+        "static".into()
+    }
+    fn FromPartial(&self, _cx: &mut JSContext) -> DOMString {
+        "partial".into()
+    }
+    fn PartialOperation(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<DOMString> {
+        Ok(format!("partial {value}"))
+    }
+    fn EchoNullToEmpty(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<DOMString> {
+        Ok(value)
     }
     fn UnforgeableAttribute(&self, _cx: &mut JSContext) -> DOMString {
         "unforgeable".to_owned()

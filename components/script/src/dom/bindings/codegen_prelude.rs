@@ -24,10 +24,10 @@ pub use crate::dom::bindings::callback::{
 };
 pub use crate::dom::bindings::codegen::{PrototypeList, INTERFACES};
 pub use crate::dom::bindings::conversions::{
-    convert_to_enum_index, define_dictionary_member, dictionary_object, dom_object_to_js,
-    get_dictionary_member, has_iterator_method, is_callable, new_plain_object, ByteString,
-    DOMString, Finite, FromJsValue, IntegerConversion, Record, RootedJsObject, RootedJsValue,
-    ToJsValue, USVString,
+    convert_null_to_empty_string, convert_to_enum_index, define_dictionary_member,
+    dictionary_object, dom_object_to_js, get_dictionary_member, has_iterator_method, is_callable,
+    new_plain_object, ByteString, DOMString, Finite, FromJsValue, IntegerConversion, Record,
+    RootedJsObject, RootedJsValue, ToJsValue, USVString,
 };
 pub use crate::dom::bindings::error::{
     throw_dom_error, throw_type_error, DomExceptionName, Error, ErrorResult, Fallible,
@@ -41,8 +41,8 @@ pub use crate::dom::bindings::iterable::{
     PairIteratorSpec,
 };
 pub use crate::dom::bindings::native::{
-    call_native, check_argument_count, constructor_prologue, static_operation_global, unwrap_this,
-    ReturnKind,
+    call_native, check_argument_count, constructor_prologue, put_forwards, replace_attribute,
+    static_operation_global, unwrap_this, ReturnKind,
 };
 pub use crate::dom::bindings::promise::Promise;
 pub use crate::dom::bindings::proxyhandler::{

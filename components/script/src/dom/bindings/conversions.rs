@@ -329,6 +329,21 @@ impl FromJsValue for String {
     }
 }
 
+/// `[LegacyNullToEmptyString] DOMString`
+/// (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>): "If V is
+/// null, return the DOMString value that represents the empty string";
+/// else the usual conversion.
+pub unsafe fn convert_null_to_empty_string(
+    cx: &mut JSContext,
+    value: HandleValue,
+) -> Result<DOMString, ()> {
+    if value.is_null() {
+        Ok(DOMString::new())
+    } else {
+        to_rust_string(cx, value)
+    }
+}
+
 impl FromJsValue for USVString {
     type Config = ();
     /// <https://webidl.spec.whatwg.org/#js-USVString>

@@ -91,6 +91,8 @@ pub struct InterfaceSpec {
     pub methods: &'static [JSFunctionSpec],
     /// Static operations: functions of the interface object.
     pub static_methods: &'static [JSFunctionSpec],
+    /// Static attributes: accessors of the interface object.
+    pub static_attributes: &'static [JSPropertySpec],
     pub constants: &'static [ConstantSpec],
     pub exposure: Exposure,
     /// `[Pref="name"]`: installed only on globals with that pref enabled.
@@ -323,6 +325,13 @@ pub fn get_or_create_interface_objects(
     // operation, define a property on the interface object.
     if spec.static_methods.len() > 1
         && !unsafe { JS_DefineFunctions(cx, interface.handle(), spec.static_methods.as_ptr()) }
+    {
+        return Err(());
+    }
+    // https://webidl.spec.whatwg.org/#es-attributes: static attributes are
+    // accessor properties of the interface object.
+    if spec.static_attributes.len() > 1
+        && !unsafe { JS_DefineProperties(cx, interface.handle(), spec.static_attributes.as_ptr()) }
     {
         return Err(());
     }
