@@ -6,8 +6,6 @@
 //
 // Deviations (each noted where it applies):
 // * A subset: no `createImageBitmap`, `caches`, `indexedDB`.
-// * `crypto` is not [SameObject] (not supported by the generator); the
-//   getter returns the same object every time (dom/crypto.rs).
 // * `fetch()` is exposed on Window only in the shell.
 // * `performance` is not [Replaceable] (not supported by the generator).
 // * `console` is a namespace in the Console Standard; the generator has no
@@ -51,7 +49,7 @@ interface mixin WindowOrWorkerGlobalScope {
 
   // https://w3c.github.io/webcrypto/#crypto-interface (partial interface
   // mixin WindowOrWorkerGlobalScope)
-  readonly attribute Crypto crypto;
+  [SameObject] readonly attribute Crypto crypto;
 };
 
 // https://html.spec.whatwg.org/multipage/web-messaging.html#structuredserializeoptions
