@@ -7,8 +7,8 @@ use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
-use crate::dom::bindings::codegen::CryptoBinding::CryptoMethods;
 use crate::dom::bindings::buffer::ArrayBufferView;
+use crate::dom::bindings::codegen::CryptoBinding::CryptoMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
@@ -123,9 +123,7 @@ impl CryptoMethods for Crypto {
         }
         // Step 4: Overwrite all elements of array with cryptographically
         // strong random values of the appropriate type.
-        array
-            .with_bytes_mut(cx, fill_random)
-            .unwrap_or(Ok(()))?;
+        array.with_bytes_mut(cx, fill_random).unwrap_or(Ok(()))?;
         // Step 5: Return array.
         Ok(array)
     }

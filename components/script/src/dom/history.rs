@@ -33,7 +33,7 @@ use crate::dom::bindings::structuredclone::{
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::hashchangeevent::HashChangeEvent;
 use crate::dom::popstateevent::PopStateEvent;
-use crate::dom::window::Window;
+use crate::dom::window::{queue_global_task, Window};
 use crate::event_loop::EventLoop;
 
 /// <https://html.spec.whatwg.org/multipage/browsing-the-web.html#session-history-entry>
@@ -398,21 +398,13 @@ impl History {
             let navigable = window.navigable_id();
             let old_url = old_url.to_string();
             let new_url = entry.url.to_string();
-            EventLoop::current().queue_task(Box::new(move |cx| {
-                let Some(global) = browsing_context::global_ptr(navigable) else {
-                    return;
-                };
-                let mut realm = mozjs::realm::AutoRealm::new(cx, global);
-                let cx = &mut *realm;
-                let Some(window) = browsing_context::window_of(navigable) else {
-                    return;
-                };
+            queue_global_task(navigable, move |cx, window| {
                 let event =
                     HashChangeEvent::new_trusted(cx, window.global_scope(), &old_url, &new_url);
                 window
                     .upcast_event_target()
                     .dispatch(cx, event.upcast_event());
-            }));
+            });
         }
     }
 

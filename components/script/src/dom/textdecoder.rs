@@ -11,9 +11,9 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
+use crate::dom::bindings::buffer::AllowSharedBufferSource;
 use crate::dom::bindings::codegen::TextDecoderBinding::TextDecoderMethods;
 use crate::dom::bindings::codegen::{TextDecodeOptions, TextDecoderOptions};
-use crate::dom::bindings::buffer::AllowSharedBufferSource;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};

@@ -6,9 +6,9 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
+use crate::dom::bindings::buffer::Uint8Array;
 use crate::dom::bindings::codegen::TextEncoderBinding::TextEncoderMethods;
 use crate::dom::bindings::codegen::TextEncoderEncodeIntoResult;
-use crate::dom::bindings::buffer::Uint8Array;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};

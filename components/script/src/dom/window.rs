@@ -489,6 +489,26 @@ impl WindowMethods for Window {
     }
 }
 
+/// Queues a global task (<https://html.spec.whatwg.org/multipage/webappapis.html#queue-a-global-task>)
+/// given the window of navigable `navigable`: `steps` run in that
+/// window's realm, unless the navigable is gone by then.
+pub(crate) fn queue_global_task(
+    navigable: NavigableId,
+    steps: impl FnOnce(&mut JSContext, &Window) + 'static,
+) {
+    EventLoop::current().queue_task(Box::new(move |cx| {
+        let Some(global) = browsing_context::global_ptr(navigable) else {
+            return;
+        };
+        let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+        let cx = &mut *realm;
+        let Some(window) = browsing_context::window_of(navigable) else {
+            return;
+        };
+        steps(cx, window);
+    }));
+}
+
 #[allow(dead_code)]
 /// <https://html.spec.whatwg.org/multipage/web-messaging.html#window-post-message-steps>
 /// given the window of navigable `target`. `cx` is in the realm of the
