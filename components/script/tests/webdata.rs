@@ -803,3 +803,24 @@ fn url_search_params_iterate_live_and_stringify() {
         r#"["a1,c3","a,c","1,3","[[\"a\",\"1\"],[\"c\",\"3\"]]","[object URLSearchParams Iterator]","http://h.test/?a=1&c=3","http://h.test/?a=1&c=3","a=1&c=3","a=1:truetrue,c=3:truetrue","function",true]"#
     );
 }
+
+/// While the document is still loading, a fragment navigation replaces
+/// the entry instead of pushing one (Location-object navigate), as in
+/// Chromium; `hashchange` still fires.
+#[test]
+fn location_hash_during_load_replaces_the_entry() {
+    let server = TestServer::start().unwrap();
+    let mut rt = page_at(
+        &server,
+        "/index.html",
+        "<!DOCTYPE html><script>window.log = [];\
+         addEventListener('hashchange', (e) => log.push('hashchange:' + e.newURL.split('#')[1]));\
+         location.hash = 'during';\
+         log.push('sync:' + history.length + ':' + location.hash);</script>",
+    );
+    idle(&mut rt);
+    assert_eq!(
+        eval(&mut rt, "log.join('|') + '|' + history.length"),
+        "sync:1:#during|hashchange:during|1"
+    );
+}
