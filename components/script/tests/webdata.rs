@@ -824,3 +824,31 @@ fn location_hash_during_load_replaces_the_entry() {
         "sync:1:#during|hashchange:during|1"
     );
 }
+
+/// A frame's initial `about:blank` Window is kept by a same-origin
+/// navigation: its History then describes the new document (one entry,
+/// null state), not the replaced `about:blank` one.
+#[test]
+fn history_of_a_kept_initial_window_describes_the_new_document() {
+    let server = TestServer::start().unwrap();
+    server.route("/child.html", |_| {
+        html("<!DOCTYPE html><title>child</title>")
+    });
+    let mut rt = page_at(&server, "/index.html", "<!DOCTYPE html><body></body>");
+    eval(
+        &mut rt,
+        r#"window.out = 'pending';
+           const f = document.createElement('iframe');
+           document.body.appendChild(f);
+           const w = f.contentWindow, h = w.history;
+           h.replaceState('blank state', '');
+           const before = [h.length, h.state, w.location.href].join();
+           f.onload = () => { out = [before, w === f.contentWindow, h.length, h.state, w.location.pathname].join('|'); };
+           f.src = '/child.html';"#,
+    );
+    idle(&mut rt);
+    assert_eq!(
+        eval(&mut rt, "out"),
+        "1,blank state,about:blank|true|1||/child.html"
+    );
+}

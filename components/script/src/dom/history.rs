@@ -102,6 +102,17 @@ impl History {
             .expect("History lives in a Window global")
     }
 
+    /// The Window's new document (the initial `about:blank` one replaced
+    /// by a navigation that keeps the Window): its entry replaces the old
+    /// document's (<https://html.spec.whatwg.org/multipage/browsing-the-web.html#navigate>
+    /// replaces the initial about:blank entry), made from the new URL on
+    /// first use, and the state is null again.
+    pub(crate) fn replace_for_new_document(&self) {
+        self.entries.borrow_mut().clear();
+        self.index.set(0);
+        self.state.set(NullValue());
+    }
+
     /// The entries, with the document's initial entry made on first use.
     fn ensure_entries(&self) {
         let mut entries = self.entries.borrow_mut();

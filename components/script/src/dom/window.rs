@@ -141,6 +141,9 @@ impl Window {
     pub fn set_document(&self, document: &Document) {
         *self.url.borrow_mut() = document.url();
         self.location.set(None);
+        if let Some(history) = self.history.get() {
+            history.replace_for_new_document();
+        }
         self.document.set(Some(document));
     }
 
