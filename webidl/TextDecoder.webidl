@@ -1,11 +1,8 @@
 // Encoding Standard
 // https://encoding.spec.whatwg.org/#interface-textdecoder
 //
-// Deviation until the generator has buffer source types (branch s4-gen):
-// `decode`'s input is `object` where the standard has
-// `AllowSharedBufferSource`; dom/textdecoder.rs accepts an ArrayBuffer, a
-// SharedArrayBuffer or an ArrayBufferView and throws the TypeError the
-// binding would for any other object.
+// Deviation: the generator's AllowSharedBufferSource rejects resizable
+// ArrayBuffers (no [AllowResizable]), which the standard's typedef allows.
 
 interface mixin TextDecoderCommon {
   readonly attribute DOMString encoding;
@@ -26,6 +23,6 @@ dictionary TextDecodeOptions {
 interface TextDecoder {
   constructor(optional DOMString label = "utf-8", optional TextDecoderOptions options = {});
 
-  USVString decode(optional object input, optional TextDecodeOptions options = {});
+  USVString decode(optional AllowSharedBufferSource input, optional TextDecodeOptions options = {});
 };
 TextDecoder includes TextDecoderCommon;

@@ -1,11 +1,8 @@
 // Encoding Standard
 // https://encoding.spec.whatwg.org/#interface-textencoder
 //
-// Deviations until the generator has buffer source types (branch s4-gen):
-// `encode` returns `object` (a new Uint8Array) where the standard has
-// `[NewObject] Uint8Array`, and `encodeInto`'s destination is `object`
-// where the standard has `[AllowShared] Uint8Array`; dom/textencoder.rs
-// throws the TypeError the binding would for anything but a Uint8Array.
+// Deviation: `encodeInto`'s destination has no [AllowShared] (not supported
+// by the generator): a Uint8Array on a SharedArrayBuffer is a TypeError.
 
 interface mixin TextEncoderCommon {
   readonly attribute DOMString encoding;
@@ -20,7 +17,7 @@ dictionary TextEncoderEncodeIntoResult {
 interface TextEncoder {
   constructor();
 
-  object encode(optional USVString input = "");
-  TextEncoderEncodeIntoResult encodeInto(USVString source, object destination);
+  [NewObject] Uint8Array encode(optional USVString input = "");
+  TextEncoderEncodeIntoResult encodeInto(USVString source, Uint8Array destination);
 };
 TextEncoder includes TextEncoderCommon;

@@ -3,9 +3,7 @@
 // with the File API's partial interface
 // (https://w3c.github.io/FileAPI/#creating-revoking) merged in (no partial
 // interfaces in the generator).
-// Deviations: only `href` and `search` are settable; `searchParams` is
-// not [SameObject] (not supported by the generator; the getter returns the
-// same object every time); no `LegacyWindowAlias=webkitURL`; no `parse()`.
+// Deviations: only `href` and `search` are settable; no `LegacyWindowAlias=webkitURL`; no `parse()`.
 
 [Exposed=*]
 interface URL {
@@ -23,7 +21,7 @@ interface URL {
   readonly attribute USVString port;
   readonly attribute USVString pathname;
   attribute USVString search;
-  readonly attribute URLSearchParams searchParams;
+  [SameObject] readonly attribute URLSearchParams searchParams;
   readonly attribute USVString hash;
 
   USVString toJSON();

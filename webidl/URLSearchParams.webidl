@@ -1,16 +1,9 @@
 // URL Standard
 // https://url.spec.whatwg.org/#interface-urlsearchparams
-//
-// Deviations until the generator has them (branch s4-gen):
-// * the constructor's union has no `record<USVString, USVString>` member
-//   (an object that is not iterable converts to a string instead of being
-//   read as a record);
-// * the constructor's `init` has no default value `""` (the generator
-//   has no union defaults); a missing init is treated as "".
 
 [Exposed=*]
 interface URLSearchParams {
-  constructor(optional (sequence<sequence<USVString>> or USVString) init);
+  constructor(optional (sequence<sequence<USVString>> or record<USVString, USVString> or USVString) init = "");
 
   readonly attribute unsigned long size;
 

@@ -37,7 +37,6 @@ interface Window : EventTarget {
   attribute EventHandler onrejectionhandled;
 
   // https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-window-object
-  // (`navigator` is [Replaceable] in the standard: not supported here)
   readonly attribute History history;
   readonly attribute Navigator navigator;
 

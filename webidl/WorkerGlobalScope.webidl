@@ -4,8 +4,6 @@
 // Deviations (generator limits, each noted where it applies):
 // * `importScripts` takes `USVString...` (no Trusted Types).
 // * No `fonts`, `onlanguagechange`, `onoffline`, `ononline`.
-// * `navigator` is [SameObject] in the standard (not supported by the
-//   generator); the getter returns the same object every time.
 [Global=Worker, Exposed=Worker]
 interface WorkerGlobalScope : EventTarget {
   readonly attribute WorkerGlobalScope self;

@@ -559,6 +559,22 @@ fn url_search_params_sort_is_stable_by_code_units() {
 }
 
 #[test]
+fn url_search_params_from_a_record_and_from_itself() {
+    let out = eval_blank(
+        r#"const r = new URLSearchParams({ b: 1, a: 'x y', '\ud800': 'lone' });
+           const copy = new URLSearchParams(r);
+           r.append('c', '3');
+           const custom = { [Symbol.iterator]: function* () { yield ['k', 'v']; } };
+           JSON.stringify([r.toString(), copy.toString(), new URLSearchParams(custom).toString(),
+                           new URLSearchParams({}).size, new URLSearchParams(new Map([['m', 1]])).toString()])"#,
+    );
+    assert_eq!(
+        out,
+        r#"["b=1&a=x+y&%EF%BF%BD=lone&c=3","b=1&a=x+y&%EF%BF%BD=lone","k=v",0,"m=1"]"#
+    );
+}
+
+#[test]
 fn url_search_params_bad_init_is_a_type_error() {
     let out = eval_blank(
         r#"[() => new URLSearchParams([['a']]), () => new URLSearchParams([['a', 'b', 'c']]),
@@ -785,5 +801,54 @@ fn url_search_params_iterate_live_and_stringify() {
     assert_eq!(
         out,
         r#"["a1,c3","a,c","1,3","[[\"a\",\"1\"],[\"c\",\"3\"]]","[object URLSearchParams Iterator]","http://h.test/?a=1&c=3","http://h.test/?a=1&c=3","a=1&c=3","a=1:truetrue,c=3:truetrue","function",true]"#
+    );
+}
+
+/// While the document is still loading, a fragment navigation replaces
+/// the entry instead of pushing one (Location-object navigate), as in
+/// Chromium; `hashchange` still fires.
+#[test]
+fn location_hash_during_load_replaces_the_entry() {
+    let server = TestServer::start().unwrap();
+    let mut rt = page_at(
+        &server,
+        "/index.html",
+        "<!DOCTYPE html><script>window.log = [];\
+         addEventListener('hashchange', (e) => log.push('hashchange:' + e.newURL.split('#')[1]));\
+         location.hash = 'during';\
+         log.push('sync:' + history.length + ':' + location.hash);</script>",
+    );
+    idle(&mut rt);
+    assert_eq!(
+        eval(&mut rt, "log.join('|') + '|' + history.length"),
+        "sync:1:#during|hashchange:during|1"
+    );
+}
+
+/// A frame's initial `about:blank` Window is kept by a same-origin
+/// navigation: its History then describes the new document (one entry,
+/// null state), not the replaced `about:blank` one.
+#[test]
+fn history_of_a_kept_initial_window_describes_the_new_document() {
+    let server = TestServer::start().unwrap();
+    server.route("/child.html", |_| {
+        html("<!DOCTYPE html><title>child</title>")
+    });
+    let mut rt = page_at(&server, "/index.html", "<!DOCTYPE html><body></body>");
+    eval(
+        &mut rt,
+        r#"window.out = 'pending';
+           const f = document.createElement('iframe');
+           document.body.appendChild(f);
+           const w = f.contentWindow, h = w.history;
+           h.replaceState('blank state', '');
+           const before = [h.length, h.state, w.location.href].join();
+           f.onload = () => { out = [before, w === f.contentWindow, h.length, h.state, w.location.pathname].join('|'); };
+           f.src = '/child.html';"#,
+    );
+    idle(&mut rt);
+    assert_eq!(
+        eval(&mut rt, "out"),
+        "1,blank state,about:blank|true|1||/child.html"
     );
 }

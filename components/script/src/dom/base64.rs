@@ -124,10 +124,8 @@ pub fn btoa(data: &str) -> Fallible<String> {
     Ok(forgiving_base64_encode(&bytes))
 }
 
-/// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>: the
-/// bytes as a string of code points U+0000 to U+00FF (the value of the
-/// ByteString result in JavaScript).
-pub fn atob(data: &str) -> Fallible<String> {
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
+pub fn atob(data: &str) -> Fallible<Vec<u8>> {
     // Step 1: Let decodedData be the result of running forgiving-base64
     // decode on data.
     // Step 2: If decodedData is failure, then throw an
@@ -139,7 +137,7 @@ pub fn atob(data: &str) -> Fallible<String> {
         )
     })?;
     // Step 3: Return decodedData.
-    Ok(decoded.into_iter().map(char::from).collect())
+    Ok(decoded)
 }
 
 #[cfg(test)]

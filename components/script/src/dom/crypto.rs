@@ -7,8 +7,9 @@ use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
+use crate::dom::bindings::buffer::ArrayBufferView;
 use crate::dom::bindings::codegen::CryptoBinding::CryptoMethods;
-use crate::dom::bindings::conversions::{DOMString, RootedJsObject};
+use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::DomRoot;
@@ -82,29 +83,26 @@ impl CryptoMethods for Crypto {
     fn GetRandomValues(
         &self,
         cx: &mut JSContext,
-        array: RootedJsObject,
-    ) -> Fallible<RootedJsObject> {
+        array: ArrayBufferView,
+    ) -> Fallible<ArrayBufferView> {
         use mozjs::jsapi::Scalar::Type;
-        // (The binding's conversion to ArrayBufferView: a TypeError for
-        // any other object.)
-        let mut view = mozjs::typedarray::ArrayBufferView::from(array.get()).map_err(|_| {
-            Error::Type("crypto.getRandomValues: the argument is not an ArrayBufferView".to_owned())
-        })?;
         // Step 1: If array is not an Int8Array, Uint8Array,
         // Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
         // Uint32Array, BigInt64Array, or BigUint64Array, then throw a
         // TypeMismatchError and terminate the algorithm.
         if !matches!(
-            view.get_array_type(),
-            Type::Int8
-                | Type::Uint8
-                | Type::Uint8Clamped
-                | Type::Int16
-                | Type::Uint16
-                | Type::Int32
-                | Type::Uint32
-                | Type::BigInt64
-                | Type::BigUint64
+            array.view_type(),
+            Some(
+                Type::Int8
+                    | Type::Uint8
+                    | Type::Uint8Clamped
+                    | Type::Int16
+                    | Type::Uint16
+                    | Type::Int32
+                    | Type::Uint32
+                    | Type::BigInt64
+                    | Type::BigUint64
+            )
         ) {
             return Err(Error::dom_with_message(
                 DomExceptionName::TypeMismatchError,
@@ -114,20 +112,18 @@ impl CryptoMethods for Crypto {
         // Step 2: Let byteLength be array's byte length.
         // Step 3: If byteLength is greater than 65536, throw a
         // QuotaExceededError and terminate the algorithm.
-        if let Some(bytes) = view.as_mut_slice_safe(cx.no_gc()) {
-            if bytes.len() > 65536 {
-                return Err(Error::dom_with_message(
-                    DomExceptionName::QuotaExceededError,
-                    format!(
-                        "crypto.getRandomValues: the array's byte length ({}) exceeds 65536",
-                        bytes.len()
-                    ),
-                ));
-            }
-            // Step 4: Overwrite all elements of array with cryptographically
-            // strong random values of the appropriate type.
-            fill_random(bytes)?;
+        let byte_length = array.byte_length();
+        if byte_length > 65536 {
+            return Err(Error::dom_with_message(
+                DomExceptionName::QuotaExceededError,
+                format!(
+                    "crypto.getRandomValues: the array's byte length ({byte_length}) exceeds 65536"
+                ),
+            ));
         }
+        // Step 4: Overwrite all elements of array with cryptographically
+        // strong random values of the appropriate type.
+        array.with_bytes_mut(cx, fill_random).unwrap_or(Ok(()))?;
         // Step 5: Return array.
         Ok(array)
     }

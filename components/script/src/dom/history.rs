@@ -33,7 +33,7 @@ use crate::dom::bindings::structuredclone::{
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::hashchangeevent::HashChangeEvent;
 use crate::dom::popstateevent::PopStateEvent;
-use crate::dom::window::Window;
+use crate::dom::window::{queue_global_task, Window};
 use crate::event_loop::EventLoop;
 
 /// <https://html.spec.whatwg.org/multipage/browsing-the-web.html#session-history-entry>
@@ -100,6 +100,17 @@ impl History {
         unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) }
             .as_window()
             .expect("History lives in a Window global")
+    }
+
+    /// The Window's new document (the initial `about:blank` one replaced
+    /// by a navigation that keeps the Window): its entry replaces the old
+    /// document's (<https://html.spec.whatwg.org/multipage/browsing-the-web.html#navigate>
+    /// replaces the initial about:blank entry), made from the new URL on
+    /// first use, and the state is null again.
+    pub(crate) fn replace_for_new_document(&self) {
+        self.entries.borrow_mut().clear();
+        self.index.set(0);
+        self.state.set(NullValue());
     }
 
     /// The entries, with the document's initial entry made on first use.
@@ -398,21 +409,13 @@ impl History {
             let navigable = window.navigable_id();
             let old_url = old_url.to_string();
             let new_url = entry.url.to_string();
-            EventLoop::current().queue_task(Box::new(move |cx| {
-                let Some(global) = browsing_context::global_ptr(navigable) else {
-                    return;
-                };
-                let mut realm = mozjs::realm::AutoRealm::new(cx, global);
-                let cx = &mut *realm;
-                let Some(window) = browsing_context::window_of(navigable) else {
-                    return;
-                };
+            queue_global_task(navigable, move |cx, window| {
                 let event =
                     HashChangeEvent::new_trusted(cx, window.global_scope(), &old_url, &new_url);
                 window
                     .upcast_event_target()
                     .dispatch(cx, event.upcast_event());
-            }));
+            });
         }
     }
 

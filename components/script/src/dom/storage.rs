@@ -26,8 +26,7 @@ use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::storageevent::StorageEvent;
-use crate::dom::window::Window;
-use crate::event_loop::EventLoop;
+use crate::dom::window::{queue_global_task, Window};
 
 /// The most UTF-16 code units of keys and values one origin's bottle may
 /// hold: 5 Mi, as Firefox counts ("5 MB" of characters; Chromium allows
@@ -176,15 +175,7 @@ impl Storage {
                 new_value.clone(),
                 url.clone(),
             );
-            EventLoop::current().queue_task(Box::new(move |cx| {
-                let Some(global) = browsing_context::global_ptr(navigable) else {
-                    return;
-                };
-                let mut realm = mozjs::realm::AutoRealm::new(cx, global);
-                let cx = &mut *realm;
-                let Some(window) = browsing_context::window_of(navigable) else {
-                    return;
-                };
+            queue_global_task(navigable, move |cx, window| {
                 let event = StorageEvent::new_trusted(
                     cx,
                     window.global_scope(),
@@ -197,7 +188,7 @@ impl Storage {
                 window
                     .upcast_event_target()
                     .dispatch(cx, event.upcast_event());
-            }));
+            });
         }
     }
 }

@@ -8,12 +8,13 @@ use std::cell::{Cell, RefCell};
 use encoding_rs::{CoderResult, Decoder, DecoderResult, Encoding};
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
-use mozjs::jsapi::{JSObject, JSTracer};
+use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
+use crate::dom::bindings::buffer::AllowSharedBufferSource;
 use crate::dom::bindings::codegen::TextDecoderBinding::TextDecoderMethods;
 use crate::dom::bindings::codegen::{TextDecodeOptions, TextDecoderOptions};
-use crate::dom::bindings::conversions::{DOMString, RootedJsObject, USVString};
+use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
@@ -41,42 +42,6 @@ pub struct TextDecoder {
 unsafe impl Traceable for TextDecoder {
     unsafe fn trace(&self, trc: *mut JSTracer) {
         unsafe { self.reflector.trace(trc) }
-    }
-}
-
-/// A copy of the bytes of `object`, an `AllowSharedBufferSource` (an
-/// ArrayBuffer, a SharedArrayBuffer, or an ArrayBufferView on either):
-/// <https://webidl.spec.whatwg.org/#dfn-get-buffer-source-copy> (a
-/// detached buffer gives no bytes). `None` for any other object (the
-/// binding's TypeError).
-pub(crate) fn buffer_source_copy(cx: &mut JSContext, object: *mut JSObject) -> Option<Vec<u8>> {
-    use mozjs::typedarray::{ArrayBuffer, ArrayBufferView};
-    if let Ok(view) = ArrayBufferView::from(object) {
-        return Some(view.as_slice_safe(cx.no_gc()).unwrap_or(&[]).to_vec());
-    }
-    if let Ok(buffer) = ArrayBuffer::from(object) {
-        return Some(buffer.as_slice_safe(cx.no_gc()).unwrap_or(&[]).to_vec());
-    }
-    // A SharedArrayBuffer itself (its views are ArrayBufferViews above).
-    // SAFETY: `object` is a live object (rooted by the caller).
-    unsafe {
-        let unwrapped = mozjs::jsapi::UnwrapSharedArrayBuffer(object);
-        if unwrapped.is_null() {
-            return None;
-        }
-        let mut length = 0usize;
-        let mut shared = false;
-        let mut data: *mut u8 = std::ptr::null_mut();
-        mozjs::jsapi::GetSharedArrayBufferLengthAndData(
-            unwrapped,
-            &mut length,
-            &mut shared,
-            &mut data,
-        );
-        if data.is_null() || length == 0 {
-            return Some(Vec::new());
-        }
-        Some(std::slice::from_raw_parts(data, length).to_vec())
     }
 }
 
@@ -225,19 +190,13 @@ impl TextDecoderMethods for TextDecoder {
     /// <https://encoding.spec.whatwg.org/#dom-textdecoder-decode>
     fn Decode(
         &self,
-        cx: &mut JSContext,
-        input: Option<RootedJsObject>,
+        _cx: &mut JSContext,
+        input: Option<AllowSharedBufferSource>,
         options: TextDecodeOptions,
     ) -> Fallible<USVString> {
-        let bytes = match input {
-            Some(object) => Some(buffer_source_copy(cx, object.get()).ok_or_else(|| {
-                Error::Type(
-                    "TextDecoder.decode: the input is not an ArrayBuffer or an ArrayBufferView"
-                        .to_owned(),
-                )
-            })?),
-            None => None,
-        };
+        // (Step 3's copy: get a copy of the bytes held by the buffer
+        // source.)
+        let bytes = input.map(|input| input.bytes());
         Ok(USVString(
             self.decode_bytes(bytes.as_deref(), options.stream)?,
         ))

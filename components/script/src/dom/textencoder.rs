@@ -2,15 +2,14 @@
 //! UTF-8 encoding into a new `Uint8Array` or into a given one.
 
 use mozjs::context::JSContext;
-use mozjs::gc::{RootedTraceableBox, Traceable};
-use mozjs::jsapi::{Heap, JSObject, JSTracer};
-use mozjs::rooted;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
-use mozjs::typedarray::{CreateWith, Uint8Array};
 
+use crate::dom::bindings::buffer::Uint8Array;
 use crate::dom::bindings::codegen::TextEncoderBinding::TextEncoderMethods;
 use crate::dom::bindings::codegen::TextEncoderEncodeIntoResult;
-use crate::dom::bindings::conversions::{DOMString, RootedJsObject, USVString};
+use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
@@ -86,22 +85,14 @@ impl TextEncoderMethods for TextEncoder {
     }
 
     /// <https://encoding.spec.whatwg.org/#dom-textencoder-encode>
-    fn Encode(&self, cx: &mut JSContext, input: USVString) -> Fallible<RootedJsObject> {
+    fn Encode(&self, cx: &mut JSContext, input: USVString) -> Fallible<Uint8Array> {
         // Step 1: Convert input to an I/O queue of scalar values.
         // Step 2: Let output be the I/O queue of bytes « end-of-queue ».
         // Step 3: While true: process each item with a UTF-8 encoder
         // (every scalar value encodes); at end-of-queue, return the result
         // of creating a Uint8Array object given output and this's relevant
         // realm.
-        let bytes = input.0.as_bytes();
-        rooted!(&in(cx) let mut array = std::ptr::null_mut::<JSObject>());
-        // SAFETY: `array` is rooted; the slice is copied into the new
-        // array's buffer.
-        unsafe { Uint8Array::create(cx, CreateWith::Slice(bytes), array.handle_mut()) }
-            .map_err(|_| Error::JSFailed)?;
-        let result = RootedTraceableBox::new(Heap::default());
-        result.set(array.get());
-        Ok(result)
+        Uint8Array::new(cx, input.0.as_bytes()).map_err(|_| Error::JSFailed)
     }
 
     /// <https://encoding.spec.whatwg.org/#dom-textencoder-encodeinto>
@@ -109,18 +100,12 @@ impl TextEncoderMethods for TextEncoder {
         &self,
         cx: &mut JSContext,
         source: USVString,
-        destination: RootedJsObject,
+        destination: Uint8Array,
     ) -> Fallible<TextEncoderEncodeIntoResult> {
-        // (The binding's conversion to [AllowShared] Uint8Array: a
-        // TypeError for any other object.)
-        let mut array = Uint8Array::from(destination.get()).map_err(|_| {
-            Error::Type("TextEncoder.encodeInto: the destination is not a Uint8Array".to_owned())
-        })?;
         // A detached buffer has no bytes: nothing is written.
-        let (read, written) = match array.as_mut_slice_safe(cx.no_gc()) {
-            Some(bytes) => encode_into(&source.0, bytes),
-            None => (0, 0),
-        };
+        let (read, written) = destination
+            .with_bytes_mut(cx, |bytes| encode_into(&source.0, bytes))
+            .unwrap_or((0, 0));
         // Step 7: Return «[ "read" → read, "written" → written ]».
         Ok(TextEncoderEncodeIntoResult {
             read: Some(read),

@@ -12,7 +12,7 @@ use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::URLSearchParamsBinding::URLSearchParamsMethods;
-use crate::dom::bindings::codegen::USVStringSequenceSequenceOrUSVString as Init;
+use crate::dom::bindings::codegen::USVStringSequenceSequenceOrUSVStringUSVStringRecordOrUSVString as Init;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
@@ -106,10 +106,8 @@ impl URLSearchParamsMethods for URLSearchParams {
         cx: &mut JSContext,
         global: &GlobalScope,
         proto: Option<HandleObject>,
-        init: Option<Init>,
+        init: Init,
     ) -> Fallible<DomRoot<URLSearchParams>> {
-        // (A missing init is the default value "".)
-        let init = init.unwrap_or(Init::USVString(USVString::default()));
         // https://url.spec.whatwg.org/#concept-urlsearchparams-initialize
         let list = match init {
             // Step 1: If init is a sequence, then for each innerSequence of
@@ -131,6 +129,13 @@ impl URLSearchParamsMethods for URLSearchParams {
                 }
                 list
             }
+            // Step 2: Otherwise, if init is a record, then for each name →
+            // value of init, append (name, value) to query's list.
+            Init::USVStringUSVStringRecord(record) => record
+                .0
+                .into_iter()
+                .map(|(name, value)| (name.0, value.0))
+                .collect(),
             // Step 3: Otherwise: set query's list to the result of parsing
             // init (with a leading "?" removed: the constructor's step 1).
             Init::USVString(init) => parse(init.0.strip_prefix('?').unwrap_or(&init.0)),

@@ -141,6 +141,9 @@ impl Window {
     pub fn set_document(&self, document: &Document) {
         *self.url.borrow_mut() = document.url();
         self.location.set(None);
+        if let Some(history) = self.history.get() {
+            history.replace_for_new_document();
+        }
         self.document.set(Some(document));
     }
 
@@ -250,8 +253,12 @@ impl WindowMethods for Window {
     }
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
-    fn Atob(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
-        crate::dom::base64::atob(&data)
+    fn Atob(
+        &self,
+        _cx: &mut JSContext,
+        data: String,
+    ) -> Fallible<crate::dom::bindings::conversions::ByteString> {
+        crate::dom::base64::atob(&data).map(crate::dom::bindings::conversions::ByteString)
     }
 
     /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
@@ -483,6 +490,26 @@ impl WindowMethods for Window {
         self.console.set(Some(&c));
         c
     }
+}
+
+/// Queues a global task (<https://html.spec.whatwg.org/multipage/webappapis.html#queue-a-global-task>)
+/// given the window of navigable `navigable`: `steps` run in that
+/// window's realm, unless the navigable is gone by then.
+pub(crate) fn queue_global_task(
+    navigable: NavigableId,
+    steps: impl FnOnce(&mut JSContext, &Window) + 'static,
+) {
+    EventLoop::current().queue_task(Box::new(move |cx| {
+        let Some(global) = browsing_context::global_ptr(navigable) else {
+            return;
+        };
+        let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+        let cx = &mut *realm;
+        let Some(window) = browsing_context::window_of(navigable) else {
+            return;
+        };
+        steps(cx, window);
+    }));
 }
 
 #[allow(dead_code)]

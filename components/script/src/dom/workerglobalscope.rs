@@ -237,8 +237,12 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
     }
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
-    fn Atob(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
-        crate::dom::base64::atob(&data)
+    fn Atob(
+        &self,
+        _cx: &mut JSContext,
+        data: String,
+    ) -> Fallible<crate::dom::bindings::conversions::ByteString> {
+        crate::dom::base64::atob(&data).map(crate::dom::bindings::conversions::ByteString)
     }
 
     /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
