@@ -64,6 +64,7 @@
 
 pub mod blob;
 pub mod config;
+pub mod cookies;
 pub mod data_url;
 pub mod error;
 pub mod fetch;
@@ -77,6 +78,7 @@ pub mod testing;
 
 pub use blob::{BlobCreator, BlobEntry, BlobStore};
 pub use config::NetConfig;
+pub use cookies::{CookieContext, CookieJar, CookieRejected};
 pub use data_url::{process_data_url, DataUrl, DataUrlError};
 pub use error::{NetError, TlsProblem};
 pub use fetch::{Fetcher, FollowedResponse, HopRequest, Method, RawResponse, REDIRECT_LIMIT};
