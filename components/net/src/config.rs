@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::api_fetch::PreflightCache;
 use crate::{BlobStore, CookieJar, HostRules};
 
 /// The default [`NetConfig::timeout`]: 30 seconds.
@@ -46,6 +47,8 @@ pub struct NetConfig {
     /// The cookie store (RFC 6265bis), shared by every fetcher made from
     /// this configuration and by `document.cookie`.
     pub cookie_jar: Arc<CookieJar>,
+    /// The CORS-preflight cache, shared like the cookie jar.
+    pub preflight_cache: Arc<PreflightCache>,
 }
 
 impl Default for NetConfig {
@@ -59,6 +62,7 @@ impl Default for NetConfig {
             blob_store: Arc::new(BlobStore::new()),
             user_agent: DEFAULT_USER_AGENT.to_owned(),
             cookie_jar: Arc::new(CookieJar::new()),
+            preflight_cache: Arc::new(PreflightCache::new()),
         }
     }
 }

@@ -218,9 +218,8 @@ pub fn path_match(request_path: &str, cookie_path: &str) -> bool {
 pub fn parse_cookie_date(input: &str) -> Option<i64> {
     // Step 1: Using the grammar below, divide the cookie-date into
     // date-tokens. delimiter = %x09 / %x20-2F / %x3B-40 / %x5B-60 / %x7B-7E.
-    let is_delimiter = |c: char| {
-        matches!(c as u32, 0x09 | 0x20..=0x2F | 0x3B..=0x40 | 0x5B..=0x60 | 0x7B..=0x7E)
-    };
+    let is_delimiter =
+        |c: char| matches!(c as u32, 0x09 | 0x20..=0x2F | 0x3B..=0x40 | 0x5B..=0x60 | 0x7B..=0x7E);
     let (mut time, mut day, mut month, mut year) = (None, None, None, None);
     // Step 2: Process each date-token sequentially in the order the
     // date-tokens appear in the cookie-date.
@@ -304,9 +303,8 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let era = year.div_euclid(400);
     let year_of_era = year - era * 400;
     let month = i64::from(month);
-    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5
-        + i64::from(day)
-        - 1;
+    let day_of_year =
+        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
     era * 146097 + day_of_era - 719468
 }
@@ -328,9 +326,7 @@ fn parse_time(token: &str) -> Option<(u32, u32, u32)> {
     let hour = parts.next()?;
     let minute = parts.next()?;
     let rest = parts.next()?;
-    let whole = |s: &str| {
-        (1..=2).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
-    };
+    let whole = |s: &str| (1..=2).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
     if !whole(hour) || !whole(minute) {
         return None;
     }
@@ -432,9 +428,7 @@ fn parse_set_cookie(line: &str, now: i64) -> Result<Parsed, CookieRejected> {
         } else if is("Max-Age") {
             // §5.6.2: If the first character is neither a DIGIT nor "-",
             // or the remainder has a non-DIGIT, ignore the cookie-av.
-            let digits = attribute_value
-                .strip_prefix('-')
-                .unwrap_or(attribute_value);
+            let digits = attribute_value.strip_prefix('-').unwrap_or(attribute_value);
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 continue;
             }
@@ -456,9 +450,7 @@ fn parse_set_cookie(line: &str, now: i64) -> Result<Parsed, CookieRejected> {
             if attribute_value.is_empty() {
                 continue;
             }
-            let domain = attribute_value
-                .strip_prefix('.')
-                .unwrap_or(attribute_value);
+            let domain = attribute_value.strip_prefix('.').unwrap_or(attribute_value);
             parsed.domain = Some(domain.to_ascii_lowercase());
         } else if is("Path") {
             // §5.6.4: If the attribute-value is empty or its first
@@ -770,9 +762,7 @@ pub fn is_same_site(url: &Url, initiator: Option<&url::Origin>) -> bool {
     match initiator {
         None => true,
         Some(url::Origin::Opaque(_)) => false,
-        Some(url::Origin::Tuple(_, host, _)) => {
-            url.host().is_some_and(|h| h.to_owned() == *host)
-        }
+        Some(url::Origin::Tuple(_, host, _)) => url.host().is_some_and(|h| h.to_owned() == *host),
     }
 }
 
@@ -787,11 +777,23 @@ mod tests {
     #[test]
     fn dates() {
         // The three formats of RFC 7231 and friends.
-        assert_eq!(parse_cookie_date("Sun, 06 Nov 1994 08:49:37 GMT"), Some(784111777));
-        assert_eq!(parse_cookie_date("Sunday, 06-Nov-94 08:49:37 GMT"), Some(784111777));
-        assert_eq!(parse_cookie_date("Sun Nov  6 08:49:37 1994"), Some(784111777));
+        assert_eq!(
+            parse_cookie_date("Sun, 06 Nov 1994 08:49:37 GMT"),
+            Some(784111777)
+        );
+        assert_eq!(
+            parse_cookie_date("Sunday, 06-Nov-94 08:49:37 GMT"),
+            Some(784111777)
+        );
+        assert_eq!(
+            parse_cookie_date("Sun Nov  6 08:49:37 1994"),
+            Some(784111777)
+        );
         assert_eq!(parse_cookie_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
-        assert_eq!(parse_cookie_date("Wed, 29 Feb 2024 00:00:01 GMT"), Some(1709164801));
+        assert_eq!(
+            parse_cookie_date("Wed, 29 Feb 2024 00:00:01 GMT"),
+            Some(1709164801)
+        );
         // No such date, out of range fields, missing parts.
         assert_eq!(parse_cookie_date("Thu, 29 Feb 2023 00:00:00 GMT"), None);
         assert_eq!(parse_cookie_date("Thu, 31 Apr 2023 00:00:00 GMT"), None);
@@ -824,7 +826,8 @@ mod tests {
         let ctx = CookieContext::HTTP_SAME_SITE;
         jar.set_cookie_at(&page, "a=1", ctx, 1000).unwrap();
         jar.set_cookie_at(&page, "b=2; Path=/", ctx, 1000).unwrap();
-        jar.set_cookie_at(&page, " c = 3 ; HttpOnly", ctx, 1000).unwrap();
+        jar.set_cookie_at(&page, " c = 3 ; HttpOnly", ctx, 1000)
+            .unwrap();
         // Longer paths first, then creation order.
         assert_eq!(
             jar.cookie_string_at(&page, ctx, 1000).as_deref(),
@@ -832,14 +835,19 @@ mod tests {
         );
         // The default path is /dir: not sent to /.
         assert_eq!(
-            jar.cookie_string_at(&url("http://a.test/"), ctx, 1000).as_deref(),
+            jar.cookie_string_at(&url("http://a.test/"), ctx, 1000)
+                .as_deref(),
             Some("b=2")
         );
         // Host-only: not sent to a subdomain.
-        assert_eq!(jar.cookie_string_at(&url("http://x.a.test/"), ctx, 1000), None);
+        assert_eq!(
+            jar.cookie_string_at(&url("http://x.a.test/"), ctx, 1000),
+            None
+        );
         // HttpOnly is hidden from scripts.
         assert_eq!(
-            jar.cookie_string_at(&page, CookieContext::SCRIPT, 1000).as_deref(),
+            jar.cookie_string_at(&page, CookieContext::SCRIPT, 1000)
+                .as_deref(),
             Some("a=1; b=2")
         );
         // Overwrite keeps the position (creation time).
@@ -858,7 +866,8 @@ mod tests {
             Err(CookieRejected::HttpOnly)
         );
         // Max-Age=0 deletes.
-        jar.set_cookie_at(&page, "a=; Max-Age=0", ctx, 1002).unwrap();
+        jar.set_cookie_at(&page, "a=; Max-Age=0", ctx, 1002)
+            .unwrap();
         assert_eq!(
             jar.cookie_string_at(&page, ctx, 1002).as_deref(),
             Some("c=3; b=2")
@@ -870,9 +879,15 @@ mod tests {
         let jar = CookieJar::new();
         let page = url("http://a.test/");
         let ctx = CookieContext::HTTP_SAME_SITE;
-        jar.set_cookie_at(&page, "m=1; Max-Age=10", ctx, 1000).unwrap();
-        jar.set_cookie_at(&page, "e=1; Expires=Thu, 01 Jan 1970 00:20:00 GMT", ctx, 1000)
+        jar.set_cookie_at(&page, "m=1; Max-Age=10", ctx, 1000)
             .unwrap();
+        jar.set_cookie_at(
+            &page,
+            "e=1; Expires=Thu, 01 Jan 1970 00:20:00 GMT",
+            ctx,
+            1000,
+        )
+        .unwrap();
         // Max-Age wins over Expires, whatever the order.
         jar.set_cookie_at(
             &page,
@@ -885,13 +900,22 @@ mod tests {
             jar.cookie_string_at(&page, ctx, 1004).as_deref(),
             Some("m=1; e=1; both=1")
         );
-        assert_eq!(jar.cookie_string_at(&page, ctx, 1005).as_deref(), Some("m=1; e=1"));
-        assert_eq!(jar.cookie_string_at(&page, ctx, 1010).as_deref(), Some("e=1"));
+        assert_eq!(
+            jar.cookie_string_at(&page, ctx, 1005).as_deref(),
+            Some("m=1; e=1")
+        );
+        assert_eq!(
+            jar.cookie_string_at(&page, ctx, 1010).as_deref(),
+            Some("e=1")
+        );
         assert_eq!(jar.cookie_string_at(&page, ctx, 1200), None);
         // A bad Max-Age or Expires is ignored (a session cookie).
         jar.set_cookie_at(&page, "s=1; Max-Age=1x; Expires=never", ctx, 1000)
             .unwrap();
-        assert_eq!(jar.cookie_string_at(&page, ctx, 10_000_000).as_deref(), Some("s=1"));
+        assert_eq!(
+            jar.cookie_string_at(&page, ctx, 10_000_000).as_deref(),
+            Some("s=1")
+        );
         // Far-future expiries are capped to 400 days.
         jar.set_cookie_at(&page, "far=1; Max-Age=99999999999999999999999", ctx, 0)
             .unwrap();
@@ -904,10 +928,19 @@ mod tests {
         let jar = CookieJar::new();
         let page = url("http://a.test/");
         let ctx = CookieContext::HTTP_SAME_SITE;
-        assert_eq!(jar.set_cookie(&page, "a=b\x01c", ctx), Err(CookieRejected::ControlCharacter));
-        assert_eq!(jar.set_cookie(&page, "a=b\nc=d", ctx), Err(CookieRejected::ControlCharacter));
+        assert_eq!(
+            jar.set_cookie(&page, "a=b\x01c", ctx),
+            Err(CookieRejected::ControlCharacter)
+        );
+        assert_eq!(
+            jar.set_cookie(&page, "a=b\nc=d", ctx),
+            Err(CookieRejected::ControlCharacter)
+        );
         assert_eq!(jar.set_cookie(&page, "", ctx), Err(CookieRejected::Empty));
-        assert_eq!(jar.set_cookie(&page, " = ; Path=/", ctx), Err(CookieRejected::Empty));
+        assert_eq!(
+            jar.set_cookie(&page, " = ; Path=/", ctx),
+            Err(CookieRejected::Empty)
+        );
         assert_eq!(
             jar.set_cookie(&page, &format!("a={}", "x".repeat(4096)), ctx),
             Err(CookieRejected::TooLong)
@@ -915,7 +948,8 @@ mod tests {
         // No "=": an empty name.
         jar.set_cookie(&page, "lonely", ctx).unwrap();
         // Attributes only; unknown attributes and a bad Path are ignored.
-        jar.set_cookie(&page, "x=1;;; Foo=bar; Path=relative; =", ctx).unwrap();
+        jar.set_cookie(&page, "x=1;;; Foo=bar; Path=relative; =", ctx)
+            .unwrap();
         // A tab inside is fine (not a CTL for this rule).
         jar.set_cookie(&page, "t=a\tb", ctx).unwrap();
         assert_eq!(
@@ -939,8 +973,14 @@ mod tests {
             jar.set_cookie(&sub, "e=1; Domain=other.test", ctx),
             Err(CookieRejected::DomainMismatch)
         );
-        assert_eq!(jar.cookie_string(&url("http://a.test/"), ctx).as_deref(), Some("d=1"));
-        assert_eq!(jar.cookie_string(&url("http://x.a.test/"), ctx).as_deref(), Some("d=1"));
+        assert_eq!(
+            jar.cookie_string(&url("http://a.test/"), ctx).as_deref(),
+            Some("d=1")
+        );
+        assert_eq!(
+            jar.cookie_string(&url("http://x.a.test/"), ctx).as_deref(),
+            Some("d=1")
+        );
         assert_eq!(jar.cookie_string(&url("http://xa.test/"), ctx), None);
         // Secure needs a secure scheme, both ways.
         assert_eq!(
@@ -952,31 +992,43 @@ mod tests {
         assert_eq!(jar.cookie_string(&secure, ctx).as_deref(), Some("d=1; s=1"));
         assert_eq!(jar.cookie_string(&sub, ctx).as_deref(), Some("d=1"));
         // An insecure origin cannot shadow a secure cookie's name.
-        assert_eq!(jar.set_cookie(&sub, "s=2", ctx), Err(CookieRejected::Insecure));
+        assert_eq!(
+            jar.set_cookie(&sub, "s=2", ctx),
+            Err(CookieRejected::Insecure)
+        );
         // SameSite: cross-site contexts neither set nor get Lax/Strict.
         let cross = CookieContext {
             same_site: false,
             ..ctx
         };
-        assert_eq!(jar.set_cookie(&sub, "l=1", cross), Err(CookieRejected::SameSite));
+        assert_eq!(
+            jar.set_cookie(&sub, "l=1", cross),
+            Err(CookieRejected::SameSite)
+        );
         assert_eq!(
             jar.set_cookie(&secure, "n=1; SameSite=None", cross),
             Err(CookieRejected::SameSite)
         );
-        jar.set_cookie(&secure, "n=1; SameSite=None; Secure", cross).unwrap();
-        jar.set_cookie(&secure, "st=1; SameSite=Strict", ctx).unwrap();
+        jar.set_cookie(&secure, "n=1; SameSite=None; Secure", cross)
+            .unwrap();
+        jar.set_cookie(&secure, "st=1; SameSite=Strict", ctx)
+            .unwrap();
         assert_eq!(jar.cookie_string(&secure, cross).as_deref(), Some("n=1"));
         let nav = CookieContext {
             safe_top_level_navigation: true,
             ..cross
         };
-        assert_eq!(jar.cookie_string(&secure, nav).as_deref(), Some("d=1; s=1; n=1"));
+        assert_eq!(
+            jar.cookie_string(&secure, nav).as_deref(),
+            Some("d=1; s=1; n=1")
+        );
         // Prefixes.
         assert_eq!(
             jar.set_cookie(&secure, "__Secure-a=1", ctx),
             Err(CookieRejected::Prefix)
         );
-        jar.set_cookie(&secure, "__Secure-a=1; Secure", ctx).unwrap();
+        jar.set_cookie(&secure, "__Secure-a=1; Secure", ctx)
+            .unwrap();
         assert_eq!(
             jar.set_cookie(&secure, "__Host-a=1; Secure", ctx),
             Err(CookieRejected::Prefix)
@@ -985,7 +1037,8 @@ mod tests {
             jar.set_cookie(&secure, "__Host-a=1; Secure; Path=/; Domain=a.test", ctx),
             Err(CookieRejected::Prefix)
         );
-        jar.set_cookie(&secure, "__Host-a=1; Secure; Path=/", ctx).unwrap();
+        jar.set_cookie(&secure, "__Host-a=1; Secure; Path=/", ctx)
+            .unwrap();
         assert_eq!(
             jar.set_cookie(&secure, "=__Host-x", ctx),
             Err(CookieRejected::Prefix)

@@ -309,6 +309,23 @@ impl Fetcher {
         }
     }
 
+    /// The Fetch Standard's fetch of a script-made request
+    /// ([`crate::api_fetch::fetch`]) over this fetcher's hops, with the
+    /// configuration's preflight cache. `cancelled` is polled before each
+    /// hop (an `AbortSignal`).
+    pub fn fetch_api(
+        &self,
+        request: crate::ApiRequest,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<crate::ApiResponse, NetError> {
+        crate::api_fetch::fetch(
+            &|hop| self.fetch_hop(hop),
+            &self.inner.config.preflight_cache,
+            request,
+            cancelled,
+        )
+    }
+
     /// Whether [`Fetcher::abort`] ran.
     pub fn is_aborted(&self) -> bool {
         self.inner.aborted.load(Ordering::SeqCst)
