@@ -30,4 +30,8 @@ interface Document : Node {
   readonly attribute HTMLElement? body;
   readonly attribute HTMLScriptElement? currentScript;
   attribute DOMString title;
+  // https://html.spec.whatwg.org/multipage/dom.html#dom-document-cookie
+  // (no [LegacyLenientThis]: not supported by the generator; [Throws]:
+  // the getter throws a SecurityError for an opaque origin)
+  [Throws] attribute USVString cookie;
 };

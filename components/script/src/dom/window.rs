@@ -99,7 +99,7 @@ impl Window {
         GlobalScope::attach_platform_object(cx, global, window)
     }
 
-    fn global_scope(&self) -> &GlobalScope {
+    pub(crate) fn global_scope(&self) -> &GlobalScope {
         unsafe { GlobalScope::from_global(self.reflector().get_jsobject()) }
     }
 
@@ -271,9 +271,10 @@ impl WindowMethods for Window {
     fn Fetch(
         &self,
         cx: &mut JSContext,
-        input: USVString,
+        input: crate::dom::bindings::codegen::RequestOrUSVString,
+        init: crate::dom::bindings::codegen::RequestInit,
     ) -> Fallible<Rc<crate::dom::bindings::promise::Promise>> {
-        crate::dom::response::fetch(self, cx, &input.0)
+        crate::fetch::fetch_method(self, cx, input, init)
     }
 
     // The WindowOrWorkerGlobalScope mixin (webidl/WindowOrWorkerGlobalScope.webidl),
