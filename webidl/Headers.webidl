@@ -5,7 +5,8 @@
 //   U+00FF with a TypeError, as the ByteString conversion would.
 // * HeadersInit has no `record<ByteString, ByteString>` member (a plain
 //   object as init is a TypeError).
-// * No `iterable<ByteString, ByteString>` (no entries/keys/values/forEach).
+// * `iterable<ByteString, ByteString>` is `iterable<DOMString, DOMString>`
+//   (the pairs are isomorphic-decoded byte strings either way).
 
 typedef (Headers or sequence<sequence<DOMString>>) HeadersInit;
 
@@ -19,4 +20,6 @@ interface Headers {
   sequence<DOMString> getSetCookie();
   boolean has(DOMString name);
   undefined set(DOMString name, DOMString value);
+
+  iterable<DOMString, DOMString>;
 };

@@ -57,6 +57,8 @@ fn fetch_with_request_init_and_headers() {
            log.push(await r.text(), r.headers.get('x-reply'), r.headers.has('set-cookie'));\
            const h = new Headers([['X-A', '2']]); h.append('x-a', '3');\
            log.push(h.get('X-A'));\
+           h.append('Set-Cookie', 'a'); h.append('set-cookie', 'b'); h.append('B-First', '0');\
+           log.push([...h].map(p => p.join('=')).join(';'), [...h.keys()].length);\
            r = await fetch(new Request('/echo', {method: 'PUT', headers: h, body: new Blob(['blob'], {type: 'text/x-b'})}));\
            log.push(await r.text());\
            const c = (await fetch('/echo')).clone();\
@@ -80,7 +82,8 @@ fn fetch_with_request_init_and_headers() {
     );
     assert_eq!(
         log,
-        "POST text/plain;charset=UTF-8 1 a=1|yes|false|2, 3|PUT text/x-b 2 blob|\
+        "POST text/plain;charset=UTF-8 1 a=1|yes|false|2, 3|\
+         b-first=0;set-cookie=a;set-cookie=b;x-a=2, 3|4|PUT text/x-b 2 blob|\
          8|true|text/plain|8|header:TypeError|pair:TypeError|getbody:TypeError|\
          trace:TypeError|url:TypeError|false|1|GET|cors|same-origin|follow|\
          201|Made|text/plain;charset=UTF-8|made|default|301|true|error|\

@@ -297,7 +297,51 @@ impl Headers {
     }
 }
 
+impl Headers {
+    /// <https://fetch.spec.whatwg.org/#concept-header-list-sort-and-combine>
+    fn sort_and_combine(&self) -> Vec<(String, String)> {
+        // Step 1: Let headers be a new list.
+        let mut headers = Vec::new();
+        // Step 2: Let names be the result of convert header names to a
+        // sorted-lowercase set with all the names of the headers in list.
+        let mut names: Vec<String> = self
+            .list
+            .borrow()
+            .iter()
+            .map(|(n, _)| n.to_ascii_lowercase())
+            .collect();
+        names.sort();
+        names.dedup();
+        // Step 3: For each name of names:
+        for name in names {
+            if name == "set-cookie" {
+                // Step 3.1: If name is `set-cookie`: let values be all the
+                // values of headers in list whose name is `set-cookie`, in
+                // order; for each value, append (name, value) to headers.
+                for (n, v) in self.list.borrow().iter() {
+                    if n.eq_ignore_ascii_case(&name) {
+                        headers.push((name.clone(), v.clone()));
+                    }
+                }
+            } else if let Some(value) = self.get_value(&name) {
+                // Step 3.2: Otherwise: let value be the result of getting
+                // name from list; append (name, value) to headers.
+                headers.push((name, value));
+            }
+        }
+        // Step 4: Return headers.
+        headers
+    }
+}
+
 impl HeadersMethods for Headers {
+    /// <https://fetch.spec.whatwg.org/#ref-for-dfn-iterable%E2%91%A0>: the
+    /// value pairs to iterate over are the return value of running sort
+    /// and combine with this's header list (recomputed at each step).
+    fn PairIterableEntry(&self, _cx: &mut JSContext, index: u32) -> Option<(DOMString, DOMString)> {
+        self.sort_and_combine().into_iter().nth(index as usize)
+    }
+
     /// <https://fetch.spec.whatwg.org/#dom-headers>
     fn Constructor(
         cx: &mut JSContext,
