@@ -28,11 +28,11 @@ use mozjs::jsval::JSVal;
 use mozjs::realm::AutoRealm;
 
 use crate::browsing_context;
+use crate::dom::bindings::codegen::RequestBinding::RequestMethods;
 use crate::dom::bindings::codegen::{RequestInit, RequestOrUSVString};
 use crate::dom::bindings::conversions::RootedJsValue;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
-use crate::dom::bindings::codegen::RequestBinding::RequestMethods;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::request::Request;
 use crate::dom::response::Response;
@@ -181,7 +181,11 @@ fn abort_fetch_call(cx: &mut JSContext, promise: &Promise, error: JSVal) {
 
 /// Runs `f` in the realm of `global` (a global object alive while the
 /// caller's roots are).
-fn in_realm(cx: &mut JSContext, global: *mut mozjs::jsapi::JSObject, f: impl FnOnce(&mut JSContext)) {
+fn in_realm(
+    cx: &mut JSContext,
+    global: *mut mozjs::jsapi::JSObject,
+    f: impl FnOnce(&mut JSContext),
+) {
     let Some(global) = NonNull::new(global) else {
         return;
     };

@@ -21,8 +21,8 @@ use jsprof_document::{
     Origin, ScriptCorsOutcome, ScriptFetchParams,
 };
 use jsprof_net::{
-    ApiRequest, ApiResponse, CookieJar, BlobEntry, BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, HopRequest, NetError,
-    RawResponse,
+    ApiRequest, ApiResponse, BlobEntry, BlobStore, ClassicScriptFetch, CookieJar, Fetcher,
+    FollowedResponse, HopRequest, NetError, RawResponse,
 };
 use mozjs::context::{JSContext, RawJSContext};
 use mozjs::jsval::UndefinedValue;

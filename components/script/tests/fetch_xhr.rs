@@ -263,7 +263,9 @@ fn cookies_between_http_and_document_cookie() {
             .with_header("Set-Cookie", "secret=2; Path=/; HttpOnly")
             .with_header("Set-Cookie", "=; Path=/")
     });
-    server.route("/echo", |r| TestResponse::ok(r.header("Cookie").unwrap_or("").to_owned()));
+    server.route("/echo", |r| {
+        TestResponse::ok(r.header("Cookie").unwrap_or("").to_owned())
+    });
     let log = run_page(
         &server,
         "(async () => {\

@@ -79,7 +79,8 @@ fn is_no_cors_safelisted_request_header(name: &str, value: &str) -> bool {
     // then return false.
     // Step 2: Return whether (name, value) is a CORS-safelisted
     // request-header.
-    is_no_cors_safelisted_request_header_name(name) && is_cors_safelisted_request_header(name, value)
+    is_no_cors_safelisted_request_header_name(name)
+        && is_cors_safelisted_request_header(name, value)
 }
 
 /// <https://fetch.spec.whatwg.org/#privileged-no-cors-request-header-name>
@@ -209,7 +210,9 @@ impl Headers {
             return Err(Error::Type(format!("{name:?} is not a valid header name")));
         }
         if !is_header_value(&bytes(value)) {
-            return Err(Error::Type(format!("{value:?} is not a valid header value")));
+            return Err(Error::Type(format!(
+                "{value:?} is not a valid header value"
+            )));
         }
         match self.guard.get() {
             // Step 2: If headers's guard is "immutable", then throw a

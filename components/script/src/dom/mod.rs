@@ -1,8 +1,11 @@
 //! The DOM: one module per WebIDL interface (the struct and its
 //! `*Methods` implementation), plus the bindings runtime.
 
+pub mod abortcontroller;
+pub mod abortsignal;
 pub mod bindings;
 pub mod blob;
+pub mod body;
 pub mod console;
 pub mod crossoriginwindow;
 pub mod customevent;
@@ -15,6 +18,7 @@ pub mod event;
 pub mod eventtarget;
 pub mod focusevent;
 pub mod globalscope;
+pub mod headers;
 pub mod htmlbodyelement;
 pub mod htmlelement;
 pub mod htmliframeelement;
@@ -29,7 +33,9 @@ pub mod mouseevent;
 pub mod node;
 pub mod performance;
 pub mod profiler;
+pub mod progressevent;
 pub mod promiserejectionevent;
+pub mod request;
 pub mod response;
 pub mod testbinding;
 pub mod testcollection;
@@ -46,11 +52,5 @@ pub mod window;
 pub mod worker;
 pub mod workerglobalscope;
 pub mod workerlocation;
-pub mod abortcontroller;
-pub mod abortsignal;
-pub mod body;
-pub mod headers;
-pub mod progressevent;
-pub mod request;
 pub mod xmlhttprequest;
 pub mod xmlhttprequesteventtarget;

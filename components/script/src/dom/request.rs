@@ -281,10 +281,7 @@ impl RequestMethods for Request {
         let source = match init.headers {
             Some(init_headers) => init_headers,
             None => HeadersOrStringSequenceSequence::StringSequenceSequence(
-                input_headers
-                    .into_iter()
-                    .map(|(n, v)| vec![n, v])
-                    .collect(),
+                input_headers.into_iter().map(|(n, v)| vec![n, v]).collect(),
             ),
         };
         headers.clear();

@@ -21,7 +21,10 @@
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
-use jsprof_net::api_fetch::{is_forbidden_method, is_forbidden_request_header, is_header_name, is_header_value, is_method, normalize_header_value};
+use jsprof_net::api_fetch::{
+    is_forbidden_method, is_forbidden_request_header, is_header_name, is_header_value, is_method,
+    normalize_header_value,
+};
 use jsprof_net::{ApiRequest, ApiResponse, Method, MimeType};
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
@@ -127,7 +130,8 @@ impl XMLHttpRequest {
 
     /// <https://xhr.spec.whatwg.org/#concept-event-fire-progress>
     fn fire_progress(&self, cx: &mut JSContext, type_: &str, transmitted: u64, length: u64) {
-        let event = ProgressEvent::new_progress(cx, self.global_scope(), type_, transmitted, length);
+        let event =
+            ProgressEvent::new_progress(cx, self.global_scope(), type_, transmitted, length);
         self.event_target().dispatch(cx, event.upcast_event());
     }
 
@@ -292,7 +296,10 @@ impl XMLHttpRequest {
             return Some(mime);
         }
         let response = self.response.borrow();
-        let headers = response.as_ref().map(|r| r.headers.clone()).unwrap_or_default();
+        let headers = response
+            .as_ref()
+            .map(|r| r.headers.clone())
+            .unwrap_or_default();
         jsprof_net::extract_mime_type(&headers).or_else(|| MimeType::parse("text/xml"))
     }
 
@@ -381,12 +388,16 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         // relative to this's relevant settings object.
         // Step 6: If parsedURL is failure, then throw a "SyntaxError"
         // DOMException.
-        let parsed = self.global_scope().api_base_url().join(&url.0).map_err(|_| {
-            Error::dom_with_message(
-                DomExceptionName::SyntaxError,
-                format!("{:?} is not a valid URL", url.0),
-            )
-        })?;
+        let parsed = self
+            .global_scope()
+            .api_base_url()
+            .join(&url.0)
+            .map_err(|_| {
+                Error::dom_with_message(
+                    DomExceptionName::SyntaxError,
+                    format!("{:?} is not a valid URL", url.0),
+                )
+            })?;
         // Steps 7-8: (username and password: ignored, see the module
         // documentation.)
         // Step 9: If async is false, the current global object is a Window
@@ -459,7 +470,10 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         }
         // Step 6: Combine (name, value) in this's author request headers.
         let mut headers = self.author_headers.borrow_mut();
-        match headers.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+        match headers
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(&name))
+        {
             Some((_, existing)) => {
                 existing.push_str(", ");
                 existing.push_str(value);
@@ -530,7 +544,10 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
             let (bytes, type_) = extract_body(body);
             let mut headers = self.author_headers.borrow_mut();
             if let Some(type_) = type_ {
-                if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("Content-Type")) {
+                if !headers
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case("Content-Type"))
+                {
                     headers.push(("Content-Type".to_owned(), type_));
                 }
             }
@@ -621,7 +638,9 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         // headers received, or loading, then run the request error steps
         // for this and abort.
         let state = self.state.get();
-        if (state == OPENED && self.send_flag.get()) || state == HEADERS_RECEIVED || state == LOADING
+        if (state == OPENED && self.send_flag.get())
+            || state == HEADERS_RECEIVED
+            || state == LOADING
         {
             self.request_error_steps(cx, "abort");
         }
@@ -806,7 +825,10 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
             // this's received bytes with type set to the result of get a
             // final MIME type for this.
             XMLHttpRequestResponseType::Blob => {
-                let type_ = self.final_mime_type().map(|m| m.to_string()).unwrap_or_default();
+                let type_ = self
+                    .final_mime_type()
+                    .map(|m| m.to_string())
+                    .unwrap_or_default();
                 let blob = Blob::new(cx, self.global_scope(), Arc::from(bytes), type_, None);
                 rooted!(&in(cx) let mut value = UndefinedValue());
                 // SAFETY: `value` is rooted.
