@@ -3,6 +3,7 @@
 //! `Response`: "extract a body" and "consume body" with their package
 //! data algorithms. Also used by `XMLHttpRequest` (JSON, ArrayBuffer).
 
+use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
 use crate::dom::blob::Blob;
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::headers::Headers;
 
 /// What "consume body" packages the bytes as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,10 +112,41 @@ fn reject(cx: &mut JSContext, promise: &Promise, error: Error) {
     }
 }
 
-/// <https://fetch.spec.whatwg.org/#concept-body-consume-body> once the
-/// caller has checked and set "unusable": the promise for `body` (null:
-/// empty) packaged as `kind`, with `mime_type` for a Blob.
-pub fn consume_body(
+/// <https://fetch.spec.whatwg.org/#concept-body-consume-body> for a
+/// `Request` or `Response` whose body is `body` (null: `None`), whose
+/// "disturbed" state is `body_used`, and whose headers are `headers` (for
+/// the MIME type of a Blob).
+pub fn consume(
+    cx: &mut JSContext,
+    global: &GlobalScope,
+    body: Option<&[u8]>,
+    body_used: &Cell<bool>,
+    headers: &Headers,
+    kind: BodyKind,
+) -> Rc<Promise> {
+    // Step 1: If object is unusable (its body is non-null and disturbed),
+    // then return a promise rejected with a TypeError.
+    if body_used.get() {
+        return Promise::new_rejected(
+            cx,
+            Error::Type("the body has already been consumed".to_owned()),
+        );
+    }
+    // (Reading disturbs a non-null body.)
+    if body.is_some() {
+        body_used.set(true);
+    }
+    // <https://fetch.spec.whatwg.org/#concept-body-mime-type>: extract a
+    // MIME type from the header list.
+    let mime = jsprof_net::extract_mime_type(&headers.header_list())
+        .map(|m| m.to_string())
+        .unwrap_or_default();
+    consume_body(cx, global, body, kind, &mime)
+}
+
+/// Steps 2-7 of [`consume`]: the promise for `body` (null: empty)
+/// packaged as `kind`, with `mime_type` for a Blob.
+fn consume_body(
     cx: &mut JSContext,
     global: &GlobalScope,
     body: Option<&[u8]>,

@@ -26,7 +26,7 @@ use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
-use crate::dom::body::{consume_body, extract_body, BodyKind};
+use crate::dom::body::{consume, extract_body, BodyKind};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::{byte_string, Guard, Headers};
 
@@ -110,25 +110,15 @@ impl Request {
         }
     }
 
+    /// <https://fetch.spec.whatwg.org/#concept-body-consume-body>
     fn consume(&self, cx: &mut JSContext, kind: BodyKind) -> Fallible<Rc<Promise>> {
-        // consume body, step 1: If object is unusable, then return a
-        // promise rejected with a TypeError.
-        if self.body_used.get() {
-            return Ok(Promise::new_rejected(
-                cx,
-                Error::Type("the body has already been consumed".to_owned()),
-            ));
-        }
-        self.take_body();
-        let mime = jsprof_net::extract_mime_type(&self.headers.root().header_list())
-            .map(|m| m.to_string())
-            .unwrap_or_default();
-        Ok(consume_body(
+        Ok(consume(
             cx,
             self.global_scope(),
             self.body.as_deref(),
+            &self.body_used,
+            &self.headers.root(),
             kind,
-            &mime,
         ))
     }
 }

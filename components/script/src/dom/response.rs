@@ -17,7 +17,7 @@ use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
-use crate::dom::body::{consume_body, extract_body, BodyKind};
+use crate::dom::body::{consume, extract_body, BodyKind};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::{byte_string, Guard, Headers};
 
@@ -133,31 +133,15 @@ impl Response {
         }
     }
 
-    /// <https://fetch.spec.whatwg.org/#concept-body-consume-body>, steps
-    /// 1 and up.
+    /// <https://fetch.spec.whatwg.org/#concept-body-consume-body>
     fn consume(&self, cx: &mut JSContext, kind: BodyKind) -> Fallible<Rc<Promise>> {
-        // Step 1: If object is unusable, then return a promise rejected
-        // with a TypeError.
-        if self.body_used.get() {
-            return Ok(Promise::new_rejected(
-                cx,
-                Error::Type("the body has already been consumed".to_owned()),
-            ));
-        }
-        if self.body.is_some() {
-            self.body_used.set(true);
-        }
-        // (The MIME type, for Blob: https://fetch.spec.whatwg.org/#concept-body-mime-type,
-        // from the header list's Content-Type.)
-        let mime = jsprof_net::extract_mime_type(&self.headers.root().header_list())
-            .map(|m| m.to_string())
-            .unwrap_or_default();
-        Ok(consume_body(
+        Ok(consume(
             cx,
             self.global_scope(),
             self.body.as_deref(),
+            &self.body_used,
+            &self.headers.root(),
             kind,
-            &mime,
         ))
     }
 }
