@@ -2,14 +2,14 @@
 // https://fetch.spec.whatwg.org/#request-class
 // Deviations until the generator has them (branch s4-gen): ByteString
 // `method` is DOMString (checked as a method token); BodyInit is
-// `(Blob or USVString)` (no BufferSource, FormData, URLSearchParams,
+// `(Blob or URLSearchParams or USVString)` (no BufferSource, FormData,
 // ReadableStream); no `[SameObject]`. Not done: `destination`,
 // `referrer`, `referrerPolicy`, `cache`, `integrity`, `keepalive`,
 // `isReloadNavigation`, `isHistoryNavigation`, `duplex`, `priority`,
 // `window`, the `body` stream, `bytes()`, `formData()`.
 
 typedef (Request or USVString) RequestInfo;
-typedef (Blob or USVString) BodyInit;
+typedef (Blob or URLSearchParams or USVString) BodyInit;
 
 [Exposed=(Window,Worker)]
 interface Request {

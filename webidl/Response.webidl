@@ -1,7 +1,7 @@
 // Fetch Standard
 // https://fetch.spec.whatwg.org/#response-class
 // Deviations until the generator has them (branch s4-gen): `statusText`
-// is DOMString (ByteString); BodyInit is `(Blob or USVString)` (see
+// is DOMString (ByteString); BodyInit is in Request.webidl (see
 // Request.webidl). Not done: the `body` stream,
 // `bytes()`, `formData()`.
 

@@ -6,8 +6,8 @@
 //   overloads (the generator has no overloads yet): the same behaviour,
 //   `open.length` is 2 either way.
 // * ByteString is DOMString (checked as the ByteString conversion would
-//   be); the body is `(Blob or USVString)?` (no Document, BufferSource,
-//   FormData, URLSearchParams yet).
+//   be); the body is BodyInit (Request.webidl: no Document, BufferSource,
+//   FormData yet).
 // * Not done: `upload` (XMLHttpRequestUpload), `responseXML`, the
 //   "document" response type (setting it is accepted; the response is
 //   null), synchronous requests: `open(method, url, false)` throws an

@@ -61,6 +61,8 @@ fn fetch_with_request_init_and_headers() {
            log.push([...h].map(p => p.join('=')).join(';'), [...h.keys()].length);\
            r = await fetch(new Request('/echo', {method: 'PUT', headers: h, body: new Blob(['blob'], {type: 'text/x-b'})}));\
            log.push(await r.text());\
+           r = await fetch('/echo', {method: 'POST', body: new URLSearchParams([['q', 'a b'], ['x', '&']])});\
+           log.push(await r.text());\
            const c = (await fetch('/echo')).clone();\
            log.push(new Uint8Array(await c.arrayBuffer()).length, c.bodyUsed);\
            const b = await (await fetch('/echo')).blob();\
@@ -84,6 +86,7 @@ fn fetch_with_request_init_and_headers() {
         log,
         "POST text/plain;charset=UTF-8 1 a=1|yes|false|2, 3|\
          b-first=0;set-cookie=a;set-cookie=b;x-a=2, 3|4|PUT text/x-b 2 blob|\
+         POST application/x-www-form-urlencoded;charset=UTF-8 - q=a+b&x=%26|\
          8|true|text/plain|8|header:TypeError|pair:TypeError|getbody:TypeError|\
          trace:TypeError|url:TypeError|false|1|GET|cors|same-origin|follow|\
          201|Made|text/plain;charset=UTF-8|made|default|301|true|error|\

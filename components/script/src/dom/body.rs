@@ -13,7 +13,7 @@ use mozjs::jsval::{JSVal, ObjectValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::typedarray::{ArrayBuffer, CreateWith};
 
-use crate::dom::bindings::codegen::BlobOrUSVString;
+use crate::dom::bindings::codegen::BlobOrURLSearchParamsOrUSVString;
 use crate::dom::bindings::conversions::RootedJsValue;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
@@ -33,20 +33,27 @@ pub enum BodyKind {
 /// <https://fetch.spec.whatwg.org/#concept-bodyinit-extract> for the
 /// BodyInit members the shell has: the bytes and the type (`None`:
 /// null).
-pub fn extract_body(object: &BlobOrUSVString) -> (Vec<u8>, Option<String>) {
+pub fn extract_body(object: &BlobOrURLSearchParamsOrUSVString) -> (Vec<u8>, Option<String>) {
     match object {
         // Blob: set source to object; if object's type attribute is not
         // the empty byte sequence, set type to its value.
-        BlobOrUSVString::Blob(blob) => {
+        BlobOrURLSearchParamsOrUSVString::Blob(blob) => {
             let type_ = blob.type_string();
             (
                 blob.bytes().to_vec(),
                 (!type_.is_empty()).then(|| type_.to_owned()),
             )
         }
+        // URLSearchParams: set source to the result of running the
+        // application/x-www-form-urlencoded serializer with object's list;
+        // set type to `application/x-www-form-urlencoded;charset=UTF-8`.
+        BlobOrURLSearchParamsOrUSVString::URLSearchParams(params) => (
+            params.serialized().into_bytes(),
+            Some("application/x-www-form-urlencoded;charset=UTF-8".to_owned()),
+        ),
         // scalar value string: set source to the UTF-8 encoding of object;
         // set type to `text/plain;charset=UTF-8`.
-        BlobOrUSVString::USVString(text) => (
+        BlobOrURLSearchParamsOrUSVString::USVString(text) => (
             text.0.as_bytes().to_vec(),
             Some("text/plain;charset=UTF-8".to_owned()),
         ),

@@ -11,7 +11,7 @@ use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::ResponseBinding::ResponseMethods;
-use crate::dom::bindings::codegen::{BlobOrUSVString, ResponseInit, ResponseType};
+use crate::dom::bindings::codegen::{BlobOrURLSearchParamsOrUSVString, ResponseInit, ResponseType};
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
@@ -152,7 +152,7 @@ impl ResponseMethods for Response {
         cx: &mut JSContext,
         global: &GlobalScope,
         proto: Option<HandleObject>,
-        body: Option<BlobOrUSVString>,
+        body: Option<BlobOrURLSearchParamsOrUSVString>,
         init: ResponseInit,
     ) -> Fallible<DomRoot<Response>> {
         // Step 1: Set this's response to a new response.

@@ -34,7 +34,7 @@ use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::XMLHttpRequestBinding::XMLHttpRequestMethods;
-use crate::dom::bindings::codegen::{BlobOrUSVString, XMLHttpRequestResponseType};
+use crate::dom::bindings::codegen::{BlobOrURLSearchParamsOrUSVString, XMLHttpRequestResponseType};
 use crate::dom::bindings::conversions::{DOMString, RootedJsValue, ToJsValue, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
@@ -518,7 +518,11 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
     }
 
     /// <https://xhr.spec.whatwg.org/#dom-xmlhttprequest-send>
-    fn Send(&self, cx: &mut JSContext, body: Option<BlobOrUSVString>) -> Fallible<()> {
+    fn Send(
+        &self,
+        cx: &mut JSContext,
+        body: Option<BlobOrURLSearchParamsOrUSVString>,
+    ) -> Fallible<()> {
         // Step 1: If this's state is not opened, then throw an
         // "InvalidStateError" DOMException.
         // Step 2: If this's send() flag is set, then throw an
