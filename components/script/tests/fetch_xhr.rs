@@ -186,6 +186,8 @@ fn refused_port_and_abort() {
                try {{ await fetch('/slow', {{signal: already}}); }} catch (e) {{ log.push('already:' + e); }}\
                const r = new Request('/slow', {{signal: already}});\
                log.push('req:' + r.signal.aborted + ':' + r.signal.reason);\
+               try {{ await fetch('/slow', {{signal: AbortSignal.timeout(30)}}); }} catch (e) {{ log.push('timeout:' + e.name); }}\
+               try {{ AbortSignal.timeout(-1); }} catch (e) {{ log.push('negative:' + e.name); }}\
                const c2 = new AbortController(); c2.abort(42);\
                log.push(c2.signal.reason, new AbortController().signal.aborted);\
              }})();"
@@ -194,7 +196,7 @@ fn refused_port_and_abort() {
     assert_eq!(
         log,
         "refused:TypeError|onabort:abort:true|aborted:AbortError:true|true|AbortError|\
-         throw:AbortError|already:why|req:true:why|42|false"
+         throw:AbortError|already:why|req:true:why|timeout:TimeoutError|negative:TypeError|42|false"
     );
 }
 

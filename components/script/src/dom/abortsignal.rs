@@ -4,11 +4,17 @@
 //! thread-local tables cleared when the event loop shuts down): a signal
 //! is finalized by the GC, which must not unroot anything.
 //!
-//! Not done: `AbortSignal.timeout()` (needs a timer task that is not a
-//! `setTimeout` handle) and `AbortSignal.any()`; dependent signals exist
-//! for `Request` (its signal follows its input's and init's).
+//! `AbortSignal.timeout()` waits on a sleeping thread of its own, which
+//! posts the abort to the event loop's inbox (the loop's timers serve
+//! `setTimeout` handles only); the signal is held strongly until then, in
+//! a table cleared when the loop shuts down. A pending timeout does not
+//! keep an otherwise idle event loop running.
+//!
+//! Not done: `AbortSignal.any()`; dependent signals exist for `Request`
+//! (its signal follows its input's and init's).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
@@ -25,6 +31,42 @@ use crate::dom::domexception::DOMException;
 use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
+
+thread_local! {
+    /// The signals of `AbortSignal.timeout()` whose timeout has not fired.
+    static TIMEOUTS: RefCell<HashMap<u64, DomRoot<AbortSignal>>> = RefCell::new(HashMap::new());
+    static NEXT_TIMEOUT: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Drops the signals waiting for their timeout (and their roots): called
+/// when the event loop shuts down.
+pub(crate) fn discard() {
+    let signals = TIMEOUTS.with(|t| std::mem::take(&mut *t.borrow_mut()));
+    drop(signals);
+}
+
+/// The task of `AbortSignal.timeout()`'s timer: signal abort given the
+/// signal and a new "TimeoutError" DOMException.
+fn timeout_fired(cx: &mut JSContext, id: u64) {
+    let Some(signal) = TIMEOUTS.with(|t| t.borrow_mut().remove(&id)) else {
+        return;
+    };
+    let Some(global) = std::ptr::NonNull::new(signal.global_scope().global_object()) else {
+        return;
+    };
+    let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+    let cx = &mut *realm;
+    let exception = DOMException::new_named(
+        cx,
+        signal.global_scope(),
+        DomExceptionName::TimeoutError,
+        Some("signal timed out"),
+    );
+    rooted!(&in(cx) let mut value = UndefinedValue());
+    // SAFETY: `value` is rooted; the exception is an object of this realm.
+    unsafe { exception.to_js(cx, value.handle_mut()) };
+    signal.signal_abort(cx, value.get());
+}
 
 /// One of a signal's abort algorithms (run with the signal's reason).
 pub type AbortAlgorithm = Box<dyn FnOnce(&mut JSContext, JSVal)>;
@@ -246,6 +288,45 @@ impl AbortSignalMethods for AbortSignal {
         // hears.)
         signal.signal_abort(cx, reason.get());
         // Step 3: Return signal.
+        Ok(signal)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-abortsignal-timeout>
+    fn Timeout(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        milliseconds: u64,
+    ) -> Fallible<DomRoot<AbortSignal>> {
+        // Step 1: Let signal be a new AbortSignal object.
+        let signal = AbortSignal::new(cx, global);
+        // Step 2: Let global be signal's relevant global object.
+        // Step 3: Run steps after a timeout given global,
+        // "AbortSignal-timeout", milliseconds, and the following step:
+        // queue a global task on the timer task source given global to
+        // signal abort given signal and a new "TimeoutError" DOMException.
+        // For the duration of this timeout, if signal has any event
+        // listeners registered for its abort event, there must be a strong
+        // reference from global to signal (held here in any case).
+        let id = NEXT_TIMEOUT.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
+        TIMEOUTS.with(|t| t.borrow_mut().insert(id, signal.clone()));
+        let inbox = crate::event_loop::EventLoop::current().inbox().clone();
+        let spawned = std::thread::Builder::new()
+            .name("js-abort-timeout".to_owned())
+            .spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(milliseconds));
+                inbox.post(Box::new(move |cx| timeout_fired(cx, id)));
+            });
+        if spawned.is_err() {
+            TIMEOUTS.with(|t| t.borrow_mut().remove(&id));
+            return Err(Error::dom_with_message(
+                DomExceptionName::OperationError,
+                "cannot start the timeout's timer",
+            ));
+        }
+        // Step 4: Return signal.
         Ok(signal)
     }
 }
