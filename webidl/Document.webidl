@@ -34,4 +34,8 @@ interface Document : Node {
   // https://html.spec.whatwg.org/multipage/interaction.html#dom-documentorshadowroot-activeelement
   // (the DocumentOrShadowRoot mixin's member)
   readonly attribute Element? activeElement;
+  // https://html.spec.whatwg.org/multipage/dom.html#dom-document-cookie
+  // (no [LegacyLenientThis]: not supported by the generator; [Throws]:
+  // the getter throws a SecurityError for an opaque origin)
+  [Throws] attribute USVString cookie;
 };

@@ -1,22 +1,44 @@
 // Fetch Standard
 // https://fetch.spec.whatwg.org/#response-class
-// Subset, for the shell's `fetch()`: no constructor, no `headers` (no
-// Headers interface), no `body` stream, `clone()`, `arrayBuffer()`,
-// `blob()`, `formData()`; `statusText` is a DOMString (no ByteString).
+// Deviations until the generator has them (branch s4-gen): `statusText`
+// is DOMString (ByteString); BodyInit is in Request.webidl (see
+// Request.webidl). Not done: the `body` stream,
+// `bytes()`, `formData()`.
 
 enum ResponseType { "basic", "cors", "default", "error", "opaque", "opaqueredirect" };
 
 [Exposed=(Window,Worker)]
 interface Response {
+  constructor(optional BodyInit? body = null, optional ResponseInit init = {});
+
+  static Response error();
+  static Response redirect(USVString url, optional unsigned short status = 302);
+  // Not yet: `static Response json(any data, optional ResponseInit init =
+  // {})`: the generator rejects a static and a regular operation of one
+  // name (`json`) as an overload.
+
   readonly attribute ResponseType type;
   readonly attribute USVString url;
   readonly attribute boolean redirected;
   readonly attribute unsigned short status;
   readonly attribute boolean ok;
   readonly attribute DOMString statusText;
+  readonly attribute Headers headers;
 
-  // Body mixin
+  Response clone();
+
+  // Body mixin (arrayBuffer() is Promise<ArrayBuffer> in the standard:
+  // `any` until the generator has buffer source types; it resolves with an
+  // ArrayBuffer all the same)
   readonly attribute boolean bodyUsed;
-  Promise<USVString> text();
+  Promise<any> arrayBuffer();
+  Promise<Blob> blob();
   Promise<any> json();
+  Promise<USVString> text();
+};
+
+dictionary ResponseInit {
+  unsigned short status = 200;
+  DOMString statusText = "";
+  HeadersInit headers;
 };

@@ -30,9 +30,8 @@ interface mixin WindowOrWorkerGlobalScope {
   undefined queueMicrotask(VoidFunction callback);
 
   // https://fetch.spec.whatwg.org/#fetch-method
-  // Deviation: RequestInfo is `USVString` here (no Request interface) and
-  // there is no RequestInit; same-origin GET only (see dom/response.rs).
-  [Exposed=Window] Promise<Response> fetch(USVString input);
+  // (Window only in the shell: see the deviations above.)
+  [Exposed=Window] Promise<Response> fetch(RequestInfo input, optional RequestInit init = {});
 
   // https://w3c.github.io/hr-time/#the-performance-attribute
   readonly attribute Performance performance;

@@ -29,6 +29,5 @@ dictionary WorkerOptions {
 
 enum WorkerType { "classic", "module" };
 
-// Fetch Standard
-// https://fetch.spec.whatwg.org/#requestcredentials
-enum RequestCredentials { "omit", "same-origin", "include" };
+// (RequestCredentials: in Request.webidl, with the Fetch Standard's other
+// request enums.)

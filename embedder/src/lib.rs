@@ -105,6 +105,18 @@ impl Loader for ShellLoader {
         self.fetcher.fetch_hop(request)
     }
 
+    fn fetch_api(
+        &self,
+        request: jsprof_net::ApiRequest,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<jsprof_net::ApiResponse, NetError> {
+        self.fetcher.fetch_api(request, cancelled)
+    }
+
+    fn cookie_jar(&self) -> Option<Arc<jsprof_net::CookieJar>> {
+        Some(self.fetcher.config().cookie_jar.clone())
+    }
+
     /// Workers load with the same network configuration and blob URL
     /// store, over connections of their own (so that terminating a worker
     /// aborts its fetches only); the bundled demo pages are documents, not

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::{BlobStore, HostRules};
+use crate::api_fetch::PreflightCache;
+use crate::{BlobStore, CookieJar, HostRules};
 
 /// The default [`NetConfig::timeout`]: 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -43,6 +44,11 @@ pub struct NetConfig {
     pub blob_store: Arc<BlobStore>,
     /// The `User-Agent` request header.
     pub user_agent: String,
+    /// The cookie store (RFC 6265bis), shared by every fetcher made from
+    /// this configuration and by `document.cookie`.
+    pub cookie_jar: Arc<CookieJar>,
+    /// The CORS-preflight cache, shared like the cookie jar.
+    pub preflight_cache: Arc<PreflightCache>,
 }
 
 impl Default for NetConfig {
@@ -55,6 +61,8 @@ impl Default for NetConfig {
             max_body: DEFAULT_MAX_BODY,
             blob_store: Arc::new(BlobStore::new()),
             user_agent: DEFAULT_USER_AGENT.to_owned(),
+            cookie_jar: Arc::new(CookieJar::new()),
+            preflight_cache: Arc::new(PreflightCache::new()),
         }
     }
 }

@@ -51,6 +51,16 @@ pub enum NetError {
         /// The URL asked for.
         url: Url,
     },
+    /// The Fetch Standard's rules refuse the request or its response: a
+    /// failed CORS check or preflight, a same-origin request to another
+    /// origin, a redirect the redirect mode forbids, a
+    /// `Cross-Origin-Resource-Policy` block.
+    Blocked {
+        /// The URL the rule applied to.
+        url: Url,
+        /// Which rule, in a few words.
+        reason: String,
+    },
     /// Nothing listens on the address (TCP connection refused).
     ConnectionRefused {
         /// The URL asked for.
@@ -211,6 +221,7 @@ impl fmt::Display for NetError {
                 write!(f, "invalid request for {url}: {reason}")
             }
             NetError::Aborted { url } => write!(f, "fetch of {url} aborted"),
+            NetError::Blocked { url, reason } => write!(f, "blocked: {reason} ({url})"),
             NetError::Dns {
                 host,
                 resolved_as,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use jsprof_document::{HeaderList, OutgoingRequest, ResponseInfo};
 use url::Url;
 
+use crate::cookies::CookieContext;
 use crate::data_url::process_data_url;
 use crate::mime::{extract_mime_type, MimeType};
 use crate::{file, http, NetConfig, NetError};
@@ -16,7 +17,7 @@ use crate::{file, http, NetConfig, NetError};
 pub const REDIRECT_LIMIT: u32 = 20;
 
 /// A request method.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Method {
     /// `GET`.
     #[default]
@@ -25,16 +26,40 @@ pub enum Method {
     Post,
     /// `HEAD`: the response's body is empty.
     Head,
+    /// Any other method token, already normalized
+    /// (<https://fetch.spec.whatwg.org/#concept-method-normalize>): `PUT`,
+    /// `DELETE`, `OPTIONS`, `PATCH`, `PROPFIND`...
+    Other(String),
 }
 
 impl Method {
     /// The method's name.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Method::Get => "GET",
             Method::Post => "POST",
             Method::Head => "HEAD",
+            Method::Other(name) => name,
         }
+    }
+
+    /// A method from a token, normalized
+    /// (<https://fetch.spec.whatwg.org/#concept-method-normalize>: a
+    /// byte-case-insensitive match for `DELETE`, `GET`, `HEAD`, `OPTIONS`,
+    /// `POST` or `PUT` is byte-uppercased). The caller checks that it is a
+    /// method token and not a forbidden method.
+    pub fn normalize(token: &str) -> Method {
+        for known in ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"] {
+            if token.eq_ignore_ascii_case(known) {
+                return match known {
+                    "GET" => Method::Get,
+                    "POST" => Method::Post,
+                    "HEAD" => Method::Head,
+                    other => Method::Other(other.to_owned()),
+                };
+            }
+        }
+        Method::Other(token.to_owned())
     }
 }
 
@@ -50,10 +75,16 @@ pub struct HopRequest {
     pub headers: Vec<(String, String)>,
     /// The request body, for `POST`.
     pub body: Option<Vec<u8>>,
-    /// Whether credentials (cookies, HTTP authentication) may be sent. There
-    /// is no cookie store yet, so this changes nothing today; it is kept so
-    /// callers already pass the Fetch decision.
+    /// Whether credentials may be sent and stored: with `true`, the
+    /// cookie jar's `Cookie` header is added (unless one is given in
+    /// `headers`) and the response's `Set-Cookie` lines are stored (Fetch's
+    /// "includeCredentials", HTTP-network-or-cache fetch step 8.11 and
+    /// HTTP-network fetch step 13).
     pub credentials: bool,
+    /// The origin that initiated the request (the client's), for the
+    /// cookies' same-site decision; `None` for a navigation the user
+    /// started (same-site, top-level).
+    pub initiator: Option<url::Origin>,
 }
 
 impl HopRequest {
@@ -65,6 +96,7 @@ impl HopRequest {
             headers: Vec::new(),
             body: None,
             credentials: true,
+            initiator: None,
         }
     }
 
@@ -277,6 +309,23 @@ impl Fetcher {
         }
     }
 
+    /// The Fetch Standard's fetch of a script-made request
+    /// ([`crate::api_fetch::fetch`]) over this fetcher's hops, with the
+    /// configuration's preflight cache. `cancelled` is polled before each
+    /// hop (an `AbortSignal`).
+    pub fn fetch_api(
+        &self,
+        request: crate::ApiRequest,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<crate::ApiResponse, NetError> {
+        crate::api_fetch::fetch(
+            &|hop| self.fetch_hop(hop),
+            &self.inner.config.preflight_cache,
+            request,
+            cancelled,
+        )
+    }
+
     /// Whether [`Fetcher::abort`] ran.
     pub fn is_aborted(&self) -> bool {
         self.inner.aborted.load(Ordering::SeqCst)
@@ -379,15 +428,57 @@ impl Fetcher {
                 if is_bad_port(url) {
                     return Err(NetError::BadPort { url: url.clone() });
                 }
+                // HTTP-network-or-cache fetch, step 8.11: If
+                // includeCredentials is true, then: ... let cookies be the
+                // result of running the "cookie-string" algorithm (RFC
+                // 6265bis §5.8.3) with the user agent's cookie store and
+                // httpRequest's current URL; if cookies is not the empty
+                // string, append (`Cookie`, cookies) to httpRequest's
+                // header list (a `Cookie` given by the caller is kept).
+                let same_site = crate::cookies::is_same_site(url, request.initiator.as_ref());
+                let context = CookieContext {
+                    http: true,
+                    same_site,
+                    safe_top_level_navigation: request.initiator.is_none()
+                        && matches!(request.method, Method::Get | Method::Head),
+                };
+                let with_cookie;
+                let mut sent = request;
+                if request.credentials
+                    && !request
+                        .headers
+                        .iter()
+                        .any(|(name, _)| name.eq_ignore_ascii_case("Cookie"))
+                {
+                    if let Some(cookies) = config.cookie_jar.cookie_string(url, context) {
+                        let mut copy = request.clone();
+                        copy.headers.push(("Cookie".to_owned(), cookies));
+                        with_cookie = copy;
+                        sent = &with_cookie;
+                    }
+                }
                 // (A fetch the abort interrupted fails with an I/O error:
                 // report the abort.)
-                http::fetch(&self.inner.agent, config, request).map_err(|e| {
+                let response = http::fetch(&self.inner.agent, config, sent).map_err(|e| {
                     if self.is_aborted() {
                         NetError::Aborted { url: url.clone() }
                     } else {
                         e
                     }
-                })
+                })?;
+                // HTTP-network fetch, step 13: If includeCredentials is
+                // true, the user agent should parse and store response's
+                // `Set-Cookie` headers (RFC 6265bis §5.6-5.7): each line on
+                // its own; a line the storage model ignores is dropped.
+                if request.credentials {
+                    for (name, value) in response.headers.iter() {
+                        if name.eq_ignore_ascii_case("Set-Cookie") {
+                            let line: String = value.iter().map(|&b| char::from(b)).collect();
+                            let _ = config.cookie_jar.set_cookie(url, &line, context);
+                        }
+                    }
+                }
+                Ok(response)
             }
             _ => Err(NetError::UnsupportedScheme { url: url.clone() }),
         }

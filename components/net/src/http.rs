@@ -190,8 +190,14 @@ pub(crate) fn fetch(
         url: url.clone(),
         reason: e.to_string(),
     };
+    // HTTP-network-or-cache fetch, steps 8.5-8.6: if the body is null and
+    // the method is `POST` or `PUT`, the `Content-Length` is `0` (an empty
+    // body is sent with its length).
     let result = match &request.body {
         Some(body) => agent.run(builder.body(body.clone()).map_err(invalid)?),
+        None if matches!(request.method.as_str(), "POST" | "PUT") => {
+            agent.run(builder.body(Vec::<u8>::new()).map_err(invalid)?)
+        }
         None => agent.run(builder.body(()).map_err(invalid)?),
     };
     let response = result.map_err(|e| map_error(e, url, config))?;

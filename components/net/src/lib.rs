@@ -57,13 +57,23 @@
 //!
 //! # Not done
 //!
-//! Cookies (`HopRequest::credentials` changes nothing yet), HTTP caching,
+//! HTTP caching,
 //! HTTP/2, proxies (environment proxy variables are ignored), compression
-//! (no `Accept-Encoding` is sent), `Range` requests for `blob:`, and CORS
-//! itself (that is `jsprof_document`'s job).
+//! (no `Accept-Encoding` is sent), `Range` requests for `blob:`.
+//!
+//! # Script-made requests and cookies
+//!
+//! * [`api_fetch::fetch`] / [`Fetcher::fetch_api`]: the Fetch Standard's
+//!   fetch for `fetch()` and `XMLHttpRequest`: modes, CORS check (the
+//!   `jsprof_document` one script elements use), CORS preflight and its
+//!   cache, redirect modes, filtered (basic/cors/opaque) responses.
+//! * [`CookieJar`] (RFC 6265bis): `Set-Cookie` stored and `Cookie` sent
+//!   on credentialed `http(s)` hops, shared through [`NetConfig`].
 
+pub mod api_fetch;
 pub mod blob;
 pub mod config;
+pub mod cookies;
 pub mod data_url;
 pub mod error;
 pub mod fetch;
@@ -75,8 +85,12 @@ pub mod script_fetch;
 #[cfg(feature = "test-server")]
 pub mod testing;
 
+pub use api_fetch::{
+    ApiRequest, ApiResponse, PreflightCache, RedirectMode, RequestMode, ResponseType,
+};
 pub use blob::{BlobCreator, BlobEntry, BlobStore};
 pub use config::NetConfig;
+pub use cookies::{CookieContext, CookieJar, CookieRejected};
 pub use data_url::{process_data_url, DataUrl, DataUrlError};
 pub use error::{NetError, TlsProblem};
 pub use fetch::{Fetcher, FollowedResponse, HopRequest, Method, RawResponse, REDIRECT_LIMIT};

@@ -266,6 +266,8 @@ impl EventLoop {
         self.inbox.close();
         self.discard_tasks();
         crate::script_element::discard();
+        crate::fetch::discard();
+        crate::dom::abortsignal::discard();
         let timers = std::mem::take(&mut *self.timers.borrow_mut());
         drop(timers);
         EVENT_LOOP.with(|e| *e.borrow_mut() = None);

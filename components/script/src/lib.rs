@@ -9,6 +9,7 @@ pub mod browsing_context;
 pub mod dom;
 pub mod engine;
 pub mod event_loop;
+pub mod fetch;
 pub mod html_tree_builder;
 pub mod import_map;
 pub mod module_loading;

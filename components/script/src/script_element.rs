@@ -625,28 +625,7 @@ fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, 
     });
     let url = url.clone();
     let origin = params.client_origin.clone();
-    let source = Rc::as_ptr(&loader) as *const ();
-    // A new page loader gets a new pool (the old pool's fetches are
-    // aborted).
-    let old = STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        match &s.pool {
-            Some(pool) if pool.source != source => s.pool.take(),
-            _ => None,
-        }
-    });
-    if let Some(old) = old {
-        old.shut_down();
-    }
-    let shared = STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        if s.pool.is_none() {
-            if let Some(shared) = loader.for_workers() {
-                s.pool = Some(FetchPool::new(source, shared));
-            }
-        }
-        s.pool.as_ref().map(|p| p.loader.clone())
-    });
+    let shared = pool_loader(&loader);
     match shared {
         Some(shared) => {
             let inbox = event_loop.inbox().clone();
@@ -657,11 +636,7 @@ fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, 
                     fetch_completed(cx, id, result);
                 }));
             });
-            STATE.with(|s| {
-                if let Some(pool) = s.borrow_mut().pool.as_mut() {
-                    pool.submit(job);
-                }
-            });
+            submit_to_pool(job);
         }
         None => {
             // The loader cannot leave this thread: fetch in a task.
@@ -672,6 +647,61 @@ fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, 
             }));
         }
     }
+}
+
+/// The loader this agent's fetch threads use for the page loader
+/// `loader` (its [`Loader::for_workers`] copy), creating the pool on first
+/// use; `None` if the loader cannot leave this thread (fetch in a task
+/// then). A new page loader gets a new pool (the old pool's fetches are
+/// aborted).
+fn pool_loader(loader: &Rc<dyn Loader>) -> Option<Arc<dyn Loader + Send + Sync>> {
+    let source = Rc::as_ptr(loader) as *const ();
+    let old = STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        match &s.pool {
+            Some(pool) if pool.source != source => s.pool.take(),
+            _ => None,
+        }
+    });
+    if let Some(old) = old {
+        old.shut_down();
+    }
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.pool.is_none() {
+            if let Some(shared) = loader.for_workers() {
+                s.pool = Some(FetchPool::new(source, shared));
+            }
+        }
+        s.pool.as_ref().map(|p| p.loader.clone())
+    })
+}
+
+fn submit_to_pool(job: FetchJob) {
+    STATE.with(|s| {
+        if let Some(pool) = s.borrow_mut().pool.as_mut() {
+            pool.submit(job);
+        }
+    });
+}
+
+/// Runs `job` on this agent's fetch threads (the pool script elements
+/// use), given the pool's copy of `loader`: the network request of
+/// `fetch()` and `XMLHttpRequest` runs off the event loop's thread, and
+/// the job posts its result back to the loop's inbox. Returns `false`
+/// (and drops `job`) if `loader` cannot leave this thread.
+pub(crate) fn submit_fetch_job(
+    loader: &Rc<dyn Loader>,
+    job: impl FnOnce(Arc<dyn Loader + Send + Sync>) + Send + 'static,
+) -> bool {
+    if DISCARDING.with(Cell::get) {
+        return false;
+    }
+    let Some(shared) = pool_loader(loader) else {
+        return false;
+    };
+    submit_to_pool(Box::new(move || job(shared)));
+    true
 }
 
 /// A fetch ended: <https://html.spec.whatwg.org/multipage/scripting.html#mark-as-ready>

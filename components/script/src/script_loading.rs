@@ -21,8 +21,8 @@ use jsprof_document::{
     Origin, ScriptCorsOutcome, ScriptFetchParams,
 };
 use jsprof_net::{
-    BlobEntry, BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, HopRequest, NetError,
-    RawResponse,
+    ApiRequest, ApiResponse, BlobEntry, BlobStore, ClassicScriptFetch, CookieJar, Fetcher,
+    FollowedResponse, HopRequest, NetError, RawResponse,
 };
 use mozjs::context::{JSContext, RawJSContext};
 use mozjs::jsval::UndefinedValue;
@@ -72,6 +72,31 @@ pub trait Loader {
     /// each redirect's target before requesting it).
     fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError>;
 
+    /// The Fetch Standard's fetch of a script-made request (`fetch()`,
+    /// `XMLHttpRequest`): [`jsprof_net::api_fetch::fetch`] over this
+    /// loader's hops. The default uses a preflight cache of its own for
+    /// the call; a [`Fetcher`] uses its configuration's shared one.
+    /// `cancelled` is polled before each hop. Blocking: called on a fetch
+    /// thread.
+    fn fetch_api(
+        &self,
+        request: ApiRequest,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<ApiResponse, NetError> {
+        jsprof_net::api_fetch::fetch(
+            &|hop| self.fetch_hop(hop),
+            &jsprof_net::PreflightCache::new(),
+            request,
+            cancelled,
+        )
+    }
+
+    /// The cookie jar the loader's `http(s)` hops use (for
+    /// `document.cookie`); `None` if it has none.
+    fn cookie_jar(&self) -> Option<Arc<CookieJar>> {
+        None
+    }
+
     /// A loader usable from a dedicated worker's thread, sharing this
     /// one's network configuration and blob URL store. `None`: this loader
     /// cannot be shared, and workers created under it can load `data:`
@@ -112,6 +137,18 @@ impl Loader for SharedLoader {
         self.0.fetch_hop(request)
     }
 
+    fn fetch_api(
+        &self,
+        request: ApiRequest,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<ApiResponse, NetError> {
+        self.0.fetch_api(request, cancelled)
+    }
+
+    fn cookie_jar(&self) -> Option<Arc<CookieJar>> {
+        self.0.cookie_jar()
+    }
+
     /// A nested worker's loader: one of its own, from this one.
     fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {
         self.0.for_workers()
@@ -140,6 +177,18 @@ impl Loader for Fetcher {
 
     fn fetch_hop(&self, request: &HopRequest) -> Result<RawResponse, NetError> {
         Fetcher::fetch_hop(self, request)
+    }
+
+    fn fetch_api(
+        &self,
+        request: ApiRequest,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<ApiResponse, NetError> {
+        Fetcher::fetch_api(self, request, cancelled)
+    }
+
+    fn cookie_jar(&self) -> Option<Arc<CookieJar>> {
+        Some(self.config().cookie_jar.clone())
     }
 
     /// The same configuration and blob URL store, with connections of its

@@ -570,6 +570,10 @@ impl Loader for WorkerLoader {
         self.run(&url, move |l| l.fetch_hop(&request))
     }
 
+    fn cookie_jar(&self) -> Option<Arc<jsprof_net::CookieJar>> {
+        self.inner.cookie_jar()
+    }
+
     /// A nested worker's: a loader of its own (which
     /// [`loader_for_workers`] wraps in a `WorkerLoader` of its own).
     fn for_workers(&self) -> Option<Arc<dyn Loader + Send + Sync>> {

@@ -312,6 +312,52 @@ impl DocumentMethods for Document {
         Ok(())
     }
 
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-document-cookie>
+    fn Cookie(&self, _cx: &mut JSContext) -> Fallible<USVString> {
+        let url = self.url();
+        // Step 1: If this is a cookie-averse Document object (no browsing
+        // context, or a URL whose scheme is not an HTTP(S) scheme), then
+        // return the empty string.
+        if !matches!(url.scheme(), "http" | "https") {
+            return Ok(USVString(String::new()));
+        }
+        // Step 2: If this's origin is an opaque origin, then throw a
+        // "SecurityError" DOMException.
+        if self.node.global().origin().is_opaque() {
+            return Err(Error::dom(DomExceptionName::SecurityError));
+        }
+        // Step 3: Return the cookie-string for this's URL for a "non-HTTP"
+        // API (RFC 6265bis §5.8.3), isomorphic decoded.
+        let jar = crate::browsing_context::loader().and_then(|l| l.cookie_jar());
+        Ok(USVString(
+            jar.and_then(|jar| jar.cookie_string(&url, jsprof_net::CookieContext::SCRIPT))
+                .unwrap_or_default(),
+        ))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-document-cookie>
+    fn SetCookie(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
+        let url = self.url();
+        // Step 1: If this is a cookie-averse Document object, then do
+        // nothing.
+        if !matches!(url.scheme(), "http" | "https") {
+            return Ok(());
+        }
+        // Step 2: If this's origin is an opaque origin, then throw a
+        // "SecurityError" DOMException.
+        if self.node.global().origin().is_opaque() {
+            return Err(Error::dom(DomExceptionName::SecurityError));
+        }
+        // Step 3: Otherwise, the user agent must act as it would when
+        // receiving a set-cookie-string for this's URL via a "non-HTTP" API,
+        // consisting of the new value encoded as UTF-8 (a line the storage
+        // model ignores changes nothing).
+        if let Some(jar) = crate::browsing_context::loader().and_then(|l| l.cookie_jar()) {
+            let _ = jar.set_cookie(&url, &value.0, jsprof_net::CookieContext::SCRIPT);
+        }
+        Ok(())
+    }
+
     /// <https://dom.spec.whatwg.org/#dom-document-getelementsbytagname>
     fn GetElementsByTagName(
         &self,

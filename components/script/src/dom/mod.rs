@@ -1,10 +1,13 @@
 //! The DOM: one module per WebIDL interface (the struct and its
 //! `*Methods` implementation), plus the bindings runtime.
 
+pub mod abortcontroller;
+pub mod abortsignal;
 pub mod activation;
 pub mod base64;
 pub mod bindings;
 pub mod blob;
+pub mod body;
 pub mod console;
 pub mod crossoriginwindow;
 pub mod crypto;
@@ -27,6 +30,7 @@ pub mod focusevent;
 pub mod forms;
 pub mod globalscope;
 pub mod hashchangeevent;
+pub mod headers;
 pub mod history;
 pub mod htmlanchorelement;
 pub mod htmlbodyelement;
@@ -68,8 +72,10 @@ pub mod node;
 pub mod performance;
 pub mod popstateevent;
 pub mod profiler;
+pub mod progressevent;
 pub mod promiserejectionevent;
 pub mod reflection;
+pub mod request;
 pub mod response;
 pub mod selectors;
 pub mod storage;
@@ -95,3 +101,5 @@ pub mod worker;
 pub mod workerglobalscope;
 pub mod workerlocation;
 pub mod workernavigator;
+pub mod xmlhttprequest;
+pub mod xmlhttprequesteventtarget;

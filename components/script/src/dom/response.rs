@@ -1,266 +1,384 @@
-//! `Response` (<https://fetch.spec.whatwg.org/#response-class>), the
-//! subset `fetch()` needs, and the `fetch()` method steps
-//! ([`fetch`], <https://fetch.spec.whatwg.org/#fetch-method>).
-//!
-//! Simplifications (documented in `webidl/Response.webidl` and
-//! `Window.webidl`): `fetch(url)` is a same-origin (or `data:`/`blob:`)
-//! GET following redirects; a cross-origin URL, or a redirect to another
-//! origin, is a network error (no CORS requests yet). The fetch runs
-//! synchronously inside a queued task on the page's loader, and the
-//! promise is resolved from that task.
+//! `Response` (<https://fetch.spec.whatwg.org/#response-class>). The
+//! `fetch()` method steps are in `crate::fetch`.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
-use jsprof_document::Origin;
+use jsprof_net::ApiResponse;
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
-use mozjs::jsval::UndefinedValue;
-use mozjs::realm::AutoRealm;
-use mozjs::rooted;
+use mozjs::rust::HandleObject;
 
-use crate::browsing_context;
 use crate::dom::bindings::codegen::ResponseBinding::ResponseMethods;
-use crate::dom::bindings::codegen::ResponseType;
-use crate::dom::bindings::conversions::{DOMString, RootedJsValue, USVString};
+use crate::dom::bindings::codegen::{BlobOrURLSearchParamsOrUSVString, ResponseInit, ResponseType};
+use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
-use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
-use crate::dom::bindings::root::DomRoot;
+use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
+use crate::dom::bindings::root::{Dom, DomRoot};
+use crate::dom::body::{consume, extract_body, BodyKind};
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::window::Window;
-use crate::event_loop::EventLoop;
+use crate::dom::headers::{byte_string, Guard, Headers};
 
 pub struct Response {
     pub(crate) reflector: Reflector,
-    url: String,
-    redirected: bool,
+    /// <https://fetch.spec.whatwg.org/#concept-response-type>
+    response_type: ResponseType,
+    /// <https://fetch.spec.whatwg.org/#concept-response-url-list>
+    url_list: Vec<url::Url>,
     status: u16,
     status_text: String,
-    body: Vec<u8>,
-    /// <https://fetch.spec.whatwg.org/#body-unusable> (the body was read).
+    /// <https://fetch.spec.whatwg.org/#response-headers>
+    headers: Dom<Headers>,
+    /// The body's bytes; `None`: null.
+    body: Option<Vec<u8>>,
+    /// The body was read (<https://fetch.spec.whatwg.org/#body-unusable>).
     body_used: Cell<bool>,
 }
 
 unsafe impl Traceable for Response {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
+        unsafe {
+            self.reflector.trace(trc);
+            self.headers.trace(trc);
+        }
     }
 }
 
+/// <https://fetch.spec.whatwg.org/#null-body-status>
+fn is_null_body_status(status: u16) -> bool {
+    matches!(status, 101 | 103 | 204 | 205 | 304)
+}
+
+/// The reason-phrase production: HTAB, SP, VCHAR, obs-text.
+fn is_reason_phrase(text: &str) -> bool {
+    text.chars()
+        .all(|c| matches!(u32::from(c), 0x09 | 0x20 | 0x21..=0x7E | 0x80..=0xFF))
+}
+
 impl Response {
-    /// "consume body": the bytes, once; a TypeError if already used.
-    fn consume_body(&self) -> Fallible<&[u8]> {
-        if self.body_used.replace(true) {
-            return Err(Error::Type("the body has already been consumed".to_owned()));
+    #[allow(clippy::too_many_arguments)]
+    fn create(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        response_type: ResponseType,
+        url_list: Vec<url::Url>,
+        status: u16,
+        status_text: String,
+        headers: &Headers,
+        body: Option<Vec<u8>>,
+    ) -> DomRoot<Response> {
+        reflect_dom_object(
+            cx,
+            global,
+            Box::new(Response {
+                reflector: Reflector::new(),
+                response_type,
+                url_list,
+                status,
+                status_text,
+                headers: Dom::from_ref(headers),
+                body,
+                body_used: Cell::new(false),
+            }),
+            proto,
+        )
+    }
+
+    /// <https://fetch.spec.whatwg.org/#response-create> for a fetched
+    /// response, with the guard "immutable".
+    pub fn from_fetched(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        response: ApiResponse,
+    ) -> DomRoot<Response> {
+        // Step 1: Let responseObject be a new Response object with realm.
+        // Step 2: Set responseObject's response to response.
+        // Step 3: Set responseObject's headers to a new Headers object with
+        // realm, whose headers list is response's headers list and guard is
+        // guard.
+        let headers = Headers::from_list(cx, global, &response.headers, Guard::Immutable);
+        let response_type = match response.response_type {
+            jsprof_net::ResponseType::Basic => ResponseType::Basic,
+            jsprof_net::ResponseType::Cors => ResponseType::Cors,
+            jsprof_net::ResponseType::Opaque => ResponseType::Opaque,
+            jsprof_net::ResponseType::OpaqueRedirect => ResponseType::Opaqueredirect,
+        };
+        let opaque = matches!(
+            response.response_type,
+            jsprof_net::ResponseType::Opaque | jsprof_net::ResponseType::OpaqueRedirect
+        );
+        // Step 4: Return responseObject.
+        Response::create(
+            cx,
+            global,
+            None,
+            response_type,
+            response.url_list,
+            response.status,
+            response.status_text,
+            &headers,
+            (!opaque).then_some(response.body),
+        )
+    }
+
+    fn global_scope(&self) -> &GlobalScope {
+        // SAFETY: the reflector's global lives as long as the reflector.
+        unsafe {
+            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
+                self.reflector().get_jsobject(),
+            ))
         }
-        Ok(&self.body)
+    }
+
+    /// <https://fetch.spec.whatwg.org/#concept-body-consume-body>
+    fn consume(&self, cx: &mut JSContext, kind: BodyKind) -> Fallible<Rc<Promise>> {
+        Ok(consume(
+            cx,
+            self.global_scope(),
+            self.body.as_deref(),
+            &self.body_used,
+            &self.headers.root(),
+            kind,
+        ))
     }
 }
 
 impl ResponseMethods for Response {
+    /// <https://fetch.spec.whatwg.org/#dom-response>
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        body: Option<BlobOrURLSearchParamsOrUSVString>,
+        init: ResponseInit,
+    ) -> Fallible<DomRoot<Response>> {
+        // Step 1: Set this's response to a new response.
+        // Step 2: Set this's headers to a new Headers object with this's
+        // relevant realm, whose header list is this's response's header
+        // list and guard is "response".
+        let headers = Headers::new(cx, global, Guard::Response);
+        // Step 3: Let bodyWithType be null.
+        // Step 4: If body is non-null, then set bodyWithType to the result
+        // of extracting body.
+        let body_with_type = body.as_ref().map(extract_body);
+        // Step 5: Perform initialize a response given this, init, and
+        // bodyWithType (https://fetch.spec.whatwg.org/#initialize-a-response):
+        // Step 5.1: If init["status"] is not in the range 200 to 599,
+        // inclusive, then throw a RangeError.
+        if !(200..=599).contains(&init.status) {
+            return Err(Error::Range(format!(
+                "status {} is not in the range 200 to 599",
+                init.status
+            )));
+        }
+        // Step 5.2: If init["statusText"] is not the empty string and does
+        // not match the reason-phrase token production, then throw a
+        // TypeError.
+        let status_text = byte_string(&init.status_text)?;
+        if !is_reason_phrase(&status_text) {
+            return Err(Error::Type(format!(
+                "{status_text:?} is not a valid status text"
+            )));
+        }
+        // Step 5.3-4: Set response's status and status message.
+        // Step 5.5: If init["headers"] exists, then fill response's headers
+        // with init["headers"].
+        if let Some(init_headers) = &init.headers {
+            headers.fill(init_headers)?;
+        }
+        // Step 5.6: If body was given, then: if response's status is a null
+        // body status, then throw a TypeError; set response's body to
+        // body's body; if body's type is non-null and response's header
+        // list does not contain `Content-Type`, then append
+        // (`Content-Type`, body's type).
+        let mut body_bytes = None;
+        if let Some((bytes, type_)) = body_with_type {
+            if is_null_body_status(init.status) {
+                return Err(Error::Type(format!(
+                    "a response with status {} cannot have a body",
+                    init.status
+                )));
+            }
+            body_bytes = Some(bytes);
+            if let Some(type_) = type_ {
+                if !headers.contains("Content-Type") {
+                    headers.append("Content-Type", &type_)?;
+                }
+            }
+        }
+        Ok(Response::create(
+            cx,
+            global,
+            proto,
+            ResponseType::Default,
+            Vec::new(),
+            init.status,
+            status_text,
+            &headers,
+            body_bytes,
+        ))
+    }
+
+    /// <https://fetch.spec.whatwg.org/#dom-response-error>
+    fn Error(cx: &mut JSContext, global: &GlobalScope) -> Fallible<DomRoot<Response>> {
+        // The static error() method steps are to return the result of
+        // creating a Response object, given a new network error,
+        // "immutable", and the current realm.
+        let headers = Headers::new(cx, global, Guard::Immutable);
+        Ok(Response::create(
+            cx,
+            global,
+            None,
+            ResponseType::Error,
+            Vec::new(),
+            0,
+            String::new(),
+            &headers,
+            None,
+        ))
+    }
+
+    /// <https://fetch.spec.whatwg.org/#dom-response-redirect>
+    fn Redirect(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        url: USVString,
+        status: u16,
+    ) -> Fallible<DomRoot<Response>> {
+        // Step 1: Let parsedURL be the result of parsing url with current
+        // settings object's API base URL.
+        // Step 2: If parsedURL is failure, then throw a TypeError.
+        let parsed = global
+            .api_base_url()
+            .join(&url.0)
+            .map_err(|_| Error::Type(format!("{:?} is not a valid URL", url.0)))?;
+        // Step 3: If status is not a redirect status, then throw a
+        // RangeError.
+        if !matches!(status, 301 | 302 | 303 | 307 | 308) {
+            return Err(Error::Range(format!("{status} is not a redirect status")));
+        }
+        // Step 4: Let responseObject be the result of creating a Response
+        // object, given a new response, "immutable", and the current realm.
+        // Step 5: Set responseObject's response's status to status.
+        // Step 6: Let value be parsedURL, serialized and isomorphic encoded.
+        // Step 7: Append (`Location`, value) to responseObject's response's
+        // header list.
+        let list = jsprof_document::HeaderList::new().with("Location", parsed.as_str());
+        let headers = Headers::from_list(cx, global, &list, Guard::Immutable);
+        // Step 8: Return responseObject.
+        Ok(Response::create(
+            cx,
+            global,
+            None,
+            ResponseType::Default,
+            Vec::new(),
+            status,
+            String::new(),
+            &headers,
+            None,
+        ))
+    }
+
     /// <https://fetch.spec.whatwg.org/#dom-response-type>
     fn Type(&self, _cx: &mut JSContext) -> ResponseType {
-        ResponseType::Basic
+        // The type getter steps are to return this's response's type.
+        self.response_type
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-response-url>
     fn Url(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.url.clone())
+        // The url getter steps are to return the empty string if this's
+        // response's URL is null; otherwise this's response's URL,
+        // serialized with exclude fragment set to true.
+        USVString(self.url_list.last().map_or_else(String::new, |url| {
+            let mut url = url.clone();
+            url.set_fragment(None);
+            url.to_string()
+        }))
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-response-redirected>
     fn Redirected(&self, _cx: &mut JSContext) -> bool {
-        self.redirected
+        // The redirected getter steps are to return true if this's
+        // response's URL list's size is greater than 1; otherwise false.
+        self.url_list.len() > 1
     }
 
+    /// <https://fetch.spec.whatwg.org/#dom-response-status>
     fn Status(&self, _cx: &mut JSContext) -> u16 {
         self.status
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-response-ok>
     fn Ok(&self, _cx: &mut JSContext) -> bool {
+        // The ok getter steps are to return true if this's response's
+        // status is an ok status; otherwise false.
         (200..=299).contains(&self.status)
     }
 
+    /// <https://fetch.spec.whatwg.org/#dom-response-statustext>
     fn StatusText(&self, _cx: &mut JSContext) -> DOMString {
         self.status_text.clone()
     }
 
+    /// <https://fetch.spec.whatwg.org/#dom-response-headers>
+    fn Headers(&self, _cx: &mut JSContext) -> DomRoot<Headers> {
+        self.headers.root()
+    }
+
+    /// <https://fetch.spec.whatwg.org/#dom-response-clone>
+    fn Clone(&self, cx: &mut JSContext) -> Fallible<DomRoot<Response>> {
+        // Step 1: If this is unusable, then throw a TypeError.
+        if self.body_used.get() {
+            return Err(Error::Type(
+                "cannot clone a response whose body was consumed".to_owned(),
+            ));
+        }
+        // Step 2: Let clonedResponse be the result of cloning this's
+        // response.
+        // Step 3: Return the result of creating a Response object, given
+        // clonedResponse, this's headers's guard, and this's relevant realm.
+        let global = self.global_scope();
+        let source = self.headers.root();
+        let headers = Headers::from_list(cx, global, &source.header_list(), source.guard());
+        Ok(Response::create(
+            cx,
+            global,
+            None,
+            self.response_type,
+            self.url_list.clone(),
+            self.status,
+            self.status_text.clone(),
+            &headers,
+            self.body.clone(),
+        ))
+    }
+
+    /// <https://fetch.spec.whatwg.org/#dom-body-bodyused>
     fn BodyUsed(&self, _cx: &mut JSContext) -> bool {
         self.body_used.get()
     }
 
-    /// <https://fetch.spec.whatwg.org/#dom-body-text>: consume body with
-    /// UTF-8 decode.
-    fn Text(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
-        let text = String::from_utf8_lossy(self.consume_body()?).into_owned();
-        let promise = Promise::new(cx);
-        promise.resolve(cx, &USVString(text));
-        Ok(promise)
+    /// <https://fetch.spec.whatwg.org/#dom-body-arraybuffer>
+    fn ArrayBuffer(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
+        self.consume(cx, BodyKind::ArrayBuffer)
     }
 
-    /// <https://fetch.spec.whatwg.org/#dom-body-json>: consume body with
-    /// "parse JSON from bytes" (a SyntaxError rejects).
+    /// <https://fetch.spec.whatwg.org/#dom-body-blob>
+    fn Blob(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
+        self.consume(cx, BodyKind::Blob)
+    }
+
+    /// <https://fetch.spec.whatwg.org/#dom-body-json>
     fn Json(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
-        let text: Vec<u16> = String::from_utf8_lossy(self.consume_body()?)
-            .encode_utf16()
-            .collect();
-        let length = u32::try_from(text.len())
-            .map_err(|_| Error::Range("the body is too large to parse".to_owned()))?;
-        rooted!(&in(cx) let mut value = UndefinedValue());
-        let ok = unsafe {
-            mozjs::rust::wrappers2::JS_ParseJSON(cx, text.as_ptr(), length, value.handle_mut())
-        };
-        let promise = Promise::new(cx);
-        if ok {
-            let result = RootedJsValue::new(Default::default());
-            result.set(value.get());
-            promise.resolve(cx, &result);
-        } else {
-            rooted!(&in(cx) let mut exception = UndefinedValue());
-            unsafe {
-                mozjs::rust::wrappers2::JS_GetPendingException(cx, exception.handle_mut());
-                mozjs::rust::wrappers2::JS_ClearPendingException(cx);
-            }
-            let reason = RootedJsValue::new(Default::default());
-            reason.set(exception.get());
-            promise.reject(cx, &reason);
-        }
-        Ok(promise)
+        self.consume(cx, BodyKind::Json)
     }
-}
 
-/// Whether `url` may be fetched without CORS from `origin`: same origin,
-/// `data:` or `blob:` (main fetch step 12's "basic" cases).
-fn fetch_allowed(url: &url::Url, origin: &Origin) -> bool {
-    matches!(url.scheme(), "data" | "blob") || Origin::of(url).same_origin(origin)
-}
-
-/// GET `url`, following redirects
-/// (<https://fetch.spec.whatwg.org/#http-redirect-fetch>, redirect mode
-/// "follow") while they stay fetchable without CORS: a redirect to another
-/// origin is a network error before it is requested (it would need a CORS
-/// request).
-fn fetch_following_same_origin(
-    loader: &dyn crate::script_loading::Loader,
-    url: &url::Url,
-    origin: &Origin,
-) -> Result<jsprof_net::FollowedResponse, String> {
-    let mut url_list = vec![url.clone()];
-    loop {
-        let current = url_list.last().expect("not empty").clone();
-        let response = loader
-            .fetch_hop(&jsprof_net::HopRequest::get(current.clone()))
-            .map_err(|e| e.to_string())?;
-        // Step 3: Let locationURL be internalResponse's location URL; Step
-        // 4: if null, return response; Step 5: failure is a network error.
-        let location = response.location_url().map_err(|e| e.to_string())?;
-        let Some(location) = location else {
-            return Ok(jsprof_net::FollowedResponse { url_list, response });
-        };
-        // Step 6: If locationURL's scheme is not an HTTP(S) scheme, then
-        // return a network error.
-        if !matches!(location.scheme(), "http" | "https") {
-            return Err(format!("{current} redirected to a non-HTTP(S) URL"));
-        }
-        // Step 7: If request's redirect count is 20, then return a network
-        // error.
-        if url_list.len() > jsprof_net::REDIRECT_LIMIT as usize {
-            return Err(format!("{url}: too many redirects"));
-        }
-        // (No CORS here: a cross-origin hop is a network error.)
-        if !fetch_allowed(&location, origin) {
-            return Err(format!(
-                "{current} redirected to another origin ({location})"
-            ));
-        }
-        // Step 18: Append locationURL to request's URL list.
-        url_list.push(location);
+    /// <https://fetch.spec.whatwg.org/#dom-body-text>
+    fn Text(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
+        self.consume(cx, BodyKind::Text)
     }
-}
-
-/// <https://fetch.spec.whatwg.org/#fetch-method> for `window`, with the
-/// simplifications of the module documentation.
-pub fn fetch(window: &Window, cx: &mut JSContext, input: &str) -> Fallible<Rc<Promise>> {
-    // Step 1: Let p be a new promise.
-    let promise = Promise::new(cx);
-    // Step 2: Let requestObject be the result of invoking the initial
-    // value of Request as constructor with input and init as arguments.
-    // If this throws an exception, reject p with it and return p. (The
-    // Request constructor parses input with this's API base URL; a failure
-    // is a TypeError.)
-    let base = window
-        .active_document()
-        .map_or_else(|| window.url(), |d| d.url());
-    let Ok(url) = base.join(input) else {
-        promise.reject_error(
-            cx,
-            Error::Type(format!("fetch: {input:?} is not a valid URL")),
-        );
-        return Ok(promise);
-    };
-    // Main fetch, step 12: a same-origin request (or data:, or blob:) is
-    // fetched with "basic" tainting; a cross-origin one would need a CORS
-    // request, which this shell does not make.
-    let origin = window.origin();
-    if !fetch_allowed(&url, &origin) {
-        promise.reject_error(
-            cx,
-            Error::Type(format!(
-                "fetch: {url} is cross-origin (only same-origin fetches are supported)"
-            )),
-        );
-        return Ok(promise);
-    }
-    // Step 12: Fetch request, with processResponse given response being
-    // these steps (run in a task of the networking task source).
-    let global = window.global_object();
-    let result = promise.clone();
-    let loader = browsing_context::loader();
-    EventLoop::current().queue_task(Box::new(move |cx| {
-        let Some(global) = std::ptr::NonNull::new(global) else {
-            return;
-        };
-        let mut realm = AutoRealm::new(cx, global);
-        let cx = &mut *realm;
-        let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-        let response = match loader {
-            Some(loader) => fetch_following_same_origin(&*loader, &url, &origin),
-            None => Err("no loader (no page was loaded)".to_owned()),
-        };
-        match response {
-            // Step 12.3: If response is a network error, then reject p with
-            // a TypeError and abort these steps.
-            Err(message) => result.reject_error(cx, Error::Type(format!("fetch: {message}"))),
-            // Step 12.4: Set responseObject to the result of creating a
-            // Response object, given response, "immutable", and
-            // relevantRealm.
-            // Step 12.5: Resolve p with responseObject.
-            Ok(followed) => {
-                let response: DomRoot<Response> = reflect_dom_object(
-                    cx,
-                    scope,
-                    Box::new(Response {
-                        reflector: Reflector::new(),
-                        url: {
-                            let mut u = followed.response.url.clone();
-                            u.set_fragment(None);
-                            u.to_string()
-                        },
-                        redirected: followed.url_list.len() > 1,
-                        status: followed.response.status,
-                        status_text: followed.response.status_text.clone(),
-                        body: followed.response.body,
-                        body_used: Cell::new(false),
-                    }),
-                    None,
-                );
-                result.resolve(cx, &response);
-            }
-        }
-    }));
-    // Step 13: Return p.
-    Ok(promise)
 }

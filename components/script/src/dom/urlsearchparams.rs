@@ -77,6 +77,12 @@ impl URLSearchParams {
         params
     }
 
+    /// The list, application/x-www-form-urlencoded serialized (a fetch or
+    /// XHR body: <https://fetch.spec.whatwg.org/#concept-bodyinit-extract>).
+    pub(crate) fn serialized(&self) -> String {
+        serialize(&self.list.borrow())
+    }
+
     /// Sets the list (the URL's href or search setter's steps).
     pub(crate) fn set_list(&self, list: Vec<(String, String)>) {
         *self.list.borrow_mut() = list;

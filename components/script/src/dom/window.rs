@@ -403,9 +403,10 @@ impl WindowMethods for Window {
     fn Fetch(
         &self,
         cx: &mut JSContext,
-        input: USVString,
+        input: crate::dom::bindings::codegen::RequestOrUSVString,
+        init: crate::dom::bindings::codegen::RequestInit,
     ) -> Fallible<Rc<crate::dom::bindings::promise::Promise>> {
-        crate::dom::response::fetch(self, cx, &input.0)
+        crate::fetch::fetch_method(self, cx, input, init)
     }
 
     // The WindowOrWorkerGlobalScope mixin (webidl/WindowOrWorkerGlobalScope.webidl),

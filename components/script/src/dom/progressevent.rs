@@ -1,0 +1,114 @@
+//! `ProgressEvent` (<https://xhr.spec.whatwg.org/#interface-progressevent>).
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::ProgressEventBinding::ProgressEventMethods;
+use crate::dom::bindings::codegen::ProgressEventInit;
+use crate::dom::bindings::conversions::{DOMString, Finite};
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::event::Event;
+use crate::dom::globalscope::GlobalScope;
+
+pub struct ProgressEvent {
+    event: Event,
+    length_computable: bool,
+    loaded: f64,
+    total: f64,
+}
+
+impl AsRef<Event> for ProgressEvent {
+    fn as_ref(&self) -> &Event {
+        &self.event
+    }
+}
+
+unsafe impl Traceable for ProgressEvent {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.event.trace(trc) }
+    }
+}
+
+impl ProgressEvent {
+    /// <https://xhr.spec.whatwg.org/#concept-event-fire-progress>: a
+    /// trusted, non-bubbling, non-cancelable `type_` event whose loaded is
+    /// `transmitted`, total is `length`, and lengthComputable is whether
+    /// `length` is not 0.
+    pub fn new_progress(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        type_: &str,
+        transmitted: u64,
+        length: u64,
+    ) -> DomRoot<ProgressEvent> {
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(ProgressEvent {
+                event: Event::new_inherited(global.now()),
+                length_computable: length != 0,
+                loaded: transmitted as f64,
+                total: length as f64,
+            }),
+            None,
+        );
+        event.event.initialize(type_, false, false);
+        event.event.set_trusted(true);
+        event
+    }
+
+    pub fn upcast_event(&self) -> &Event {
+        &self.event
+    }
+}
+
+impl ProgressEventMethods for ProgressEvent {
+    /// <https://dom.spec.whatwg.org/#concept-event-constructor>
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: DOMString,
+        init: ProgressEventInit,
+    ) -> Fallible<DomRoot<ProgressEvent>> {
+        // Step 1: Let event be the result of running the inner event
+        // creation steps with this interface, null, now, and eventInitDict.
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(ProgressEvent {
+                event: Event::new_inherited(global.now()),
+                length_computable: init.length_computable,
+                loaded: *init.loaded,
+                total: *init.total,
+            }),
+            proto,
+        );
+        // Step 2: Initialize event's type attribute to type.
+        event
+            .event
+            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
+        event.event.set_composed(init.parent.composed);
+        // Step 3: Return event.
+        Ok(event)
+    }
+
+    /// <https://xhr.spec.whatwg.org/#dom-progressevent-lengthcomputable>
+    fn LengthComputable(&self, _cx: &mut JSContext) -> bool {
+        self.length_computable
+    }
+
+    /// <https://xhr.spec.whatwg.org/#dom-progressevent-loaded>
+    fn Loaded(&self, _cx: &mut JSContext) -> Finite<f64> {
+        Finite::<f64>::wrap(self.loaded)
+    }
+
+    /// <https://xhr.spec.whatwg.org/#dom-progressevent-total>
+    fn Total(&self, _cx: &mut JSContext) -> Finite<f64> {
+        Finite::<f64>::wrap(self.total)
+    }
+}

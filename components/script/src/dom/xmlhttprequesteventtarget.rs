@@ -1,0 +1,39 @@
+//! `XMLHttpRequestEventTarget` (<https://xhr.spec.whatwg.org/#xmlhttprequesteventtarget>):
+//! the event handlers of `XMLHttpRequest` (all provided by the generated
+//! trait).
+
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+
+use crate::dom::bindings::codegen::XMLHttpRequestEventTargetBinding::XMLHttpRequestEventTargetMethods;
+use crate::dom::eventtarget::EventTarget;
+
+pub struct XMLHttpRequestEventTarget {
+    eventtarget: EventTarget,
+}
+
+impl AsRef<EventTarget> for XMLHttpRequestEventTarget {
+    fn as_ref(&self) -> &EventTarget {
+        &self.eventtarget
+    }
+}
+
+unsafe impl Traceable for XMLHttpRequestEventTarget {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.eventtarget.trace(trc) }
+    }
+}
+
+impl XMLHttpRequestEventTarget {
+    pub fn new_inherited() -> XMLHttpRequestEventTarget {
+        XMLHttpRequestEventTarget {
+            eventtarget: EventTarget::new_inherited(),
+        }
+    }
+
+    pub fn upcast_event_target(&self) -> &EventTarget {
+        &self.eventtarget
+    }
+}
+
+impl XMLHttpRequestEventTargetMethods for XMLHttpRequestEventTarget {}
