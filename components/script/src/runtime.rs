@@ -224,6 +224,11 @@ impl JsRuntime {
                 runtime.cx().raw_cx(),
                 Some(crate::watchdog::interrupt_callback),
             );
+            mozjs::jsapi::JS_SetGCCallback(
+                runtime.cx().raw_cx(),
+                Some(crate::watchdog::on_gc),
+                ptr::null_mut(),
+            );
         }
         let reported_errors = Rc::new(RefCell::new(Vec::new()));
         let event_loop = EventLoop::install(inbox);
