@@ -81,6 +81,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use mozjs::context::{JSContext, RawJSContext};
+use mozjs::jsapi::JSGCParamKey::JSGC_MAX_BYTES;
 use mozjs::rust::ThreadSafeJSContext;
 
 use crate::event_loop::Inbox;
@@ -264,7 +265,6 @@ pub const HEAP_RESERVE_BYTES: u32 = 16 * 1024 * 1024;
 /// (the `error` event reporting the out-of-memory error, a `load`
 /// event). The heap never exceeds the ceiling by more than the reserve.
 pub(crate) fn with_heap_reserve<R>(cx: &mut JSContext, f: impl FnOnce(&mut JSContext) -> R) -> R {
-    use mozjs::jsapi::JSGCParamKey::JSGC_MAX_BYTES;
     let ceiling = max_heap_bytes();
     // SAFETY: the live context of this thread.
     unsafe {
@@ -300,25 +300,35 @@ thread_local! {
     static OVER_CEILING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Where the ceiling stopped script, until its runner reports it.
     static MEMORY_STOP: RefCell<Option<ScriptLocation>> = const { RefCell::new(None) };
+    /// What the agent still holds past the ceiling after the collection
+    /// that follows a stop (0 when below it): later scripts are stopped
+    /// only when they grow past this plus [`HEAP_RESERVE_BYTES`], so that
+    /// a page holding memory can still run the script that drops it.
+    static HELD_PAST_CEILING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// The agent's memory SpiderMonkey counts (GC heap and malloc'd memory of
 /// its cells, every zone) and its ceiling (`JSGC_MAX_BYTES`, raised by the
-/// reserve while the engine fires its own events), in bytes.
+/// reserve while the engine fires its own events, and above what the page
+/// still held after its last stop), in bytes.
 ///
 /// # Safety
 /// `cx` is the live context of this thread.
 unsafe fn usage_and_ceiling(cx: *mut RawJSContext) -> (u64, u64) {
     // SAFETY: the caller's; both read the runtime's counters.
-    unsafe {
+    let (used, ceiling) = unsafe {
         (
             mozjs::jsapi::js::GetGCHeapUsage(cx),
-            u64::from(mozjs::jsapi::JS_GetGCParameter(
-                cx,
-                mozjs::jsapi::JSGCParamKey::JSGC_MAX_BYTES,
-            )),
+            u64::from(mozjs::jsapi::JS_GetGCParameter(cx, JSGC_MAX_BYTES)),
         )
-    }
+    };
+    let held = HELD_PAST_CEILING.with(|h| h.get());
+    let ceiling = if held > 0 {
+        ceiling.max(held + u64::from(HEAP_RESERVE_BYTES))
+    } else {
+        ceiling
+    };
+    (used, ceiling)
 }
 
 /// Every runtime's GC callback: at the end of a collection, if the
@@ -335,6 +345,11 @@ pub(crate) unsafe extern "C" fn on_gc(
     }
     // SAFETY: SpiderMonkey calls back with the live context of this thread.
     let (used, ceiling) = unsafe { usage_and_ceiling(cx) };
+    // Back below the ceiling itself: what the page held is gone.
+    // SAFETY: as above.
+    if used <= u64::from(unsafe { mozjs::jsapi::JS_GetGCParameter(cx, JSGC_MAX_BYTES) }) {
+        HELD_PAST_CEILING.with(|h| h.set(0));
+    }
     if used > ceiling {
         OVER_CEILING.with(|o| o.set(true));
         // SAFETY: as above.
@@ -400,6 +415,12 @@ pub(crate) fn collect_after_out_of_memory(cx: &mut JSContext) {
     if OUT_OF_MEMORY.with(|o| o.replace(false)) {
         // SAFETY: the live context of this thread, between scripts.
         unsafe { mozjs::rust::wrappers2::JS_GC(cx, mozjs::jsapi::GCReason::API) };
+        // What the page still holds past its ceiling (see
+        // `HELD_PAST_CEILING`).
+        HELD_PAST_CEILING.with(|h| h.set(0));
+        // SAFETY: as above.
+        let (used, ceiling) = unsafe { usage_and_ceiling(cx.raw_cx()) };
+        HELD_PAST_CEILING.with(|h| h.set(if used > ceiling { used } else { 0 }));
     }
     OVER_CEILING.with(|o| o.set(false));
 }

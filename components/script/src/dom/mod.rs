@@ -21,6 +21,7 @@ pub mod htmliframeelement;
 pub mod htmlscriptelement;
 pub mod inputevent;
 pub mod keyboardevent;
+pub mod idledeadline;
 pub mod location;
 pub mod messagechannel;
 pub mod messageevent;
