@@ -164,6 +164,28 @@ fn a_page_that_never_idles_is_stopped() {
     }
 }
 
+/// An animation frame callback that requests itself forever keeps the
+/// frame clock running (the page never idles), as does an idle callback
+/// that requests itself forever: the watchdog stops the page all the
+/// same, with the timeout's status (the run does not end idle).
+#[test]
+fn endless_animation_frames_and_idle_callbacks_are_stopped() {
+    let _serial = serial();
+    for source in [
+        "function again(t) { log.push(t); requestAnimationFrame(again); } requestAnimationFrame(again); 0",
+        "function again(d) { log.push(d.timeRemaining()); requestIdleCallback(again); } requestIdleCallback(again); 0",
+        "function again(d) { requestAnimationFrame(() => requestIdleCallback(again)); } requestIdleCallback(again); 0",
+    ] {
+        let interruption = under_watchdog(Duration::from_millis(500), |rt| {
+            eval(rt, source);
+        })
+        .expect("the watchdog fired");
+        if let Some(location) = interruption.location {
+            assert_eq!(location.url, "check.js", "{source}");
+        }
+    }
+}
+
 /// A busy loop and an endless microtask chain in dedicated workers (the
 /// page idle, waiting for them): the watchdog interrupts the workers too,
 /// the page's run ends, the workers' threads are joined.
