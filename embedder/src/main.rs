@@ -262,7 +262,10 @@ fn eval_command(args: &[String]) -> ExitCode {
         }
     }
     let Some(path) = path else {
-        return fail(&format!("eval needs a file (- reads standard input)\n{}", usage()));
+        return fail(&format!(
+            "eval needs a file (- reads standard input)\n{}",
+            usage()
+        ));
     };
     let source = match read_source(path) {
         Ok(source) => source,

@@ -462,7 +462,11 @@ fn timeout_interrupts_endless_script_with_status_124() {
 fn eval_timeout_interrupts_endless_script_with_status_124() {
     let dir = temp_dir("eval-timeout");
     let cases = [
-        ("busy.js", "var n = 0;\nwhile (true) { n++; }\n", "busy.js:2"),
+        (
+            "busy.js",
+            "var n = 0;\nwhile (true) { n++; }\n",
+            "busy.js:2",
+        ),
         (
             "chain.js",
             "function again() { queueMicrotask(again); }\nagain();\n",
@@ -678,7 +682,10 @@ fn max_heap_counts_array_buffers_and_strings() {
                 || stderr.contains(&format!("{url}:3:0 out of memory")),
             "{name}: {stderr}"
         );
-        assert!(stdout.contains("the page goes on after "), "{name}: {stdout}");
+        assert!(
+            stdout.contains("the page goes on after "),
+            "{name}: {stdout}"
+        );
         let worker = dir.join(format!("{name}-worker.html"));
         std::fs::write(
             &worker,

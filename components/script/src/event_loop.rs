@@ -339,7 +339,12 @@ impl EventLoop {
 
     /// Schedules the timeout of idle callback `handle` of `global` after
     /// `delay` (see `crate::rendering`).
-    pub(crate) fn schedule_idle_timeout(&self, global: *mut JSObject, handle: u32, delay: Duration) {
+    pub(crate) fn schedule_idle_timeout(
+        &self,
+        global: *mut JSObject,
+        handle: u32,
+        delay: Duration,
+    ) {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
         let root = self.global_root(global);
@@ -355,9 +360,9 @@ impl EventLoop {
     /// callback was canceled or ran), so that it does not keep the loop
     /// busy.
     pub(crate) fn cancel_idle_timeout(&self, global: *mut JSObject, handle: u32) {
-        self.timers.borrow_mut().retain(|t| {
-            !(t.kind == TimerKind::IdleTimeout(handle) && t.global.get() == global)
-        });
+        self.timers
+            .borrow_mut()
+            .retain(|t| !(t.kind == TimerKind::IdleTimeout(handle) && t.global.get() == global));
     }
 
     /// The earliest due time of a timer of a map of active timers (idle
@@ -400,7 +405,10 @@ impl EventLoop {
     pub(crate) fn next_render_deadline(&self, now: Instant) -> Instant {
         match self.last_render_opportunity.get() {
             Some(last) => last + crate::rendering::FRAME_INTERVAL,
-            None => self.next_frame.get().unwrap_or_else(|| self.next_frame_time(now)),
+            None => self
+                .next_frame
+                .get()
+                .unwrap_or_else(|| self.next_frame_time(now)),
         }
     }
 

@@ -108,7 +108,10 @@ impl FrameCallbacks {
         // Step 2: Let target be this's relevant global object.
         // Step 3: Increment target's animation frame callback identifier
         // by one, and let handle be the result.
-        let handle = self.animation_frame_callback_identifier.get().wrapping_add(1);
+        let handle = self
+            .animation_frame_callback_identifier
+            .get()
+            .wrapping_add(1);
         self.animation_frame_callback_identifier.set(handle);
         // Step 4: Let callbacks be target's map of animation frame
         // callbacks.
@@ -489,7 +492,8 @@ fn invoke_idle_callbacks(
     }
     // Step 3.1: Pop the top callback from window's list of runnable idle
     // callbacks.
-    let Some((handle, callback)) = callbacks.runnable_idle_callbacks.borrow_mut().pop_front() else {
+    let Some((handle, callback)) = callbacks.runnable_idle_callbacks.borrow_mut().pop_front()
+    else {
         return;
     };
     event_loop.cancel_idle_timeout(global.as_ptr(), handle);

@@ -84,7 +84,10 @@ fn a_chain_of_frames_has_increasing_timestamps_and_then_the_clock_stops() {
     // The page was idle once the chain ended (run() checked); a new
     // request starts the clock again.
     assert_eq!(
-        run(&mut rt, "requestAnimationFrame(t => log.push('again:' + (t > stamps[9])));"),
+        run(
+            &mut rt,
+            "requestAnimationFrame(t => log.push('again:' + (t > stamps[9])));"
+        ),
         "again:true"
     );
 }
@@ -149,7 +152,10 @@ fn bad_arguments_are_type_errors() {
     );
     // (`timeout: -1` converts to 4294967295 ms, as in browsers: a timeout
     // that never comes; the callback runs in the next idle period.)
-    assert_eq!(run(&mut rt, "requestIdleCallback(d => log.push(d.didTimeout));"), "false");
+    assert_eq!(
+        run(&mut rt, "requestIdleCallback(d => log.push(d.didTimeout));"),
+        "false"
+    );
     assert!(rt.take_reported_errors().is_empty());
 }
 
@@ -261,12 +267,8 @@ fn iframe_callbacks_run_in_the_same_frame() {
     // The same instant on both time origins (within the coarsening of the
     // time origins and timestamps).
     assert_eq!(
-        rt.evaluate(
-            "Math.abs(stamps.parent - stamps.child) < 1",
-            "check.js",
-            1
-        )
-        .unwrap(),
+        rt.evaluate("Math.abs(stamps.parent - stamps.child) < 1", "check.js", 1)
+            .unwrap(),
         "true"
     );
 }

@@ -346,7 +346,11 @@ fn the_heap_ceiling_stops_endless_allocation_in_a_worker() {
 /// trigger's growth, at most 3 times the ceiling), and the page goes on.
 const MALLOC_GROWTH: [(&str, &str, u32); 2] = [
     ("array buffers", "new ArrayBuffer(64 << 20)", 64),
-    ("strings", "new Array((1 << 20) + 1).join(String.fromCharCode(97 + kept.length % 26) + 'b')", 2),
+    (
+        "strings",
+        "new Array((1 << 20) + 1).join(String.fromCharCode(97 + kept.length % 26) + 'b')",
+        2,
+    ),
 ];
 
 #[test]
@@ -370,7 +374,9 @@ fn the_memory_ceiling_counts_malloced_memory_in_the_page() {
         assert_eq!(errors[0].filename, "check.js", "{name}: {errors:?}");
         assert_eq!(errors[0].line, 2, "{name}: {errors:?}");
         let log = eval(&mut rt, "log.join()");
-        let (count, after) = log.split_once(',').unwrap_or_else(|| panic!("{name}: {log}"));
+        let (count, after) = log
+            .split_once(',')
+            .unwrap_or_else(|| panic!("{name}: {log}"));
         assert_eq!(after, "after", "{name}");
         let grown: u32 = count.parse::<u32>().unwrap() * mib_each;
         assert!(

@@ -17,8 +17,10 @@ use mozjs::rust::HandleObject;
 
 use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::codegen::VoidFunction;
-use crate::dom::bindings::codegen::{FrameRequestCallback, IdleRequestCallback, IdleRequestOptions};
 use crate::dom::bindings::codegen::WindowBinding::WindowMethods;
+use crate::dom::bindings::codegen::{
+    FrameRequestCallback, IdleRequestCallback, IdleRequestOptions,
+};
 use crate::dom::bindings::conversions::{RootedJsObject, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::DomObject;
