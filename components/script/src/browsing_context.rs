@@ -570,6 +570,9 @@ fn discard_realm(global: &GlobalScope) {
     crate::profiling::stop_sessions_of_realm(global.profiler_realm_id());
     crate::workers::terminate_workers_of_realm(global.profiler_realm_id());
     global.clear_timers();
+    if let Some(window) = global.as_window() {
+        window.frame_callbacks().clear();
+    }
 }
 
 /// <https://html.spec.whatwg.org/multipage/document-sequences.html#destroy-a-child-navigable>

@@ -241,6 +241,10 @@ pub struct EventLoop {
     next_frame: Cell<Option<Instant>>,
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#last-render-opportunity-time>
     last_render_opportunity: Cell<Option<Instant>>,
+    /// The deadline the current idle period had when it started (until a
+    /// frame ends it): no new idle period starts before, so an idle
+    /// callback requested by an idle callback runs in the next one.
+    idle_period_end: Cell<Option<Instant>>,
 }
 
 thread_local! {
@@ -272,6 +276,7 @@ impl EventLoop {
             frame_origin: Instant::now(),
             next_frame: Cell::new(None),
             last_render_opportunity: Cell::new(None),
+            idle_period_end: Cell::new(None),
         });
         EVENT_LOOP.with(|e| *e.borrow_mut() = Some(event_loop.clone()));
         event_loop
@@ -326,15 +331,7 @@ impl EventLoop {
 
     /// Schedules timer `id` of `global` to run after `delay`.
     pub fn schedule_timer(&self, global: *mut JSObject, id: i32, delay: Duration) {
-        let seq = self.seq.get();
-        self.seq.set(seq + 1);
-        let root = self.global_root(global);
-        self.timers.borrow_mut().push(TimerEntry {
-            due: Instant::now() + delay,
-            seq,
-            global: root,
-            kind: TimerKind::Timer(id),
-        });
+        self.schedule(global, TimerKind::Timer(id), delay);
     }
 
     /// Schedules the timeout of idle callback `handle` of `global` after
@@ -345,6 +342,10 @@ impl EventLoop {
         handle: u32,
         delay: Duration,
     ) {
+        self.schedule(global, TimerKind::IdleTimeout(handle), delay);
+    }
+
+    fn schedule(&self, global: *mut JSObject, kind: TimerKind, delay: Duration) {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
         let root = self.global_root(global);
@@ -352,7 +353,7 @@ impl EventLoop {
             due: Instant::now() + delay,
             seq,
             global: root,
-            kind: TimerKind::IdleTimeout(handle),
+            kind,
         });
     }
 
@@ -412,13 +413,25 @@ impl EventLoop {
         }
     }
 
-    /// Whether a frame is due: animation frame callbacks wait and the
-    /// frame clock's next tick has come. The clock is stopped (no frame
+    /// Whether an idle period that started before `now` has not reached
+    /// the deadline it started with.
+    pub(crate) fn in_idle_period(&self, now: Instant) -> bool {
+        self.idle_period_end.get().is_some_and(|end| now < end)
+    }
+
+    /// Records the start of an idle period ending at `end`.
+    pub(crate) fn set_idle_period_end(&self, end: Instant) {
+        self.idle_period_end.set(Some(end));
+    }
+
+    /// When a frame is due: animation frame callbacks wait and the frame
+    /// clock's next tick has come; then the frame's start, the latest tick
+    /// (the display's last vsync). The clock is stopped (no frame
     /// scheduled) while no callback waits.
-    fn frame_due(&self) -> bool {
+    fn frame_due(&self) -> Option<Instant> {
         if !crate::rendering::animation_frames_pending() {
             self.next_frame.set(None);
-            return false;
+            return None;
         }
         let now = Instant::now();
         let due = match self.next_frame.get() {
@@ -429,7 +442,14 @@ impl EventLoop {
                 due
             }
         };
-        now >= due
+        if now < due {
+            return None;
+        }
+        let interval = crate::rendering::FRAME_INTERVAL.as_nanos();
+        let since = now.saturating_duration_since(self.frame_origin).as_nanos();
+        let latest_tick =
+            self.frame_origin + Duration::from_nanos((since / interval * interval) as u64);
+        Some(latest_tick.max(due))
     }
 
     pub fn begin_load(&self) {
@@ -591,12 +611,16 @@ impl EventLoop {
             // rendering opportunity comes at each tick of the frame clock,
             // which runs while animation frame callbacks wait
             // (`crate::rendering`).
-            if self.frame_due() && !crate::watchdog::interrupting() {
+            if let Some(frame_start) = self
+                .frame_due()
+                .filter(|_| !crate::watchdog::interrupting())
+            {
                 // (hasARenderingOpportunity: set eventLoop's last render
-                // opportunity time to the frame's start.)
-                let frame_start = Instant::now();
+                // opportunity time to the frame's start, its tick.)
                 self.last_render_opportunity.set(Some(frame_start));
                 self.next_frame.set(None);
+                // (A rendering opportunity ends the idle period.)
+                self.idle_period_end.set(None);
                 crate::watchdog::collect_after_out_of_memory(cx);
                 crate::rendering::update_the_rendering(cx, frame_start);
                 continue;
@@ -619,11 +643,16 @@ impl EventLoop {
             }
             // (Condvar waits may return early, e.g. on the sampler's
             // signal: the loop just looks again. Idle callbacks that
-            // could not start an idle period, a timer being due, look
-            // again within a millisecond.)
+            // could not start an idle period look again when the current
+            // one ends, or within a millisecond when a timer was due.)
             let mut until = self.next_wake(deadline);
             if crate::rendering::idle_callbacks_pending() {
-                let soon = Instant::now() + Duration::from_millis(1);
+                let now = Instant::now();
+                let soon = self
+                    .idle_period_end
+                    .get()
+                    .filter(|end| *end > now)
+                    .unwrap_or(now + Duration::from_millis(1));
                 until = Some(until.map_or(soon, |u| u.min(soon)));
             }
             self.inbox.wait(until);

@@ -132,6 +132,16 @@ impl FrameCallbacks {
         self.animation_frame_callbacks.borrow_mut().remove(&handle);
     }
 
+    /// Forgets every callback (the window's realm is discarded: its
+    /// navigable was destroyed or navigated away); a pending idle timeout
+    /// then finds no callback.
+    pub(crate) fn clear(&self) {
+        let animation = std::mem::take(&mut *self.animation_frame_callbacks.borrow_mut());
+        let pending = std::mem::take(&mut *self.idle_request_callbacks.borrow_mut());
+        let runnable = std::mem::take(&mut *self.runnable_idle_callbacks.borrow_mut());
+        drop((animation, pending, runnable));
+    }
+
     fn has_animation_frame_callbacks(&self) -> bool {
         !self.animation_frame_callbacks.borrow().is_empty()
     }
@@ -305,6 +315,18 @@ pub(crate) fn idle_callbacks_pending() -> bool {
     })
 }
 
+/// The `GlobalScope` and `Window` of `global`, a live global of this
+/// thread (rooted by the navigable registry, or by the task or timer that
+/// holds it), if it is a window's.
+fn window_of_global<'a>(
+    global: NonNull<mozjs::jsapi::JSObject>,
+) -> Option<(&'a GlobalScope, &'a Window)> {
+    // SAFETY: the callers hold `global` rooted for the duration of their
+    // use of the references.
+    let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
+    Some((scope, scope.as_window()?))
+}
+
 /// <https://w3c.github.io/hr-time/#dfn-relative-high-resolution-time>
 /// given `time` and `global`: the duration from its time origin, coarsened
 /// for it.
@@ -347,13 +369,10 @@ pub(crate) fn update_the_rendering(cx: &mut JSContext, frame_timestamp: Instant)
         let Some(global) = browsing_context::global_ptr(id) else {
             continue;
         };
-        let mut realm = AutoRealm::new(cx, global);
-        // SAFETY: the registry roots the global until its navigable is
-        // destroyed; the realm is entered.
-        let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-        let Some(window) = scope.as_window() else {
+        let Some((scope, window)) = window_of_global(global) else {
             continue;
         };
+        let mut realm = AutoRealm::new(cx, global);
         let now = relative_high_resolution_time(frame_timestamp, scope);
         window
             .frame_callbacks()
@@ -370,10 +389,16 @@ pub(crate) fn update_the_rendering(cx: &mut JSContext, frame_timestamp: Instant)
 /// whether a task was queued (false also when the period would end at
 /// once: a timer or a frame is due).
 pub(crate) fn start_idle_periods(event_loop: &EventLoop, idle_start: Instant) -> bool {
+    // (An idle period lasts until its deadline: the idle callbacks
+    // requested during it wait for the next one. A frame ends it.)
+    if event_loop.in_idle_period(idle_start) {
+        return false;
+    }
     // Step 1: Set this event loop's last idle period start time to the
     // current high resolution time.
     // Step 2: Let computeDeadline be the steps of [`compute_deadline`].
-    if compute_deadline(event_loop, idle_start) <= idle_start {
+    let deadline = compute_deadline(event_loop, idle_start);
+    if deadline <= idle_start {
         return false;
     }
     // Step 3: For each win of the same-loop windows for this event loop,
@@ -383,10 +408,7 @@ pub(crate) fn start_idle_periods(event_loop: &EventLoop, idle_start: Instant) ->
         let Some(global) = browsing_context::global_ptr(id) else {
             continue;
         };
-        // SAFETY: the registry roots the global until its navigable is
-        // destroyed.
-        let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-        let Some(window) = scope.as_window() else {
+        let Some((_, window)) = window_of_global(global) else {
             continue;
         };
         if !window.frame_callbacks().start_idle_period() {
@@ -396,18 +418,23 @@ pub(crate) fn start_idle_periods(event_loop: &EventLoop, idle_start: Instant) ->
         // associated with the idle-task task source, which performs the
         // steps defined in the invoke idle callbacks algorithm with window
         // and getDeadline as parameters.
-        queue_invoke_idle_callbacks(event_loop, global, idle_start);
+        queue_invoke_idle_callbacks(event_loop, global, idle_start, deadline);
         queued = true;
+    }
+    if queued {
+        event_loop.set_idle_period_end(deadline);
     }
     queued
 }
 
 /// Queues the task that runs "invoke idle callbacks" for the window whose
-/// global is `global`.
+/// global is `global`, in the idle period that started at `idle_start`
+/// with the deadline `end`.
 fn queue_invoke_idle_callbacks(
     event_loop: &EventLoop,
     global: NonNull<mozjs::jsapi::JSObject>,
     idle_start: Instant,
+    end: Instant,
 ) {
     let root = event_loop.global_root(global.as_ptr());
     event_loop.queue_task(Box::new(move |cx| {
@@ -415,8 +442,22 @@ fn queue_invoke_idle_callbacks(
             return;
         };
         let mut realm = AutoRealm::new(cx, global);
-        invoke_idle_callbacks(&mut realm, global, idle_start);
+        invoke_idle_callbacks(&mut realm, global, idle_start, end);
     }));
+}
+
+/// The getDeadline of an idle period that started at `start` with the
+/// deadline `end`: computeDeadline again (a timer scheduled or a frame
+/// requested since shortens it), never later than `end` (a timer that ran
+/// since does not lengthen it: the event loop starts no new idle period
+/// before `end`, so every callback of a period sees a deadline before the
+/// next period's callbacks run).
+pub(crate) fn idle_period_deadline(
+    event_loop: &EventLoop,
+    start: Instant,
+    end: Instant,
+) -> Instant {
+    compute_deadline(event_loop, start).min(end)
 }
 
 /// The deadline of an idle period that started at `idle_start` (HTML's
@@ -471,10 +512,9 @@ fn invoke_idle_callbacks(
     cx: &mut JSContext,
     global: NonNull<mozjs::jsapi::JSObject>,
     idle_start: Instant,
+    end: Instant,
 ) {
-    // SAFETY: the task's root keeps the global alive.
-    let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-    let Some(window) = scope.as_window() else {
+    let Some((scope, window)) = window_of_global(global) else {
         return;
     };
     let callbacks = window.frame_callbacks();
@@ -487,7 +527,7 @@ fn invoke_idle_callbacks(
     let now = Instant::now();
     // Step 3: If now is less than the result of calling getDeadline and
     // the window's list of runnable idle callbacks is not empty:
-    if now >= compute_deadline(&event_loop, idle_start) {
+    if now >= idle_period_deadline(&event_loop, idle_start, end) {
         return;
     }
     // Step 3.1: Pop the top callback from window's list of runnable idle
@@ -499,7 +539,15 @@ fn invoke_idle_callbacks(
     event_loop.cancel_idle_timeout(global.as_ptr(), handle);
     // Step 3.2: Let deadlineArg be a new IdleDeadline whose get deadline
     // time algorithm is getDeadline.
-    let deadline = IdleDeadline::new(cx, scope, DeadlineTime::IdlePeriod(idle_start), false);
+    let deadline = IdleDeadline::new(
+        cx,
+        scope,
+        DeadlineTime::IdlePeriod {
+            start: idle_start,
+            end,
+        },
+        false,
+    );
     // Step 3.3: Call callback with deadlineArg as its argument. If an
     // uncaught runtime script error occurs, then report the exception.
     rooted!(&in(cx) let this = UndefinedValue());
@@ -509,7 +557,7 @@ fn invoke_idle_callbacks(
     // algorithm with getDeadline and window as a parameters and return
     // from this algorithm.
     if !callbacks.runnable_idle_callbacks.borrow().is_empty() {
-        queue_invoke_idle_callbacks(&event_loop, global, idle_start);
+        queue_invoke_idle_callbacks(&event_loop, global, idle_start, end);
     }
 }
 
@@ -521,9 +569,7 @@ pub(crate) fn invoke_idle_callback_timeout(
     global: NonNull<mozjs::jsapi::JSObject>,
     handle: u32,
 ) {
-    // SAFETY: the timer's root keeps the global alive.
-    let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-    let Some(window) = scope.as_window() else {
+    let Some((scope, window)) = window_of_global(global) else {
         return;
     };
     // Step 1: Let callback be the result of finding the entry in window's
@@ -554,7 +600,9 @@ pub(crate) fn invoke_idle_callback_timeout(
 pub(crate) fn deadline_ms(time: &DeadlineTime, global: &GlobalScope) -> f64 {
     let instant = match time {
         DeadlineTime::Fixed(at) => *at,
-        DeadlineTime::IdlePeriod(start) => compute_deadline(&EventLoop::current(), *start),
+        DeadlineTime::IdlePeriod { start, end } => {
+            idle_period_deadline(&EventLoop::current(), *start, *end)
+        }
     };
     relative_high_resolution_time(instant, global)
 }

@@ -272,3 +272,31 @@ fn iframe_callbacks_run_in_the_same_frame() {
         "true"
     );
 }
+
+/// A removed iframe's callbacks never run (its realm is discarded), and
+/// its pending idle timeout finds nothing to run.
+#[test]
+fn a_removed_iframe_runs_no_callbacks() {
+    let server = TestServer::start().unwrap();
+    server.route("/index.html", |_| {
+        common::html(
+            "<script>var log = [];</script>\
+             <iframe src=/child.html></iframe>\
+             <script>addEventListener('load', () => {\
+               const child = frames[0];\
+               child.requestAnimationFrame(() => log.push('child frame'));\
+               child.requestIdleCallback(() => log.push('child idle'));\
+               child.requestIdleCallback(() => log.push('child timeout'), { timeout: 20 });\
+               document.querySelector('iframe').remove();\
+               requestAnimationFrame(() => log.push('parent frame'));\
+               setTimeout(() => log.push('after the timeout'), 40);\
+             });</script>",
+        )
+    });
+    server.route("/child.html", |_| common::html("<p>child</p>"));
+    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
+    assert_eq!(
+        rt.evaluate("log.join()", "check.js", 1).unwrap(),
+        "parent frame,after the timeout"
+    );
+}

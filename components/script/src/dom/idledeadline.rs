@@ -18,10 +18,11 @@ use crate::dom::globalscope::GlobalScope;
 /// [get deadline time algorithm](https://w3c.github.io/requestidlecallback/#dfn-get-deadline-time).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum DeadlineTime {
-    /// The deadline of the idle period that started at this time, computed
-    /// again at each call (HTML's computeDeadline: a timer scheduled or an
-    /// animation frame requested since shortens it).
-    IdlePeriod(Instant),
+    /// The deadline of the idle period that started at `start` with the
+    /// deadline `end`, computed again at each call (HTML's computeDeadline:
+    /// a timer scheduled or an animation frame requested since shortens
+    /// it; see `crate::rendering::idle_period_deadline`).
+    IdlePeriod { start: Instant, end: Instant },
     /// A fixed time (a callback run by its timeout: the time it ran).
     Fixed(Instant),
 }
