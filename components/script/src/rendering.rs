@@ -19,7 +19,15 @@
 //! painting: a frame runs the animation frame callbacks (the steps of
 //! "update the rendering" that have no effect without layout are not
 //! modelled), and "unnecessary rendering" removes every document without
-//! callbacks.
+//! callbacks. A frame's timestamp is its tick (the vsync it started at),
+//! which is also the last render opportunity time.
+//!
+//! An idle period starts when the event loop has no task and no frame is
+//! due; its deadline (computeDeadline: 50 ms, the next timer, the next
+//! frame) is fixed when it starts and may only get shorter. No new idle
+//! period starts before that deadline unless a frame ran (a frame ends
+//! it), so an idle callback requested by an idle callback runs in the next
+//! idle period, as the standard requires.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
