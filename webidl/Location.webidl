@@ -1,7 +1,9 @@
 // HTML Standard
 // https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-location-interface
-// Deviation: read-only subset (no navigation: href is readonly, no
-// assign/replace/reload).
+// Deviation: a subset (no cross-document navigation: href is readonly, no
+// assign/replace/reload); `hash` is settable (a fragment navigation)
+// and, as the generator has [LegacyUnforgeable] on readonly attributes
+// only, an accessor of Location.prototype instead of an own property.
 
 [Exposed=Window]
 interface Location {
@@ -13,5 +15,5 @@ interface Location {
   [LegacyUnforgeable] readonly attribute USVString port;
   [LegacyUnforgeable] readonly attribute USVString pathname;
   [LegacyUnforgeable] readonly attribute USVString search;
-  [LegacyUnforgeable] readonly attribute USVString hash;
+  attribute USVString hash;
 };

@@ -90,6 +90,9 @@ interface TestBinding : EventTarget {
   DOMString? echoOptionalString(optional DOMString value);
   DOMString withDefaults(optional long a = 5, optional boolean b = true, optional DOMString c = "x", optional TestEnum d = "bar-baz");
   long sum(long a, long b, optional long c);
+  // Variadic arguments of any type: each remaining value converted.
+  DOMString describeVariadic(long first, (TestBinding or DOMString)... rest);
+  sequence<sequence<long>> echoVariadicSequences(sequence<long>... values);
 
   Promise<DOMString> promiseEcho(DOMString value);
   Promise<undefined> promiseRejectWith(DOMString name);
@@ -120,4 +123,56 @@ interface TestBinding : EventTarget {
 
 [Exposed=DedicatedWorker, Pref="dom.testbinding.enabled"]
 interface TestWorkerOnly {
+};
+
+// A legacy platform object with an indexed property getter, a value
+// iterator and a stringifier (as NodeList and DOMTokenList).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestIndexedList {
+  constructor(sequence<DOMString> items);
+  readonly attribute unsigned long length;
+  getter DOMString? item(unsigned long index);
+  undefined push(DOMString value);
+  iterable<DOMString>;
+  stringifier;
+};
+
+// Named properties with a setter and a deleter (as Storage).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestNamedMap {
+  constructor();
+  readonly attribute unsigned long length;
+  getter DOMString? getItem(DOMString name);
+  setter undefined setItem(DOMString name, DOMString value);
+  deleter undefined removeItem(DOMString name);
+};
+
+// [LegacyOverrideBuiltIns] named properties with identifier-less special
+// operations (as DOMStringMap).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled", LegacyOverrideBuiltIns]
+interface TestOverrideMap {
+  constructor();
+  getter DOMString (DOMString name);
+  setter undefined (DOMString name, DOMString value);
+  deleter undefined (DOMString name);
+  readonly attribute DOMString builtin;
+};
+
+// Indexed and [LegacyUnenumerableNamedProperties] named properties without
+// setters (as HTMLCollection); entries are "name=value" strings.
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled", LegacyUnenumerableNamedProperties]
+interface TestCollection {
+  constructor(sequence<DOMString> entries);
+  readonly attribute unsigned long length;
+  getter DOMString? item(unsigned long index);
+  getter DOMString? namedItem(DOMString name);
+};
+
+// A pair iterator (as URLSearchParams, Headers, FormData).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestPairIterable {
+  constructor();
+  undefined append(DOMString name, long value);
+  undefined clear();
+  iterable<DOMString, long>;
 };

@@ -3,8 +3,9 @@
 // with the File API's partial interface
 // (https://w3c.github.io/FileAPI/#creating-revoking) merged in (no partial
 // interfaces in the generator).
-// Deviations: only `href` is settable; no `searchParams`; no
-// `LegacyWindowAlias=webkitURL`; no `parse()`.
+// Deviations: only `href` and `search` are settable; `searchParams` is
+// not [SameObject] (not supported by the generator; the getter returns the
+// same object every time); no `LegacyWindowAlias=webkitURL`; no `parse()`.
 
 [Exposed=*]
 interface URL {
@@ -12,7 +13,7 @@ interface URL {
 
   static boolean canParse(USVString url, optional USVString base);
 
-  attribute USVString href;
+  stringifier attribute USVString href;
   readonly attribute USVString origin;
   readonly attribute USVString protocol;
   readonly attribute USVString username;
@@ -21,7 +22,8 @@ interface URL {
   readonly attribute USVString hostname;
   readonly attribute USVString port;
   readonly attribute USVString pathname;
-  readonly attribute USVString search;
+  attribute USVString search;
+  readonly attribute URLSearchParams searchParams;
   readonly attribute USVString hash;
 
   USVString toJSON();

@@ -35,6 +35,24 @@ interface Window : EventTarget {
   attribute EventHandler onunhandledrejection;
   attribute EventHandler onmessage;
   attribute EventHandler onrejectionhandled;
+
+  // https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-window-object
+  // (`navigator` is [Replaceable] in the standard: not supported here)
+  readonly attribute History history;
+  readonly attribute Navigator navigator;
+
+  // WindowEventHandlers (subset, continued)
+  attribute EventHandler onhashchange;
+  attribute EventHandler onpopstate;
+  attribute EventHandler onstorage;
+
+  // https://html.spec.whatwg.org/multipage/webstorage.html#the-sessionstorage-attribute
+  // and #the-localstorage-attribute (the WindowSessionStorage and
+  // WindowLocalStorage mixins, flattened)
+  // ([Throws]: the getters throw a "SecurityError" DOMException for an
+  // opaque origin, as their steps say.)
+  [Throws] readonly attribute Storage sessionStorage;
+  [Throws] readonly attribute Storage localStorage;
 };
 
 Window includes WindowOrWorkerGlobalScope;

@@ -5,8 +5,12 @@
 // in here (the generator has no partial definitions).
 //
 // Deviations (each noted where it applies):
-// * A subset: no `btoa`/`atob`, `structuredClone`,
-//   `createImageBitmap`, `caches`, `indexedDB`.
+// * A subset: no `createImageBitmap`, `caches`, `indexedDB`.
+// * `atob` returns `DOMString` where the standard has `ByteString` (no
+//   ByteString in the generator yet): the result is made of code units
+//   0x00-0xFF only, which is the value a ByteString converts to.
+// * `crypto` is not [SameObject] (not supported by the generator); the
+//   getter returns the same object every time (dom/crypto.rs).
 // * `fetch()` is exposed on Window only in the shell.
 // * `performance` is not [Replaceable] (not supported by the generator).
 // * `console` is a namespace in the Console Standard; the generator has no
@@ -40,6 +44,22 @@ interface mixin WindowOrWorkerGlobalScope {
 
   // https://console.spec.whatwg.org/#console-namespace (see above)
   readonly attribute Console console;
+
+  // https://html.spec.whatwg.org/multipage/webappapis.html#atob
+  DOMString btoa(DOMString data);
+  DOMString atob(DOMString data);
+
+  // https://html.spec.whatwg.org/multipage/structured-data.html#structured-cloning
+  any structuredClone(any value, optional StructuredSerializeOptions options = {});
+
+  // https://w3c.github.io/webcrypto/#crypto-interface (partial interface
+  // mixin WindowOrWorkerGlobalScope)
+  readonly attribute Crypto crypto;
+};
+
+// https://html.spec.whatwg.org/multipage/web-messaging.html#structuredserializeoptions
+dictionary StructuredSerializeOptions {
+  sequence<object> transfer = [];
 };
 
 // https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#timerhandler

@@ -3,12 +3,14 @@
 //
 // Deviations (generator limits, each noted where it applies):
 // * `importScripts` takes `USVString...` (no Trusted Types).
-// * No `navigator`, `fonts`, `onlanguagechange`, `onoffline`, `ononline`,
-//   `structuredClone`, `atob`/`btoa`.
+// * No `fonts`, `onlanguagechange`, `onoffline`, `ononline`.
+// * `navigator` is [SameObject] in the standard (not supported by the
+//   generator); the getter returns the same object every time.
 [Global=Worker, Exposed=Worker]
 interface WorkerGlobalScope : EventTarget {
   readonly attribute WorkerGlobalScope self;
   readonly attribute WorkerLocation location;
+  readonly attribute WorkerNavigator navigator;
 
   undefined importScripts(USVString... urls);
 

@@ -286,6 +286,57 @@ impl Exposure {
     }
 }
 
+/// The special operations of an interface
+/// (<https://webidl.spec.whatwg.org/#idl-special-operations>). An operation
+/// declared with an identifier is also among the interface's regular
+/// operations.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Specials {
+    /// `getter T (unsigned long index)`.
+    pub indexed_getter: Option<Operation>,
+    /// `setter undefined (unsigned long index, T value)`.
+    pub indexed_setter: Option<Operation>,
+    /// `getter T (DOMString name)`.
+    pub named_getter: Option<Operation>,
+    /// `setter undefined (DOMString name, T value)`.
+    pub named_setter: Option<Operation>,
+    /// `deleter undefined (DOMString name)` (or returning `boolean`).
+    pub named_deleter: Option<Operation>,
+    /// `[LegacyOverrideBuiltIns]` on the interface.
+    pub override_builtins: bool,
+    /// `[LegacyUnenumerableNamedProperties]` on the interface.
+    pub unenumerable_named_properties: bool,
+}
+
+impl Specials {
+    /// Whether the interface's objects are legacy platform objects
+    /// (<https://webidl.spec.whatwg.org/#dfn-legacy-platform-object>).
+    pub fn legacy_platform_object(&self) -> bool {
+        self.indexed_getter.is_some() || self.named_getter.is_some()
+    }
+}
+
+/// An iterable declaration (<https://webidl.spec.whatwg.org/#idl-iterable>).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Iterable {
+    /// `iterable<V>`: a value iterator (the interface has an indexed
+    /// property getter).
+    Value(Type),
+    /// `iterable<K, V>`: a pair iterator.
+    Pair(Type, Type),
+}
+
+/// The interface's stringifier (<https://webidl.spec.whatwg.org/#idl-stringifiers>).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stringifier {
+    /// `stringifier;`: the trait's `Stringifier` method.
+    Plain,
+    /// `stringifier attribute DOMString name;`: the attribute's getter.
+    Attribute(String),
+    /// `stringifier DOMString name();`: the operation.
+    Operation(String),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Interface {
     pub name: String,
@@ -305,6 +356,9 @@ pub struct Interface {
     /// properties of the interface object.
     pub static_operations: Vec<Operation>,
     pub constants: Vec<Constant>,
+    pub specials: Specials,
+    pub iterable: Option<Iterable>,
+    pub stringifier: Option<Stringifier>,
     pub location: Location,
 }
 
@@ -326,6 +380,8 @@ pub struct Mixin {
     pub attributes: Vec<(Attribute, Exposure)>,
     pub operations: Vec<(Operation, Exposure)>,
     pub constants: Vec<(Constant, Exposure)>,
+    /// A stringifier declared in the mixin.
+    pub stringifier: Option<Stringifier>,
     pub location: Location,
 }
 

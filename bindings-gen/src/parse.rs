@@ -132,6 +132,7 @@ fn include_mixins(defs: &mut Definitions) -> Result<(), GenError> {
                 ));
             }
         }
+        let mixin_stringifier = mixin.stringifier.clone();
         let iface = defs
             .interfaces
             .get_mut(&includes.interface)
@@ -139,6 +140,18 @@ fn include_mixins(defs: &mut Definitions) -> Result<(), GenError> {
         iface.attributes.extend(attributes);
         iface.operations.extend(operations);
         iface.constants.extend(constants);
+        if let Some(stringifier) = mixin_stringifier {
+            if iface.stringifier.is_some() {
+                return Err(err(
+                    &includes.location,
+                    format!(
+                        "{} has a stringifier and so has the included mixin {}",
+                        includes.interface, includes.mixin
+                    ),
+                ));
+            }
+            iface.stringifier = Some(stringifier);
+        }
     }
     Ok(())
 }
@@ -259,6 +272,17 @@ enum Kind {
 #[derive(Default)]
 struct Resolver<'a> {
     kinds: BTreeMap<&'a str, (Kind, Location)>,
+    /// The partial interface definitions of each interface, in file order.
+    partial_interfaces:
+        BTreeMap<&'a str, Vec<(&'a SourceFile, &'a weedle::PartialInterfaceDefinition<'a>)>>,
+    /// The partial interface mixin definitions of each mixin.
+    partial_mixins: BTreeMap<
+        &'a str,
+        Vec<(
+            &'a SourceFile,
+            &'a weedle::PartialInterfaceMixinDefinition<'a>,
+        )>,
+    >,
     typedefs: BTreeMap<&'a str, (&'a SourceFile, &'a AttributedType<'a>)>,
     callback_flags: BTreeMap<&'a str, bool>,
 }
@@ -383,6 +407,21 @@ impl<'a> Resolver<'a> {
             Definition::InterfaceMixin(d) => self.declare_name(file, d.identifier.0, Kind::Mixin),
             // Applied once every definition is resolved (see `include_mixins`).
             Definition::IncludesStatement(_) => Ok(()),
+            // Merged into their interface or mixin when it is resolved.
+            Definition::PartialInterface(d) => {
+                self.partial_interfaces
+                    .entry(d.identifier.0)
+                    .or_default()
+                    .push((file, d));
+                Ok(())
+            }
+            Definition::PartialInterfaceMixin(d) => {
+                self.partial_mixins
+                    .entry(d.identifier.0)
+                    .or_default()
+                    .push((file, d));
+                Ok(())
+            }
             other => {
                 let (what, name) = unsupported_definition(other);
                 let location = name.map_or_else(
@@ -536,6 +575,24 @@ impl<'a> Resolver<'a> {
                     location: mixin_location,
                 });
             }
+            Definition::PartialInterface(d) => {
+                let name = d.identifier.0;
+                if !matches!(self.kinds.get(name), Some((Kind::Interface, _))) {
+                    return Err(err(
+                        &loc(file, name),
+                        format!("partial interface {name} has no interface {name}"),
+                    ));
+                }
+            }
+            Definition::PartialInterfaceMixin(d) => {
+                let name = d.identifier.0;
+                if !matches!(self.kinds.get(name), Some((Kind::Mixin, _))) {
+                    return Err(err(
+                        &loc(file, name),
+                        format!("partial interface mixin {name} has no interface mixin {name}"),
+                    ));
+                }
+            }
             Definition::Typedef(d) => {
                 ExtAttrs::new(&d.attributes).check(file, "a typedef", &[])?;
                 // Resolve once so that a bad typedef is reported even if unused.
@@ -554,7 +611,17 @@ impl<'a> Resolver<'a> {
         let name = d.identifier.0;
         let location = loc(file, name);
         let attrs = ExtAttrs::new(&d.attributes);
-        attrs.check(file, "an interface", &["Exposed", "Pref", "Global"])?;
+        attrs.check(
+            file,
+            "an interface",
+            &[
+                "Exposed",
+                "Pref",
+                "Global",
+                "LegacyOverrideBuiltIns",
+                "LegacyUnenumerableNamedProperties",
+            ],
+        )?;
         let global = attrs.has("Global");
         let exposure = match attrs.find("Exposed") {
             None => {
@@ -601,115 +668,383 @@ impl<'a> Resolver<'a> {
             operations: Vec::new(),
             static_operations: Vec::new(),
             constants: Vec::new(),
+            specials: Specials::default(),
+            iterable: None,
+            stringifier: None,
             location: location.clone(),
         };
         let mut member_names = BTreeSet::new();
-        for member in &d.members.body {
-            match member {
-                InterfaceMember::Constructor(c) => {
-                    ExtAttrs::new(&c.attributes).check(file, "a constructor", &[])?;
-                    if iface.constructor.is_some() {
-                        return Err(err(&location, "overloaded constructors are not supported"));
-                    }
-                    let arguments = self.arguments(file, &c.args.body.list, &location, false)?;
-                    iface.constructor = Some(Operation {
-                        name: None,
-                        arguments,
-                        return_type: Type::Interface(name.to_owned()),
-                        location: location.clone(),
-                    });
-                }
-                InterfaceMember::Attribute(a) => {
-                    let a_loc = loc(file, a.identifier.0);
-                    match a.modifier {
-                        None => {}
-                        Some(StringifierOrInheritOrStatic::Static(_)) => {
-                            return Err(err(&a_loc, "static attributes are not supported"))
-                        }
-                        Some(StringifierOrInheritOrStatic::Stringifier(_)) => {
-                            return Err(err(&a_loc, "stringifier attributes are not supported"))
-                        }
-                        Some(StringifierOrInheritOrStatic::Inherit(_)) => {
-                            return Err(err(&a_loc, "inherit attributes are not supported"))
-                        }
-                    }
-                    let attribute = self.regular_attribute(
-                        file,
-                        name,
-                        false,
-                        &a.attributes,
-                        a.readonly.is_some(),
-                        &a.type_,
-                        a.identifier.0,
-                        &mut member_names,
-                    )?;
-                    iface.attributes.push(attribute);
-                }
-                InterfaceMember::Operation(op) => {
-                    let Some(id) = &op.identifier else {
-                        return Err(err(
-                            &location,
-                            format!("special operations (getter, setter, deleter, legacycaller) are not supported in {name}"),
-                        ));
-                    };
-                    let op_loc = loc(file, id.0);
-                    let is_static = match op.modifier {
-                        None => false,
-                        Some(StringifierOrStatic::Static(_)) => true,
-                        Some(StringifierOrStatic::Stringifier(_)) => {
-                            return Err(err(&op_loc, "stringifier operations are not supported"))
-                        }
-                    };
-                    if op.special.is_some() {
-                        return Err(err(&op_loc, "special operations (getter, setter, deleter, legacycaller) are not supported"));
-                    }
-                    let operation = self.regular_operation(
-                        file,
-                        name,
-                        false,
-                        &op.attributes,
-                        &op.return_type,
-                        id.0,
-                        &op.args.body.list,
-                        &mut member_names,
-                    )?;
-                    if is_static {
-                        iface.static_operations.push(operation);
-                    } else {
-                        iface.operations.push(operation);
-                    }
-                }
-                InterfaceMember::Const(c) => {
-                    let constant = self.constant(file, name, c, &mut member_names)?;
-                    iface.constants.push(constant);
-                }
-                InterfaceMember::Iterable(_) | InterfaceMember::AsyncIterable(_) => {
-                    return Err(err(
-                        &location,
-                        format!("iterable declarations are not supported (in {name})"),
-                    ))
-                }
-                InterfaceMember::Maplike(_) => {
-                    return Err(err(
-                        &location,
-                        format!("maplike declarations are not supported (in {name})"),
-                    ))
-                }
-                InterfaceMember::Setlike(_) => {
-                    return Err(err(
-                        &location,
-                        format!("setlike declarations are not supported (in {name})"),
-                    ))
-                }
-                InterfaceMember::Stringifier(_) => {
-                    return Err(err(
-                        &location,
-                        format!("stringifiers are not supported (in {name})"),
-                    ))
-                }
+        // The interface's own members, then those of its partial
+        // definitions (https://webidl.spec.whatwg.org/#dfn-partial-interface),
+        // in the order they were read.
+        let mut members: Vec<(&'a SourceFile, &'a InterfaceMember<'a>)> =
+            d.members.body.iter().map(|m| (file, m)).collect();
+        for (pfile, partial) in self.partial_interfaces.get(name).into_iter().flatten() {
+            ExtAttrs::new(&partial.attributes).check(pfile, "a partial interface", &[])?;
+            members.extend(partial.members.body.iter().map(|m| (*pfile, m)));
+        }
+        for (file, member) in members {
+            self.interface_member(file, name, &location, member, &mut iface, &mut member_names)?;
+        }
+        // https://webidl.spec.whatwg.org/#idl-special-operations: a setter
+        // or deleter needs the getter of its kind.
+        let specials = &iface.specials;
+        if (specials.indexed_setter.is_some() && specials.indexed_getter.is_none())
+            || ((specials.named_setter.is_some() || specials.named_deleter.is_some())
+                && specials.named_getter.is_none())
+        {
+            return Err(err(
+                &location,
+                format!("{name} has a setter or deleter without the matching getter"),
+            ));
+        }
+        iface.specials.override_builtins = attrs.has("LegacyOverrideBuiltIns");
+        iface.specials.unenumerable_named_properties =
+            attrs.has("LegacyUnenumerableNamedProperties");
+        if (iface.specials.override_builtins || iface.specials.unenumerable_named_properties)
+            && iface.specials.named_getter.is_none()
+        {
+            return Err(err(
+                &location,
+                "[LegacyOverrideBuiltIns] and [LegacyUnenumerableNamedProperties] need a named property getter",
+            ));
+        }
+        if iface.specials.legacy_platform_object() && global {
+            return Err(err(
+                &location,
+                "special operations on [Global] interfaces are not supported",
+            ));
+        }
+        // https://webidl.spec.whatwg.org/#idl-iterable: a value iterator
+        // needs an indexed property getter; a pair iterator must not have
+        // one.
+        match &iface.iterable {
+            Some(Iterable::Value(_)) if iface.specials.indexed_getter.is_none() => {
+                return Err(err(
+                    &location,
+                    format!("{name} has a value iterator (iterable<V>) but no indexed property getter"),
+                ))
             }
+            Some(Iterable::Pair(..)) if iface.specials.indexed_getter.is_some() => {
+                return Err(err(
+                    &location,
+                    format!("{name} has a pair iterator (iterable<K, V>) and an indexed property getter"),
+                ))
+            }
+            _ => {}
         }
         Ok(iface)
+    }
+
+    /// One member of an interface (or of one of its partial definitions).
+    fn interface_member(
+        &self,
+        file: &'a SourceFile,
+        name: &str,
+        location: &Location,
+        member: &'a InterfaceMember<'a>,
+        iface: &mut Interface,
+        member_names: &mut BTreeSet<String>,
+    ) -> Result<(), GenError> {
+        match member {
+            InterfaceMember::Constructor(c) => {
+                ExtAttrs::new(&c.attributes).check(file, "a constructor", &[])?;
+                if iface.constructor.is_some() {
+                    return Err(err(location, "overloaded constructors are not supported"));
+                }
+                let arguments = self.arguments(file, &c.args.body.list, location, false)?;
+                iface.constructor = Some(Operation {
+                    name: None,
+                    arguments,
+                    return_type: Type::Interface(name.to_owned()),
+                    location: location.clone(),
+                });
+            }
+            InterfaceMember::Attribute(a) => {
+                let a_loc = loc(file, a.identifier.0);
+                let mut stringifier = false;
+                match a.modifier {
+                    None => {}
+                    Some(StringifierOrInheritOrStatic::Static(_)) => {
+                        return Err(err(&a_loc, "static attributes are not supported"))
+                    }
+                    Some(StringifierOrInheritOrStatic::Stringifier(_)) => stringifier = true,
+                    Some(StringifierOrInheritOrStatic::Inherit(_)) => {
+                        return Err(err(&a_loc, "inherit attributes are not supported"))
+                    }
+                }
+                let attribute = self.regular_attribute(
+                    file,
+                    name,
+                    false,
+                    &a.attributes,
+                    a.readonly.is_some(),
+                    &a.type_,
+                    a.identifier.0,
+                    member_names,
+                )?;
+                if stringifier {
+                    check_stringifier_type(&attribute.ty, &a_loc)?;
+                    set_stringifier(
+                        &mut iface.stringifier,
+                        Stringifier::Attribute(attribute.name.clone()),
+                        &a_loc,
+                    )?;
+                }
+                iface.attributes.push(attribute);
+            }
+            InterfaceMember::Operation(op) => {
+                if let Some(special) = op.special {
+                    return self.special_operation(
+                        file,
+                        name,
+                        location,
+                        op,
+                        special,
+                        iface,
+                        member_names,
+                    );
+                }
+                let Some(id) = &op.identifier else {
+                    // `stringifier DOMString ();` (or `stringifier;`).
+                    if matches!(op.modifier, Some(StringifierOrStatic::Stringifier(_))) {
+                        ExtAttrs::new(&op.attributes).check(file, "a stringifier", &[])?;
+                        if !op.args.body.list.is_empty() {
+                            return Err(err(location, "a stringifier takes no arguments"));
+                        }
+                        let ty = self.return_type(file, &op.return_type, location)?;
+                        check_stringifier_type(&ty, location)?;
+                        return set_stringifier(
+                            &mut iface.stringifier,
+                            Stringifier::Plain,
+                            location,
+                        );
+                    }
+                    return Err(err(
+                        location,
+                        format!("an operation of {name} needs a name"),
+                    ));
+                };
+                let op_loc = loc(file, id.0);
+                let (is_static, stringifier) = match op.modifier {
+                    None => (false, false),
+                    Some(StringifierOrStatic::Static(_)) => (true, false),
+                    Some(StringifierOrStatic::Stringifier(_)) => (false, true),
+                };
+                let operation = self.regular_operation(
+                    file,
+                    name,
+                    false,
+                    &op.attributes,
+                    &op.return_type,
+                    id.0,
+                    &op.args.body.list,
+                    member_names,
+                )?;
+                if stringifier {
+                    if !operation.arguments.is_empty() {
+                        return Err(err(&op_loc, "a stringifier takes no arguments"));
+                    }
+                    check_stringifier_type(&operation.return_type, &op_loc)?;
+                    set_stringifier(
+                        &mut iface.stringifier,
+                        Stringifier::Operation(operation.name.clone().unwrap_or_default()),
+                        &op_loc,
+                    )?;
+                }
+                if is_static {
+                    iface.static_operations.push(operation);
+                } else {
+                    iface.operations.push(operation);
+                }
+            }
+            InterfaceMember::Const(c) => {
+                let constant = self.constant(file, name, c, member_names)?;
+                iface.constants.push(constant);
+            }
+            InterfaceMember::Iterable(it) => {
+                if iface.iterable.is_some() {
+                    return Err(err(
+                        location,
+                        format!("{name} has two iterable declarations"),
+                    ));
+                }
+                let (attributes, iterable) = match it {
+                    weedle::interface::IterableInterfaceMember::Single(i) => (
+                        &i.attributes,
+                        Iterable::Value(self.iterable_type(file, &i.generics.body, location)?),
+                    ),
+                    weedle::interface::IterableInterfaceMember::Double(i) => (
+                        &i.attributes,
+                        Iterable::Pair(
+                            self.iterable_type(file, &i.generics.body.0, location)?,
+                            self.iterable_type(file, &i.generics.body.2, location)?,
+                        ),
+                    ),
+                };
+                ExtAttrs::new(attributes).check(file, "an iterable declaration", &[])?;
+                // https://webidl.spec.whatwg.org/#idl-iterable: the
+                // members an iterable declaration adds.
+                let added: &[&str] = match iterable {
+                    Iterable::Value(_) => &["entries", "keys", "values", "forEach"],
+                    Iterable::Pair(..) => &["entries", "keys", "values", "forEach"],
+                };
+                for m in added {
+                    if !member_names.insert((*m).to_owned()) {
+                        return Err(err(
+                            location,
+                            format!("`{m}` of {name} clashes with its iterable declaration"),
+                        ));
+                    }
+                }
+                iface.iterable = Some(iterable);
+            }
+            InterfaceMember::AsyncIterable(_) => {
+                return Err(err(
+                    location,
+                    format!("async iterable declarations are not supported (in {name})"),
+                ))
+            }
+            InterfaceMember::Maplike(_) => {
+                return Err(err(
+                    location,
+                    format!("maplike declarations are not supported (in {name})"),
+                ))
+            }
+            InterfaceMember::Setlike(_) => {
+                return Err(err(
+                    location,
+                    format!("setlike declarations are not supported (in {name})"),
+                ))
+            }
+            InterfaceMember::Stringifier(st) => {
+                ExtAttrs::new(&st.attributes).check(file, "a stringifier", &[])?;
+                set_stringifier(&mut iface.stringifier, Stringifier::Plain, location)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A type argument of an iterable declaration.
+    fn iterable_type(
+        &self,
+        file: &'a SourceFile,
+        ty: &'a AttributedType<'a>,
+        location: &Location,
+    ) -> Result<Type, GenError> {
+        let ty = self.attributed_type(file, ty, location)?;
+        if contains_callback_or_promise(&ty) {
+            return Err(err(
+                location,
+                "iterable declarations of callback or Promise types are not supported",
+            ));
+        }
+        Ok(ty)
+    }
+
+    /// A special operation (<https://webidl.spec.whatwg.org/#idl-special-operations>):
+    /// an indexed or named getter, setter or deleter.
+    #[allow(clippy::too_many_arguments)]
+    fn special_operation(
+        &self,
+        file: &'a SourceFile,
+        name: &str,
+        location: &Location,
+        op: &'a weedle::interface::OperationInterfaceMember<'a>,
+        special: weedle::interface::Special,
+        iface: &mut Interface,
+        member_names: &mut BTreeSet<String>,
+    ) -> Result<(), GenError> {
+        use weedle::interface::Special;
+        let op_loc = op
+            .identifier
+            .as_ref()
+            .map_or_else(|| location.clone(), |id| loc(file, id.0));
+        if op.modifier.is_some() {
+            return Err(err(
+                &op_loc,
+                "special operations cannot be static or stringifiers",
+            ));
+        }
+        let operation = match &op.identifier {
+            // Also a regular operation.
+            Some(id) => {
+                let operation = self.regular_operation(
+                    file,
+                    name,
+                    false,
+                    &op.attributes,
+                    &op.return_type,
+                    id.0,
+                    &op.args.body.list,
+                    member_names,
+                )?;
+                iface.operations.push(operation.clone());
+                operation
+            }
+            None => {
+                ExtAttrs::new(&op.attributes).check(file, "an operation", OPERATION_ATTRIBUTES)?;
+                Operation {
+                    name: None,
+                    arguments: self.arguments(file, &op.args.body.list, &op_loc, false)?,
+                    return_type: self.return_type(file, &op.return_type, &op_loc)?,
+                    location: op_loc.clone(),
+                }
+            }
+        };
+        let args = &operation.arguments;
+        if args.iter().any(|a| a.optional || a.variadic) {
+            return Err(err(
+                &op_loc,
+                "the arguments of special operations cannot be optional or variadic",
+            ));
+        }
+        let first = args.first().map(|a| &a.ty);
+        let indexed = matches!(first, Some(Type::Integer(IntegerType::UnsignedLong, _)));
+        let named = matches!(first, Some(Type::DOMString));
+        let value_ok = |t: &Type| !contains_callback_or_promise(t) && !matches!(t, Type::Undefined);
+        let (slot, what) = match special {
+            Special::Getter(_) if args.len() == 1 && (indexed || named) => {
+                if !value_ok(&operation.return_type) {
+                    return Err(err(&op_loc, "a getter must return a value (not undefined, a callback or a promise)"));
+                }
+                if indexed {
+                    (&mut iface.specials.indexed_getter, "indexed property getter")
+                } else {
+                    (&mut iface.specials.named_getter, "named property getter")
+                }
+            }
+            Special::Setter(_) if args.len() == 2 && (indexed || named) => {
+                if !value_ok(&args[1].ty) {
+                    return Err(err(&op_loc, "a setter's value cannot be a callback or a promise"));
+                }
+                if indexed {
+                    (&mut iface.specials.indexed_setter, "indexed property setter")
+                } else {
+                    (&mut iface.specials.named_setter, "named property setter")
+                }
+            }
+            Special::Deleter(_) if args.len() == 1 && named => {
+                if !matches!(operation.return_type, Type::Undefined | Type::Boolean) {
+                    return Err(err(&op_loc, "a deleter returns undefined or boolean"));
+                }
+                (&mut iface.specials.named_deleter, "named property deleter")
+            }
+            Special::LegacyCaller(_) => {
+                return Err(err(&op_loc, "legacycaller operations are not supported"))
+            }
+            _ => {
+                return Err(err(
+                    &op_loc,
+                    "a special operation's arguments must be (unsigned long index) or (DOMString name), and a setter's the value after",
+                ))
+            }
+        };
+        if slot.is_some() {
+            return Err(err(&op_loc, format!("{name} has two {what}s")));
+        }
+        *slot = Some(operation);
+        Ok(())
     }
 
     fn dictionary(
@@ -863,7 +1198,11 @@ impl<'a> Resolver<'a> {
         member_names: &mut BTreeSet<String>,
     ) -> Result<Operation, GenError> {
         let op_loc = loc(file, identifier);
-        let allowed: &[&str] = if in_mixin { &["Exposed"] } else { &[] };
+        let allowed: &[&str] = if in_mixin {
+            OPERATION_ATTRIBUTES_IN_MIXIN
+        } else {
+            OPERATION_ATTRIBUTES
+        };
         ExtAttrs::new(ext).check(file, "an operation", allowed)?;
         let op_name = ident_name(identifier);
         if !member_names.insert(op_name.clone()) {
@@ -958,18 +1297,35 @@ impl<'a> Resolver<'a> {
             attributes: Vec::new(),
             operations: Vec::new(),
             constants: Vec::new(),
+            stringifier: None,
             location: location.clone(),
         };
         let mut member_names = BTreeSet::new();
-        for member in &d.members.body {
+        // The mixin's own members, then those of its partial definitions.
+        let mut members: Vec<(&'a SourceFile, &'a MixinMember<'a>, Exposure)> = d
+            .members
+            .body
+            .iter()
+            .map(|m| (file, m, mixin_exposure))
+            .collect();
+        for (pfile, partial) in self.partial_mixins.get(name).into_iter().flatten() {
+            let pattrs = ExtAttrs::new(&partial.attributes);
+            pattrs.check(pfile, "a partial interface mixin", &["Exposed"])?;
+            let exposure = match pattrs.find("Exposed") {
+                Some(a) => {
+                    let own = exposure(pfile, a)?;
+                    Exposure {
+                        window: own.window && mixin_exposure.window,
+                        dedicated_worker: own.dedicated_worker && mixin_exposure.dedicated_worker,
+                    }
+                }
+                None => mixin_exposure,
+            };
+            members.extend(partial.members.body.iter().map(|m| (*pfile, m, exposure)));
+        }
+        for (file, member, mixin_exposure) in members {
             match member {
                 MixinMember::Attribute(a) => {
-                    if a.stringifier.is_some() {
-                        return Err(err(
-                            &loc(file, a.identifier.0),
-                            "stringifier attributes are not supported",
-                        ));
-                    }
                     let attribute = self.regular_attribute(
                         file,
                         name,
@@ -980,22 +1336,35 @@ impl<'a> Resolver<'a> {
                         a.identifier.0,
                         &mut member_names,
                     )?;
+                    if a.stringifier.is_some() {
+                        let a_loc = loc(file, a.identifier.0);
+                        check_stringifier_type(&attribute.ty, &a_loc)?;
+                        set_stringifier(
+                            &mut mixin.stringifier,
+                            Stringifier::Attribute(attribute.name.clone()),
+                            &a_loc,
+                        )?;
+                    }
                     let exposure = member_exposure(file, &a.attributes, mixin_exposure)?;
                     mixin.attributes.push((attribute, exposure));
                 }
                 MixinMember::Operation(op) => {
                     let Some(id) = &op.identifier else {
+                        if op.stringifier.is_some() {
+                            ExtAttrs::new(&op.attributes).check(file, "a stringifier", &[])?;
+                            let ty = self.return_type(file, &op.return_type, &location)?;
+                            check_stringifier_type(&ty, &location)?;
+                            if !op.args.body.list.is_empty() {
+                                return Err(err(&location, "a stringifier takes no arguments"));
+                            }
+                            set_stringifier(&mut mixin.stringifier, Stringifier::Plain, &location)?;
+                            continue;
+                        }
                         return Err(err(
                             &location,
-                            format!("stringifiers are not supported (in {name})"),
+                            format!("an operation of {name} needs a name"),
                         ));
                     };
-                    if op.stringifier.is_some() {
-                        return Err(err(
-                            &loc(file, id.0),
-                            "stringifier operations are not supported",
-                        ));
-                    }
                     let operation = self.regular_operation(
                         file,
                         name,
@@ -1006,6 +1375,18 @@ impl<'a> Resolver<'a> {
                         &op.args.body.list,
                         &mut member_names,
                     )?;
+                    if op.stringifier.is_some() {
+                        let op_loc = loc(file, id.0);
+                        if !operation.arguments.is_empty() {
+                            return Err(err(&op_loc, "a stringifier takes no arguments"));
+                        }
+                        check_stringifier_type(&operation.return_type, &op_loc)?;
+                        set_stringifier(
+                            &mut mixin.stringifier,
+                            Stringifier::Operation(operation.name.clone().unwrap_or_default()),
+                            &op_loc,
+                        )?;
+                    }
                     let exposure = member_exposure(file, &op.attributes, mixin_exposure)?;
                     mixin.operations.push((operation, exposure));
                 }
@@ -1013,11 +1394,9 @@ impl<'a> Resolver<'a> {
                     let constant = self.constant(file, name, c, &mut member_names)?;
                     mixin.constants.push((constant, mixin_exposure));
                 }
-                MixinMember::Stringifier(_) => {
-                    return Err(err(
-                        &location,
-                        format!("stringifiers are not supported (in {name})"),
-                    ))
+                MixinMember::Stringifier(st) => {
+                    ExtAttrs::new(&st.attributes).check(file, "a stringifier", &[])?;
+                    set_stringifier(&mut mixin.stringifier, Stringifier::Plain, &location)?;
                 }
             }
         }
@@ -1043,19 +1422,16 @@ impl<'a> Resolver<'a> {
                         ));
                     }
                     ExtAttrs::new(&v.attributes).check(file, "an argument", &[])?;
+                    // Any type converts per remaining value
+                    // (https://webidl.spec.whatwg.org/#es-overloads, the
+                    // variadic step of the overload resolution algorithm);
+                    // callbacks would need each one rooted, promises are
+                    // not arguments here.
                     let ty = self.plain_type(file, &v.type_, None, &a_loc)?;
-                    if !matches!(
-                        ty,
-                        Type::Any
-                            | Type::Boolean
-                            | Type::Integer(..)
-                            | Type::Float { .. }
-                            | Type::DOMString
-                            | Type::USVString
-                    ) {
+                    if contains_callback_or_promise(&ty) {
                         return Err(err(
                             &a_loc,
-                            "variadic arguments must be of type any, boolean, a numeric or a string type",
+                            "variadic arguments of callback or Promise types are not supported",
                         ));
                     }
                     if out.iter().any(|a| a.variadic) {
@@ -1402,10 +1778,8 @@ impl<'a> Resolver<'a> {
 
 fn unsupported_definition<'a>(def: &'a Definition<'a>) -> (&'static str, Option<&'a str>) {
     match def {
-        Definition::PartialInterfaceMixin(d) => ("partial interface mixins", Some(d.identifier.0)),
         Definition::Namespace(d) => ("namespaces", Some(d.identifier.0)),
         Definition::PartialNamespace(d) => ("partial namespaces", Some(d.identifier.0)),
-        Definition::PartialInterface(d) => ("partial interfaces", Some(d.identifier.0)),
         Definition::PartialDictionary(d) => ("partial dictionaries", Some(d.identifier.0)),
         Definition::Implements(d) => ("implements statements", Some(d.lhs_identifier.0)),
         _ => ("these definitions", None),
@@ -1696,6 +2070,49 @@ fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> 
 
 /// Callback values must be held where the GC can trace them; the generated
 /// glue roots them only as direct arguments and attribute values.
+/// Whether `ty` is or holds a callback or a promise type.
+fn contains_callback_or_promise(ty: &Type) -> bool {
+    match ty {
+        Type::CallbackFunction(_) | Type::CallbackInterface(_) | Type::Promise(_) => true,
+        Type::Nullable(t) | Type::Sequence(t) => contains_callback_or_promise(t),
+        Type::Union(m) => m.iter().any(contains_callback_or_promise),
+        _ => false,
+    }
+}
+
+/// The extended attributes accepted on operations
+/// (<https://webidl.spec.whatwg.org/#idl-extended-attributes>) that need no
+/// binding code here: `[CEReactions]` (no custom elements: nothing to
+/// queue), `[NewObject]` (the DOM method returns a new object anyway).
+const OPERATION_ATTRIBUTES: &[&str] = &["CEReactions", "NewObject"];
+const OPERATION_ATTRIBUTES_IN_MIXIN: &[&str] = &["CEReactions", "NewObject", "Exposed"];
+
+/// A stringifier's type is DOMString or USVString
+/// (<https://webidl.spec.whatwg.org/#idl-stringifiers>).
+fn check_stringifier_type(ty: &Type, location: &Location) -> Result<(), GenError> {
+    if matches!(ty, Type::DOMString | Type::USVString) {
+        Ok(())
+    } else {
+        Err(err(
+            location,
+            "a stringifier must be of type DOMString or USVString",
+        ))
+    }
+}
+
+/// An interface has at most one stringifier.
+fn set_stringifier(
+    slot: &mut Option<Stringifier>,
+    stringifier: Stringifier,
+    location: &Location,
+) -> Result<(), GenError> {
+    if slot.is_some() {
+        return Err(err(location, "an interface can have only one stringifier"));
+    }
+    *slot = Some(stringifier);
+    Ok(())
+}
+
 fn check_no_nested_callbacks_in(ty: &Type, location: &Location) -> Result<(), GenError> {
     match ty.inner() {
         Type::Sequence(t) => check_no_nested_callbacks(t, location, "a sequence"),

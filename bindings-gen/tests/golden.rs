@@ -166,6 +166,11 @@ fn event_handler_attributes_are_provided_methods() {
 }
 
 #[test]
+fn legacy_platform_objects_iterators_stringifiers() {
+    check("legacy");
+}
+
+#[test]
 fn mixins() {
     check("mixin");
 }

@@ -270,6 +270,7 @@ pub mod PayloadBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Payload(object: *const c_void) -> *const c_void {
         let this: &crate::dom::payload::Payload = unsafe {
@@ -286,6 +287,7 @@ pub mod PayloadBinding {
             interface_chain: &[PrototypeList::Payload],
             upcasts: &[upcast_to_Payload],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

@@ -117,6 +117,7 @@ pub mod EventBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Event(object: *const c_void) -> *const c_void {
         let this: &crate::dom::event::Event = unsafe {
@@ -133,6 +134,7 @@ pub mod EventBinding {
             interface_chain: &[PrototypeList::Event],
             upcasts: &[upcast_to_Event],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -231,6 +233,7 @@ pub mod EventTargetBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_EventTarget(object: *const c_void) -> *const c_void {
         let this: &crate::dom::eventtarget::EventTarget = unsafe {
@@ -249,6 +252,7 @@ pub mod EventTargetBinding {
             interface_chain: &[PrototypeList::EventTarget],
             upcasts: &[upcast_to_EventTarget],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -490,6 +494,7 @@ pub mod PortBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_EventTarget(object: *const c_void) -> *const c_void {
         let this: &crate::dom::port::Port = unsafe {
@@ -515,6 +520,7 @@ pub mod PortBinding {
             interface_chain: &[PrototypeList::EventTarget, PrototypeList::Port],
             upcasts: &[upcast_to_EventTarget, upcast_to_Port],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(2usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -661,6 +667,7 @@ pub mod SpecialPortBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_EventTarget(object: *const c_void) -> *const c_void {
         let this: &crate::dom::specialport::SpecialPort = unsafe {
@@ -701,6 +708,7 @@ pub mod SpecialPortBinding {
             ],
             upcasts: &[upcast_to_EventTarget, upcast_to_Port, upcast_to_SpecialPort],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(3usize <= MAX_PROTO_CHAIN_LENGTH);

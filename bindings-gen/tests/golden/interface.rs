@@ -82,6 +82,7 @@ pub mod BaseBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Base(object: *const c_void) -> *const c_void {
         let this: &crate::dom::base::Base = unsafe {
@@ -98,6 +99,7 @@ pub mod BaseBinding {
             interface_chain: &[PrototypeList::Base],
             upcasts: &[upcast_to_Base],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -412,6 +414,7 @@ pub mod ThingBinding {
         },
         pref: Some("dom.thing.enabled"),
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Base(object: *const c_void) -> *const c_void {
         let this: &crate::dom::thing::Thing = unsafe {
@@ -437,6 +440,7 @@ pub mod ThingBinding {
             interface_chain: &[PrototypeList::Base, PrototypeList::Thing],
             upcasts: &[upcast_to_Base, upcast_to_Thing],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(2usize <= MAX_PROTO_CHAIN_LENGTH);

@@ -230,6 +230,7 @@ pub mod PageBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Page(object: *const c_void) -> *const c_void {
         let this: &crate::dom::page::Page = unsafe {
@@ -246,6 +247,7 @@ pub mod PageBinding {
             interface_chain: &[PrototypeList::Page],
             upcasts: &[upcast_to_Page],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -479,6 +481,7 @@ pub mod WorkerScopeBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_WorkerScope(object: *const c_void) -> *const c_void {
         let this: &crate::dom::workerscope::WorkerScope = unsafe {
@@ -497,6 +500,7 @@ pub mod WorkerScopeBinding {
             interface_chain: &[PrototypeList::WorkerScope],
             upcasts: &[upcast_to_WorkerScope],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

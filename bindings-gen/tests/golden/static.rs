@@ -159,6 +159,7 @@ pub mod RegistryBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Registry(object: *const c_void) -> *const c_void {
         let this: &crate::dom::registry::Registry = unsafe {
@@ -175,6 +176,7 @@ pub mod RegistryBinding {
             interface_chain: &[PrototypeList::Registry],
             upcasts: &[upcast_to_Registry],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

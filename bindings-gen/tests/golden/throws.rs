@@ -147,6 +147,7 @@ pub mod GuardedBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Guarded(object: *const c_void) -> *const c_void {
         let this: &crate::dom::guarded::Guarded = unsafe {
@@ -163,6 +164,7 @@ pub mod GuardedBinding {
             interface_chain: &[PrototypeList::Guarded],
             upcasts: &[upcast_to_Guarded],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

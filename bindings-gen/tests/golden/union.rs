@@ -255,6 +255,7 @@ pub mod SwitchBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Switch(object: *const c_void) -> *const c_void {
         let this: &crate::dom::switch::Switch = unsafe {
@@ -271,6 +272,7 @@ pub mod SwitchBinding {
             interface_chain: &[PrototypeList::Switch],
             upcasts: &[upcast_to_Switch],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

@@ -231,6 +231,7 @@ pub mod ConsoleBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Console(object: *const c_void) -> *const c_void {
         let this: &crate::dom::console::Console = unsafe {
@@ -247,6 +248,7 @@ pub mod ConsoleBinding {
             interface_chain: &[PrototypeList::Console],
             upcasts: &[upcast_to_Console],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -376,6 +378,7 @@ pub mod GlobalThingBinding {
         },
         pref: None,
         global: true,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_GlobalThing(object: *const c_void) -> *const c_void {
         let this: &crate::dom::globalthing::GlobalThing = unsafe {
@@ -394,6 +397,7 @@ pub mod GlobalThingBinding {
             interface_chain: &[PrototypeList::GlobalThing],
             upcasts: &[upcast_to_GlobalThing],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

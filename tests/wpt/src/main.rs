@@ -45,6 +45,8 @@ const KILL_MARGIN: f64 = 10.0;
 struct Settings {
     root: PathBuf,
     external: bool,
+    /// The checkout (for `examples/`, served with our own tests).
+    repo: PathBuf,
     include: Vec<String>,
     meta_root: Option<PathBuf>,
     strict: bool,
@@ -112,6 +114,7 @@ fn settings(args: &Arguments) -> Result<Settings, String> {
     Ok(Settings {
         root,
         external,
+        repo: manifest.join("../.."),
         include,
         meta_root,
         strict,
@@ -364,12 +367,16 @@ fn run_files(
     let binary = shell_binary()?;
     let scratch =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    let fallback = if settings.root.join("resources/testharness.js").is_file() {
+    let mut fallback = if settings.root.join("resources/testharness.js").is_file() {
         Vec::new() // a WPT checkout: its own resources/ and common/
     } else {
-        let tarball = thirdparty::tarball()?;
-        thirdparty::unpack(&tarball, scratch.path())?
+        thirdparty::WPT_RUNNER.fetch_into(scratch.path())?
     };
+    // Our own tests drive the example apps (tests/todomvc/).
+    let todomvc = |f: &(TestFile, Option<FileMeta>)| f.0.path.starts_with("todomvc/");
+    if !settings.external && files.iter().any(todomvc) {
+        fallback.extend(thirdparty::todomvc_files(&settings.repo, scratch.path())?);
+    }
     let hosts = Hosts::default();
     let server = Server::start(Setup {
         root: settings.root.clone(),

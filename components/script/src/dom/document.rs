@@ -99,6 +99,12 @@ impl Document {
         self.url.borrow().clone()
     }
 
+    /// Sets the document's URL (a same-document navigation:
+    /// `history.pushState`, a fragment navigation).
+    pub fn set_url(&self, url: url::Url) {
+        *self.url.borrow_mut() = url;
+    }
+
     pub fn ready_state(&self) -> DocumentReadyState {
         self.ready_state.get()
     }

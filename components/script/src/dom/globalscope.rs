@@ -244,6 +244,9 @@ pub struct GlobalScope {
     /// The module map, import map and resolved module set
     /// (`crate::module_loading`).
     modules: crate::module_loading::GlobalModules,
+    /// The `crypto` object (<https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>),
+    /// made on first use.
+    crypto: crate::dom::bindings::root::MutNullableDom<crate::dom::crypto::Crypto>,
 }
 
 impl GlobalScope {
@@ -309,6 +312,7 @@ impl GlobalScope {
             timers: Timers::new(),
             in_error_reporting_mode: Cell::new(false),
             modules: Default::default(),
+            crypto: Default::default(),
         });
         let raw = Box::into_raw(scope);
         unsafe {
@@ -704,6 +708,55 @@ impl GlobalScope {
         report_pending_exception(cx);
     }
 
+    /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
+    /// (`cx` in this global's realm).
+    pub(crate) fn structured_clone(
+        &self,
+        cx: &mut JSContext,
+        value: RootedJsValue,
+        options: crate::dom::bindings::codegen::StructuredSerializeOptions,
+    ) -> Fallible<RootedJsValue> {
+        use crate::dom::bindings::conversions::ToJsValue;
+        rooted!(&in(cx) let value = value.get());
+        // The transfer list as a JS array (undefined when empty), as
+        // SpiderMonkey's structured clone takes it.
+        rooted!(&in(cx) let mut transfer = UndefinedValue());
+        if !options.transfer.is_empty() {
+            // SAFETY: `transfer` is rooted.
+            unsafe { options.transfer.to_js(cx, transfer.handle_mut()) };
+        }
+        // Step 1: Let serialized be ?
+        // StructuredSerializeWithTransfer(value, options["transfer"]).
+        // Step 2: Let deserializeRecord be ?
+        // StructuredDeserializeWithTransfer(serialized, this's relevant
+        // realm).
+        rooted!(&in(cx) let mut clone = UndefinedValue());
+        crate::dom::bindings::structuredclone::structured_clone_with_transfer(
+            cx,
+            value.handle(),
+            transfer.handle(),
+            clone.handle_mut(),
+        )?;
+        // Step 3: Return deserializeRecord.[[Deserialized]].
+        let result = RootedJsValue::new(Heap::default());
+        result.set(clone.get());
+        Ok(result)
+    }
+
+    /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>:
+    /// this global's `Crypto` object (the same one every time).
+    pub(crate) fn crypto(
+        &self,
+        cx: &mut JSContext,
+    ) -> crate::dom::bindings::root::DomRoot<crate::dom::crypto::Crypto> {
+        if let Some(crypto) = self.crypto.get() {
+            return crypto;
+        }
+        let crypto = crate::dom::crypto::Crypto::new(cx, self);
+        self.crypto.set(Some(&crypto));
+        crypto
+    }
+
     pub fn record_reported_error(&self, error: ScriptError) {
         self.reported_errors.borrow_mut().push(error);
     }
@@ -718,6 +771,7 @@ unsafe impl Traceable for GlobalScope {
             }
             self.timers.trace(trc);
             self.modules.trace(trc);
+            self.crypto.trace(trc);
         }
     }
 }

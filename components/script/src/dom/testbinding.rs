@@ -18,8 +18,8 @@ use mozjs::rust::HandleObject;
 use crate::dom::bindings::callback::ExceptionHandling;
 use crate::dom::bindings::codegen::TestBindingBinding::TestBindingMethods;
 use crate::dom::bindings::codegen::{
-    StringOrLong, TestCallback, TestCallbackInterface, TestDictionary, TestEnum,
-    TestInnerDictionary, TestInnerDictionaryOrBoolean,
+    StringOrLong, TestBindingOrString, TestCallback, TestCallbackInterface, TestDictionary,
+    TestEnum, TestInnerDictionary, TestInnerDictionaryOrBoolean,
 };
 use crate::dom::bindings::conversions::{
     DOMString, Finite, RootedJsObject, RootedJsValue, USVString,
@@ -449,6 +449,31 @@ impl TestBindingMethods for TestBinding {
         d: TestEnum,
     ) -> Fallible<DOMString> {
         Ok(format!("{a} {b} {c} {}", d.as_str()))
+    }
+    fn DescribeVariadic(
+        &self,
+        _cx: &mut JSContext,
+        first: i32,
+        rest: Vec<TestBindingOrString>,
+    ) -> Fallible<DOMString> {
+        let mut out = first.to_string();
+        for value in rest {
+            out.push(';');
+            match value {
+                TestBindingOrString::TestBinding(t) => {
+                    out.push_str(&format!("TestBinding({})", t.long.get()))
+                }
+                TestBindingOrString::String(s) => out.push_str(&s),
+            }
+        }
+        Ok(out)
+    }
+    fn EchoVariadicSequences(
+        &self,
+        _cx: &mut JSContext,
+        values: Vec<Vec<i32>>,
+    ) -> Fallible<Vec<Vec<i32>>> {
+        Ok(values)
     }
     fn Sum(&self, _cx: &mut JSContext, a: i32, b: i32, c: Option<i32>) -> Fallible<i32> {
         Ok(a.wrapping_add(b).wrapping_add(c.unwrap_or(0)))

@@ -15,20 +15,45 @@ use crate::dom::bindings::codegen::URLBinding::URLMethods;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
-use crate::dom::bindings::root::DomRoot;
+use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::blob::Blob;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::urlhelper::UrlHelper;
+use crate::dom::urlsearchparams::{parse, URLSearchParams};
 
 pub struct URL {
     pub(crate) reflector: Reflector,
     /// <https://url.spec.whatwg.org/#concept-url-url>
     url: RefCell<url::Url>,
+    /// <https://url.spec.whatwg.org/#concept-url-query-object>, made on
+    /// first use (its list parsed from the query then, as it would have
+    /// been at construction and kept since).
+    query_object: MutNullableDom<URLSearchParams>,
 }
 
 unsafe impl Traceable for URL {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
+        unsafe {
+            self.reflector.trace(trc);
+            self.query_object.trace(trc);
+        }
+    }
+}
+
+impl URL {
+    /// The URLSearchParams update steps' step 4: set this's URL's query to
+    /// `query` (null: none).
+    pub(crate) fn set_query_from_search_params(&self, query: Option<String>) {
+        self.url.borrow_mut().set_query(query.as_deref());
+    }
+
+    /// Sets this's query object's list to the result of parsing this's
+    /// URL's query (empty for a null query), if the object exists.
+    fn reparse_query_object(&self) {
+        if let Some(params) = self.query_object.get() {
+            let query = self.url.borrow().query().map(str::to_owned);
+            params.set_list(query.as_deref().map(parse).unwrap_or_default());
+        }
     }
 }
 
@@ -75,6 +100,7 @@ impl URLMethods for URL {
             Box::new(URL {
                 reflector: Reflector::new(),
                 url: RefCell::new(parsed),
+                query_object: MutNullableDom::default(),
             }),
             proto,
         ))
@@ -94,12 +120,20 @@ impl URLMethods for URL {
         UrlHelper::href(&self.url.borrow())
     }
 
-    /// <https://url.spec.whatwg.org/#dom-url-href>: the href setter
-    /// throws a TypeError for a string that does not parse.
+    /// <https://url.spec.whatwg.org/#dom-url-href>
     fn SetHref(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
+        // Step 1: Let parsedURL be the result of running the basic URL
+        // parser on the given value.
+        // Step 2: If parsedURL is failure, then throw a TypeError.
         let parsed = url::Url::parse(&value.0)
             .map_err(|_| Error::Type(format!("{:?} is not a valid URL", value.0)))?;
+        // Step 3: Set this's URL to parsedURL.
         *self.url.borrow_mut() = parsed;
+        // Step 4: Empty this's query object's list.
+        // Step 5: Let query be this's URL's query.
+        // Step 6: If query is non-null, then set this's query object's list
+        // to the result of parsing query.
+        self.reparse_query_object();
         Ok(())
     }
 
@@ -139,6 +173,53 @@ impl URLMethods for URL {
     /// empty query, else "?" + query.
     fn Search(&self, _cx: &mut JSContext) -> USVString {
         UrlHelper::search(&self.url.borrow())
+    }
+
+    /// <https://url.spec.whatwg.org/#dom-url-search>: the setter.
+    fn SetSearch(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
+        // Step 1: Let url be this's URL.
+        // Step 2: If the given value is the empty string: set url's query
+        // to null, empty this's query object's list, potentially strip
+        // trailing spaces from an opaque path with this (the url crate's
+        // set_query does), and return.
+        // Step 3: Let input be the given value with a single leading "?"
+        // removed, if any.
+        // Step 4: Set url's query to the empty string.
+        // Step 5: Basic URL parse input with url as url and query state as
+        // state override (set_query percent-encodes with the query, or
+        // special-query, percent-encode set).
+        {
+            let mut url = self.url.borrow_mut();
+            if value.0.is_empty() {
+                url.set_query(None);
+            } else {
+                let input = value.0.strip_prefix('?').unwrap_or(&value.0);
+                url.set_query(Some(input));
+            }
+        }
+        // Step 6: Set this's query object's list to the result of parsing
+        // input (the query as stored; parsing percent-decodes it again).
+        self.reparse_query_object();
+        Ok(())
+    }
+
+    /// <https://url.spec.whatwg.org/#dom-url-searchparams>: this's query
+    /// object.
+    fn SearchParams(&self, cx: &mut JSContext) -> DomRoot<URLSearchParams> {
+        if let Some(params) = self.query_object.get() {
+            return params;
+        }
+        // (https://url.spec.whatwg.org/#url-initialize, steps 3-5: a new
+        // URLSearchParams object, initialized with this's URL's query,
+        // whose URL object is this.)
+        let object = self.reflector.get_jsobject();
+        // SAFETY: a reflector's global lives while the reflector does.
+        let global =
+            unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) };
+        let query = self.url.borrow().query().map(str::to_owned);
+        let params = URLSearchParams::new_for_url(cx, global, self, query.as_deref());
+        self.query_object.set(Some(&params));
+        params
     }
 
     /// <https://url.spec.whatwg.org/#dom-url-hash>

@@ -43,6 +43,10 @@ pub struct Window {
     location: MutNullableDom<Location>,
     console: MutNullableDom<Console>,
     performance: MutNullableDom<Performance>,
+    history: MutNullableDom<crate::dom::history::History>,
+    navigator: MutNullableDom<crate::dom::navigator::Navigator>,
+    local_storage: MutNullableDom<crate::dom::storage::Storage>,
+    session_storage: MutNullableDom<crate::dom::storage::Storage>,
     url: RefCell<url::Url>,
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-origin>
     /// (the associated Document's origin).
@@ -74,6 +78,10 @@ unsafe impl Traceable for Window {
             self.location.trace(trc);
             self.console.trace(trc);
             self.performance.trace(trc);
+            self.history.trace(trc);
+            self.navigator.trace(trc);
+            self.local_storage.trace(trc);
+            self.session_storage.trace(trc);
             if let Ok(views) = self.cross_origin_views.try_borrow() {
                 for (_, view) in views.iter() {
                     view.trace(trc);
@@ -97,6 +105,10 @@ impl Window {
             location: MutNullableDom::default(),
             console: MutNullableDom::default(),
             performance: MutNullableDom::default(),
+            history: MutNullableDom::default(),
+            navigator: MutNullableDom::default(),
+            local_storage: MutNullableDom::default(),
+            session_storage: MutNullableDom::default(),
             url: RefCell::new(url::Url::parse("about:blank").expect("about:blank parses")),
             origin: RefCell::new(jsprof_document::Origin::new_opaque()),
             navigable: Cell::new(None),
@@ -107,7 +119,7 @@ impl Window {
         GlobalScope::attach_platform_object(cx, global, window)
     }
 
-    fn global_scope(&self) -> &GlobalScope {
+    pub(crate) fn global_scope(&self) -> &GlobalScope {
         unsafe { GlobalScope::from_global(self.reflector().get_jsobject()) }
     }
 
@@ -142,6 +154,40 @@ impl Window {
 
     pub fn url(&self) -> url::Url {
         self.url.borrow().clone()
+    }
+
+    /// Sets the document's URL in a same-document navigation
+    /// (`pushState`/`replaceState`, a fragment navigation, a traversal
+    /// within the document).
+    pub(crate) fn set_url_same_document(&self, url: url::Url) {
+        if let Some(document) = self.document.get() {
+            document.set_url(url.clone());
+        }
+        *self.url.borrow_mut() = url;
+    }
+
+    /// This window's `History` object
+    /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-history>),
+    /// made on first use.
+    pub(crate) fn history(&self, cx: &mut JSContext) -> DomRoot<crate::dom::history::History> {
+        if let Some(history) = self.history.get() {
+            return history;
+        }
+        let history = crate::dom::history::History::new(cx, self.global_scope());
+        self.history.set(Some(&history));
+        history
+    }
+
+    /// This window's `localStorage` object, if one was made (the storage
+    /// event goes to the Storage objects that exist).
+    pub(crate) fn existing_storage(
+        &self,
+        kind: crate::dom::storage::StorageType,
+    ) -> Option<DomRoot<crate::dom::storage::Storage>> {
+        match kind {
+            crate::dom::storage::StorageType::Local => self.local_storage.get(),
+            crate::dom::storage::StorageType::Session => self.session_storage.get(),
+        }
     }
 
     /// The origin of this window's settings object (its Document's).
@@ -211,6 +257,31 @@ impl Window {
 }
 
 impl WindowMethods for Window {
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-btoa>
+    fn Btoa(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
+        crate::dom::base64::btoa(&data)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
+    fn Atob(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
+        crate::dom::base64::atob(&data)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
+    fn StructuredClone(
+        &self,
+        cx: &mut JSContext,
+        value: RootedJsValue,
+        options: crate::dom::bindings::codegen::StructuredSerializeOptions,
+    ) -> Fallible<RootedJsValue> {
+        self.global_scope().structured_clone(cx, value, options)
+    }
+
+    /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>
+    fn Crypto(&self, cx: &mut JSContext) -> DomRoot<crate::dom::crypto::Crypto> {
+        self.global_scope().crypto(cx)
+    }
+
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window>
     fn Window(&self, _cx: &mut JSContext) -> DomRoot<Window> {
         DomRoot::from_ref(self)
@@ -231,9 +302,63 @@ impl WindowMethods for Window {
         if let Some(location) = self.location.get() {
             return location;
         }
-        let location = Location::new(cx, self.global_scope(), self.url());
+        let location = Location::new(cx, self.global_scope());
         self.location.set(Some(&location));
         location
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-history>
+    fn History(&self, cx: &mut JSContext) -> DomRoot<crate::dom::history::History> {
+        self.history(cx)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator>
+    fn Navigator(&self, cx: &mut JSContext) -> DomRoot<crate::dom::navigator::Navigator> {
+        if let Some(navigator) = self.navigator.get() {
+            return navigator;
+        }
+        let navigator = crate::dom::navigator::Navigator::new(cx, self.global_scope());
+        self.navigator.set(Some(&navigator));
+        navigator
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webstorage.html#dom-localstorage>
+    fn LocalStorage(&self, cx: &mut JSContext) -> Fallible<DomRoot<crate::dom::storage::Storage>> {
+        // Step 1: If this's associated Local Storage is not null, then
+        // return it.
+        if let Some(storage) = self.local_storage.get() {
+            return Ok(storage);
+        }
+        // Step 2-5: obtain a local storage bottle map (failure: a
+        // "SecurityError" DOMException); a new Storage object with it.
+        let storage = crate::dom::storage::Storage::new_for_window(
+            cx,
+            self,
+            crate::dom::storage::StorageType::Local,
+        )?;
+        self.local_storage.set(Some(&storage));
+        Ok(storage)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webstorage.html#dom-sessionstorage>
+    fn SessionStorage(
+        &self,
+        cx: &mut JSContext,
+    ) -> Fallible<DomRoot<crate::dom::storage::Storage>> {
+        // Step 1: If this's associated Session Storage is not null, then
+        // return it.
+        if let Some(storage) = self.session_storage.get() {
+            return Ok(storage);
+        }
+        // Step 2-5: obtain a session storage bottle map (failure: a
+        // "SecurityError" DOMException); a new Storage object with it.
+        let storage = crate::dom::storage::Storage::new_for_window(
+            cx,
+            self,
+            crate::dom::storage::StorageType::Session,
+        )?;
+        self.session_storage.set(Some(&storage));
+        Ok(storage)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-frames>

@@ -38,6 +38,7 @@ pub struct WorkerGlobalScope {
     location: MutNullableDom<WorkerLocation>,
     console: MutNullableDom<Console>,
     performance: MutNullableDom<Performance>,
+    navigator: MutNullableDom<crate::dom::workernavigator::WorkerNavigator>,
     /// <https://html.spec.whatwg.org/multipage/workers.html#set-up-a-worker-environment-settings-object>'s
     /// origin: the owner's, or an opaque one for a `data:` worker.
     origin: RefCell<jsprof_document::Origin>,
@@ -66,6 +67,7 @@ unsafe impl Traceable for WorkerGlobalScope {
             self.location.trace(trc);
             self.console.trace(trc);
             self.performance.trace(trc);
+            self.navigator.trace(trc);
         }
     }
 }
@@ -78,6 +80,7 @@ impl WorkerGlobalScope {
             location: MutNullableDom::default(),
             console: MutNullableDom::default(),
             performance: MutNullableDom::default(),
+            navigator: MutNullableDom::default(),
             origin: RefCell::new(jsprof_document::Origin::new_opaque()),
             document_policy: Cell::new(None),
             embedder_policy: Cell::new(Default::default()),
@@ -228,6 +231,31 @@ impl WorkerGlobalScope {
 }
 
 impl WorkerGlobalScopeMethods for WorkerGlobalScope {
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-btoa>
+    fn Btoa(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
+        crate::dom::base64::btoa(&data)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
+    fn Atob(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
+        crate::dom::base64::atob(&data)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
+    fn StructuredClone(
+        &self,
+        cx: &mut JSContext,
+        value: RootedJsValue,
+        options: crate::dom::bindings::codegen::StructuredSerializeOptions,
+    ) -> Fallible<RootedJsValue> {
+        self.global_scope().structured_clone(cx, value, options)
+    }
+
+    /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>
+    fn Crypto(&self, cx: &mut JSContext) -> DomRoot<crate::dom::crypto::Crypto> {
+        self.global_scope().crypto(cx)
+    }
+
     /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-self>
     fn Self_(&self, _cx: &mut JSContext) -> DomRoot<WorkerGlobalScope> {
         DomRoot::from_ref(self)
@@ -242,6 +270,20 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
         let location = WorkerLocation::new(cx, self.global_scope(), self.url());
         self.location.set(Some(&location));
         location
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/workers.html#dom-worker-navigator>:
+    /// this's WorkerNavigator object.
+    fn Navigator(
+        &self,
+        cx: &mut JSContext,
+    ) -> DomRoot<crate::dom::workernavigator::WorkerNavigator> {
+        if let Some(navigator) = self.navigator.get() {
+            return navigator;
+        }
+        let navigator = crate::dom::workernavigator::WorkerNavigator::new(cx, self.global_scope());
+        self.navigator.set(Some(&navigator));
+        navigator
     }
 
     /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-importscripts>:

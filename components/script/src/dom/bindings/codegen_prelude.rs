@@ -28,13 +28,20 @@ pub use crate::dom::bindings::error::{
 };
 pub use crate::dom::bindings::interface::{
     accessor_spec, function_spec, ConstantSpec, ConstantValue, Exposure, InterfaceSpec,
-    ProtoParent, PrototypeId, StaticSpecs,
+    IteratorKind, ProtoParent, PrototypeId, StaticSpecs,
+};
+pub use crate::dom::bindings::iterable::{
+    pair_iterable_for_each, pair_iterable_method, pair_iterator_next, IterationKind,
+    PairIteratorSpec,
 };
 pub use crate::dom::bindings::native::{
     call_native, check_argument_count, constructor_prologue, static_operation_global, unwrap_this,
     ReturnKind,
 };
 pub use crate::dom::bindings::promise::Promise;
+pub use crate::dom::bindings::proxyhandler::{
+    proxy_traps, LegacyPlatformObject, ProxyHandlerCell, Specials,
+};
 pub use crate::dom::bindings::reflector::{
     dom_class_ops, dom_jsclass, DOMClass, DOMJSClass, DerivedFrom, DomObject, DomObjectIface,
     Reflector, MAX_PROTO_CHAIN_LENGTH,
@@ -42,3 +49,4 @@ pub use crate::dom::bindings::reflector::{
 pub use crate::dom::bindings::root::DomRoot;
 pub use crate::dom::eventtarget::AsEventTarget;
 pub use crate::dom::globalscope::{dom_global_jsclass, global_class_ops, GlobalScope};
+pub use mozjs::glue::ProxyTraps;

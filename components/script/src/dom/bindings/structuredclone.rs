@@ -49,6 +49,21 @@ impl Buffer {
     }
 }
 
+impl Buffer {
+    /// A buffer for a clone read back at once in this process (transfers
+    /// move `ArrayBuffer` contents instead of copying them).
+    fn new_same_process() -> Fallible<Buffer> {
+        // SAFETY: null callbacks: the runtime's (none) are used.
+        let raw = unsafe {
+            NewJSAutoStructuredCloneBuffer(StructuredCloneScope::SameProcess, ptr::null())
+        };
+        if raw.is_null() {
+            return Err(Error::dom(DomExceptionName::DataCloneError));
+        }
+        Ok(Buffer(raw))
+    }
+}
+
 impl Drop for Buffer {
     fn drop(&mut self) {
         // SAFETY: made by NewJSAutoStructuredCloneBuffer, freed once.
@@ -142,6 +157,51 @@ pub fn structured_deserialize(
                 ptr::null(),
                 ptr::null_mut(),
             )
+    };
+    if !ok {
+        return Err(data_clone_error(cx));
+    }
+    Ok(())
+}
+
+/// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>'s
+/// StructuredSerializeWithTransfer then StructuredDeserializeWithTransfer
+/// in the current realm, in one buffer: `transfer` (an array of the
+/// transfer list's objects, or undefined for none) is handed to
+/// SpiderMonkey, which transfers `ArrayBuffer`s (detaching the originals)
+/// and throws for anything it cannot transfer or for a duplicate, which
+/// become a "DataCloneError" DOMException as the standard says.
+pub fn structured_clone_with_transfer(
+    cx: &mut JSContext,
+    value: HandleValue,
+    transfer: HandleValue,
+    rval: MutableHandleValue,
+) -> Fallible<()> {
+    let buffer = Buffer::new_same_process()?;
+    let policy = policy();
+    // SAFETY: the buffer is live; `value` and `transfer` are rooted; the
+    // data is read back by this thread, in this process, at once.
+    let ok = unsafe {
+        let data = &mut (*buffer.0).data_;
+        JS_WriteStructuredClone(
+            cx,
+            value,
+            data,
+            StructuredCloneScope::SameProcess,
+            &policy,
+            ptr::null(),
+            ptr::null_mut(),
+            transfer,
+        ) && JS_ReadStructuredClone(
+            cx,
+            data,
+            JS_STRUCTURED_CLONE_VERSION,
+            StructuredCloneScope::SameProcess,
+            rval,
+            &policy,
+            ptr::null(),
+            ptr::null_mut(),
+        )
     };
     if !ok {
         return Err(data_clone_error(cx));

@@ -1,0 +1,103 @@
+//! `HashChangeEvent` (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-hashchangeevent-interface>).
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::HashChangeEventBinding::HashChangeEventMethods;
+use crate::dom::bindings::codegen::HashChangeEventInit;
+use crate::dom::bindings::conversions::{DOMString, USVString};
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::event::Event;
+use crate::dom::globalscope::GlobalScope;
+
+pub struct HashChangeEvent {
+    event: Event,
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-hashchangeevent-oldurl>
+    old_url: String,
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-hashchangeevent-newurl>
+    new_url: String,
+}
+
+impl AsRef<Event> for HashChangeEvent {
+    fn as_ref(&self) -> &Event {
+        &self.event
+    }
+}
+
+unsafe impl Traceable for HashChangeEvent {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.event.trace(trc) }
+    }
+}
+
+impl HashChangeEvent {
+    /// A trusted `hashchange` event (not bubbling, not cancelable).
+    pub fn new_trusted(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        old_url: &str,
+        new_url: &str,
+    ) -> DomRoot<HashChangeEvent> {
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(HashChangeEvent {
+                event: Event::new_inherited(global.now()),
+                old_url: old_url.to_owned(),
+                new_url: new_url.to_owned(),
+            }),
+            None,
+        );
+        event.event.initialize("hashchange", false, false);
+        event.event.set_trusted(true);
+        event
+    }
+
+    pub fn upcast_event(&self) -> &Event {
+        &self.event
+    }
+}
+
+impl HashChangeEventMethods for HashChangeEvent {
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-hashchangeevent-oldurl>
+    fn OldURL(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.old_url.clone())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-hashchangeevent-newurl>
+    fn NewURL(&self, _cx: &mut JSContext) -> USVString {
+        USVString(self.new_url.clone())
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-event-constructor>
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: DOMString,
+        init: HashChangeEventInit,
+    ) -> Fallible<DomRoot<HashChangeEvent>> {
+        // Step 1: Let event be the result of running the inner event
+        // creation steps with this interface, null, now, and eventInitDict.
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(HashChangeEvent {
+                event: Event::new_inherited(global.now()),
+                old_url: init.old_url.0,
+                new_url: init.new_url.0,
+            }),
+            proto,
+        );
+        // Step 2: Initialize event's type attribute to type.
+        event
+            .event
+            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
+        // Step 3: Return event.
+        Ok(event)
+    }
+}

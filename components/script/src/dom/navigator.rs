@@ -1,0 +1,249 @@
+//! `Navigator` (<https://html.spec.whatwg.org/multipage/system-state.html#the-navigator-object>),
+//! the `navigator` of a Window, with the values of the client
+//! identification, language, online, cookie and hardware concurrency
+//! mixins that `WorkerNavigator` shares (the functions below).
+//!
+//! The shell answers in the Gecko navigator compatibility mode
+//! (<https://html.spec.whatwg.org/multipage/system-state.html#concept-navigator-compatibility-mode>),
+//! as its engine is SpiderMonkey.
+
+use mozjs::context::JSContext;
+use mozjs::gc::{RootedTraceableBox, Traceable};
+use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::jsval::UndefinedValue;
+use mozjs::rooted;
+
+use crate::dom::bindings::codegen::NavigatorBinding::NavigatorMethods;
+use crate::dom::bindings::conversions::{DOMString, RootedJsObject, ToJsValue};
+use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::globalscope::GlobalScope;
+
+/// The shell's version, as the HTTP `User-Agent` names it.
+const SHELL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// SpiderMonkey's version, from `JS_GetImplementationVersion()`
+/// ("JavaScript-C153.6.0" → "153.6.0").
+fn spidermonkey_version() -> String {
+    // SAFETY: returns a static NUL-terminated string.
+    let version = unsafe { std::ffi::CStr::from_ptr(mozjs::jsapi::JS_GetImplementationVersion()) };
+    let version = version.to_string_lossy();
+    version
+        .strip_prefix("JavaScript-C")
+        .unwrap_or(&version)
+        .to_owned()
+}
+
+/// The platform part of the user agent string and of `navigator.platform`
+/// (<https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-platform>:
+/// "Linux x86_64", "MacIntel", "Win32", as browsers say on these systems).
+pub(crate) fn platform() -> String {
+    match std::env::consts::OS {
+        "macos" => "MacIntel".to_owned(),
+        "windows" => "Win32".to_owned(),
+        "linux" => format!("Linux {}", std::env::consts::ARCH),
+        other => format!("{other} {}", std::env::consts::ARCH),
+    }
+}
+
+/// The "default `User-Agent` value"
+/// (<https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-useragent>)
+/// as pages see it: browsers' "Mozilla/5.0 (platform)" prefix, then the
+/// shell and SpiderMonkey with their versions.
+pub(crate) fn user_agent() -> String {
+    let system = match std::env::consts::OS {
+        "macos" => "Macintosh; Intel Mac OS X 10_15_7".to_owned(),
+        "windows" => "Windows NT 10.0; Win64; x64".to_owned(),
+        _ => format!("X11; {}", platform()),
+    };
+    format!(
+        "Mozilla/5.0 ({system}) jsprof-shell/{SHELL_VERSION} SpiderMonkey/{}",
+        spidermonkey_version()
+    )
+}
+
+/// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appversion>
+pub(crate) fn app_version() -> String {
+    // Let trail be the substring of default User-Agent value that follows
+    // the "Mozilla/" prefix.
+    let ua = user_agent();
+    let trail = ua.strip_prefix("Mozilla/").unwrap_or(&ua);
+    // If the navigator compatibility mode is Gecko: if trail starts with
+    // "5.0 (Windows", then return "5.0 (Windows)".
+    if trail.starts_with("5.0 (Windows") {
+        return "5.0 (Windows)".to_owned();
+    }
+    // Otherwise, return the prefix of trail up to but not including the
+    // first U+003B (;), concatenated with the character U+0029 RIGHT
+    // PARENTHESIS.
+    let prefix = trail.split(';').next().unwrap_or(trail);
+    format!("{prefix})")
+}
+
+/// The user's preferred languages (<https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages>):
+/// the shell has no settings, and answers as headless Chromium does by
+/// default.
+pub(crate) const LANGUAGES: &[&str] = &["en-US", "en"];
+
+/// <https://html.spec.whatwg.org/multipage/workers.html#dom-navigator-hardwareconcurrency>:
+/// the number of logical processors available to the user agent.
+pub(crate) fn hardware_concurrency() -> u64 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
+}
+
+/// The `languages` frozen array a navigator hands out, made once per
+/// navigator (so `navigator.languages === navigator.languages`, as a
+/// FrozenArray attribute whose value has not changed).
+#[derive(Default)]
+pub(crate) struct LanguagesCache(Box<Heap<*mut JSObject>>);
+
+impl LanguagesCache {
+    /// The array, made in the current realm (the navigator's) on first
+    /// use.
+    pub(crate) fn get(&self, cx: &mut JSContext) -> RootedJsObject {
+        let root = RootedTraceableBox::new(Heap::default());
+        if self.0.get().is_null() {
+            let languages: Vec<String> = LANGUAGES.iter().map(|l| (*l).to_owned()).collect();
+            rooted!(&in(cx) let mut value = UndefinedValue());
+            // SAFETY: `value` is rooted.
+            unsafe { languages.to_js(cx, value.handle_mut()) };
+            if value.is_object() {
+                rooted!(&in(cx) let array = value.to_object());
+                // https://webidl.spec.whatwg.org/#js-frozen-array: the
+                // array is frozen.
+                // SAFETY: `array` is rooted.
+                unsafe { mozjs::rust::wrappers2::JS_FreezeObject(cx, array.handle()) };
+                self.0.set(array.get());
+            }
+        }
+        root.set(self.0.get());
+        root
+    }
+
+    /// # Safety
+    /// As `Traceable::trace`.
+    pub(crate) unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.0.trace(trc) }
+    }
+}
+
+pub struct Navigator {
+    pub(crate) reflector: Reflector,
+    languages: LanguagesCache,
+}
+
+unsafe impl Traceable for Navigator {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe {
+            self.reflector.trace(trc);
+            self.languages.trace(trc);
+        }
+    }
+}
+
+impl Navigator {
+    pub fn new(cx: &mut JSContext, global: &GlobalScope) -> DomRoot<Navigator> {
+        reflect_dom_object(
+            cx,
+            global,
+            Box::new(Navigator {
+                reflector: Reflector::new(),
+                languages: LanguagesCache::default(),
+            }),
+            None,
+        )
+    }
+}
+
+impl NavigatorMethods for Navigator {
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appcodename>
+    fn AppCodeName(&self, _cx: &mut JSContext) -> DOMString {
+        "Mozilla".to_owned()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appname>
+    fn AppName(&self, _cx: &mut JSContext) -> DOMString {
+        "Netscape".to_owned()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appversion>
+    fn AppVersion(&self, _cx: &mut JSContext) -> DOMString {
+        app_version()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-platform>
+    fn Platform(&self, _cx: &mut JSContext) -> DOMString {
+        platform()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-product>
+    fn Product(&self, _cx: &mut JSContext) -> DOMString {
+        "Gecko".to_owned()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-productsub>:
+    /// "20100101" in the Gecko compatibility mode.
+    fn ProductSub(&self, _cx: &mut JSContext) -> DOMString {
+        "20100101".to_owned()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-useragent>
+    fn UserAgent(&self, _cx: &mut JSContext) -> DOMString {
+        user_agent()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-vendor>:
+    /// the empty string in the Gecko compatibility mode.
+    fn Vendor(&self, _cx: &mut JSContext) -> DOMString {
+        String::new()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-vendorsub>
+    fn VendorSub(&self, _cx: &mut JSContext) -> DOMString {
+        String::new()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/obsolete.html#dom-navigator-taintenabled>
+    fn TaintEnabled(&self, _cx: &mut JSContext) -> crate::dom::bindings::error::Fallible<bool> {
+        Ok(false)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/obsolete.html#dom-navigator-oscpu>:
+    /// in the Gecko compatibility mode, a string for the platform.
+    fn Oscpu(&self, _cx: &mut JSContext) -> DOMString {
+        platform()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-language>
+    fn Language(&self, _cx: &mut JSContext) -> DOMString {
+        LANGUAGES[0].to_owned()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages>
+    fn Languages(&self, cx: &mut JSContext) -> RootedJsObject {
+        self.languages.get(cx)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-online>:
+    /// the shell does not watch the network; it is online.
+    fn OnLine(&self, _cx: &mut JSContext) -> bool {
+        true
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-cookieenabled>:
+    /// true (cookies are neither blocked nor refused).
+    fn CookieEnabled(&self, _cx: &mut JSContext) -> bool {
+        true
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/workers.html#dom-navigator-hardwareconcurrency>
+    fn HardwareConcurrency(&self, _cx: &mut JSContext) -> u64 {
+        hardware_concurrency()
+    }
+
+    /// <https://w3c.github.io/webdriver/#dom-navigatorautomationinformation-webdriver>:
+    /// the shell is not under WebDriver control.
+    fn Webdriver(&self, _cx: &mut JSContext) -> bool {
+        false
+    }
+}
