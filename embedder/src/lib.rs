@@ -33,6 +33,23 @@ pub fn evaluate(source: &str, filename: &str) -> Result<String, EvalError> {
         .map_err(EvalError::Script)
 }
 
+/// Evaluates one classic script like [`evaluate`] under the options'
+/// limits (`timeout` and `max_heap_mb`; the watchdog interrupts the script
+/// as on a page). The outer `Err` is an engine or watchdog start failure;
+/// the [`RunEnd`] says whether the watchdog stopped the script (then the
+/// evaluation's own result is the termination it caused).
+pub fn evaluate_with_limits(
+    source: &str,
+    filename: &str,
+    options: &RunOptions,
+) -> Result<(Result<String, EvalError>, RunEnd), String> {
+    with_limits(options, options.timeout, |runtime, _| {
+        Ok(runtime
+            .evaluate(source, filename, 1)
+            .map_err(EvalError::Script))
+    })
+}
+
 /// Why an evaluation produced no result.
 #[derive(Debug)]
 pub enum EvalError {

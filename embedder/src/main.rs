@@ -10,7 +10,8 @@ usage: jsprof                        profile the bundled page-load demo and prin
                                      creation, run it to its load event and to idle, write the
                                      ProfilerTrace as JSON and print a summary
        jsprof [OPTIONS] URL|PATH     load a page and run it to idle
-       jsprof eval <FILE|->          evaluate a classic script file (- reads standard input)
+       jsprof eval [--timeout SECONDS] [--max-heap MB] <FILE|->
+                                     evaluate a classic script file (- reads standard input)
        jsprof --help                 show this help
 
 profile options:
@@ -34,7 +35,8 @@ options:
   --quiet             no shell messages (console output still prints)
 
 exit status: 0 the page ran (to idle, or to --duration), 1 an error (bad arguments, the
-document not loaded, an uncaught exception in eval), 124 --timeout stopped the page
+document not loaded, an uncaught exception in eval), 124 --timeout stopped the page (or
+the script of eval)
 
 {TOOLS}";
 
@@ -45,9 +47,9 @@ fn main() -> ExitCode {
             return code;
         }
     }
-    if let [eval, path] = args.as_slice() {
+    if let Some((eval, rest)) = args.split_first() {
         if eval == "eval" {
-            return eval_file(path);
+            return eval_command(rest);
         }
     }
     let (profile, args) = match args.split_first() {
@@ -91,22 +93,10 @@ fn main() -> ExitCode {
                     _ => return fail(&format!("{arg} is an option of `jsprof profile`")),
                 }
             }
-            "--max-heap" => {
-                let Some(value) = iter.next() else {
-                    return fail("--max-heap needs a number of MiB");
-                };
-                match value.parse::<u32>() {
-                    Ok(mb) if (1..=jsprof_script::watchdog::MAX_MAX_HEAP_MB).contains(&mb) => {
-                        options.max_heap_mb = Some(mb)
-                    }
-                    _ => {
-                        return fail(&format!(
-                            "--max-heap: not a whole number of MiB from 1 to {}: {value}",
-                            jsprof_script::watchdog::MAX_MAX_HEAP_MB
-                        ))
-                    }
-                }
-            }
+            "--max-heap" => match parse_max_heap(iter.next()) {
+                Ok(mb) => options.max_heap_mb = Some(mb),
+                Err(message) => return fail(&message),
+            },
             "--max-samples" | "--top" => {
                 let Some(value) = iter.next() else {
                     return fail(&format!("{arg} needs a number"));
@@ -248,17 +238,73 @@ fn usage() -> String {
         .replace("{TOOLS}", jsprof_shell::tools::USAGE)
 }
 
-fn eval_file(path: &str) -> ExitCode {
+/// `jsprof eval [--timeout SECONDS] [--max-heap MB] FILE`: the same limits,
+/// watchdog message and exit status as a page run.
+fn eval_command(args: &[String]) -> ExitCode {
+    let mut options = jsprof_shell::RunOptions::default();
+    let mut path: Option<&str> = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--timeout" => match parse_timeout(iter.next()) {
+                Ok(timeout) => options.timeout = Some(timeout),
+                Err(message) => return fail(&message),
+            },
+            "--max-heap" => match parse_max_heap(iter.next()) {
+                Ok(mb) => options.max_heap_mb = Some(mb),
+                Err(message) => return fail(&message),
+            },
+            other if other.starts_with("--") => {
+                return fail(&format!("unknown option of eval {other}\n{}", usage()))
+            }
+            other if path.is_none() => path = Some(other),
+            _ => return fail(&format!("eval takes one file\n{}", usage())),
+        }
+    }
+    let Some(path) = path else {
+        return fail(&format!(
+            "eval needs a file (- reads standard input)\n{}",
+            usage()
+        ));
+    };
     let source = match read_source(path) {
         Ok(source) => source,
         Err(message) => return fail(&message),
     };
-    match jsprof_shell::evaluate(&source, path) {
-        Ok(result) => {
+    match jsprof_shell::evaluate_with_limits(&source, path, &options) {
+        Err(message) => fail(&message),
+        Ok((_, end @ jsprof_shell::RunEnd::Stopped(_))) => {
+            if let Some(message) = end.describe("timeout") {
+                eprintln!("jsprof: {message}");
+            }
+            ExitCode::from(jsprof_shell::EXIT_TIMEOUT)
+        }
+        Ok((Ok(result), _)) => {
             println!("{result}");
             ExitCode::SUCCESS
         }
-        Err(error) => fail(&error.to_string()),
+        Ok((Err(error), _)) => fail(&error.to_string()),
+    }
+}
+
+/// The value of `--timeout`: seconds, a non-negative number.
+fn parse_timeout(value: Option<&String>) -> Result<Duration, String> {
+    let value = value.ok_or("--timeout needs a number")?;
+    match value.parse::<f64>() {
+        Ok(n) if (0.0..=1e9).contains(&n) => Ok(Duration::from_secs_f64(n)),
+        _ => Err(format!("--timeout: not a non-negative number: {value}")),
+    }
+}
+
+/// The value of `--max-heap`: whole MiB, 1 to the engine's largest.
+fn parse_max_heap(value: Option<&String>) -> Result<u32, String> {
+    let value = value.ok_or("--max-heap needs a number of MiB")?;
+    match value.parse::<u32>() {
+        Ok(mb) if (1..=jsprof_script::watchdog::MAX_MAX_HEAP_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "--max-heap: not a whole number of MiB from 1 to {}: {value}",
+            jsprof_script::watchdog::MAX_MAX_HEAP_MB
+        )),
     }
 }
 

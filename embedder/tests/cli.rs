@@ -424,6 +424,11 @@ fn timeout_interrupts_endless_script_with_status_124() {
             "<script>setInterval(() => {}, 50);</script>",
             "page stopped after 1 s (no script was running)",
         ),
+        (
+            "frames.html",
+            "<script>function again() { requestAnimationFrame(again); }\nagain();</script>",
+            "jsprof: timeout: ",
+        ),
     ];
     for (name, source, expected) in cases {
         let page = dir.join(name);
@@ -447,6 +452,72 @@ fn timeout_interrupts_endless_script_with_status_124() {
         stderr.contains(&format!("timeout: script interrupted after 1 s in {url}:3")),
         "{stderr}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `jsprof eval --timeout` interrupts an endless script (a busy loop, an
+/// endless microtask chain) with the page path's message and status 124;
+/// a script that ends in time is unaffected; bad values are clear errors.
+#[test]
+fn eval_timeout_interrupts_endless_script_with_status_124() {
+    let dir = temp_dir("eval-timeout");
+    let cases = [
+        (
+            "busy.js",
+            "var n = 0;\nwhile (true) { n++; }\n",
+            "busy.js:2",
+        ),
+        (
+            "chain.js",
+            "function again() { queueMicrotask(again); }\nagain();\n",
+            "chain.js:1",
+        ),
+    ];
+    for (name, source, expected) in cases {
+        let file = dir.join(name);
+        std::fs::write(&file, source).unwrap();
+        let start = std::time::Instant::now();
+        let (out, stdout, stderr) =
+            jsprof_bounded(&["eval", "--timeout", "1", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(124), "{name}: {stderr}");
+        assert!(
+            stderr.contains("jsprof: timeout: script interrupted after 1 s in "),
+            "{name}: {stderr}"
+        );
+        // (An endless microtask chain may be stopped between two
+        // microtasks, where no script runs.)
+        assert!(
+            stderr.contains(expected)
+                || (name == "chain.js" && stderr.contains("(no script was running)")),
+            "{name}: {stderr}"
+        );
+        assert!(stdout.is_empty(), "{name}: {stdout}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
+    let quick = dir.join("quick.js");
+    std::fs::write(&quick, "6 * 7").unwrap();
+    let (out, stdout, _) = jsprof_bounded(&[
+        "eval",
+        "--timeout",
+        "30",
+        "--max-heap",
+        "64",
+        quick.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout, "42\n");
+    for args in [
+        &["eval", "--timeout", "x", "-"][..],
+        &["eval", "--timeout"],
+        &["eval", "--max-heap", "0", "-"],
+        &["eval", "--frobnicate", "-"],
+        &["eval"],
+        &["eval", "a.js", "b.js"],
+    ] {
+        let (out, _, stderr) = jsprof_bounded(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("jsprof: "), "{args:?}: {stderr}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -582,6 +653,75 @@ fn max_heap_turns_endless_allocation_into_an_error() {
             "{stderr}"
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--max-heap` also counts memory outside the GC heap: a page that keeps
+/// 64 MiB ArrayBuffers, or flat 2 MiB strings, ends cleanly with the
+/// out-of-memory error reported at its script's line and status 0 (the
+/// page goes on to its next script); in a worker, the worker's error
+/// reaches the page, which goes on.
+#[test]
+fn max_heap_counts_array_buffers_and_strings() {
+    let dir = temp_dir("max-heap-malloc");
+    let growth = [
+        ("buffers", "new ArrayBuffer(64 << 20)"),
+        ("strings", "new Array((1 << 20) + 1).join('ab')"),
+    ];
+    for (name, make) in growth {
+        let page = dir.join(format!("{name}.html"));
+        std::fs::write(
+            &page,
+            format!(
+                "<script>\nvar kept = [];\nfor (;;) kept.push({make});\n</script>\n\
+                 <script>console.log('the page goes on after ' + kept.length); kept = null;</script>"
+            ),
+        )
+        .unwrap();
+        let url = url::Url::from_file_path(&page).unwrap();
+        let (out, stdout, stderr) = jsprof_bounded(&["--max-heap", "256", page.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {stderr}");
+        // (The line is where the interrupt check ran: the loop's head or
+        // its body.)
+        assert!(
+            stderr.contains(&format!("{url}:2:0 out of memory"))
+                || stderr.contains(&format!("{url}:3:0 out of memory")),
+            "{name}: {stderr}"
+        );
+        assert!(
+            stdout.contains("the page goes on after "),
+            "{name}: {stdout}"
+        );
+        let worker = dir.join(format!("{name}-worker.html"));
+        std::fs::write(
+            &worker,
+            format!(
+                "<script>\nvar w = new Worker('data:text/javascript,' + encodeURIComponent(\"var kept = []; for (;;) kept.push({make});\"));\n\
+                 w.onerror = e => {{ console.log('worker error: ' + e.message); e.preventDefault(); }};\n</script>"
+            ),
+        )
+        .unwrap();
+        let (out, stdout, stderr) =
+            jsprof_bounded(&["--max-heap", "256", worker.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{name} worker: {stderr}");
+        assert!(
+            stdout.contains("worker error: out of memory"),
+            "{name} worker: {stdout} {stderr}"
+        );
+    }
+    // A module script is stopped and reported the same way.
+    let module = dir.join("module.html");
+    std::fs::write(
+        &module,
+        "<script type=module>\nvar kept = [];\nfor (;;) kept.push(new ArrayBuffer(64 << 20));\n</script>\n\
+         <script>setTimeout(() => console.log('the page goes on'), 10);</script>",
+    )
+    .unwrap();
+    let (out, stdout, stderr) = jsprof_bounded(&["--max-heap", "256", module.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "module: {stderr}");
+    assert!(stderr.contains("out of memory"), "module: {stderr}");
+    assert!(!stderr.contains("undefined"), "module: {stderr}");
+    assert!(stdout.contains("the page goes on"), "module: {stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

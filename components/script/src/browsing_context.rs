@@ -212,6 +212,19 @@ pub fn children_of(id: NavigableId) -> Vec<NavigableId> {
     })
 }
 
+/// The top-level traversables (navigables without a parent) that are not
+/// destroyed, in creation order.
+pub fn top_level_navigables() -> Vec<NavigableId> {
+    NAVIGABLES.with(|n| {
+        n.borrow()
+            .iter()
+            .enumerate()
+            .filter(|(_, nav)| nav.parent.is_none() && !nav.destroyed)
+            .map(|(i, _)| i)
+            .collect()
+    })
+}
+
 /// Calls `f` with the global of `id` and of each of its descendant
 /// navigables.
 pub fn for_each_inclusive_descendant(id: NavigableId, mut f: impl FnMut(&GlobalScope)) {
@@ -557,6 +570,9 @@ fn discard_realm(global: &GlobalScope) {
     crate::profiling::stop_sessions_of_realm(global.profiler_realm_id());
     crate::workers::terminate_workers_of_realm(global.profiler_realm_id());
     global.clear_timers();
+    if let Some(window) = global.as_window() {
+        window.frame_callbacks().clear();
+    }
 }
 
 /// <https://html.spec.whatwg.org/multipage/document-sequences.html#destroy-a-child-navigable>

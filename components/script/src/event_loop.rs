@@ -1,7 +1,10 @@
 //! The event loop of an agent's JS thread
 //! (<https://html.spec.whatwg.org/multipage/webappapis.html#event-loop-processing-model>):
-//! one task queue, timers, and a microtask checkpoint after each task.
-//! Rendering is not modelled ("update the rendering" is skipped).
+//! one task queue, timers, and a microtask checkpoint after each task. A
+//! window event loop (the page's) also has the "update the rendering"
+//! step, run at each frame of a 60 Hz frame clock while animation frame
+//! callbacks wait, and idle periods for idle callbacks (see
+//! [`crate::rendering`]); there is no layout or painting.
 //!
 //! One event loop per thread (one agent), stored in a thread-local while
 //! its [`crate::JsRuntime`] lives; tasks and timers hold their JS objects
@@ -198,16 +201,26 @@ impl Inbox {
 /// (see [`EventLoop::global_root`]): SpiderMonkey's Rust roots live in
 /// one list whose removal is linear, so a root per timer would make a
 /// page with a million timers quadratic.
-type GlobalRoot = Rc<RootedTraceableBox<Heap<*mut JSObject>>>;
+pub(crate) type GlobalRoot = Rc<RootedTraceableBox<Heap<*mut JSObject>>>;
 
 /// A scheduled timer: when its time comes, a task runs the window's timer
-/// `id` (the window keeps the handler in its map of active timers).
+/// `id` (the window keeps the handler in its map of active timers), or the
+/// timeout of an idle callback.
 struct TimerEntry {
     due: Instant,
     /// Ties are broken by scheduling order.
     seq: u64,
     global: GlobalRoot,
-    id: i32,
+    kind: TimerKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TimerKind {
+    /// An entry of the global's map of active timers.
+    Timer(i32),
+    /// The timeout of idle callback `handle` (`requestIdleCallback`'s
+    /// `timeout` option).
+    IdleTimeout(u32),
 }
 
 pub struct EventLoop {
@@ -222,6 +235,16 @@ pub struct EventLoop {
     inbox: Arc<Inbox>,
     /// The shared root of each global timers refer to, while any does.
     global_roots: RefCell<Vec<std::rc::Weak<RootedTraceableBox<Heap<*mut JSObject>>>>>,
+    /// The origin of the frame clock's 60 Hz grid.
+    frame_origin: Instant,
+    /// When the next frame is due, while animation frame callbacks wait.
+    next_frame: Cell<Option<Instant>>,
+    /// <https://html.spec.whatwg.org/multipage/webappapis.html#last-render-opportunity-time>
+    last_render_opportunity: Cell<Option<Instant>>,
+    /// The deadline the current idle period had when it started (until a
+    /// frame ends it): no new idle period starts before, so an idle
+    /// callback requested by an idle callback runs in the next one.
+    idle_period_end: Cell<Option<Instant>>,
 }
 
 thread_local! {
@@ -250,6 +273,10 @@ impl EventLoop {
             last_profiler_poll: Cell::new(None),
             inbox,
             global_roots: RefCell::new(Vec::new()),
+            frame_origin: Instant::now(),
+            next_frame: Cell::new(None),
+            last_render_opportunity: Cell::new(None),
+            idle_period_end: Cell::new(None),
         });
         EVENT_LOOP.with(|e| *e.borrow_mut() = Some(event_loop.clone()));
         event_loop
@@ -288,7 +315,7 @@ impl EventLoop {
     }
 
     /// The root shared by the timers of `global` (made if none lives).
-    fn global_root(&self, global: *mut JSObject) -> GlobalRoot {
+    pub(crate) fn global_root(&self, global: *mut JSObject) -> GlobalRoot {
         let mut roots = self.global_roots.borrow_mut();
         roots.retain(|r| r.strong_count() > 0);
         if let Some(root) = roots
@@ -306,6 +333,21 @@ impl EventLoop {
 
     /// Schedules timer `id` of `global` to run after `delay`.
     pub fn schedule_timer(&self, global: *mut JSObject, id: i32, delay: Duration) {
+        self.schedule(global, TimerKind::Timer(id), delay);
+    }
+
+    /// Schedules the timeout of idle callback `handle` of `global` after
+    /// `delay` (see `crate::rendering`).
+    pub(crate) fn schedule_idle_timeout(
+        &self,
+        global: *mut JSObject,
+        handle: u32,
+        delay: Duration,
+    ) {
+        self.schedule(global, TimerKind::IdleTimeout(handle), delay);
+    }
+
+    fn schedule(&self, global: *mut JSObject, kind: TimerKind, delay: Duration) {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
         let root = self.global_root(global);
@@ -313,8 +355,103 @@ impl EventLoop {
             due: Instant::now() + delay,
             seq,
             global: root,
-            id,
+            kind,
         });
+    }
+
+    /// Forgets the timeout of idle callback `handle` of `global` (the
+    /// callback was canceled or ran), so that it does not keep the loop
+    /// busy.
+    pub(crate) fn cancel_idle_timeout(&self, global: *mut JSObject, handle: u32) {
+        self.timers
+            .borrow_mut()
+            .retain(|t| !(t.kind == TimerKind::IdleTimeout(handle) && t.global.get() == global));
+    }
+
+    /// The earliest due time of a timer of a map of active timers (idle
+    /// callbacks' timeouts left out).
+    pub(crate) fn next_active_timer_due(&self) -> Option<Instant> {
+        self.timers
+            .borrow()
+            .iter()
+            .filter(|t| matches!(t.kind, TimerKind::Timer(_)))
+            .map(|t| t.due)
+            .min()
+    }
+
+    /// The first tick of the 60 Hz frame grid at or after `at`.
+    fn frame_tick_at_or_after(&self, at: Instant) -> Instant {
+        let interval = crate::rendering::FRAME_INTERVAL.as_nanos();
+        let since = at.saturating_duration_since(self.frame_origin).as_nanos();
+        let ticks = since.div_ceil(interval);
+        self.frame_origin + Duration::from_nanos((ticks * interval) as u64)
+    }
+
+    /// The time of the next frame after a frame that started at `last`
+    /// (the next tick), or, with no recent frame, the first tick at or
+    /// after `now`.
+    fn next_frame_time(&self, now: Instant) -> Instant {
+        let after_last = self
+            .last_render_opportunity
+            .get()
+            .map(|last| self.frame_tick_at_or_after(last + crate::rendering::FRAME_INTERVAL / 2));
+        let from_now = self.frame_tick_at_or_after(now);
+        match after_last {
+            Some(tick) => tick.max(from_now),
+            None => from_now,
+        }
+    }
+
+    /// HTML's nextRenderDeadline for an idle period starting at `now`: the
+    /// last render opportunity time plus one frame (the next frame's tick
+    /// if no frame ran yet).
+    pub(crate) fn next_render_deadline(&self, now: Instant) -> Instant {
+        match self.last_render_opportunity.get() {
+            Some(last) => last + crate::rendering::FRAME_INTERVAL,
+            None => self
+                .next_frame
+                .get()
+                .unwrap_or_else(|| self.next_frame_time(now)),
+        }
+    }
+
+    /// Whether an idle period that started before `now` has not reached
+    /// the deadline it started with.
+    pub(crate) fn in_idle_period(&self, now: Instant) -> bool {
+        self.idle_period_end.get().is_some_and(|end| now < end)
+    }
+
+    /// Records the start of an idle period ending at `end`.
+    pub(crate) fn set_idle_period_end(&self, end: Instant) {
+        self.idle_period_end.set(Some(end));
+    }
+
+    /// When a frame is due: animation frame callbacks wait and the frame
+    /// clock's next tick has come; then the frame's start, the latest tick
+    /// (the display's last vsync). The clock is stopped (no frame
+    /// scheduled) while no callback waits.
+    fn frame_due(&self) -> Option<Instant> {
+        if !crate::rendering::animation_frames_pending() {
+            self.next_frame.set(None);
+            return None;
+        }
+        let now = Instant::now();
+        let due = match self.next_frame.get() {
+            Some(due) => due,
+            None => {
+                let due = self.next_frame_time(now);
+                self.next_frame.set(Some(due));
+                due
+            }
+        };
+        if now < due {
+            return None;
+        }
+        let interval = crate::rendering::FRAME_INTERVAL.as_nanos();
+        let since = now.saturating_duration_since(self.frame_origin).as_nanos();
+        let latest_tick =
+            self.frame_origin + Duration::from_nanos((since / interval * interval) as u64);
+        Some(latest_tick.max(due))
     }
 
     pub fn begin_load(&self) {
@@ -333,6 +470,8 @@ impl EventLoop {
         self.tasks.borrow().is_empty()
             && self.timers.borrow().is_empty()
             && self.pending_loads.get() == 0
+            && !crate::rendering::animation_frames_pending()
+            && !crate::rendering::idle_callbacks_pending()
             && crate::workers::all_idle()
             && self.inbox.is_empty()
     }
@@ -354,7 +493,7 @@ impl EventLoop {
         };
         due.sort_by(|a, b| a.due.cmp(&b.due).then(a.seq.cmp(&b.seq)));
         for TimerEntry {
-            global: root, id, ..
+            global: root, kind, ..
         } in due
         {
             self.queue_task(Box::new(move |cx| {
@@ -362,9 +501,18 @@ impl EventLoop {
                     return;
                 };
                 let mut realm = AutoRealm::new(cx, global);
-                let scope =
-                    unsafe { crate::dom::globalscope::GlobalScope::from_global(global.as_ptr()) };
-                scope.run_timer(&mut realm, id);
+                match kind {
+                    TimerKind::Timer(id) => {
+                        // SAFETY: the task's root keeps the global alive.
+                        let scope = unsafe {
+                            crate::dom::globalscope::GlobalScope::from_global(global.as_ptr())
+                        };
+                        scope.run_timer(&mut realm, id);
+                    }
+                    TimerKind::IdleTimeout(handle) => {
+                        crate::rendering::invoke_idle_callback_timeout(&mut realm, global, handle)
+                    }
+                }
             }));
         }
     }
@@ -422,6 +570,10 @@ impl EventLoop {
             let soon = Instant::now() + Duration::from_millis(1);
             until = Some(until.map_or(soon, |u| u.min(soon)));
         }
+        // The frame clock's next tick, while it runs.
+        if let Some(frame) = self.next_frame.get() {
+            until = Some(until.map_or(frame, |u| u.min(frame)));
+        }
         match (until, deadline) {
             (Some(u), Some(d)) => Some(u.min(d)),
             (u, d) => u.or(d),
@@ -449,26 +601,63 @@ impl EventLoop {
             // Step 1: Let oldestTask be the first runnable task of the
             // chosen task queue, removed from it.
             let task = self.tasks.borrow_mut().pop_front();
-            match task {
-                Some(task) => {
-                    crate::watchdog::collect_after_out_of_memory(cx);
-                    // Step 5: Perform oldestTask's steps.
-                    task(cx);
-                    // Step 7: Perform a microtask checkpoint.
-                    perform_microtask_checkpoint(cx);
-                }
-                None => {
-                    // (In `is_idle`, the workers are read before the inbox:
-                    // a worker posts before it declares itself idle, so a
-                    // message from an idle worker is already in the inbox.)
-                    if self.is_idle() {
-                        return true;
-                    }
-                    // (Condvar waits may return early, e.g. on the
-                    // sampler's signal: the loop just looks again.)
-                    self.inbox.wait(self.next_wake(deadline));
-                }
+            let ran_task = task.is_some();
+            if let Some(task) = task {
+                crate::watchdog::collect_after_out_of_memory(cx);
+                // Step 5: Perform oldestTask's steps.
+                task(cx);
+                // Step 7: Perform a microtask checkpoint.
+                perform_microtask_checkpoint(cx);
             }
+            // Update the rendering: "If this is a window event loop", a
+            // rendering opportunity comes at each tick of the frame clock,
+            // which runs while animation frame callbacks wait
+            // (`crate::rendering`).
+            if let Some(frame_start) = self
+                .frame_due()
+                .filter(|_| !crate::watchdog::interrupting())
+            {
+                // (hasARenderingOpportunity: set eventLoop's last render
+                // opportunity time to the frame's start, its tick.)
+                self.last_render_opportunity.set(Some(frame_start));
+                self.next_frame.set(None);
+                // (A rendering opportunity ends the idle period.)
+                self.idle_period_end.set(None);
+                crate::watchdog::collect_after_out_of_memory(cx);
+                crate::rendering::update_the_rendering(cx, frame_start);
+                continue;
+            }
+            if ran_task {
+                continue;
+            }
+            // "If this is a window event loop that has no task in the
+            // event loop's task queues which is runnable, and this event
+            // loop's microtask queue is empty, and hasARenderingOpportunity
+            // is false": start an idle period for the idle callbacks.
+            if crate::rendering::start_idle_periods(self, Instant::now()) {
+                continue;
+            }
+            // (In `is_idle`, the workers are read before the inbox: a
+            // worker posts before it declares itself idle, so a message
+            // from an idle worker is already in the inbox.)
+            if self.is_idle() {
+                return true;
+            }
+            // (Condvar waits may return early, e.g. on the sampler's
+            // signal: the loop just looks again. Idle callbacks that
+            // could not start an idle period look again when the current
+            // one ends, or within a millisecond when a timer was due.)
+            let mut until = self.next_wake(deadline);
+            if crate::rendering::idle_callbacks_pending() {
+                let now = Instant::now();
+                let soon = self
+                    .idle_period_end
+                    .get()
+                    .filter(|end| *end > now)
+                    .unwrap_or(now + Duration::from_millis(1));
+                until = Some(until.map_or(soon, |u| u.min(soon)));
+            }
+            self.inbox.wait(until);
         }
     }
 

@@ -15,6 +15,7 @@ pub mod import_map;
 pub mod module_loading;
 pub mod profiling;
 pub mod rejection;
+pub mod rendering;
 pub mod runtime;
 pub mod script_element;
 pub mod script_loading;

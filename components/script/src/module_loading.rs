@@ -944,11 +944,16 @@ unsafe extern "C" fn report_evaluation_failure(
         let args = mozjs::jsapi::CallArgs::from_vp(vp, argc);
         let mut cx = JSContext::from_ptr(raw);
         rooted!(&in(&mut cx) let reason = *args.get(0).ptr);
-        wrappers2::JS_SetPendingException(
-            &mut cx,
-            reason.handle(),
-            mozjs::jsapi::ExceptionStackBehavior::Capture,
-        );
+        // (An evaluation the memory ceiling stopped is rejected with
+        // undefined: it is reported as the out-of-memory error it is, see
+        // `crate::watchdog`; nothing is pending then.)
+        if !(reason.get().is_undefined() && crate::watchdog::memory_stopped()) {
+            wrappers2::JS_SetPendingException(
+                &mut cx,
+                reason.handle(),
+                mozjs::jsapi::ExceptionStackBehavior::Capture,
+            );
+        }
         report_pending_exception(&mut cx);
         args.rval().set(UndefinedValue());
     }

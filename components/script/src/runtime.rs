@@ -207,8 +207,11 @@ impl JsRuntime {
         crate::profiling::apply_jit_options_from_env(runtime.cx());
         // SAFETY: a static table of plain functions.
         unsafe { mozjs::rust::wrappers2::SetDOMCallbacks(runtime.cx(), &DOM_CALLBACKS) };
-        // The agent's limits (`crate::watchdog`): the heap ceiling, and the
-        // watchdog's interrupt callback (a no-op until a watchdog fires).
+        // The agent's limits (`crate::watchdog`): the heap ceiling, the GC
+        // callback checking the whole memory against it, and the interrupt
+        // callback (stops script past the ceiling, or once a watchdog
+        // fires).
+        // SAFETY: the live context of this thread; plain functions.
         unsafe {
             mozjs::rust::wrappers2::JS_SetGCParameter(
                 runtime.cx(),
@@ -223,6 +226,11 @@ impl JsRuntime {
             mozjs::jsapi::JS_AddInterruptCallback(
                 runtime.cx().raw_cx(),
                 Some(crate::watchdog::interrupt_callback),
+            );
+            mozjs::jsapi::JS_SetGCCallback(
+                runtime.cx().raw_cx(),
+                Some(crate::watchdog::on_gc),
+                ptr::null_mut(),
             );
         }
         let reported_errors = Rc::new(RefCell::new(Vec::new()));

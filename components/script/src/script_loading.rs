@@ -605,7 +605,13 @@ pub(crate) fn run_classic_script_with(
     }
     // "If ScriptEvaluation does not complete because the user agent has
     // aborted the running script, leave evaluationStatus as null."
+    // (The memory ceiling's stop is no abort but an out-of-memory error,
+    // reported as step 8.3 does: see `crate::watchdog`.)
     if !unsafe { JS_IsExceptionPending(cx) } {
+        if crate::watchdog::memory_stopped() {
+            report_pending_exception(cx);
+            return ClassicScriptRun::Threw;
+        }
         return ClassicScriptRun::Aborted;
     }
     // Step 8: evaluationStatus is an abrupt completion.

@@ -37,16 +37,42 @@
 //! runtime, which terminates and joins the workers and shuts the samplers
 //! down (see `JsRuntime`'s `Drop`).
 //!
-//! # The heap ceiling
+//! # The memory ceiling
 //!
-//! Every agent's context gets `JSGC_MAX_BYTES` (`--max-heap`): an
-//! allocation that would grow the GC heap past it fails after a last-ditch
-//! collection, and SpiderMonkey throws its out-of-memory error (the string
-//! `"out of memory"`, catchable like any exception), which, uncaught, is
-//! reported like any uncaught error. The ceiling counts the GC heap (the
-//! arenas holding objects, strings, shapes, scripts); memory SpiderMonkey
-//! allocates outside it for a cell (ArrayBuffer contents, the characters of
-//! long strings, large element vectors) is not counted by this parameter.
+//! `--max-heap` bounds each agent's memory in two parts, both per agent
+//! (every agent has its own SpiderMonkey runtime):
+//!
+//! - The GC heap (the arenas holding objects, strings, shapes, scripts):
+//!   every agent's context gets `JSGC_MAX_BYTES`. An allocation that would
+//!   grow the GC heap past it fails after a last-ditch collection, and
+//!   SpiderMonkey throws its out-of-memory error (the string `"out of
+//!   memory"`, catchable like any exception), which, uncaught, is reported
+//!   like any uncaught error.
+//! - Everything SpiderMonkey allocates with malloc for its cells
+//!   (ArrayBuffer contents, the characters of long strings, element
+//!   vectors, slots), which `JSGC_MAX_BYTES` does not count. SpiderMonkey
+//!   counts these bytes per zone (`mallocHeapSize`) and triggers a
+//!   collection of the zone when they pass a threshold that grows with the
+//!   retained size. Every agent's runtime gets a GC callback
+//!   ([`on_gc`]): at the end of each collection it reads the agent's whole
+//!   usage, GC heap plus malloc'd bytes of every zone
+//!   (`js::GetGCHeapUsage`), and, past the ceiling, requests an interrupt;
+//!   the interrupt callback ([`interrupt_callback`]) checks again and stops
+//!   the running script (an uncatchable termination, so a page cannot catch
+//!   it and go on allocating), records where it ran, and the script's
+//!   runner reports it like any uncaught error: an `out of memory` error at
+//!   that script's URL and line (see
+//!   `crate::dom::globalscope::take_pending_exception`), an `error` event at
+//!   the global, the console, or for a worker its `Worker` object in the
+//!   owner. The next task starts with a full collection (see
+//!   [`collect_after_out_of_memory`]).
+//!
+//! The malloc part is checked at collections, not at each allocation
+//! (SpiderMonkey's allocator has no per-allocation limit an embedder can
+//! set, and a malloc that succeeds is never failed): an agent may pass
+//! the ceiling by the growth of one collection trigger (SpiderMonkey's
+//! malloc threshold grows 1.5 to 3 times the retained size) plus one
+//! allocation before it is stopped. It never grows without bound.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -55,6 +81,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use mozjs::context::{JSContext, RawJSContext};
+use mozjs::jsapi::JSGCParamKey::JSGC_MAX_BYTES;
 use mozjs::rust::ThreadSafeJSContext;
 
 use crate::event_loop::Inbox;
@@ -238,7 +265,6 @@ pub const HEAP_RESERVE_BYTES: u32 = 16 * 1024 * 1024;
 /// (the `error` event reporting the out-of-memory error, a `load`
 /// event). The heap never exceeds the ceiling by more than the reserve.
 pub(crate) fn with_heap_reserve<R>(cx: &mut JSContext, f: impl FnOnce(&mut JSContext) -> R) -> R {
-    use mozjs::jsapi::JSGCParamKey::JSGC_MAX_BYTES;
     let ceiling = max_heap_bytes();
     // SAFETY: the live context of this thread.
     unsafe {
@@ -268,17 +294,135 @@ pub(crate) unsafe extern "C" fn on_out_of_memory(
     OUT_OF_MEMORY.with(|o| o.set(true));
 }
 
+thread_local! {
+    /// A collection found this agent's memory past its ceiling: the next
+    /// interrupt stops the running script.
+    static OVER_CEILING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Where the ceiling stopped script, until its runner reports it.
+    static MEMORY_STOP: RefCell<Option<ScriptLocation>> = const { RefCell::new(None) };
+    /// What the agent still holds past the ceiling after the collection
+    /// that follows a stop (0 when below it): later scripts are stopped
+    /// only when they grow past this plus [`HEAP_RESERVE_BYTES`], so that
+    /// a page holding memory can still run the script that drops it.
+    static HELD_PAST_CEILING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The agent's memory SpiderMonkey counts (GC heap and malloc'd memory of
+/// its cells, every zone) and its ceiling (`JSGC_MAX_BYTES`, raised by the
+/// reserve while the engine fires its own events, and above what the page
+/// still held after its last stop), in bytes.
+///
+/// # Safety
+/// `cx` is the live context of this thread.
+unsafe fn usage_and_ceiling(cx: *mut RawJSContext) -> (u64, u64) {
+    // SAFETY: the caller's; both read the runtime's counters.
+    let (used, ceiling) = unsafe {
+        (
+            mozjs::jsapi::js::GetGCHeapUsage(cx),
+            u64::from(mozjs::jsapi::JS_GetGCParameter(cx, JSGC_MAX_BYTES)),
+        )
+    };
+    let held = HELD_PAST_CEILING.with(|h| h.get());
+    let ceiling = if held > 0 {
+        ceiling.max(held + u64::from(HEAP_RESERVE_BYTES))
+    } else {
+        ceiling
+    };
+    (used, ceiling)
+}
+
+/// Every runtime's GC callback: at the end of a collection, if the
+/// agent's memory is past its ceiling, asks for an interrupt, where
+/// [`interrupt_callback`] stops the running script.
+pub(crate) unsafe extern "C" fn on_gc(
+    cx: *mut RawJSContext,
+    status: mozjs::jsapi::JSGCStatus,
+    _reason: mozjs::jsapi::JS::GCReason,
+    _data: *mut std::ffi::c_void,
+) {
+    if status != mozjs::jsapi::JSGCStatus::JSGC_END {
+        return;
+    }
+    // SAFETY: SpiderMonkey calls back with the live context of this thread.
+    let (used, ceiling) = unsafe { usage_and_ceiling(cx) };
+    // Back below the ceiling itself: what the page held is gone.
+    // SAFETY: as above.
+    if used <= u64::from(unsafe { mozjs::jsapi::JS_GetGCParameter(cx, JSGC_MAX_BYTES) }) {
+        HELD_PAST_CEILING.with(|h| h.set(0));
+    }
+    if used > ceiling {
+        OVER_CEILING.with(|o| o.set(true));
+        // SAFETY: as above.
+        unsafe { mozjs::jsapi::JS_RequestInterruptCallback(cx) };
+    }
+}
+
+/// Where the memory ceiling stopped script since the last call (the
+/// runner of that script reports it as an uncaught `out of memory`
+/// error).
+pub(crate) fn take_memory_stop() -> Option<ScriptLocation> {
+    MEMORY_STOP.with(|m| m.borrow_mut().take())
+}
+
+/// Whether the memory ceiling stopped script that was not reported yet.
+pub(crate) fn memory_stopped() -> bool {
+    MEMORY_STOP.with(|m| m.borrow().is_some())
+}
+
+/// In the interrupt callback: whether to stop the running script because
+/// the agent's memory is past its ceiling (checked again: the collection
+/// that noticed may have been followed by frees).
+fn stop_at_ceiling(cx: *mut RawJSContext) -> bool {
+    if !OVER_CEILING.with(|o| o.replace(false)) {
+        return false;
+    }
+    // SAFETY: the live context of this thread (the interrupt callback's).
+    let (used, ceiling) = unsafe { usage_and_ceiling(cx) };
+    if used <= ceiling {
+        return false;
+    }
+    let location = std::ptr::NonNull::new(cx).and_then(|raw| {
+        // SAFETY: as above.
+        let cx = unsafe { JSContext::from_ptr(raw) };
+        mozjs::rust::describe_scripted_caller(&cx).ok()
+    });
+    let location = ScriptLocation {
+        url: location
+            .as_ref()
+            .map(|c| c.filename.clone())
+            .unwrap_or_default(),
+        line: location.map_or(0, |c| c.line),
+        in_worker: crate::workers::on_worker_thread(),
+    };
+    MEMORY_STOP.with(|m| *m.borrow_mut() = Some(location));
+    // The next task starts with a full collection.
+    OUT_OF_MEMORY.with(|o| o.set(true));
+    true
+}
+
 /// Before a task or a script: after an out-of-memory error, a full
 /// collection, so that the garbage the page dropped since is freed before
 /// it allocates again. (SpiderMonkey runs its own last-ditch collection at
 /// the ceiling at most once a minute, so that a page at the ceiling does
 /// not collect at every allocation; without this, the page's next
 /// allocation within that minute would fail even with its heap emptied.)
+///
+/// Also forgets a collection's finding that the agent is past its memory
+/// ceiling: it stops the script that was running then (or that
+/// allocates next, through its own collection), not a script that starts
+/// afterwards and frees memory.
 pub(crate) fn collect_after_out_of_memory(cx: &mut JSContext) {
     if OUT_OF_MEMORY.with(|o| o.replace(false)) {
         // SAFETY: the live context of this thread, between scripts.
         unsafe { mozjs::rust::wrappers2::JS_GC(cx, mozjs::jsapi::GCReason::API) };
+        // What the page still holds past its ceiling (see
+        // `HELD_PAST_CEILING`).
+        HELD_PAST_CEILING.with(|h| h.set(0));
+        // SAFETY: as above.
+        let (used, ceiling) = unsafe { usage_and_ceiling(cx.raw_cx()) };
+        HELD_PAST_CEILING.with(|h| h.set(if used > ceiling { used } else { 0 }));
     }
+    OVER_CEILING.with(|o| o.set(false));
 }
 
 /// Whether this thread's watchdog's limit passed: no more tasks or
@@ -334,10 +478,15 @@ pub(crate) fn unregister_runtime() {
     }
 }
 
-/// The interrupt callback of every runtime: once this thread's watchdog
-/// fired, records where script was running, asks for the next interrupt
+/// The interrupt callback of every runtime: stops the script when the
+/// agent's memory passed its ceiling; once this thread's watchdog fired, records where script was running, asks for the next interrupt
 /// at once and stops the script (false: an uncatchable termination).
 pub(crate) unsafe extern "C" fn interrupt_callback(cx: *mut RawJSContext) -> bool {
+    // The memory ceiling (see the module comment): an uncatchable stop,
+    // reported by the script's runner as an out-of-memory error.
+    if stop_at_ceiling(cx) {
+        return false;
+    }
     let Some(state) = LIMITS
         .try_with(|l| l.borrow().watchdog.clone())
         .ok()

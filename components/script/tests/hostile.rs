@@ -164,6 +164,28 @@ fn a_page_that_never_idles_is_stopped() {
     }
 }
 
+/// An animation frame callback that requests itself forever keeps the
+/// frame clock running (the page never idles), as does an idle callback
+/// that requests itself forever: the watchdog stops the page all the
+/// same, with the timeout's status (the run does not end idle).
+#[test]
+fn endless_animation_frames_and_idle_callbacks_are_stopped() {
+    let _serial = serial();
+    for source in [
+        "function again(t) { log.push(t); requestAnimationFrame(again); } requestAnimationFrame(again); 0",
+        "function again(d) { log.push(d.timeRemaining()); requestIdleCallback(again); } requestIdleCallback(again); 0",
+        "function again(d) { requestAnimationFrame(() => requestIdleCallback(again)); } requestIdleCallback(again); 0",
+    ] {
+        let interruption = under_watchdog(Duration::from_millis(500), |rt| {
+            eval(rt, source);
+        })
+        .expect("the watchdog fired");
+        if let Some(location) = interruption.location {
+            assert_eq!(location.url, "check.js", "{source}");
+        }
+    }
+}
+
 /// A busy loop and an endless microtask chain in dedicated workers (the
 /// page idle, waiting for them): the watchdog interrupts the workers too,
 /// the page's run ends, the workers' threads are joined.
@@ -247,7 +269,8 @@ fn a_running_profiler_does_not_keep_a_busy_worker_alive() {
 
 /// Endless allocation in the page hits the heap ceiling: SpiderMonkey's
 /// out-of-memory error, which a page can catch, and which uncaught is
-/// reported like any uncaught error; the page goes on afterwards.
+/// reported like any uncaught error (or the stop of the whole-memory
+/// check, reported the same way); the page goes on afterwards.
 #[test]
 fn the_heap_ceiling_stops_endless_allocation_in_the_page() {
     let _serial = serial();
@@ -267,6 +290,14 @@ fn the_heap_ceiling_stops_endless_allocation_in_the_page() {
     let log = eval(&mut rt, "log.join()");
     match outcome {
         Ok(_) => assert_eq!(log, "out of memory,finally"),
+        // The ceiling on the agent's whole memory (GC heap and malloc'd
+        // memory, checked at collections) stopped the script first: an
+        // uncatchable stop reported as an out-of-memory error, where
+        // neither `catch` nor `finally` runs.
+        Err(error) if error.message == "out of memory" => {
+            assert_eq!(error.filename, "alloc.js");
+            assert_eq!(log, "");
+        }
         Err(error) => {
             assert_eq!(error.message, "uncaught exception: out of memory");
             assert_eq!(log, "finally");
@@ -303,6 +334,88 @@ fn the_heap_ceiling_stops_endless_allocation_in_a_worker() {
     let log = eval(&mut rt, "log.join('|')");
     assert!(log.contains("out of memory"), "{log}");
     assert_eq!(eval(&mut rt, "'page alive'"), "page alive");
+    watchdog::set_max_heap_mb(watchdog::DEFAULT_MAX_HEAP_MB);
+    finish(rt, start);
+}
+
+/// Memory outside the GC heap: 64 MiB ArrayBuffers (their contents are
+/// malloc'd), and flat 2 MiB strings (their characters are malloc'd),
+/// kept alive without end. The ceiling (`--max-heap 256`) counts them:
+/// the task is stopped with an out-of-memory error reported like any
+/// uncaught error, after at most the documented overshoot (one collection
+/// trigger's growth, at most 3 times the ceiling), and the page goes on.
+const MALLOC_GROWTH: [(&str, &str, u32); 2] = [
+    ("array buffers", "new ArrayBuffer(64 << 20)", 64),
+    (
+        "strings",
+        "new Array((1 << 20) + 1).join(String.fromCharCode(97 + kept.length % 26) + 'b')",
+        2,
+    ),
+];
+
+#[test]
+fn the_memory_ceiling_counts_malloced_memory_in_the_page() {
+    let _serial = serial();
+    watchdog::set_max_heap_mb(256);
+    let mut rt = runtime();
+    let start = Instant::now();
+    for (name, make, mib_each) in MALLOC_GROWTH {
+        eval(&mut rt, "log = []; 0");
+        run_to_idle(
+            &mut rt,
+            &format!(
+                "var kept = [];\nsetTimeout(() => {{ for (;;) kept.push({make}); }}, 0);\n\
+                 setTimeout(() => {{ log.push(kept.length); kept = null; log.push('after'); }}, 10); 0"
+            ),
+        );
+        let errors = rt.take_reported_errors();
+        assert_eq!(errors.len(), 1, "{name}: {errors:?}");
+        assert_eq!(errors[0].message, "out of memory", "{name}: {errors:?}");
+        assert_eq!(errors[0].filename, "check.js", "{name}: {errors:?}");
+        assert_eq!(errors[0].line, 2, "{name}: {errors:?}");
+        let log = eval(&mut rt, "log.join()");
+        let (count, after) = log
+            .split_once(',')
+            .unwrap_or_else(|| panic!("{name}: {log}"));
+        assert_eq!(after, "after", "{name}");
+        let grown: u32 = count.parse::<u32>().unwrap() * mib_each;
+        assert!(
+            (128..=3 * 256).contains(&grown),
+            "{name}: stopped at {grown} MiB kept"
+        );
+    }
+    // A script's own allocation below the ceiling runs as before.
+    assert_eq!(
+        eval(&mut rt, "var small = []; for (let i = 0; i < 2; i++) small.push(new ArrayBuffer(64 << 20)); small.length"),
+        "2"
+    );
+    watchdog::set_max_heap_mb(watchdog::DEFAULT_MAX_HEAP_MB);
+    finish(rt, start);
+}
+
+/// The same in a worker: the worker's script is stopped with the
+/// out-of-memory error, which reaches the page as the worker's `error`
+/// event; the page survives.
+#[test]
+fn the_memory_ceiling_counts_malloced_memory_in_a_worker() {
+    let _serial = serial();
+    watchdog::set_max_heap_mb(256);
+    let mut rt = runtime();
+    let start = Instant::now();
+    for (name, make, _) in MALLOC_GROWTH {
+        eval(&mut rt, "log = []; 0");
+        run_to_idle(
+            &mut rt,
+            &format!(
+                "var w = blobWorker('var kept = []; for (;;) kept.push({});');\n\
+                 w.onerror = e => {{ log.push(e.message); e.preventDefault(); }}; 0",
+                make.replace('\'', "\\'")
+            ),
+        );
+        let log = eval(&mut rt, "log.join('|')");
+        assert_eq!(log, "out of memory", "{name}");
+        assert_eq!(eval(&mut rt, "'page alive'"), "page alive");
+    }
     watchdog::set_max_heap_mb(watchdog::DEFAULT_MAX_HEAP_MB);
     finish(rt, start);
 }

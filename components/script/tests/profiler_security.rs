@@ -193,6 +193,42 @@ fn muted_timer_callback() {
     check(out, &[muted.as_str()], &["-", "visibleTimerCb"]);
 }
 
+/// Case 3c: a muted script's animation frame and idle callbacks
+/// (`requestAnimationFrame`, `requestIdleCallback`, also with a timeout)
+/// run while the visible session is started, and Force Sample happens
+/// inside them: those samples have no stack. The visible page's own
+/// animation frame and idle callbacks sampled the same way have their
+/// frames.
+#[test]
+fn muted_animation_frame_and_idle_callbacks() {
+    let (server, muted) = serve_muted(
+        "function mutedFrameInner_7f3a() { return tb.forceProfilerSample(); }\n\
+        requestAnimationFrame(function mutedFrameCb_7f3a(t) { window.mutedFrame = mutedFrameInner_7f3a(); });\n\
+        requestIdleCallback(function mutedIdleCb_7f3a(d) { window.mutedIdle = mutedFrameInner_7f3a(); });\n\
+        requestIdleCallback(function mutedIdleTimeoutCb_7f3a(d) { window.mutedIdle2 = mutedFrameInner_7f3a(); }, { timeout: 1 });\n",
+    );
+    let run = run(
+        server,
+        &scripts(&[muted.as_str()]),
+        r#"waitFor(() => window.mutedFrame && window.mutedIdle && window.mutedIdle2, () => {
+  requestAnimationFrame(function visibleFrameCb() {
+    tb.forceProfilerSample();
+    requestIdleCallback(function visibleIdleCb() {
+      tb.forceProfilerSample();
+      p.stop().then(t => { window.result = [mutedFrame, mutedIdle, mutedIdle2].join() + "|" + report(t); });
+    });
+  });
+});"#,
+    );
+    let (ran, out) = run.out.split_once('|').unwrap();
+    assert_eq!(ran, "1,1,1");
+    check(
+        out,
+        &[muted.as_str()],
+        &["-", "-", "-", "visibleFrameCb", "visibleIdleCb"],
+    );
+}
+
 /// Case 3b: strings passed to `setTimeout` / `setInterval` by the muted
 /// script (directly, through `Reflect.apply`, from a muted function that
 /// visible code calls) are code the muted script wrote, like its eval
@@ -573,6 +609,54 @@ addEventListener("load", function parentOnLoad() {
         ["frameMiddle_IFRAME", "frameOuter_IFRAME"],
         "{out}"
     );
+    assert_eq!(fr.resources, resources(&[&frame_url]), "{out}");
+}
+
+/// Case 10b: one frame runs the animation frame callbacks of the parent
+/// and of a same-origin iframe (the parent's first), each forcing a
+/// sample: the parent's trace has the parent's callback and none of the
+/// iframe's frames or URL; the iframe's trace has its callback and none of
+/// the parent's.
+#[test]
+fn animation_frame_callbacks_of_other_realms_in_one_frame() {
+    let server = TestServer::start().unwrap();
+    let frame_url = server.http_url(SAME, "/frame.html");
+    server.route("/frame.html", |_| {
+        html_with_policy(&format!(
+            "<!DOCTYPE html>{HELPERS}<script>\n\
+             window.fp = new Profiler({SLOW});\n\
+             window.startFrames = function frameStart_7f3a() {{\n\
+               requestAnimationFrame(function frameCb_7f3a() {{ tb.forceProfilerSample(); }});\n\
+             }};\n\
+             </script>"
+        ))
+    });
+    let run = run(
+        server,
+        r#"<iframe src="frame.html"></iframe>"#,
+        r#"addEventListener("load", function parentOnLoad() {
+  const w = frames[0];
+  requestAnimationFrame(function parentFrameCb() { tb.forceProfilerSample(); });
+  w.startFrames();
+  requestAnimationFrame(function parentNextFrame() {
+    requestAnimationFrame(function parentLastFrame() {
+      Promise.all([p.stop(), w.fp.stop()]).then(([pt, ft]) => {
+        window.result = report(pt) + "\n" + w.report(ft).replace(/_7f3a/g, "_IFRAME");
+      });
+    });
+  });
+});"#,
+    );
+    let out = &run.out;
+    let (parent, frame) = out.split_once('\n').unwrap();
+    let href = run.server.http_url(SAME, "/index.html");
+    // (`parse` fails on any `_7f3a` name or the iframe's URL.)
+    let pr = parse(parent, &[frame_url.as_str()]);
+    assert!(pr.stacks.iter().any(|s| s == "parentFrameCb"), "{out}");
+    assert_eq!(pr.resources, resources(&[&href]), "{out}");
+    let fr = parse(frame, &[href.as_str()]);
+    assert!(!fr.json.contains("parent"), "{out}");
+    assert!(fr.stacks.iter().any(|s| s == "frameCb_IFRAME"), "{out}");
     assert_eq!(fr.resources, resources(&[&frame_url]), "{out}");
 }
 

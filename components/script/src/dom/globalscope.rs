@@ -781,9 +781,16 @@ unsafe impl Traceable for GlobalScope {
 /// uncatchable termination).
 pub(crate) fn take_pending_exception(cx: &mut JSContext) -> Option<ScriptError> {
     // An uncatchable termination (a watchdog's or a worker termination's
-    // interrupt) leaves no exception: nothing to report.
+    // interrupt) leaves no exception: nothing to report, unless it was the
+    // memory ceiling's (`crate::watchdog`), reported as an out-of-memory
+    // error where the script was stopped.
     if !unsafe { mozjs::rust::wrappers2::JS_IsExceptionPending(cx) } {
-        return None;
+        return crate::watchdog::take_memory_stop().map(|at| ScriptError {
+            message: "out of memory".to_owned(),
+            filename: at.url,
+            line: at.line,
+            column: 0,
+        });
     }
     rooted!(&in(cx) let mut exception = UndefinedValue());
     let info = error_info_from_exception_stack(cx, exception.handle_mut())?;

@@ -60,6 +60,7 @@ pub mod htmltextareaelement;
 pub mod htmltitleelement;
 pub mod htmlulistelement;
 pub mod htmlunknownelement;
+pub mod idledeadline;
 pub mod inputevent;
 pub mod keyboardevent;
 pub mod location;

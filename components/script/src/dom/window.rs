@@ -18,6 +18,9 @@ use mozjs::rust::HandleObject;
 use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::codegen::VoidFunction;
 use crate::dom::bindings::codegen::WindowBinding::WindowMethods;
+use crate::dom::bindings::codegen::{
+    FrameRequestCallback, IdleRequestCallback, IdleRequestOptions,
+};
 use crate::dom::bindings::conversions::{RootedJsObject, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::DomObject;
@@ -56,6 +59,9 @@ pub struct Window {
     /// The `CrossOriginWindow` views this realm made, by target navigable
     /// (so a view keeps its identity). Objects of this realm.
     cross_origin_views: RefCell<Vec<CrossOriginView>>,
+    /// The map of animation frame callbacks and the idle callbacks
+    /// (`crate::rendering`).
+    frame_callbacks: crate::rendering::FrameCallbacks,
 }
 
 impl AsRef<EventTarget> for Window {
@@ -81,6 +87,7 @@ unsafe impl Traceable for Window {
                     view.trace(trc);
                 }
             }
+            self.frame_callbacks.trace(trc);
         }
     }
 }
@@ -107,6 +114,7 @@ impl Window {
             navigable: Cell::new(None),
             secure_context: Cell::new(false),
             cross_origin_views: RefCell::new(Vec::new()),
+            frame_callbacks: Default::default(),
         });
         GlobalScope::attach_platform_object(cx, global, window)
     }
@@ -239,6 +247,11 @@ impl Window {
             .borrow_mut()
             .push((target, Heap::boxed(view)));
         view
+    }
+
+    /// The animation frame and idle callbacks of this window.
+    pub(crate) fn frame_callbacks(&self) -> &crate::rendering::FrameCallbacks {
+        &self.frame_callbacks
     }
 
     pub fn upcast_event_target(&self) -> &EventTarget {
@@ -480,6 +493,43 @@ impl WindowMethods for Window {
         let p = Performance::new(cx, self.global_scope());
         self.performance.set(Some(&p));
         p
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/imagebitmap-and-animations.html#dom-animationframeprovider-requestanimationframe>
+    fn RequestAnimationFrame(
+        &self,
+        _cx: &mut JSContext,
+        callback: Rc<FrameRequestCallback>,
+    ) -> Fallible<u32> {
+        // Step 1: If this is not supported, then throw (a Window always
+        // supports it).
+        Ok(self.frame_callbacks.request_animation_frame(self, callback))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/imagebitmap-and-animations.html#animationframeprovider-cancelanimationframe>
+    fn CancelAnimationFrame(&self, _cx: &mut JSContext, handle: u32) -> Fallible<()> {
+        // Step 1: If this is not supported, then throw (a Window always
+        // supports it).
+        self.frame_callbacks.cancel_animation_frame(handle);
+        Ok(())
+    }
+
+    /// <https://w3c.github.io/requestidlecallback/#the-requestidlecallback-method>
+    fn RequestIdleCallback(
+        &self,
+        _cx: &mut JSContext,
+        callback: Rc<IdleRequestCallback>,
+        options: IdleRequestOptions,
+    ) -> Fallible<u32> {
+        Ok(self
+            .frame_callbacks
+            .request_idle_callback(self, callback, options.timeout))
+    }
+
+    /// <https://w3c.github.io/requestidlecallback/#the-cancelidlecallback-method>
+    fn CancelIdleCallback(&self, _cx: &mut JSContext, handle: u32) -> Fallible<()> {
+        self.frame_callbacks.cancel_idle_callback(self, handle);
+        Ok(())
     }
 
     /// `console` (see the deviation in `Window.webidl`).

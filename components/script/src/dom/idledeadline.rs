@@ -1,0 +1,94 @@
+//! `IdleDeadline` (<https://w3c.github.io/requestidlecallback/#the-idledeadline-interface>):
+//! the argument of an idle callback (see `crate::rendering`).
+
+use std::time::Instant;
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+
+use crate::dom::bindings::codegen::IdleDeadlineBinding::IdleDeadlineMethods;
+use crate::dom::bindings::conversions::Finite;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::globalscope::GlobalScope;
+
+/// An `IdleDeadline`'s
+/// [get deadline time algorithm](https://w3c.github.io/requestidlecallback/#dfn-get-deadline-time).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum DeadlineTime {
+    /// The deadline of the idle period that started at `start` with the
+    /// deadline `end`, computed again at each call (HTML's computeDeadline:
+    /// a timer scheduled or an animation frame requested since shortens
+    /// it; see `crate::rendering::idle_period_deadline`).
+    IdlePeriod { start: Instant, end: Instant },
+    /// A fixed time (a callback run by its timeout: the time it ran).
+    Fixed(Instant),
+}
+
+pub struct IdleDeadline {
+    pub(crate) reflector: Reflector,
+    deadline: DeadlineTime,
+    /// <https://w3c.github.io/requestidlecallback/#dfn-timeout>
+    timeout: bool,
+}
+
+unsafe impl Traceable for IdleDeadline {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.reflector.trace(trc) }
+    }
+}
+
+impl IdleDeadline {
+    pub(crate) fn new(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        deadline: DeadlineTime,
+        timeout: bool,
+    ) -> DomRoot<IdleDeadline> {
+        reflect_dom_object(
+            cx,
+            global,
+            Box::new(IdleDeadline {
+                reflector: Reflector::new(),
+                deadline,
+                timeout,
+            }),
+            None,
+        )
+    }
+
+    fn global(&self) -> &GlobalScope {
+        // SAFETY: a DOM object's global outlives it.
+        unsafe {
+            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
+                self.reflector().get_jsobject(),
+            ))
+        }
+    }
+}
+
+impl IdleDeadlineMethods for IdleDeadline {
+    /// <https://w3c.github.io/requestidlecallback/#the-timeremaining-method>
+    fn TimeRemaining(&self, _cx: &mut JSContext) -> Fallible<Finite<f64>> {
+        let global = self.global();
+        // Step 1: Let now be a DOMHighResTimeStamp representing current
+        // high resolution time in milliseconds.
+        let now = global.coarsened_now();
+        // Step 2: Let deadline be the result of calling IdleDeadline's get
+        // deadline time algorithm.
+        let deadline = crate::rendering::deadline_ms(&self.deadline, global);
+        // Step 3: Let timeRemaining be deadline - now.
+        let time_remaining = deadline - now;
+        // Step 4: If timeRemaining is negative, set it to 0.
+        // Step 5: Return timeRemaining.
+        Ok(Finite::<f64>::wrap(time_remaining.max(0.0)))
+    }
+
+    /// <https://w3c.github.io/requestidlecallback/#the-didtimeout-attribute>
+    fn DidTimeout(&self, _cx: &mut JSContext) -> bool {
+        // The getter must return timeout.
+        self.timeout
+    }
+}
