@@ -54,6 +54,7 @@ fn start(agent: &AgentSampler, js: &Js, interval_ms: f64, isolated: bool) -> Ses
             realm_id: js.realm,
             time_origin: Instant::now(),
             cross_origin_isolated: isolated,
+            markers: None,
             on_buffer_full: None,
         },
     )

@@ -43,6 +43,7 @@
 mod agent;
 pub mod clock;
 pub mod glue;
+pub mod marker;
 mod registry;
 mod resolve;
 mod session;
@@ -51,9 +52,10 @@ mod wasm;
 
 pub use agent::{AgentSampler, CaptureMode, Preparation, SamplerStats};
 pub use glue::{
-    allocate_profiler_realm_id, install_wasm_compile_hook, set_jit_options, set_profiler_realm_id,
+    allocate_profiler_realm_id, gc_total_ns, install_wasm_compile_hook, set_jit_options, set_profiler_realm_id,
     Context,
 };
+pub use marker::{other_work, set_realm_origin, OriginTag, OtherWork, ProfilerMarker};
 pub use registry::{ScriptInfo, ScriptRegistry};
 pub use session::{Session, SessionError, SessionOptions, MIN_SAMPLE_INTERVAL_MS};
 pub use trace::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace};
