@@ -100,6 +100,8 @@ struct Request {
     position: u64,
     sessions: Vec<u64>,
     sent_at_ns: u64,
+    /// Ticks served while this request was in flight (see [`ride`]).
+    riders: Vec<(u64, u64, Vec<u64>)>,
 }
 
 struct SharedState {
@@ -838,7 +840,12 @@ fn tick(shared: &Shared, st: &mut SharedState, position: u64, sessions: Vec<u64>
                     position,
                     sessions,
                     sent_at_ns: now,
+                    riders: Vec::new(),
                 });
+            } else if let Some(request) = st.request.as_mut() {
+                // The previous request is still in flight: a sample without
+                // stack whose marker is the late capture's (see `ride`).
+                ride(request, position, now, sessions);
             } else {
                 // The previous request is still in flight, or the signal
                 // could not be sent: a sample without stack.
@@ -896,6 +903,21 @@ fn collect_flight(shared: &Shared, st: &mut SharedState) {
             marker,
         },
     );
+    for (position, time_ns, sessions) in request.riders {
+        deliver_without_stack(st, position, time_ns, sessions, marker);
+    }
+}
+
+/// Markers: a tick served while the previous capture request is still in
+/// flight gets a sample without stack, whose marker is the one that
+/// capture reads when its handler runs. Sound because a pending signal is
+/// handled before the thread runs any more user code: between the request
+/// and the handler the thread did no work of its own (it waited in the
+/// kernel or for a CPU, typically in a GC's parallel phases), so its state
+/// at these ticks is the state the handler reads. Without this, such ticks
+/// would fall mostly inside GCs and bias the `gc` share down.
+fn ride(request: &mut Request, position: u64, now: u64, sessions: Vec<u64>) {
+    request.riders.push((position, now, sessions));
 }
 
 /// Gives up a request whose signal has not been handled for
@@ -915,6 +937,9 @@ fn abandon_if_stale(shared: &Shared, st: &mut SharedState, now: u64) {
                 request.sessions,
                 marker,
             );
+            for (position, time_ns, sessions) in request.riders {
+                deliver_without_stack(st, position, time_ns, sessions, marker);
+            }
         }
     }
 }

@@ -331,6 +331,12 @@ uint64_t monotonic_ns() {
  * and the profilerRealmID of the context's current realm (0 without one).
  * One atomic load, an inline field read and an out-of-line accessor that
  * returns a field: async-signal-safe. */
+/* The profilerRealmID of the realm that was current when the outermost GC
+ * of this thread began (set by the GC callbacks, read by the handler on the
+ * same thread): SpiderMonkey leaves the realm while it collects. */
+thread_local std::atomic<uint64_t> tGcRealmId
+    __attribute__((tls_model("initial-exec"))){0};
+
 void note_marker_state(JSContext* cx, CaptureBuf* buf) {
   if (!buf->activity) {
     /* No session of the agent has markers. */
@@ -341,7 +347,9 @@ void note_marker_state(JSContext* cx, CaptureBuf* buf) {
   buf->activity_at_capture = buf->activity->load(std::memory_order_relaxed);
   JS::Realm* realm = js::GetContextRealm(cx);
   buf->realm_at_capture =
-      realm ? JS::RealmCreationOptionsRef(realm).profilerRealmID() : 0;
+      realm ? JS::RealmCreationOptionsRef(realm).profilerRealmID()
+      : buf->in_gc ? tGcRealmId.load(std::memory_order_relaxed)
+                   : 0;
 }
 
 void reset_buf(CaptureBuf* buf) {
@@ -716,9 +724,22 @@ void depth_add(std::atomic<uint32_t>* depth, bool enter) {
   time_gc(before, depth->load());
 }
 
+/* Markers: the realm a GC interrupts (see tGcRealmId), at the outermost
+ * GC's start; JS thread, in the GC callbacks. */
+void note_gc_realm(JSContext* cx, const std::atomic<uint32_t>* depth,
+                   bool enter) {
+  if (enter && depth->load() == 0) {
+    JS::Realm* realm = js::GetContextRealm(cx);
+    tGcRealmId.store(
+        realm ? JS::RealmCreationOptionsRef(realm).profilerRealmID() : 0,
+        std::memory_order_relaxed);
+  }
+}
+
 void on_gc_slice(JSContext* cx, JS::GCProgress progress,
                  const JS::GCDescription& desc) {
   if (tGcDepth) {
+    note_gc_realm(cx, tGcDepth, progress == JS::GC_SLICE_BEGIN);
     if (progress == JS::GC_SLICE_BEGIN) {
       depth_add(tGcDepth, true);
     } else if (progress == JS::GC_SLICE_END) {
@@ -730,8 +751,11 @@ void on_gc_slice(JSContext* cx, JS::GCProgress progress,
   }
 }
 
-void on_nursery_collection(JSContext*, JS::GCNurseryProgress progress,
+void on_nursery_collection(JSContext* cx, JS::GCNurseryProgress progress,
                            JS::GCReason, void* data) {
+  note_gc_realm(
+      cx, static_cast<std::atomic<uint32_t>*>(data),
+      progress == JS::GCNurseryProgress::GC_NURSERY_COLLECTION_START);
   depth_add(static_cast<std::atomic<uint32_t>*>(data),
             progress == JS::GCNurseryProgress::GC_NURSERY_COLLECTION_START);
 }

@@ -36,11 +36,10 @@
 //!   isolation alone). Work whose origin is unknown gets no marker (fail
 //!   closed).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 pub use jsprof_trace::ProfilerMarker;
 
@@ -80,9 +79,12 @@ thread_local! {
     /// This thread's activity word: 0 outside the embedder's own work, else
     /// the tag of the origin responsible for it.
     static ACTIVITY: Arc<AtomicU64> = Arc::new(AtomicU64::new(0));
-    /// `profilerRealmID` → origin of the realm's global (this agent's).
-    static REALM_ORIGINS: RefCell<HashMap<u64, OriginTag>> = RefCell::new(HashMap::new());
 }
+
+/// `profilerRealmID` (process-unique) → origin of the realm's global. Read
+/// by the JS thread when it resolves captures and by the sampling thread
+/// when it delivers samples without stack (never by the signal handler).
+static REALM_ORIGINS: RwLock<Option<HashMap<u64, OriginTag>>> = RwLock::new(None);
 
 /// This thread's activity word (shared with the agent's sampling thread
 /// and, through a pointer, its signal handler).
@@ -93,19 +95,21 @@ pub(crate) fn activity_word() -> Arc<AtomicU64> {
 /// Records the origin of the global whose realm has `realm_id` (JS thread,
 /// when the global is created).
 pub fn set_realm_origin(realm_id: u64, origin: OriginTag) {
-    REALM_ORIGINS.with(|m| m.borrow_mut().insert(realm_id, origin));
+    let mut map = REALM_ORIGINS.write().unwrap_or_else(|e| e.into_inner());
+    map.get_or_insert_with(HashMap::new).insert(realm_id, origin);
 }
 
 /// Forgets a destroyed realm.
 pub(crate) fn forget_realm(realm_id: u64) {
-    let _ = REALM_ORIGINS.try_with(|m| m.borrow_mut().remove(&realm_id));
+    let mut map = REALM_ORIGINS.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(map) = map.as_mut() {
+        map.remove(&realm_id);
+    }
 }
 
 fn realm_origin(realm_id: u64) -> Option<OriginTag> {
-    REALM_ORIGINS
-        .try_with(|m| m.borrow().get(&realm_id).copied())
-        .ok()
-        .flatten()
+    let map = REALM_ORIGINS.read().unwrap_or_else(|e| e.into_inner());
+    map.as_ref()?.get(&realm_id).copied()
 }
 
 /// The embedder's own work on this thread for a document (or worker) of
