@@ -206,8 +206,14 @@ setTimeout(() => {{
     let spin = window(&r["t"], at("s0") + 1.0, at("s1") - 1.0);
     assert!(spin.len() > 20, "{}", spin.len());
     let script = count(&spin, "script");
-    // (A GC may interrupt the loop; nothing else may.)
-    assert_eq!(script + count(&spin, "gc"), spin.len(), "{spin:?}");
+    // (A GC may interrupt the loop; nothing else may. A tick whose capture
+    // could not be taken, the signal not handled in time on a loaded
+    // machine, has neither stack nor marker: fail closed.)
+    let failed = spin
+        .iter()
+        .filter(|s| marker(s).is_none() && s.get("stackId").is_none())
+        .count();
+    assert_eq!(script + count(&spin, "gc") + failed, spin.len(), "{spin:?}");
     assert!(script > spin.len() / 2);
     // Idle: waiting for the timer, no marker and no stack.
     let idle = window(&r["t"], at("i0") + 2.0, at("i1") - 2.0);
