@@ -783,7 +783,6 @@ impl<'a> Resolver<'a> {
                 ty,
                 required: m.required.is_some(),
                 cross_origin_isolated: dictionary_member_cross_origin_isolated(
-                    file,
                     &m.attributes,
                     m.required.is_some() || default.is_some(),
                     &m_loc,
@@ -1967,7 +1966,6 @@ pub fn display_path(path: &Path) -> String {
 /// Such a member must be optional without a default (it is absent
 /// otherwise), and takes no arguments.
 fn dictionary_member_cross_origin_isolated(
-    file: &SourceFile,
     attributes: &Option<ExtendedAttributeList<'_>>,
     always_present: bool,
     location: &Location,
@@ -1976,10 +1974,7 @@ fn dictionary_member_cross_origin_isolated(
         return Ok(false);
     };
     if !matches!(attr, ExtendedAttribute::NoArgs(_)) {
-        return Err(err(
-            &loc(file, "CrossOriginIsolated"),
-            "[CrossOriginIsolated] takes no arguments",
-        ));
+        return Err(err(location, "[CrossOriginIsolated] takes no arguments"));
     }
     if always_present {
         return Err(err(

@@ -456,7 +456,7 @@ fn cross_origin_isolated_dictionary_members() {
     assert_error(
         "dictionary D { [CrossOriginIsolated=x] DOMString s; };",
         1,
-        17,
+        50,
         "[CrossOriginIsolated] takes no arguments",
     );
     // Still rejected elsewhere.
