@@ -12,11 +12,11 @@
 //!   preallocated buffers (`glue.rs`), and collects that capture at its next
 //!   tick; otherwise it records an idle sample without signalling.
 
+use crate::marker::{self, Observed, OriginTag};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use crate::marker::{self, Observed, OriginTag};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -833,7 +833,9 @@ fn tick(shared: &Shared, st: &mut SharedState, position: u64, sessions: Vec<u64>
         CaptureMode::SignalHandler => {
             let markers = markers_wanted(st, shared);
             let sent = st.request.is_none()
-                && st.capture.request(&shared.slot, &shared.gc, markers, position)
+                && st
+                    .capture
+                    .request(&shared.slot, &shared.gc, markers, position)
                     == Requested::Sent;
             if sent {
                 st.request = Some(Request {

@@ -42,6 +42,12 @@
 //! * The GC depth counter ([`GcWatch`]) is written by GC callbacks on the
 //!   JS thread and read (one atomic load) by its handler: inside a GC
 //!   SpiderMonkey hides JIT and wasm frames from the walk.
+//! * Markers (`marker.rs`): a capture request may carry a pointer to the JS
+//!   thread's activity word (an `Arc` the agent holds until its sampling
+//!   thread is joined); the handler loads it (relaxed) and reads the
+//!   context's current realm's `profilerRealmID` (an inline field read and
+//!   an accessor returning a field), or inside a GC the realm the GC
+//!   callbacks recorded in an initial-exec thread-local when it began.
 //! * The wasm-compilation and destroyed-realm hooks call back into Rust
 //!   ([`jsprof_note_wasm_compilation`], [`jsprof_note_realm_destroyed`]) on
 //!   the JS thread only, never from the signal handler; they catch panics.

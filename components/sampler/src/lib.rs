@@ -52,8 +52,8 @@ mod wasm;
 
 pub use agent::{AgentSampler, CaptureMode, Preparation, SamplerStats};
 pub use glue::{
-    allocate_profiler_realm_id, gc_total_ns, install_wasm_compile_hook, set_jit_options, set_profiler_realm_id,
-    Context,
+    allocate_profiler_realm_id, gc_total_ns, install_wasm_compile_hook, set_jit_options,
+    set_profiler_realm_id, Context,
 };
 pub use marker::{other_work, set_realm_origin, OriginTag, OtherWork, ProfilerMarker};
 pub use registry::{ScriptInfo, ScriptRegistry};

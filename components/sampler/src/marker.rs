@@ -66,7 +66,9 @@ impl OriginTag {
     /// A tag equal to no other (an opaque origin).
     pub fn unique() -> OriginTag {
         // Never `u32::MAX` (the unknown origin's word).
-        let n = NEXT_TAG.fetch_add(1, Ordering::Relaxed).clamp(1, u32::MAX - 1);
+        let n = NEXT_TAG
+            .fetch_add(1, Ordering::Relaxed)
+            .clamp(1, u32::MAX - 1);
         OriginTag(NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN))
     }
 
@@ -96,7 +98,8 @@ pub(crate) fn activity_word() -> Arc<AtomicU64> {
 /// when the global is created).
 pub fn set_realm_origin(realm_id: u64, origin: OriginTag) {
     let mut map = REALM_ORIGINS.write().unwrap_or_else(|e| e.into_inner());
-    map.get_or_insert_with(HashMap::new).insert(realm_id, origin);
+    map.get_or_insert_with(HashMap::new)
+        .insert(realm_id, origin);
 }
 
 /// Forgets a destroyed realm.
@@ -307,7 +310,10 @@ mod tests {
         // Unknown realm: nothing.
         let unknown = Observed::at_capture(false, true, 0, 0);
         assert_eq!(unknown.for_session(Some(a)), None);
-        assert_eq!(Observed::outside_script(false, 0).for_session(Some(a)), None);
+        assert_eq!(
+            Observed::outside_script(false, 0).for_session(Some(a)),
+            None
+        );
     }
 
     #[test]

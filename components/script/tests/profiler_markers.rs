@@ -67,9 +67,7 @@ fn result(rt: &mut JsRuntime) -> Value {
     assert!(rt.run_until_idle(None));
     let errors = rt.reported_errors();
     assert!(errors.is_empty(), "page errors: {errors:?}");
-    let out = rt
-        .evaluate("String(window.result)", "check.js", 1)
-        .unwrap();
+    let out = rt.evaluate("String(window.result)", "check.js", 1).unwrap();
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
 
@@ -172,7 +170,13 @@ setTimeout(() => p.stop().then(t => { window.result = JSON.stringify({ isolated:
     let r = result(&mut rt);
     assert_eq!(r["isolated"], false);
     let samples = r["t"]["samples"].as_array().unwrap();
-    assert!(samples.iter().filter(|s| s.get("stackId").is_some()).count() > 10);
+    assert!(
+        samples
+            .iter()
+            .filter(|s| s.get("stackId").is_some())
+            .count()
+            > 10
+    );
     assert!(!r["t"].to_string().contains("marker"), "{}", r["t"]);
 }
 
@@ -225,7 +229,11 @@ setTimeout(() => {{
     // caught the inline scripts).
     let parsing = window(&r["t"], at("parse0"), at("parse1"));
     let other = count(&parsing, "other");
-    assert!(other > 0, "no other sample in {} parsing samples", parsing.len());
+    assert!(
+        other > 0,
+        "no other sample in {} parsing samples",
+        parsing.len()
+    );
     for s in parsing.iter().filter(|s| marker(s) == Some("other")) {
         assert!(s.get("stackId").is_none(), "{s}");
     }
@@ -355,10 +363,10 @@ function timed(work) {
 </script>"#;
     let server = TestServer::start().unwrap();
     let mut rt = page(&server, WORK, true);
-    let rounds = 15;
+    let rounds = 20;
     for (name, call) in [
-        ("call-dense fib(27)", "timed(() => fib(27))"),
-        ("realistic(150)", "timed(() => realistic(150))"),
+        ("call-dense fib(32)", "timed(() => fib(32))"),
+        ("realistic(1500)", "timed(() => realistic(1500))"),
     ] {
         let mut on = Vec::new();
         let mut off = Vec::new();
@@ -368,7 +376,11 @@ function timed(work) {
             let t: f64 = rt.evaluate(call, "bench.js", 1).unwrap().parse().unwrap();
             assert!(rt.run_until_idle(None));
             if round >= 2 {
-                if markers { on.push(t) } else { off.push(t) }
+                if markers {
+                    on.push(t)
+                } else {
+                    off.push(t)
+                }
             }
         }
         jsprof_script::profiling::set_marker_tracking(true);
@@ -377,7 +389,14 @@ function timed(work) {
             v[v.len() / 2]
         };
         let mut ratios: Vec<f64> = on.iter().zip(&off).map(|(a, b)| a / b).collect();
+        let min = |v: &[f64]| v.iter().copied().fold(f64::MAX, f64::min);
         let (m_on, m_off) = (median(&mut on.clone()), median(&mut off.clone()));
+        eprintln!(
+            "{name}: fastest on {:.1} ms, off {:.1} ms (x{:.4})",
+            min(&on),
+            min(&off),
+            min(&on) / min(&off)
+        );
         let r = median(&mut ratios);
         eprintln!(
             "{name}: markers on {m_on:.1} ms, off {m_off:.1} ms (medians of {rounds}); \
