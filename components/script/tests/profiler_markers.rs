@@ -337,23 +337,12 @@ p.stop().then(t => {
 #[test]
 #[ignore]
 fn marker_tracking_cost() {
-    const WORK: &str = r#"<script>
-function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-function realistic(iter) {
-  let acc = 0;
-  for (let k = 0; k < iter; k++) {
-    const items = [];
-    for (let i = 0; i < 200; i++) items.push({ id: i, name: 'item' + i, score: (i * 7919) % 101 });
-    items.sort((a, b) => a.score - b.score || a.id - b.id);
-    const s = JSON.stringify(items.slice(0, 50));
-    acc += JSON.parse(s).length;
-    acc += items.filter(x => x.score > 50).map(x => x.name.length).reduce((a, b) => a + b, 0);
-    const m = new Map();
-    for (const it of items) m.set(it.name, it.score);
-    acc += m.size + s.replace(/item/g, 'x').length;
-  }
-  return acc;
-}
+    // The sampler benchmark's workloads, and a timed run under a 1 ms session.
+    let work = format!(
+        "<script>var now = () => performance.now();\n{}\n</script>{TIMED}",
+        include_str!("../../sampler/benches/workloads.js")
+    );
+    const TIMED: &str = r#"<script>
 function timed(work) {
   const p = new Profiler({ sampleInterval: 1, maxBufferSize: 1000000 });
   const t0 = performance.now(); work(); const t = performance.now() - t0;
@@ -362,7 +351,7 @@ function timed(work) {
 }
 </script>"#;
     let server = TestServer::start().unwrap();
-    let mut rt = page(&server, WORK, true);
+    let mut rt = page(&server, &work, true);
     let rounds = 20;
     for (name, call) in [
         ("call-dense fib(32)", "timed(() => fib(32))"),
