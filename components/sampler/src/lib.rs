@@ -20,6 +20,11 @@
 //!   muted errors via the [`ScriptRegistry`], the built-in rule) and traces
 //!   are built per the spec (`trace.rs`).
 //!
+//! * Markers (the spec repository's markers extension, `marker.rs`): each
+//!   sample of a cross-origin isolated session says whether the agent ran
+//!   script, collected garbage or did the embedder's own work, for work
+//!   of the session's origin only.
+//!
 //! # What the embedder does
 //!
 //! * Give every global a unique realm ID before `JS_NewGlobalObject`:
@@ -31,6 +36,8 @@
 //!   (fail closed).
 //! * Call [`install_wasm_compile_hook`] once per context before any script
 //!   runs: WebAssembly frames are attributed only to compilations it saw.
+//! * Record each global's origin with [`set_realm_origin`], and mark the
+//!   embedder's own work outside script with [`marker::other_work_for_realm`].
 //! * Create an [`AgentSampler`] per context, [`Session::start`] per
 //!   `Profiler`, and call [`Session::stop`] for the trace.
 //!
