@@ -603,9 +603,14 @@ impl AgentInner {
             // Built-ins are attributed to the frame below them only when the
             // walk saw every frame.
             let complete = sample.stack.as_ref().is_none_or(|s| !s.in_gc);
+            // A capture that could not read its realm (inside a GC that
+            // began outside any realm) is the leaf-most JS frame's realm's.
+            let observed = sample
+                .marker
+                .or_realm(frames.iter().rev().map(|f| f.realm).find(|&r| r != 0));
             for id in &sample.sessions {
                 if let Some(session) = sessions.get_mut(id) {
-                    let marker = sample.marker.for_session(session.markers);
+                    let marker = observed.for_session(session.markers);
                     take_sample(session, sample.time_ns, &frames, complete, &resolver);
                     session.builder.set_last_marker(marker);
                 }

@@ -223,6 +223,18 @@ impl Observed {
         }
     }
 
+    /// Script (or a GC inside it) whose realm the capture could not read:
+    /// the realm of the leaf-most JS frame the sample resolved to, if any.
+    pub(crate) fn or_realm(self, leaf_realm: Option<u64>) -> Observed {
+        match (self.marker, self.responsible, leaf_realm) {
+            (Some(_), Responsible::Unknown, Some(realm)) => Observed {
+                responsible: Responsible::Realm(realm),
+                ..self
+            },
+            _ => self,
+        }
+    }
+
     /// The sample's marker for a session whose markers scope is `scope`
     /// (its origin when its realm is cross-origin isolated, else `None`):
     /// the proposal's same-origin rule.
@@ -310,6 +322,11 @@ mod tests {
         // Unknown realm: nothing.
         let unknown = Observed::at_capture(false, true, 0, 0);
         assert_eq!(unknown.for_session(Some(a)), None);
+        // ... unless its stack resolved to frames of a known realm.
+        let leaf_a = unknown.or_realm(Some(7001));
+        assert_eq!(leaf_a.for_session(Some(a)), Some(ProfilerMarker::Script));
+        assert_eq!(unknown.or_realm(Some(7002)).for_session(Some(a)), None);
+        assert_eq!(Observed::IDLE.or_realm(Some(7001)), Observed::IDLE);
         assert_eq!(
             Observed::outside_script(false, 0).for_session(Some(a)),
             None
