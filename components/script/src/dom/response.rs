@@ -226,6 +226,8 @@ pub fn fetch(window: &Window, cx: &mut JSContext, input: &str) -> Fallible<Rc<Pr
         let mut realm = AutoRealm::new(cx, global);
         let cx = &mut *realm;
         let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
+        // Fetch processing is `other` work (markers).
+        let _work = crate::profiling::other_work(scope);
         let response = match loader {
             Some(loader) => fetch_following_same_origin(&*loader, &url, &origin),
             None => Err("no loader (no page was loaded)".to_owned()),
