@@ -26,10 +26,21 @@ dictionary ProfilerTrace {
 };
 
 // https://wicg.github.io/js-self-profiling/#the-profilersample-dictionary
+// with the markers extension
+// (https://github.com/WICG/js-self-profiling/blob/main/markers.md): the
+// marker exists only in cross-origin isolated realms. The proposal writes
+// `ProfilerMarker? marker`; a sample without marker has no `marker` member
+// (idle, or work the profiler may not see), never `null`, as in Chromium.
 dictionary ProfilerSample {
   required DOMHighResTimeStamp timestamp;
   unsigned long long stackId;
+  [CrossOriginIsolated] ProfilerMarker marker;
 };
+
+// https://github.com/WICG/js-self-profiling/blob/main/markers.md
+// The shell produces "script", "gc" and "other" (it computes no style,
+// does no layout and paints nothing).
+enum ProfilerMarker { "script", "gc", "style", "layout", "paint", "other" };
 
 // https://wicg.github.io/js-self-profiling/#the-profilerstack-dictionary
 dictionary ProfilerStack {

@@ -427,6 +427,9 @@ pub struct DictionaryMember {
     pub ty: Type,
     pub required: bool,
     pub default: Option<DefaultValue>,
+    /// `[CrossOriginIsolated]`: the member exists only in cross-origin
+    /// isolated realms (the JS Self-Profiling markers proposal's use).
+    pub cross_origin_isolated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -1120,7 +1120,11 @@ impl<'a> Resolver<'a> {
         let mut members: Vec<DictionaryMember> = Vec::new();
         for m in &d.members.body {
             let m_loc = loc(file, m.identifier.0);
-            ExtAttrs::new(&m.attributes).check(file, "a dictionary member", &[])?;
+            ExtAttrs::new(&m.attributes).check(
+                file,
+                "a dictionary member",
+                &["CrossOriginIsolated"],
+            )?;
             let member_name = ident_name(m.identifier.0);
             if members.iter().any(|x| x.name == member_name) {
                 return Err(err(
@@ -1158,6 +1162,11 @@ impl<'a> Resolver<'a> {
                 name: member_name,
                 ty,
                 required: m.required.is_some(),
+                cross_origin_isolated: dictionary_member_cross_origin_isolated(
+                    &m.attributes,
+                    m.required.is_some() || default.is_some(),
+                    &m_loc,
+                )?,
                 default,
             });
         }
@@ -2608,4 +2617,28 @@ pub(crate) fn overload_groups(ops: &[Operation]) -> Vec<Vec<&Operation>> {
         }
     }
     groups
+/// `[CrossOriginIsolated]` on a dictionary member: the member exists only
+/// when the current realm is cross-origin isolated (the JS Self-Profiling
+/// markers proposal, <https://github.com/WICG/js-self-profiling/blob/main/markers.md>;
+/// as on interface members, <https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-cross-origin-isolated-capability>).
+/// Such a member must be optional without a default (it is absent
+/// otherwise), and takes no arguments.
+fn dictionary_member_cross_origin_isolated(
+    attributes: &Option<ExtendedAttributeList<'_>>,
+    always_present: bool,
+    location: &Location,
+) -> Result<bool, GenError> {
+    let Some(attr) = ExtAttrs::new(attributes).find("CrossOriginIsolated") else {
+        return Ok(false);
+    };
+    if !matches!(attr, ExtendedAttribute::NoArgs(_)) {
+        return Err(err(location, "[CrossOriginIsolated] takes no arguments"));
+    }
+    if always_present {
+        return Err(err(
+            location,
+            "a [CrossOriginIsolated] dictionary member must be optional without a default value",
+        ));
+    }
+    Ok(true)
 }

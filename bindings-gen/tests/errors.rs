@@ -517,3 +517,33 @@ fn on_error_event_handler_attributes_and_callback_argument_types() {
         "callback arguments of union type may only have interface, string, boolean or number members",
     );
 }
+
+#[test]
+fn cross_origin_isolated_dictionary_members() {
+    // Only on optional members without a default (absent otherwise).
+    assert_error(
+        "dictionary D { [CrossOriginIsolated] required DOMString s; };",
+        1,
+        57,
+        "a [CrossOriginIsolated] dictionary member must be optional without a default value",
+    );
+    assert_error(
+        "dictionary D { [CrossOriginIsolated] DOMString s = \"x\"; };",
+        1,
+        48,
+        "a [CrossOriginIsolated] dictionary member must be optional without a default value",
+    );
+    assert_error(
+        "dictionary D { [CrossOriginIsolated=x] DOMString s; };",
+        1,
+        50,
+        "[CrossOriginIsolated] takes no arguments",
+    );
+    // Still rejected elsewhere.
+    assert_error(
+        "[Exposed=Window, CrossOriginIsolated] interface A { };",
+        1,
+        18,
+        "unsupported extended attribute [CrossOriginIsolated]",
+    );
+}

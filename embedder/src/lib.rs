@@ -367,6 +367,40 @@ pub fn trace_json(trace: &jsprof_sampler::ProfilerTrace) -> String {
     serde_json::to_string(trace).expect("a trace serializes")
 }
 
+/// The share of samples per marker (the markers extension,
+/// <https://github.com/WICG/js-self-profiling/blob/main/markers.md>), as a
+/// summary line; `None` when no sample has a marker (the profiled realm
+/// was not cross-origin isolated, or the trace predates markers). Samples
+/// without a marker are counted as `none`.
+pub fn marker_shares(samples: &[jsprof_sampler::ProfilerSample]) -> Option<String> {
+    use jsprof_sampler::ProfilerMarker as M;
+    if samples.iter().all(|s| s.marker.is_none()) {
+        return None;
+    }
+    let kinds = [
+        (Some(M::Script), "script"),
+        (Some(M::Gc), "gc"),
+        (Some(M::Style), "style"),
+        (Some(M::Layout), "layout"),
+        (Some(M::Paint), "paint"),
+        (Some(M::Other), "other"),
+        (None, "none"),
+    ];
+    let parts: Vec<String> = kinds
+        .iter()
+        .filter_map(|(kind, name)| {
+            let n = samples.iter().filter(|s| s.marker == *kind).count();
+            (n > 0).then(|| {
+                format!(
+                    "{name} {:.1} % ({n})",
+                    n as f64 * 100.0 / samples.len() as f64
+                )
+            })
+        })
+        .collect();
+    Some(format!("markers: {}\n", parts.join(", ")))
+}
+
 /// A short text summary: total samples, then the top `top` functions by
 /// self samples (the sample's leaf frame) and by total samples (on the
 /// stack, once per sample), each with its resource and line.
@@ -439,6 +473,9 @@ pub fn summarize(profile: &Profile, top: usize) -> String {
             ""
         }
     );
+    if let Some(shares) = marker_shares(&trace.samples) {
+        out.push_str(&shares);
+    }
     if let RunEnd::Stopped(interruption) = &profile.end {
         let _ = writeln!(
             out,
@@ -470,4 +507,33 @@ pub fn summarize(profile: &Profile, top: usize) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod marker_share_tests {
+    use super::marker_shares;
+    use jsprof_sampler::{ProfilerMarker, ProfilerSample};
+
+    fn sample(marker: Option<ProfilerMarker>) -> ProfilerSample {
+        ProfilerSample {
+            timestamp: 0.0,
+            stack_id: None,
+            marker,
+        }
+    }
+
+    #[test]
+    fn shares_per_marker_only_when_there_are_markers() {
+        assert_eq!(marker_shares(&[sample(None), sample(None)]), None);
+        let samples = [
+            sample(Some(ProfilerMarker::Script)),
+            sample(Some(ProfilerMarker::Script)),
+            sample(Some(ProfilerMarker::Gc)),
+            sample(None),
+        ];
+        assert_eq!(
+            marker_shares(&samples).unwrap(),
+            "markers: script 50.0 % (2), gc 25.0 % (1), none 25.0 % (1)\n"
+        );
+    }
 }

@@ -370,14 +370,15 @@ pub(crate) fn dictionary(defs: &Definitions, d: &Dictionary) -> TokenStream {
         } else {
             quote!(Some(#convert?))
         };
-        reads.push(quote! {
+        let read = quote! {
             let #field = {
                 rooted!(&in(cx) let mut member = UndefinedValue());
                 get_dictionary_member(cx, object.handle(), #key, member.handle_mut())?;
                 if !member.is_undefined() { #present } else { #missing }
             };
-        });
-        writes.push(if present_always {
+        };
+        reads.push(cross_origin_isolated_read(m, &field, read));
+        let write = if present_always {
             quote!(define_dictionary_member(cx, object, #key, &self.#field);)
         } else {
             quote! {
@@ -385,7 +386,8 @@ pub(crate) fn dictionary(defs: &Definitions, d: &Dictionary) -> TokenStream {
                     define_dictionary_member(cx, object, #key, member);
                 }
             }
-        });
+        };
+        writes.push(cross_origin_isolated_write(m, write));
         field_names.push(field);
     }
     quote! {
@@ -425,6 +427,39 @@ pub(crate) fn dictionary(defs: &Definitions, d: &Dictionary) -> TokenStream {
                 rval.set(ObjectValue(object.get()));
             }
         }
+    }
+}
+
+/// A `[CrossOriginIsolated]` member's write: only when the current realm
+/// is cross-origin isolated (absent otherwise, not `null`).
+fn cross_origin_isolated_write(m: &DictionaryMember, write: TokenStream) -> TokenStream {
+    if !m.cross_origin_isolated {
+        return write;
+    }
+    quote! {
+        if current_realm_is_cross_origin_isolated(cx) {
+            #write
+        }
+    }
+}
+
+/// A `[CrossOriginIsolated]` member's read: the member does not exist in a
+/// realm that is not cross-origin isolated, so it is not read there.
+fn cross_origin_isolated_read(
+    m: &DictionaryMember,
+    field: &proc_macro2::Ident,
+    read: TokenStream,
+) -> TokenStream {
+    if !m.cross_origin_isolated {
+        return read;
+    }
+    quote! {
+        let #field = if current_realm_is_cross_origin_isolated(cx) {
+            #read
+            #field
+        } else {
+            None
+        };
     }
 }
 

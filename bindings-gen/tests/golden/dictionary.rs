@@ -68,6 +68,8 @@ pub struct Options {
     pub parent: Base,
     /// `count` (required)
     pub count: u32,
+    /// `isolatedOnly`
+    pub isolated_only: Option<DOMString>,
     /// `names`
     pub names: Option<Vec<DOMString>>,
     /// `ratio`
@@ -101,6 +103,25 @@ impl FromJsValue for Options {
                 }
             }
         };
+        let isolated_only = if current_realm_is_cross_origin_isolated(cx) {
+            let isolated_only = {
+                rooted!(& in (cx) let mut member = UndefinedValue());
+                get_dictionary_member(
+                    cx,
+                    object.handle(),
+                    c"isolatedOnly",
+                    member.handle_mut(),
+                )?;
+                if !member.is_undefined() {
+                    Some(<DOMString as FromJsValue>::from_js(cx, member.handle(), ())?)
+                } else {
+                    None
+                }
+            };
+            isolated_only
+        } else {
+            None
+        };
         let names = {
             rooted!(& in (cx) let mut member = UndefinedValue());
             get_dictionary_member(cx, object.handle(), c"names", member.handle_mut())?;
@@ -122,6 +143,7 @@ impl FromJsValue for Options {
         Ok(Options {
             parent,
             count,
+            isolated_only,
             names,
             ratio,
         })
@@ -137,6 +159,11 @@ impl Options {
     ) {
         self.parent.define_members(cx, object);
         define_dictionary_member(cx, object, c"count", &self.count);
+        if current_realm_is_cross_origin_isolated(cx) {
+            if let Some(member) = &self.isolated_only {
+                define_dictionary_member(cx, object, c"isolatedOnly", member);
+            }
+        }
         if let Some(member) = &self.names {
             define_dictionary_member(cx, object, c"names", member);
         }

@@ -1,4 +1,5 @@
-// Dictionaries: inheritance, required members, defaults, lexicographic order.
+// Dictionaries: inheritance, required members, defaults, lexicographic order,
+// [CrossOriginIsolated] members.
 dictionary Base {
   boolean zeta = true;
   DOMString alpha;
@@ -8,4 +9,5 @@ dictionary Options : Base {
   required unsigned long count;
   double ratio = 0.5;
   sequence<DOMString> names;
+  [CrossOriginIsolated] DOMString isolatedOnly;
 };

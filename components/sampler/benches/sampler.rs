@@ -9,43 +9,25 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use jsprof_sampler::{AgentSampler, Preparation, ProfilerTrace, Session, SessionOptions};
+use jsprof_sampler::{
+    AgentSampler, OriginTag, Preparation, ProfilerTrace, Session, SessionOptions,
+};
 use support::{median, percentile, Js};
 
-const WORKLOADS: &str = r#"
-function realistic(iter) {
-  let acc = 0;
-  for (let k = 0; k < iter; k++) {
-    const items = [];
-    for (let i = 0; i < 200; i++) items.push({ id: i, name: 'item' + i, score: (i * 7919) % 101 });
-    items.sort((a, b) => a.score - b.score || a.id - b.id);
-    const s = JSON.stringify(items.slice(0, 50));
-    acc += JSON.parse(s).length;
-    acc += items.filter(x => x.score > 50).map(x => x.name.length).reduce((a, b) => a + b, 0);
-    const m = new Map();
-    for (const it of items) m.set(it.name, it.score);
-    acc += m.size + s.replace(/item/g, 'x').length;
-    class Point { constructor(x, y) { this.x = x; this.y = y; } get norm() { return Math.hypot(this.x, this.y); } }
-    for (let i = 0; i < 100; i++) acc += new Point(i, k).norm | 0;
-  }
-  return acc;
-}
-function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-var bigJson = JSON.stringify(Array.from({ length: 60000 }, (_, i) => ({ i, s: 'v' + i, a: [i, i + 1] })));
-function parsePart() { return JSON.parse(bigJson).length; }
-function jsPart(n) { let x = 0; for (let i = 0; i < n; i++) x = (x + i * i) % 1000003; return x; }
-var tParse = 0, tJs = 0;
-function split(rounds, n) {
-  for (let r = 0; r < rounds; r++) {
-    const t0 = now(); parsePart(); const t1 = now(); jsPart(n); const t2 = now();
-    tParse += t1 - t0; tJs += t2 - t1;
-  }
-  return tParse / (tParse + tJs);
-}
-function deep(n, work) { if (n === 0) { return jsPart(work); } return deep(n - 1, work) + 1; }
-"#;
+/// The workloads (`now()` is defined by `support`).
+const WORKLOADS: &str = include_str!("workloads.js");
 
 fn start(agent: &AgentSampler, js: &Js, interval_ms: f64, isolated: bool) -> Session {
+    start_with_markers(agent, js, interval_ms, isolated, None)
+}
+
+fn start_with_markers(
+    agent: &AgentSampler,
+    js: &Js,
+    interval_ms: f64,
+    isolated: bool,
+    markers: Option<OriginTag>,
+) -> Session {
     Session::start(
         agent,
         SessionOptions {
@@ -54,6 +36,7 @@ fn start(agent: &AgentSampler, js: &Js, interval_ms: f64, isolated: bool) -> Ses
             realm_id: js.realm,
             time_origin: Instant::now(),
             cross_origin_isolated: isolated,
+            markers,
             on_buffer_full: None,
         },
     )
@@ -271,6 +254,53 @@ fn sampling_overhead(js: &mut Js, name: &str, source: &str, n: usize) {
     );
 }
 
+/// Markers: sessions with and without marker tracking (the handler's marker
+/// reads and the per-sample same-origin check), interleaved in rotating
+/// order at 1 ms and 100 µs, `n` runs per state. Ratios of minima and
+/// medians of wall time, markers on over off.
+fn marker_overhead(js: &mut Js, name: &str, source: &str, n: usize) {
+    let agent = js.agent(Preparation::Lazy);
+    let origin = OriginTag::of("https://bench.test");
+    jsprof_sampler::set_realm_origin(js.realm, origin);
+    let mut keep = start(&agent, js, 1.0e7, true);
+    for _ in 0..3 {
+        js.eval(source);
+    }
+    let mut wall: [Vec<f64>; 4] = Default::default();
+    let mut marked = [0usize; 4];
+    for i in 0..n {
+        for k in 0..4 {
+            let state = (i + k) % 4;
+            let interval = if state < 2 { 1.0 } else { 0.1 };
+            let markers = (state % 2 == 1).then_some(origin);
+            let mut session = start_with_markers(&agent, js, interval, true, markers);
+            let t = Instant::now();
+            js.eval(source);
+            wall[state].push(t.elapsed().as_secs_f64() * 1000.0);
+            let trace = session.stop().unwrap();
+            marked[state] += trace.samples.iter().filter(|s| s.marker.is_some()).count();
+        }
+    }
+    keep.stop().unwrap();
+    drop(agent);
+    let min = |v: &Vec<f64>| v.iter().cloned().fold(f64::MAX, f64::min);
+    let med = |v: &Vec<f64>| median(v.clone());
+    println!("{name} markers on vs off ({n} runs each, interleaved):");
+    for (off, on, label) in [(0, 1, "1 ms"), (2, 3, "100 us")] {
+        println!(
+            "  {label}: off min {:.2} median {:.2} ms | on min {:.2} median {:.2} ms | on/off x{:.4} (min) x{:.4} (median) | marked samples per run {:.1} (off: {})",
+            min(&wall[off]),
+            med(&wall[off]),
+            min(&wall[on]),
+            med(&wall[on]),
+            min(&wall[on]) / min(&wall[off]),
+            med(&wall[on]) / med(&wall[off]),
+            marked[on] as f64 / n as f64,
+            marked[off],
+        );
+    }
+}
+
 fn main() {
     let mut js = Js::init();
     js.eval(WORKLOADS);
@@ -298,6 +328,15 @@ fn main() {
         sampling_overhead(&mut js, "call-dense fib(30)", "fib(30)", n);
         return;
     }
+    if only == "markers" {
+        let n = std::env::var("JSPROF_BENCH_RUNS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(30);
+        marker_overhead(&mut js, "realistic", "realistic(600)", n);
+        marker_overhead(&mut js, "call-dense fib(30)", "fib(30)", n);
+        return;
+    }
     let only_stop = only == "stop";
     if !only_stop {
         first_parts(&mut js);
@@ -312,6 +351,8 @@ fn first_parts(js: &mut Js) {
     overheads(js, "call-dense fib(30)", "fib(30)", 7);
     sampling_overhead(js, "realistic", "realistic(600)", 30);
     sampling_overhead(js, "call-dense fib(30)", "fib(30)", 30);
+    marker_overhead(js, "realistic", "realistic(600)", 30);
+    marker_overhead(js, "call-dense fib(30)", "fib(30)", 30);
 
     // Idle intervals.
     let agent = js.agent(Preparation::Lazy);

@@ -50,6 +50,7 @@ fn main() {
                 realm_id: js.realm,
                 time_origin: Instant::now(),
                 cross_origin_isolated: true,
+                markers: None,
                 on_buffer_full: None,
             },
         );

@@ -12,6 +12,7 @@
 //!   preallocated buffers (`glue.rs`), and collects that capture at its next
 //!   tick; otherwise it records an idle sample without signalling.
 
+use crate::marker::{self, Observed, OriginTag};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
@@ -79,6 +80,8 @@ struct Active {
     /// For idle samples, appended here directly by the sampling thread.
     clock: SessionClock,
     sink: SampleSink,
+    /// Its origin when its realm is cross-origin isolated (markers).
+    markers: Option<OriginTag>,
 }
 
 /// A captured sample, waiting for resolution on the JS thread.
@@ -88,6 +91,8 @@ struct RawSample {
     time_ns: u64,
     sessions: Vec<u64>,
     stack: Option<RawStack>,
+    /// What the agent was doing (markers, before the per-session check).
+    marker: Observed,
 }
 
 /// The capture request in flight (signal sent, handler not collected yet).
@@ -95,6 +100,8 @@ struct Request {
     position: u64,
     sessions: Vec<u64>,
     sent_at_ns: u64,
+    /// Ticks served while this request was in flight (see [`ride`]).
+    riders: Vec<(u64, u64, Vec<u64>)>,
 }
 
 struct SharedState {
@@ -118,6 +125,8 @@ struct Shared {
     cx: Context,
     stack: ProfilingStack,
     gc: GcWatch,
+    /// The JS thread's activity word (markers, `marker.rs`).
+    activity: Arc<AtomicU64>,
     slot: CaptureSlot,
     mode: CaptureMode,
     resolve_requested: AtomicBool,
@@ -142,6 +151,7 @@ impl Shared {
 /// Per-session state on the JS thread.
 pub(crate) struct SessionState {
     pub realm: u64,
+    pub markers: Option<OriginTag>,
     pub clock: SessionClock,
     pub builder: TraceBuilder,
 }
@@ -277,6 +287,7 @@ impl AgentSampler {
             cx,
             stack,
             gc,
+            activity: marker::activity_word(),
             slot,
             mode,
             resolve_requested: AtomicBool::new(false),
@@ -413,6 +424,7 @@ impl AgentInner {
         self.next_session_id.set(id + 1);
         let clock = state.clock;
         let sink = state.builder.sink();
+        let markers = state.markers;
         self.sessions.borrow_mut().insert(id, state);
         // Instrumentation first: samples need it.
         self.set_instrumentation(true);
@@ -430,6 +442,7 @@ impl AgentInner {
                 on_full,
                 clock,
                 sink,
+                markers,
             });
         }
         self.shared.wake.notify_all();
@@ -505,12 +518,20 @@ impl AgentInner {
     /// Captures on the JS thread itself.
     fn capture_here(&self, position: u64, sessions: Vec<u64>) -> RawSample {
         let time_ns = glue::monotonic_ns();
+        let mut marker = observe_without_stack(&self.shared, false);
         let stack = if self.shared.stack.depth() == 0 {
             None
         } else {
             let mut buf = self.on_thread_buf.borrow_mut();
-            let status = glue::capture_on_thread(self.cx, &self.shared.stack, position, &mut buf);
+            let status = glue::capture_on_thread(
+                self.cx,
+                &self.shared.stack,
+                position,
+                &mut buf,
+                markers_wanted(&self.shared.lock(), &self.shared),
+            );
             let stack = (status == CaptureStatus::Ok).then(|| merge(&buf));
+            marker = observe_capture(&buf, false);
             self.shared
                 .on_thread_captures
                 .fetch_add(1, Ordering::Relaxed);
@@ -527,6 +548,7 @@ impl AgentInner {
             time_ns,
             sessions,
             stack,
+            marker,
         }
     }
 
@@ -581,9 +603,16 @@ impl AgentInner {
             // Built-ins are attributed to the frame below them only when the
             // walk saw every frame.
             let complete = sample.stack.as_ref().is_none_or(|s| !s.in_gc);
+            // A capture that could not read its realm (inside a GC that
+            // began outside any realm) is the leaf-most JS frame's realm's.
+            let observed = sample
+                .marker
+                .or_realm(frames.iter().rev().map(|f| f.realm).find(|&r| r != 0));
             for id in &sample.sessions {
                 if let Some(session) = sessions.get_mut(id) {
+                    let marker = observed.for_session(session.markers);
                     take_sample(session, sample.time_ns, &frames, complete, &resolver);
+                    session.builder.set_last_marker(marker);
                 }
             }
         }
@@ -801,23 +830,34 @@ fn sampler_thread(shared: Arc<Shared>) {
 fn tick(shared: &Shared, st: &mut SharedState, position: u64, sessions: Vec<u64>, now: u64) {
     // No JS on the stack: an idle sample, without signalling.
     if shared.stack.depth() == 0 {
-        deliver_without_stack(st, position, now, sessions);
+        let marker = observe_without_stack(shared, false);
+        deliver_without_stack(st, position, now, sessions, marker);
         return;
     }
     match shared.mode {
         CaptureMode::SignalHandler => {
+            let markers = markers_wanted(st, shared);
             let sent = st.request.is_none()
-                && st.capture.request(&shared.slot, &shared.gc, position) == Requested::Sent;
+                && st
+                    .capture
+                    .request(&shared.slot, &shared.gc, markers, position)
+                    == Requested::Sent;
             if sent {
                 st.request = Some(Request {
                     position,
                     sessions,
                     sent_at_ns: now,
+                    riders: Vec::new(),
                 });
+            } else if let Some(request) = st.request.as_mut() {
+                // The previous request is still in flight: a sample without
+                // stack whose marker is the late capture's (see `ride`).
+                ride(request, position, now, sessions);
             } else {
                 // The previous request is still in flight, or the signal
                 // could not be sent: a sample without stack.
-                deliver_without_stack(st, position, now, sessions);
+                let marker = observe_without_stack(shared, true);
+                deliver_without_stack(st, position, now, sessions, marker);
             }
         }
         CaptureMode::OnThreadInterrupt => {
@@ -840,6 +880,10 @@ fn collect_flight(shared: &Shared, st: &mut SharedState) {
         return;
     };
     let buf = &mut st.capture;
+    let marker = match status {
+        CaptureStatus::NotCaptured => observe_without_stack(shared, true),
+        _ => observe_capture(buf, buf.in_gc),
+    };
     let (time_ns, stack) = match status {
         CaptureStatus::Ok => {
             shared.captures.fetch_add(1, Ordering::Relaxed);
@@ -863,8 +907,24 @@ fn collect_flight(shared: &Shared, st: &mut SharedState) {
             time_ns,
             sessions: request.sessions,
             stack,
+            marker,
         },
     );
+    for (position, time_ns, sessions) in request.riders {
+        deliver_without_stack(st, position, time_ns, sessions, marker);
+    }
+}
+
+/// Markers: a tick served while the previous capture request is still in
+/// flight gets a sample without stack, whose marker is the one that
+/// capture reads when its handler runs. Sound because a pending signal is
+/// handled before the thread runs any more user code: between the request
+/// and the handler the thread did no work of its own (it waited in the
+/// kernel or for a CPU, typically in a GC's parallel phases), so its state
+/// at these ticks is the state the handler reads. Without this, such ticks
+/// would fall mostly inside GCs and bias the `gc` share down.
+fn ride(request: &mut Request, position: u64, now: u64, sessions: Vec<u64>) {
+    request.riders.push((position, now, sessions));
 }
 
 /// Gives up a request whose signal has not been handled for
@@ -876,14 +936,30 @@ fn abandon_if_stale(shared: &Shared, st: &mut SharedState, now: u64) {
         .is_some_and(|r| now.saturating_sub(r.sent_at_ns) > ABANDON_AFTER_NS);
     if stale && st.capture.abandon(&shared.slot) {
         if let Some(request) = st.request.take() {
-            deliver_without_stack(st, request.position, request.sent_at_ns, request.sessions);
+            let marker = observe_without_stack(shared, true);
+            deliver_without_stack(
+                st,
+                request.position,
+                request.sent_at_ns,
+                request.sessions,
+                marker,
+            );
+            for (position, time_ns, sessions) in request.riders {
+                deliver_without_stack(st, position, time_ns, sessions, marker);
+            }
         }
     }
 }
 
 /// Delivers the sample of tick `position`, taken at `time_ns`, as a sample
 /// without stack.
-fn deliver_without_stack(st: &mut SharedState, position: u64, time_ns: u64, sessions: Vec<u64>) {
+fn deliver_without_stack(
+    st: &mut SharedState,
+    position: u64,
+    time_ns: u64,
+    sessions: Vec<u64>,
+    marker: Observed,
+) {
     deliver(
         st,
         RawSample {
@@ -891,6 +967,7 @@ fn deliver_without_stack(st: &mut SharedState, position: u64, time_ns: u64, sess
             time_ns,
             sessions,
             stack: None,
+            marker,
         },
     );
 }
@@ -907,6 +984,45 @@ fn deliver(st: &mut SharedState, sample: RawSample) {
         .iter()
         .filter(|a| sample.sessions.contains(&a.id))
     {
-        active.sink.push_idle(active.clock.relative(sample.time_ns));
+        active.sink.push_idle(
+            active.clock.relative(sample.time_ns),
+            sample.marker.for_session(active.markers),
+        );
     }
+}
+
+/// The activity word for a capture when a started session has markers
+/// (otherwise the handler skips the marker reads).
+fn markers_wanted<'a>(st: &SharedState, shared: &'a Shared) -> Option<&'a Arc<AtomicU64>> {
+    st.sessions
+        .iter()
+        .any(|s| s.markers.is_some())
+        .then_some(&shared.activity)
+}
+
+/// The marker state a capture read (markers, `marker.rs`): script when it
+/// found JS frames, GC per `in_gc`, the activity word and current realm as
+/// the handler saw them.
+fn observe_capture(buf: &CaptureBuffers, in_gc: bool) -> Observed {
+    // JS frames, built-ins, or the engine's JS entry (`js::RunScript`, its
+    // stack-pointer marker) whose JIT frames a GC hides; engine labels alone
+    // (a GC with no JS on the stack) are not script.
+    let script = !buf.jit.is_empty()
+        || buf.ps.iter().any(|f| match f.kind {
+            glue::PS_LABEL => buf.string(f.str_off, f.str_len) == Some(&b"js::RunScript"[..]),
+            _ => true,
+        });
+    Observed::at_capture(in_gc, script, buf.marker_activity, buf.marker_realm)
+}
+
+/// The marker state read without a capture (sampling thread, or the JS
+/// thread itself): the GC depth and the activity word. `script_on_stack`:
+/// JS was on the stack but its realm is not known, so script (or a GC
+/// inside it) gets no marker (fail closed).
+fn observe_without_stack(shared: &Shared, script_on_stack: bool) -> Observed {
+    let in_gc = shared.gc.active();
+    if script_on_stack {
+        return Observed::at_capture(in_gc, true, 0, 0);
+    }
+    Observed::outside_script(in_gc, shared.activity.load(Ordering::Relaxed))
 }

@@ -110,6 +110,11 @@ struct CaptureBuf {
    * frames are then missing from the capture. */
   uint32_t in_gc;
   uint32_t pad_;
+  /* Markers (marker.rs): the agent's activity word, and what the capture
+   * read from it and the context's current realm (note_marker_state). */
+  const std::atomic<uint64_t>* activity;
+  uint64_t activity_at_capture;
+  uint64_t realm_at_capture;
 };
 
 /* Copies a NUL-terminated string into the arena; async-signal-safe. */
@@ -322,6 +327,31 @@ uint64_t monotonic_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
+/* The marker inputs at a capture (marker.rs): the embedder's activity word
+ * and the profilerRealmID of the context's current realm (0 without one).
+ * One atomic load, an inline field read and an out-of-line accessor that
+ * returns a field: async-signal-safe. */
+/* The profilerRealmID of the realm that was current when the outermost GC
+ * of this thread began (set by the GC callbacks, read by the handler on the
+ * same thread): SpiderMonkey leaves the realm while it collects. */
+thread_local std::atomic<uint64_t> tGcRealmId
+    __attribute__((tls_model("initial-exec"))){0};
+
+void note_marker_state(JSContext* cx, CaptureBuf* buf) {
+  if (!buf->activity) {
+    /* No session of the agent has markers. */
+    buf->activity_at_capture = 0;
+    buf->realm_at_capture = 0;
+    return;
+  }
+  buf->activity_at_capture = buf->activity->load(std::memory_order_relaxed);
+  JS::Realm* realm = js::GetContextRealm(cx);
+  buf->realm_at_capture =
+      realm ? JS::RealmCreationOptionsRef(realm).profilerRealmID()
+      : buf->in_gc ? tGcRealmId.load(std::memory_order_relaxed)
+                   : 0;
+}
+
 void reset_buf(CaptureBuf* buf) {
   buf->arena_len = 0;
   buf->arena_truncated = 0;
@@ -357,6 +387,7 @@ void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
     status = 3;
   } else {
     buf->in_gc = buf->gc_depth && buf->gc_depth->load() > 0 ? 1 : 0;
+    note_marker_state(slot->cx, buf);
     copy_profiling_stack(slot->ps, buf);
     if (JS::IsProfilingEnabledForContext(slot->cx)) {
       ucontext_t* uc = static_cast<ucontext_t*>(ucontext_v);
@@ -560,6 +591,7 @@ bool jsprof_abandon_capture(CaptureSlot* slot) {
 int jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
                              uint64_t position, CaptureBuf* buf) {
   reset_buf(buf);
+  note_marker_state(cx, buf);
   copy_profiling_stack(ps, buf);
   if (!JS::IsProfilingEnabledForContext(cx)) {
     return 2;
@@ -669,17 +701,45 @@ const JSSecurityCallbacks kSecurityCallbacks = {note_runtime_code, nullptr,
 thread_local std::atomic<uint32_t>* tGcDepth = nullptr;
 thread_local JS::GCSliceCallback tPreviousSliceCallback = nullptr;
 
+/* Wall time this thread spent in GC (markers: the sampled `gc` share is
+ * checked against it), and when the current outermost GC began. */
+thread_local uint64_t tGcTotalNs = 0;
+thread_local uint64_t tGcStartedNs = 0;
+
+void time_gc(uint32_t depth_before, uint32_t depth_after) {
+  if (depth_before == 0 && depth_after > 0) {
+    tGcStartedNs = monotonic_ns();
+  } else if (depth_before > 0 && depth_after == 0) {
+    tGcTotalNs += monotonic_ns() - tGcStartedNs;
+  }
+}
+
 void depth_add(std::atomic<uint32_t>* depth, bool enter) {
+  uint32_t before = depth->load();
   if (enter) {
     depth->fetch_add(1);
-  } else if (depth->load() > 0) {
+  } else if (before > 0) {
     depth->fetch_sub(1);
+  }
+  time_gc(before, depth->load());
+}
+
+/* Markers: the realm a GC interrupts (see tGcRealmId), at the outermost
+ * GC's start; JS thread, in the GC callbacks. */
+void note_gc_realm(JSContext* cx, const std::atomic<uint32_t>* depth,
+                   bool enter) {
+  if (enter && depth->load() == 0) {
+    JS::Realm* realm = js::GetContextRealm(cx);
+    tGcRealmId.store(
+        realm ? JS::RealmCreationOptionsRef(realm).profilerRealmID() : 0,
+        std::memory_order_relaxed);
   }
 }
 
 void on_gc_slice(JSContext* cx, JS::GCProgress progress,
                  const JS::GCDescription& desc) {
   if (tGcDepth) {
+    note_gc_realm(cx, tGcDepth, progress == JS::GC_SLICE_BEGIN);
     if (progress == JS::GC_SLICE_BEGIN) {
       depth_add(tGcDepth, true);
     } else if (progress == JS::GC_SLICE_END) {
@@ -691,8 +751,11 @@ void on_gc_slice(JSContext* cx, JS::GCProgress progress,
   }
 }
 
-void on_nursery_collection(JSContext*, JS::GCNurseryProgress progress,
+void on_nursery_collection(JSContext* cx, JS::GCNurseryProgress progress,
                            JS::GCReason, void* data) {
+  note_gc_realm(
+      cx, static_cast<std::atomic<uint32_t>*>(data),
+      progress == JS::GCNurseryProgress::GC_NURSERY_COLLECTION_START);
   depth_add(static_cast<std::atomic<uint32_t>*>(data),
             progress == JS::GCNurseryProgress::GC_NURSERY_COLLECTION_START);
 }
@@ -717,6 +780,9 @@ void jsprof_watch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {
   }
   JS::AddGCNurseryCollectionCallback(cx, on_nursery_collection, depth);
 }
+
+/* Wall time this thread spent in GC while watched (ns). */
+uint64_t jsprof_gc_total_ns() { return tGcTotalNs; }
 
 /* Undoes jsprof_watch_gc (JS thread). */
 void jsprof_unwatch_gc(JSContext* cx, std::atomic<uint32_t>* depth) {

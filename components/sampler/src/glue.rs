@@ -42,6 +42,12 @@
 //! * The GC depth counter ([`GcWatch`]) is written by GC callbacks on the
 //!   JS thread and read (one atomic load) by its handler: inside a GC
 //!   SpiderMonkey hides JIT and wasm frames from the walk.
+//! * Markers (`marker.rs`): a capture request may carry a pointer to the JS
+//!   thread's activity word (an `Arc` the agent holds until its sampling
+//!   thread is joined); the handler loads it (relaxed) and reads the
+//!   context's current realm's `profilerRealmID` (an inline field read and
+//!   an accessor returning a field), or inside a GC the realm the GC
+//!   callbacks recorded in an initial-exec thread-local when it began.
 //! * The wasm-compilation and destroyed-realm hooks call back into Rust
 //!   ([`jsprof_note_wasm_compilation`], [`jsprof_note_realm_destroyed`]) on
 //!   the JS thread only, never from the signal handler; they catch panics.
@@ -61,7 +67,8 @@
 //!   pops dereference the installed stack without a null check).
 
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::Arc;
 
 /// Must match `glue.cpp`.
 pub(crate) const PS_LABEL: u32 = 0;
@@ -122,6 +129,9 @@ struct CaptureBuf {
     gc_depth: *const AtomicU32,
     in_gc: u32,
     pad_: u32,
+    activity: *const AtomicU64,
+    activity_at_capture: u64,
+    realm_at_capture: u64,
 }
 
 impl CaptureBuf {
@@ -143,6 +153,9 @@ impl CaptureBuf {
             gc_depth: std::ptr::null(),
             in_gc: 0,
             pad_: 0,
+            activity: std::ptr::null(),
+            activity_at_capture: 0,
+            realm_at_capture: 0,
         }
     }
 }
@@ -199,6 +212,7 @@ extern "C" {
     fn jsprof_install_wasm_compile_hook(cx: *mut c_void) -> bool;
     fn jsprof_watch_gc(cx: *mut c_void, depth: *const AtomicU32);
     fn jsprof_unwatch_gc(cx: *mut c_void, depth: *const AtomicU32);
+    fn jsprof_gc_total_ns() -> u64;
 }
 
 /// Whether the C++ glue and mozjs's bindgen agree on `ProfilingStack`'s size.
@@ -398,6 +412,20 @@ impl GcWatch {
     }
 }
 
+impl GcWatch {
+    /// Whether a GC slice or minor GC is running (any thread: one load).
+    pub(crate) fn active(&self) -> bool {
+        self.depth.load(std::sync::atomic::Ordering::Relaxed) > 0
+    }
+}
+
+/// Wall time the calling thread spent in GC slices and minor GCs while its
+/// agent's [`GcWatch`] was installed (ns; JS thread).
+pub fn gc_total_ns() -> u64 {
+    // SAFETY: reads a thread-local counter of the calling thread.
+    unsafe { jsprof_gc_total_ns() }
+}
+
 /// Whether this platform has the signal path (installs the handler).
 pub(crate) fn signal_capture_available() -> bool {
     // SAFETY: idempotent sigaction of a dedicated real-time signal.
@@ -433,6 +461,10 @@ pub(crate) struct CaptureBuffers {
     /// Whether the last capture interrupted the thread inside a GC, where
     /// SpiderMonkey hides the JIT and wasm frames from the walk.
     pub in_gc: bool,
+    /// The activity word and the current realm's ID at the capture
+    /// (markers, see `marker.rs`).
+    pub marker_activity: u64,
+    pub marker_realm: u64,
     /// The request record a handler fills (boxed: its address is published).
     raw: Box<CaptureBuf>,
     ps_cap: usize,
@@ -458,6 +490,8 @@ impl CaptureBuffers {
             arena_truncated: false,
             wasm_withheld: 0,
             in_gc: false,
+            marker_activity: 0,
+            marker_realm: 0,
             raw: Box::new(CaptureBuf::empty()),
             ps_cap: frames,
             jit_cap: frames,
@@ -496,7 +530,7 @@ impl CaptureBuffers {
     }
 
     /// A request record over the (cleared) buffers.
-    fn raw_for(&mut self, gc_depth: *const AtomicU32) -> CaptureBuf {
+    fn raw_for(&mut self, gc_depth: *const AtomicU32, activity: *const AtomicU64) -> CaptureBuf {
         self.ps.clear();
         self.jit.clear();
         self.arena.clear();
@@ -517,6 +551,9 @@ impl CaptureBuffers {
             gc_depth,
             in_gc: 0,
             pad_: 0,
+            activity,
+            activity_at_capture: 0,
+            realm_at_capture: 0,
         }
     }
 
@@ -538,6 +575,13 @@ impl CaptureBuffers {
         self.arena_missing = raw.arena_truncated as usize;
         self.wasm_withheld = raw.wasm_withheld;
         self.in_gc = raw.in_gc != 0;
+        self.adopt_marker_state(raw);
+    }
+
+    /// The marker inputs the capture read (`note_marker_state`).
+    fn adopt_marker_state(&mut self, raw: &CaptureBuf) {
+        self.marker_activity = raw.activity_at_capture;
+        self.marker_realm = raw.realm_at_capture;
     }
 }
 
@@ -606,12 +650,18 @@ impl CaptureBuffers {
     /// thread, without waiting (sampling thread). Until
     /// [`CaptureBuffers::collect`] returns `Done` (or the request is
     /// abandoned), the buffers belong to the handler.
-    pub(crate) fn request(&mut self, slot: &CaptureSlot, gc: &GcWatch, position: u64) -> Requested {
+    pub(crate) fn request(
+        &mut self,
+        slot: &CaptureSlot,
+        gc: &GcWatch,
+        activity: Option<&Arc<AtomicU64>>,
+        position: u64,
+    ) -> Requested {
         // SAFETY: a read of the atomic state.
         if unsafe { jsprof_capture_state(slot.ptr) } != STATE_IDLE {
             return Requested::Busy;
         }
-        *self.raw = self.raw_for(&*gc.depth);
+        *self.raw = self.raw_for(&*gc.depth, activity_ptr(activity));
         // SAFETY: the request points at `self.raw`, which is boxed (stable)
         // and, with the vectors it points into, left alone until collected.
         match unsafe { jsprof_request_capture(slot.ptr, position, &mut *self.raw) } {
@@ -646,6 +696,13 @@ impl CaptureBuffers {
     }
 }
 
+/// The activity word a capture reads (markers), or null when no session
+/// wants markers (the handler then reads neither it nor the realm). The
+/// word is an `Arc` the agent holds until its sampling thread is joined.
+fn activity_ptr(activity: Option<&Arc<AtomicU64>>) -> *const AtomicU64 {
+    activity.map_or(std::ptr::null(), Arc::as_ptr)
+}
+
 /// Must match `glue.cpp`'s `REQ_IDLE` and `REQ_DONE`.
 const STATE_IDLE: i32 = 0;
 const STATE_DONE: i32 = 3;
@@ -656,8 +713,9 @@ pub(crate) fn capture_on_thread(
     stack: &ProfilingStack,
     position: u64,
     buf: &mut CaptureBuffers,
+    activity: Option<&Arc<AtomicU64>>,
 ) -> CaptureStatus {
-    let mut raw = buf.raw_for(std::ptr::null());
+    let mut raw = buf.raw_for(std::ptr::null(), activity_ptr(activity));
     // SAFETY: called on the context's thread; buffers valid for their caps.
     let code = unsafe { jsprof_capture_on_thread(cx.0, stack.ptr, position, &mut raw) };
     buf.adopt(&raw);
@@ -821,6 +879,7 @@ extern "C" fn jsprof_note_wasm_compilation(
 #[no_mangle]
 extern "C" fn jsprof_note_realm_destroyed(realm_id: u64) {
     let _ = std::panic::catch_unwind(|| crate::wasm::note_realm_destroyed(realm_id));
+    crate::marker::forget_realm(realm_id);
 }
 
 #[cfg(test)]

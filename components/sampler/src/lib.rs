@@ -20,6 +20,11 @@
 //!   muted errors via the [`ScriptRegistry`], the built-in rule) and traces
 //!   are built per the spec (`trace.rs`).
 //!
+//! * Markers (the spec repository's markers extension, `marker.rs`): each
+//!   sample of a cross-origin isolated session says whether the agent ran
+//!   script, collected garbage or did the embedder's own work, for work
+//!   of the session's origin only.
+//!
 //! # What the embedder does
 //!
 //! * Give every global a unique realm ID before `JS_NewGlobalObject`:
@@ -31,6 +36,8 @@
 //!   (fail closed).
 //! * Call [`install_wasm_compile_hook`] once per context before any script
 //!   runs: WebAssembly frames are attributed only to compilations it saw.
+//! * Record each global's origin with [`set_realm_origin`], and mark the
+//!   embedder's own work outside script with [`marker::other_work_for_realm`].
 //! * Create an [`AgentSampler`] per context, [`Session::start`] per
 //!   `Profiler`, and call [`Session::stop`] for the trace.
 //!
@@ -43,6 +50,7 @@
 mod agent;
 pub mod clock;
 pub mod glue;
+pub mod marker;
 mod registry;
 mod resolve;
 mod session;
@@ -51,9 +59,10 @@ mod wasm;
 
 pub use agent::{AgentSampler, CaptureMode, Preparation, SamplerStats};
 pub use glue::{
-    allocate_profiler_realm_id, install_wasm_compile_hook, set_jit_options, set_profiler_realm_id,
-    Context,
+    allocate_profiler_realm_id, gc_total_ns, install_wasm_compile_hook, set_jit_options,
+    set_profiler_realm_id, Context,
 };
+pub use marker::{other_work, set_realm_origin, OriginTag, OtherWork, ProfilerMarker};
 pub use registry::{ScriptInfo, ScriptRegistry};
 pub use session::{Session, SessionError, SessionOptions, MIN_SAMPLE_INTERVAL_MS};
 pub use trace::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace};

@@ -22,6 +22,10 @@ pub struct SessionOptions {
     pub time_origin: Instant,
     /// Whether the global is cross-origin isolated (5 µs coarsening).
     pub cross_origin_isolated: bool,
+    /// Markers (the spec repository's markers extension): the origin of
+    /// the session's global when it is cross-origin isolated, `None`
+    /// otherwise (no sample then has a marker). See `marker.rs`.
+    pub markers: Option<crate::marker::OriginTag>,
     /// Called once when the sample buffer fills (the session then takes no
     /// more samples). It may run on the sampling thread: it must only queue
     /// the `samplebufferfull` event, never block.
@@ -56,6 +60,7 @@ impl Session {
         let inner = agent.inner();
         let state = SessionState {
             realm: options.realm_id,
+            markers: options.markers.filter(|_| options.cross_origin_isolated),
             clock: SessionClock::new(options.time_origin, options.cross_origin_isolated),
             builder: TraceBuilder::default(),
         };

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::clock::ns_to_ms;
+use crate::marker::{self, ProfilerMarker};
 
 /// The `ProfilerTrace` dictionaries are the `jsprof-trace` crate's model
 /// (the one model the shell's trace tools read and write too).
@@ -21,21 +22,25 @@ pub(crate) struct FrameDesc {
 
 const NO_STACK: u32 = u32::MAX;
 
-/// A session's samples as `(timestamp ns, stack ID or NO_STACK)`, 16 bytes
-/// each. Shared with the sampling thread, which appends idle samples (no
+/// A session's samples as `(timestamp ns, stack ID or NO_STACK, marker
+/// byte)`, 16 bytes each. Shared with the sampling thread, which appends idle samples (no
 /// stack, nothing to resolve) directly, so that a page idling under a
 /// session does not queue captures for the JS thread.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct SampleSink(Arc<Mutex<Vec<(u64, u32)>>>);
+pub(crate) struct SampleSink(Arc<Mutex<Vec<Sample>>>);
+
+/// `(timestamp ns, stack ID or NO_STACK, marker byte)`.
+type Sample = (u64, u32, u8);
 
 impl SampleSink {
-    fn lock(&self) -> MutexGuard<'_, Vec<(u64, u32)>> {
+    fn lock(&self) -> MutexGuard<'_, Vec<Sample>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Appends a sample without a stack.
-    pub(crate) fn push_idle(&self, timestamp_ns: u64) {
-        self.lock().push((timestamp_ns, NO_STACK));
+    pub(crate) fn push_idle(&self, timestamp_ns: u64, marker: Option<ProfilerMarker>) {
+        self.lock()
+            .push((timestamp_ns, NO_STACK, marker::encode(marker)));
     }
 }
 
@@ -131,7 +136,15 @@ impl TraceBuilder {
     pub(crate) fn push_sample(&mut self, timestamp_ns: u64, stack: Option<u32>) {
         self.samples
             .lock()
-            .push((timestamp_ns, stack.unwrap_or(NO_STACK)));
+            .push((timestamp_ns, stack.unwrap_or(NO_STACK), 0));
+    }
+
+    /// Sets the marker of the sample just pushed (markers extension: the
+    /// sample's `marker` member).
+    pub(crate) fn set_last_marker(&mut self, marker: Option<ProfilerMarker>) {
+        if let Some(last) = self.samples.lock().last_mut() {
+            last.2 = marker::encode(marker);
+        }
     }
 
     /// The sink the sampling thread appends idle samples to.
@@ -141,7 +154,7 @@ impl TraceBuilder {
 
     /// Approximate heap bytes used by this builder.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.samples.lock().capacity() * std::mem::size_of::<(u64, u32)>()
+        self.samples.lock().capacity() * std::mem::size_of::<Sample>()
             + self.stacks.capacity() * std::mem::size_of::<ProfilerStack>()
             + self.stack_ids.capacity() * 16
             + self.frames.capacity() * std::mem::size_of::<ProfilerFrame>()
@@ -161,11 +174,10 @@ impl TraceBuilder {
             stacks: self.stacks,
             samples: sorted(std::mem::take(&mut *self.samples.lock()))
                 .into_iter()
-                .map(|(ts, stack)| ProfilerSample {
+                .map(|(ts, stack, marker)| ProfilerSample {
                     timestamp: ns_to_ms(ts),
                     stack_id: (stack != NO_STACK).then_some(stack as u64),
-                    // Markers (the proposal's extension) are not recorded.
-                    marker: None,
+                    marker: marker::decode(marker),
                 })
                 .collect(),
         }
@@ -175,7 +187,7 @@ impl TraceBuilder {
 /// Samples in time order: idle samples appended by the sampling thread can
 /// overtake captures still waiting for resolution. Stable, so samples with
 /// the same coarsened time keep their order; a no-op when already sorted.
-fn sorted(mut samples: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
+fn sorted(mut samples: Vec<Sample>) -> Vec<Sample> {
     if !samples.is_sorted_by_key(|s| s.0) {
         samples.sort_by_key(|s| s.0);
     }
@@ -199,14 +211,16 @@ mod tests {
             },
         );
         let s0 = b.stack_id(None, f);
-        b.sink().push_idle(300_000);
+        b.sink().push_idle(300_000, None);
         b.push_sample(100_000, Some(s0));
-        b.sink().push_idle(200_000);
+        b.sink().push_idle(200_000, Some(ProfilerMarker::Gc));
         let t = b.finish();
         let times: Vec<f64> = t.samples.iter().map(|s| s.timestamp).collect();
         assert_eq!(times, vec![0.1, 0.2, 0.3]);
         assert_eq!(t.samples[0].stack_id, Some(0));
         assert_eq!(t.samples[1].stack_id, None);
+        assert_eq!(t.samples[1].marker, Some(ProfilerMarker::Gc));
+        assert_eq!(t.samples[0].marker, None);
     }
 
     #[test]

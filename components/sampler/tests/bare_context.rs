@@ -287,6 +287,7 @@ fn session(agent: &AgentSampler, realm: u64, interval_ms: f64, limit: usize) -> 
             realm_id: realm,
             time_origin: Instant::now(),
             cross_origin_isolated: false,
+            markers: None,
             on_buffer_full: None,
         },
     )
@@ -634,6 +635,7 @@ fn buffer_limit_is_exact(env: &mut Env) {
             realm_id: realm,
             time_origin: Instant::now(),
             cross_origin_isolated: false,
+            markers: None,
             on_buffer_full: Some(Box::new(move || {
                 f.fetch_add(1, Ordering::SeqCst);
             })),

@@ -373,6 +373,8 @@ pub fn create_child_navigable(
     // context when its parent's is.
     let blank = url::Url::parse("about:blank").expect("about:blank parses");
     child_window.set_origin(determine_origin(&blank, Some(&parent_window.origin())));
+    // SAFETY: `global` is the live global just created for the child.
+    crate::profiling::note_realm_origin(unsafe { GlobalScope::from_global(global) });
     child_window.set_secure_context(parent_window.is_secure_context());
     let child_global = NonNull::new(global)?;
     {
@@ -512,6 +514,7 @@ fn load_in_child_navigable(cx: &mut JSContext, id: NavigableId, target: Navigati
             );
             window.set_document(&blank);
             window.set_origin(Origin::new_opaque());
+            crate::profiling::note_realm_origin(scope);
             HTMLIFrameElement::queue_iframe_load_event_steps(container);
         }
         crate::runtime::perform_microtask_checkpoint(&mut realm);

@@ -260,6 +260,8 @@ pub fn fetch_method(
                         // SAFETY: `global_object` is the realm just
                         // entered, alive while the promise is.
                         let scope = unsafe { GlobalScope::from_global(global_object) };
+                        // Fetch processing is `other` work (markers).
+                        let _work = crate::profiling::other_work(scope);
                         let response_object = Response::from_fetched(cx, scope, response);
                         result.resolve(cx, &response_object);
                     }

@@ -235,6 +235,7 @@ pub fn start_session(
         // Step 3.2: the time origin of the current global object.
         time_origin: global.time_origin(),
         cross_origin_isolated: global.cross_origin_isolated(),
+        markers: session_markers(global),
         // May run on the sampling thread: only record and queue.
         on_buffer_full: Some(Box::new(move || {
             flag.store(true, std::sync::atomic::Ordering::Release);
@@ -476,4 +477,71 @@ pub(crate) fn poll_due(last: &Cell<Option<Instant>>) -> bool {
             true
         }
     }
+}
+
+// Markers (the spec repository's markers extension,
+// <https://github.com/WICG/js-self-profiling/blob/main/markers.md>): what
+// the sampler reads and how the shell feeds it is in
+// `components/sampler/src/marker.rs`. The shell records each global's
+// origin with its realm, and marks its own work outside script.
+
+/// The markers' tag of `origin` (each opaque origin is its own).
+fn marker_origin(origin: &jsprof_document::Origin) -> jsprof_sampler::OriginTag {
+    if origin.is_opaque() {
+        jsprof_sampler::OriginTag::unique()
+    } else {
+        jsprof_sampler::OriginTag::of(&origin.ascii_serialization())
+    }
+}
+
+/// Records `global`'s origin with its realm (when its settings object's
+/// origin is set): markers of its script and work are then shown to
+/// same-origin profilers only.
+pub(crate) fn note_realm_origin(global: &GlobalScope) {
+    jsprof_sampler::set_realm_origin(global.profiler_realm_id(), marker_origin(&global.origin()));
+}
+
+/// The markers scope of a session in `global`: its origin when the global
+/// is cross-origin isolated (the proposal's `[CrossOriginIsolated]`
+/// member), else none.
+fn session_markers(global: &GlobalScope) -> Option<jsprof_sampler::OriginTag> {
+    if !global.cross_origin_isolated() || !MARKER_TRACKING.with(Cell::get) {
+        return None;
+    }
+    let origin = marker_origin(&global.origin());
+    // The session's own realm is known to be of that origin.
+    jsprof_sampler::set_realm_origin(global.profiler_realm_id(), origin);
+    Some(origin)
+}
+
+thread_local! {
+    static MARKER_TRACKING: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Turns markers on (the default) or off for the sessions this agent
+/// starts from now on (the benchmark's baseline: sessions without marker
+/// tracking, where the signal handler skips the marker reads).
+pub fn set_marker_tracking(on: bool) {
+    MARKER_TRACKING.with(|m| m.set(on));
+}
+
+/// Marks the shell's own work for `global`'s document or worker (HTML
+/// parsing, structured clone, fetch processing, timers' bookkeeping) until
+/// the guard is dropped: samples outside script carry `other`.
+pub(crate) fn other_work(global: &GlobalScope) -> jsprof_sampler::OtherWork {
+    jsprof_sampler::marker::other_work_for_realm(global.profiler_realm_id())
+}
+
+/// [`other_work`] for the current realm's global, if it is one of ours.
+pub(crate) fn other_work_here(cx: &JSContext) -> Option<jsprof_sampler::OtherWork> {
+    // SAFETY: the reference is used within this call only, while the
+    // current realm's global is alive.
+    let global = unsafe { GlobalScope::current(cx) }?;
+    Some(other_work(global))
+}
+
+/// Wall time this agent's thread spent in GC while its sampler watched it
+/// (ns; markers are checked against it).
+pub fn gc_time_ns() -> u64 {
+    jsprof_sampler::gc_total_ns()
 }

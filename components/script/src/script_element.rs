@@ -722,6 +722,8 @@ fn fetch_completed(cx: &mut JSContext, id: u64, result: ScriptResult) {
     };
     let mut realm = AutoRealm::new(cx, global);
     let cx = &mut *realm;
+    // Processing the fetch's result is `other` work (markers).
+    let _work = crate::profiling::other_work(document.upcast_node().global());
     // Step 2: If el's steps to run when the result is ready are not null,
     // then run them.
     match when {

@@ -920,6 +920,7 @@ pub(crate) fn load_fetched_document(
     window.set_secure_context(secure);
     let isolation = CrossOriginIsolation::from_response(&response.headers, secure);
     global.set_cross_origin_isolated(isolation.is_cross_origin_isolated());
+    crate::profiling::note_realm_origin(global);
     document.set_embedder_policy(isolation.embedder_policy.value);
     // https://wicg.github.io/document-policy/#algo-process-response-policy
     let policy = process_response_policy(&response.headers);
@@ -938,6 +939,9 @@ pub(crate) fn load_fetched_document(
     // profile` starts its session in a top-level document's realm.
     crate::profiling::document_created(cx, global, &document, creator.is_none());
 
+    // The parser's work (and the end's, outside script) is `other` for
+    // the markers extension.
+    let _parsing = crate::profiling::other_work(global);
     // Decoding: UTF-8 (no charset sniffing; invalid sequences become
     // U+FFFD).
     let text = String::from_utf8_lossy(&response.body).into_owned();

@@ -4,7 +4,10 @@
 use std::collections::HashMap;
 use std::io::Read;
 
-use crate::model::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace};
+use crate::model::{ProfilerFrame, ProfilerMarker, ProfilerSample, ProfilerStack, ProfilerTrace};
+
+/// A timeline sample as the combiner reads it: time, stack, marker.
+type Timed = (f64, Option<u64>, Option<ProfilerMarker>);
 use crate::read::{for_each_sample, Error};
 
 /// Builds a trace's tables with O(1) interning of resources, frames and
@@ -107,6 +110,9 @@ pub struct WeightedSample {
     /// Number of samples (1 for a sample of a trace; the count of equal
     /// stacks in an aggregated profile).
     pub weight: u64,
+    /// The sample's marker (markers extension), on a timeline; `None` in an
+    /// aggregated profile.
+    pub marker: Option<ProfilerMarker>,
 }
 
 /// One or more traces in the form converters take: interned tables, and
@@ -263,7 +269,7 @@ impl Combiner {
     pub fn add_reader<R: Read>(&mut self, reader: R) -> Result<(), Error> {
         let mut counts: Vec<u64> = Vec::new();
         let mut idle = 0u64;
-        let mut timed: Vec<(f64, Option<u64>)> = Vec::new();
+        let mut timed: Vec<Timed> = Vec::new();
         let mode = self.mode;
         // Timestamps for the interval estimate, when it is needed.
         let mut head: Vec<ProfilerSample> = Vec::new();
@@ -282,7 +288,7 @@ impl Combiner {
                     }
                     None => idle += 1,
                 },
-                Mode::Timeline => timed.push((sample.timestamp, sample.stack_id)),
+                Mode::Timeline => timed.push((sample.timestamp, sample.stack_id, sample.marker)),
             }
         })?;
         if estimate && head.len() > 1 {
@@ -312,7 +318,10 @@ impl Combiner {
             }
             Mode::Timeline => self.add_timeline(
                 trace,
-                trace.samples.iter().map(|s| (s.timestamp, s.stack_id)),
+                trace
+                    .samples
+                    .iter()
+                    .map(|s| (s.timestamp, s.stack_id, s.marker)),
             ),
         }
     }
@@ -359,23 +368,19 @@ impl Combiner {
         self.traces += 1;
     }
 
-    fn add_timeline(
-        &mut self,
-        tables: &ProfilerTrace,
-        samples: impl Iterator<Item = (f64, Option<u64>)>,
-    ) {
+    fn add_timeline(&mut self, tables: &ProfilerTrace, samples: impl Iterator<Item = Timed>) {
         self.begin_trace();
         let mut samples = samples.peekable();
         let first_trace = self.traces == 0;
         if first_trace && self.interval_ms.is_none() {
             // Estimate the interval from the first trace's samples.
-            let head: Vec<(f64, Option<u64>)> = samples.by_ref().take(100_000).collect();
+            let head: Vec<Timed> = samples.by_ref().take(100_000).collect();
             let estimate: Vec<ProfilerSample> = head
                 .iter()
-                .map(|&(timestamp, stack_id)| ProfilerSample {
+                .map(|&(timestamp, stack_id, marker)| ProfilerSample {
                     timestamp,
                     stack_id,
-                    marker: None,
+                    marker,
                 })
                 .collect();
             self.interval_ms = Some(estimate_interval_ms(&estimate));
@@ -387,11 +392,11 @@ impl Combiner {
     fn push_timeline(
         &mut self,
         tables: &ProfilerTrace,
-        samples: impl Iterator<Item = (f64, Option<u64>)>,
+        samples: impl Iterator<Item = Timed>,
         first_trace: bool,
     ) {
         let mut offset = None;
-        for (timestamp, stack_id) in samples {
+        for (timestamp, stack_id, marker) in samples {
             // The first trace keeps its times; each later one starts one
             // interval after the previous one's last sample.
             let offset = *offset.get_or_insert(if first_trace {
@@ -407,6 +412,7 @@ impl Combiner {
                 timestamp,
                 stack_id: stack,
                 weight: 1,
+                marker,
             });
         }
         self.traces += 1;
@@ -494,6 +500,7 @@ impl Combiner {
                         timestamp: time,
                         stack_id,
                         weight,
+                        marker: None,
                     });
                     time += interval_ms * weight as f64;
                 }

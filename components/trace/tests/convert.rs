@@ -300,3 +300,54 @@ fn report_has_both_trees_with_percentages() {
         "{first}"
     );
 }
+
+/// Markers (the markers extension) survive the combiner's timeline and
+/// become Gecko interval markers: one per run of equal markers, from its
+/// first sample to the next sample, in the matching category.
+#[test]
+fn firefox_profile_carries_sample_markers() {
+    let trace = from_slice(
+        br#"{"resources":[],"frames":[{"name":"f"}],"stacks":[{"frameId":0}],"samples":[
+            {"timestamp":0,"stackId":0,"marker":"script"},
+            {"timestamp":1,"stackId":0,"marker":"script"},
+            {"timestamp":2,"stackId":0,"marker":"gc"},
+            {"timestamp":3,"marker":"gc"},
+            {"timestamp":4},
+            {"timestamp":5,"marker":"other"}]}"#,
+    )
+    .unwrap();
+    let p = profile(&trace);
+    let markers: Vec<_> = p.samples.iter().map(|s| s.marker).collect();
+    assert_eq!(
+        markers,
+        trace.samples.iter().map(|s| s.marker).collect::<Vec<_>>()
+    );
+    let v = json(&trace, Format::Firefox);
+    let thread = &v["threads"][0];
+    let strings = thread["stringTable"].as_array().unwrap();
+    let categories = v["meta"]["categories"].as_array().unwrap();
+    let data = thread["markers"]["data"].as_array().unwrap();
+    let described: Vec<String> = data
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {}-{} {} {}",
+                strings[m[0].as_u64().unwrap() as usize].as_str().unwrap(),
+                m[1],
+                m[2],
+                m[3],
+                categories[m[4].as_u64().unwrap() as usize]["name"]
+                    .as_str()
+                    .unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        described,
+        [
+            "script 0.0-2.0 1 JavaScript",
+            "gc 2.0-4.0 1 GC / CC",
+            format!("other 5.0-{:?} 1 Other", 5.0 + p.interval_ms).as_str(),
+        ]
+    );
+}

@@ -34,6 +34,19 @@ fn markers_and_unknown_members() {
     assert_eq!(trace.samples[1].marker, None);
 }
 
+/// Every marker, and a sample with a marker and no stack (GC or the
+/// shell's own work outside script), round-trip through the JSON model
+/// byte for byte.
+#[test]
+fn markers_round_trip() {
+    let json = r#"{"resources":[],"frames":[{"name":"f"}],"stacks":[{"frameId":0}],"samples":[{"timestamp":1.0,"stackId":0,"marker":"script"},{"timestamp":2.0,"stackId":0,"marker":"gc"},{"timestamp":3.0,"marker":"gc"},{"timestamp":4.0,"marker":"style"},{"timestamp":5.0,"marker":"layout"},{"timestamp":6.0,"marker":"paint"},{"timestamp":7.0,"marker":"other"},{"timestamp":8.0}]}"#;
+    let trace = from_str(json).unwrap();
+    assert_eq!(trace.samples[2].stack_id, None);
+    assert_eq!(trace.samples[2].marker, Some(ProfilerMarker::Gc));
+    assert_eq!(trace.samples[7].marker, None);
+    assert_eq!(serde_json::to_string(&trace).unwrap(), json);
+}
+
 fn error(json: &str) -> String {
     let message = from_str(json).unwrap_err().to_string();
     assert!(!message.contains('\n'), "one line: {message}");

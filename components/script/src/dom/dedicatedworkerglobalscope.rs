@@ -288,6 +288,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         // creation time, its origin the owner's (until the URL is known).
         scope.set_time_origin(outside.worker_creation_time);
         worker_scope.set_origin(outside.origin.clone());
+        crate::profiling::note_realm_origin(scope);
         // Step 8: Set worker global scope's name to options["name"].
         *worker_global.name.borrow_mut() = name;
         // Step 9: Append owner to worker global scope's owner set.
@@ -322,6 +323,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         // origin, any other the owner's.)
         if response.url.scheme() == "data" {
             worker_scope.set_origin(jsprof_document::Origin::new_opaque());
+            crate::profiling::note_realm_origin(scope);
         }
         // (What a local-scheme worker inherits: a blob: worker its blob
         // URL entry's environment's policy container, "creating a policy

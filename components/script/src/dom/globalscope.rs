@@ -579,6 +579,9 @@ impl GlobalScope {
     /// the timer initialization steps). `cx` is in this global's realm; a
     /// string handler is compiled with the document's or the worker's URL.
     pub(crate) fn run_timer(&self, cx: &mut JSContext, id: i32) {
+        // Timers' bookkeeping is `other` work (markers); the callback is
+        // script.
+        let _work = crate::profiling::other_work(self);
         let url = self.api_base_url().to_string();
         self.timers.run(cx, self.global.get(), &url, id);
     }

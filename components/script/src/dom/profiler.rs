@@ -43,7 +43,8 @@ use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::ProfilerBinding::ProfilerMethods;
 use crate::dom::bindings::codegen::{
-    ProfilerFrame, ProfilerInitOptions, ProfilerSample, ProfilerStack, ProfilerTrace,
+    ProfilerFrame, ProfilerInitOptions, ProfilerMarker, ProfilerSample, ProfilerStack,
+    ProfilerTrace,
 };
 use crate::dom::bindings::conversions::Finite;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
@@ -160,6 +161,10 @@ fn to_dictionary(trace: jsprof_sampler::ProfilerTrace) -> ProfilerTrace {
             .samples
             .into_iter()
             .map(|s| ProfilerSample {
+                // The sampler gives markers to sessions of cross-origin
+                // isolated realms only; the generated conversion also
+                // leaves the member out anywhere else.
+                marker: s.marker.map(to_idl_marker),
                 stack_id: s.stack_id,
                 timestamp: Finite::<f64>::wrap(s.timestamp),
             })
@@ -172,6 +177,19 @@ fn to_dictionary(trace: jsprof_sampler::ProfilerTrace) -> ProfilerTrace {
                 parent_id: s.parent_id,
             })
             .collect(),
+    }
+}
+
+/// The sampler's marker as the generated `ProfilerMarker` enum
+/// (<https://github.com/WICG/js-self-profiling/blob/main/markers.md>).
+fn to_idl_marker(marker: jsprof_sampler::ProfilerMarker) -> ProfilerMarker {
+    match marker {
+        jsprof_sampler::ProfilerMarker::Script => ProfilerMarker::Script,
+        jsprof_sampler::ProfilerMarker::Gc => ProfilerMarker::Gc,
+        jsprof_sampler::ProfilerMarker::Style => ProfilerMarker::Style,
+        jsprof_sampler::ProfilerMarker::Layout => ProfilerMarker::Layout,
+        jsprof_sampler::ProfilerMarker::Paint => ProfilerMarker::Paint,
+        jsprof_sampler::ProfilerMarker::Other => ProfilerMarker::Other,
     }
 }
 

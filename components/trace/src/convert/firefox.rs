@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde_json::{json, Value};
 
 use super::{expanded, label};
-use crate::Profile;
+use crate::{Profile, ProfilerMarker};
 
 /// The Gecko profile format version written (the profiler upgrades older
 /// versions on import; 28 has the frame table with `relevantForJS`,
@@ -20,7 +20,11 @@ pub const GECKO_VERSION: u32 = 28;
 /// `name (resource:line:column)` string (the form the profiler parses into
 /// a JS function with its file, line and column), a stack table copying the
 /// trie, and samples with their times (ms). Samples without a stack have a
-/// `null` stack, as in Firefox's own profiles.
+/// `null` stack, as in Firefox's own profiles. Sample markers (the markers
+/// extension) become interval markers of the thread: one per run of
+/// consecutive samples with the same marker, from its first sample to the
+/// next sample, named `script`, `gc`, `other`, ... in the categories
+/// JavaScript, GC / CC and Other.
 pub fn write_firefox(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
     const JAVASCRIPT: u32 = 0;
     let t = &profile.tables;
@@ -52,6 +56,7 @@ pub fn write_firefox(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
     let samples: Vec<(Option<u64>, f64, u8)> = expanded(profile)
         .map(|(time, stack)| (stack, time, 0))
         .collect();
+    let markers = marker_intervals(profile, &mut strings);
     let name = if profile.name.is_empty() {
         "JS Self-Profiling trace"
     } else {
@@ -66,6 +71,7 @@ pub fn write_firefox(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
             "categories": [
                 { "name": "JavaScript", "color": "yellow", "subcategories": ["Other"] },
                 { "name": "Other", "color": "grey", "subcategories": ["Other"] },
+                { "name": "GC / CC", "color": "orange", "subcategories": ["Other"] },
             ],
             "markerSchema": [],
             "stackwalk": 0,
@@ -109,10 +115,65 @@ pub fn write_firefox(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
             "samples": { "schema": { "stack": 0, "time": 1, "eventDelay": 2 }, "data": samples },
             "markers": {
                 "schema": { "name": 0, "startTime": 1, "endTime": 2, "phase": 3, "category": 4, "data": 5 },
-                "data": [],
+                "data": markers,
             },
         }],
     });
     serde_json::to_writer(&mut *out, &file)?;
     out.flush()
+}
+
+/// The samples' markers as Gecko interval markers (`[name, startTime,
+/// endTime, phase 1 = interval, category, data]`): one per run of
+/// consecutive samples with the same marker, ending at the next sample (or
+/// one interval after the last). Names are added to `strings`.
+fn marker_intervals(profile: &Profile, strings: &mut Vec<String>) -> Vec<Value> {
+    const JAVASCRIPT: u32 = 0;
+    const OTHER: u32 = 1;
+    const GC: u32 = 2;
+    let mut out = Vec::new();
+    let mut name_ids: Vec<(ProfilerMarker, usize)> = Vec::new();
+    let mut run: Option<(ProfilerMarker, f64)> = None;
+    let mut close = |run: Option<(ProfilerMarker, f64)>, end: f64, out: &mut Vec<Value>| {
+        let Some((marker, start)) = run else {
+            return;
+        };
+        let name = match name_ids.iter().find(|(m, _)| *m == marker) {
+            Some(&(_, id)) => id,
+            None => {
+                strings.push(marker_name(marker).to_owned());
+                name_ids.push((marker, strings.len() - 1));
+                strings.len() - 1
+            }
+        };
+        let category = match marker {
+            ProfilerMarker::Script => JAVASCRIPT,
+            ProfilerMarker::Gc => GC,
+            _ => OTHER,
+        };
+        out.push(json!([name, start, end, 1, category, null]));
+    };
+    for sample in &profile.samples {
+        if run.map(|(m, _)| Some(m)) != Some(sample.marker) {
+            close(run.take(), sample.timestamp, &mut out);
+            run = sample.marker.map(|m| (m, sample.timestamp));
+        }
+    }
+    let end = profile
+        .samples
+        .last()
+        .map_or(0.0, |s| s.timestamp + profile.interval_ms * s.weight as f64);
+    close(run, end, &mut out);
+    out
+}
+
+fn marker_name(marker: ProfilerMarker) -> &'static str {
+    match marker {
+        ProfilerMarker::Script => "script",
+        ProfilerMarker::Gc => "gc",
+        ProfilerMarker::Style => "style",
+        ProfilerMarker::Layout => "layout",
+        ProfilerMarker::Paint => "paint",
+        ProfilerMarker::Other => "other",
+    }
 }

@@ -848,4 +848,13 @@ impl<K: ToJsValue, V: ToJsValue> ToJsValue for Record<K, V> {
         }
         rval.set(ObjectValue(object.get()));
     }
+/// Whether the current realm's global is cross-origin isolated
+/// (<https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-cross-origin-isolated-capability>):
+/// `[CrossOriginIsolated]` dictionary members exist only then. A realm
+/// that is not one of our globals' is not.
+pub fn current_realm_is_cross_origin_isolated(cx: &JSContext) -> bool {
+    // SAFETY: the reference is used within this call, while the current
+    // realm's global is alive.
+    unsafe { crate::dom::globalscope::GlobalScope::current(cx) }
+        .is_some_and(|g| g.cross_origin_isolated())
 }

@@ -95,6 +95,8 @@ fn data_clone_error(cx: &mut JSContext) -> Error {
 /// <https://html.spec.whatwg.org/multipage/structured-data.html#structuredserialize>
 /// of `value` (in the current realm).
 pub fn structured_serialize(cx: &mut JSContext, value: HandleValue) -> Fallible<Serialized> {
+    // `other` work outside script (markers).
+    let _work = crate::profiling::other_work_here(cx);
     let buffer = Buffer::new()?;
     let policy = policy();
     rooted!(&in(cx) let transfer = UndefinedValue());
@@ -140,6 +142,8 @@ pub fn structured_deserialize(
     serialized: &Serialized,
     rval: MutableHandleValue,
 ) -> Fallible<()> {
+    // `other` work outside script (markers).
+    let _work = crate::profiling::other_work_here(cx);
     let buffer = Buffer::new()?;
     let policy = policy();
     // SAFETY: the buffer is live; the bytes were written by
