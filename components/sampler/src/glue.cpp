@@ -459,6 +459,19 @@ bool jsprof_set_jit_option(JSContext* cx, const char* name, size_t len,
       return true;
     }
   }
+  /* For the cost breakdown only: SpiderMonkey built with the repository's
+   * patch 0001 (third_party/mozjs_sys-patches) can generate JIT code without
+   * the lastProfilingFrame bookkeeping; its innermost JIT frames are then
+   * not walked, so samples lose them: never for a real session. Only before
+   * the profiler is first enabled. */
+  static const char kBookkeeping[] = "profiler.jit-frame-bookkeeping";
+#ifdef JS_PROFILER_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
+  if (len == sizeof(kBookkeeping) - 1 && memcmp(kBookkeeping, name, len) == 0) {
+    return js::SetContextProfilerJitFrameBookkeeping(cx, value != 0);
+  }
+#else
+  (void)kBookkeeping;
+#endif
   return false;
 }
 
