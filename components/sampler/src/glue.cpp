@@ -40,6 +40,15 @@ namespace js::jit {
 void ResetPerfSpewer(bool enabled);
 }  // namespace js::jit
 
+#ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
+/* Added by third_party/mozjs_sys-patches/0001 (jit/ProfilerJitBookkeeping.h,
+ * not exported); the sampler's build script defines the macro only when the
+ * linked SpiderMonkey carries the patch. */
+namespace js {
+bool SetContextProfilerJitFrameBookkeeping(JSContext* cx, bool enabled);
+}  // namespace js
+#endif
+
 namespace {
 
 /* Must match glue.rs. */
@@ -490,6 +499,19 @@ bool jsprof_set_jit_option(JSContext* cx, const char* name, size_t len,
       return true;
     }
   }
+  /* For the cost breakdown only: SpiderMonkey built with the repository's
+   * patch 0001 (third_party/mozjs_sys-patches) can generate JIT code without
+   * the lastProfilingFrame bookkeeping; its innermost JIT frames are then
+   * not walked, so samples lose them: never for a real session. Only before
+   * the profiler is first enabled. */
+  static const char kBookkeeping[] = "profiler.jit-frame-bookkeeping";
+#ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
+  if (len == sizeof(kBookkeeping) - 1 && memcmp(kBookkeeping, name, len) == 0) {
+    return js::SetContextProfilerJitFrameBookkeeping(cx, value != 0);
+  }
+#else
+  (void)kBookkeeping;
+#endif
   return false;
 }
 

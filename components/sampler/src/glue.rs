@@ -836,6 +836,10 @@ pub fn install_wasm_compile_hook(cx: &mut mozjs::context::JSContext) -> bool {
 /// `baseline.enable=0`, `blinterp.warmup.trigger=0`, ...; the list is
 /// `JIT_COMPILER_OPTIONS` in `jsapi.h`). For measurements: the cost
 /// breakdown isolates tiers with it (`JSPROF_BENCH_JIT`, see the README).
+/// With SpiderMonkey patched (`JSPROF_MOZJS_PATCHES=1`, see
+/// `third_party/mozjs_sys-patches`), `profiler.jit-frame-bookkeeping=0` also
+/// turns off the JIT frame bookkeeping (measurements only: samples then lose
+/// the innermost activation's JIT frames).
 /// JS thread, before scripts run.
 pub fn set_jit_options(cx: &mut mozjs::context::JSContext, spec: &str) -> Result<(), String> {
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {

@@ -1077,6 +1077,104 @@ fn deep_stacks_keep_their_leaf(env: &mut Env) {
     drop(agent);
 }
 
+/// Samples (signal path, 1 ms) taken where the JIT-aware walk is most fragile:
+/// in call-dense recursion (most samples land near prologues and epilogues,
+/// at every tier as the code warms up to Ion), in natives and VM functions
+/// called from JIT code (exit frames), and while exceptions unwind through
+/// JIT frames. Asserts that nothing crashes and that every stack is
+/// well-formed: root first, the page's scripted frames in an order the
+/// program can produce, built-ins only at the leaf end, called by the phase
+/// that calls them.
+fn jit_transitions_stress(env: &mut Env) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    let mut s = session(&agent, realm, 1.0, 1_000_000);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    env.run(
+        global,
+        APP,
+        false,
+        "function rec(n) { return n < 2 ? n : rec(n - 1) + rec(n - 2); }\n\
+         function recDriver(quota) { const s0 = captures(); const end = Date.now() + 20000; let x = 0;\n\
+           while (captures() < s0 + quota && Date.now() < end) x += rec(18); return x; }\n\
+         function callNatives(i) { const o = { a: i, b: 'x' + i, c: [i, i + 1] };\n\
+           const t = JSON.stringify(o); const k = Object.keys(o).join('-');\n\
+           return t.split(',').length + k.length + Math.hypot(i, 3) + parseInt('' + i, 10); }\n\
+         function nativeDriver(quota) { const s0 = captures(); const end = Date.now() + 20000; let x = 0;\n\
+           for (let i = 0; captures() < s0 + quota && Date.now() < end; i++) x += callNatives(i); return x; }\n\
+         function thrower(n) { if (n === 0) throw new Error('deep'); return thrower(n - 1) + 1; }\n\
+         function catcher(n) { try { return thrower(n); } catch (e) { return e.message.length; } }\n\
+         function throwDriver(quota) { const s0 = captures(); const end = Date.now() + 20000; let x = 0;\n\
+           for (let i = 0; captures() < s0 + quota && Date.now() < end; i++) x += catcher(20 + (i % 20)); return x; }\n\
+         recDriver(150); nativeDriver(150); throwDriver(150);\n",
+    );
+    let trace = s.stop().unwrap();
+    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+    assert!(agent.stats().handler_captures >= 450, "{:?}", agent.stats());
+    let all = stacks(&trace);
+    let mut seen = [0usize; 3];
+    for st in all.iter().filter(|st| !st.is_empty()) {
+        // Scripted frames (with a resource) first, then built-ins only.
+        let scripted = st.iter().take_while(|f| f.1.is_some()).count();
+        assert!(
+            st[scripted..].iter().all(|f| f.1.is_none()),
+            "a built-in below a scripted frame: {st:?}"
+        );
+        assert!(st[..scripted].iter().all(|f| f.1.as_deref() == Some(APP)));
+        let n: Vec<&str> = st[..scripted].iter().map(|f| f.0.as_str()).collect();
+        // The top-level script, a driver, then the phase's frames.
+        let Some((&"", rest)) = n.split_first() else {
+            panic!("not rooted at the top-level script: {st:?}");
+        };
+        let (phase, body) = match rest.split_first() {
+            Some((&"recDriver", body)) => (0, body),
+            Some((&"nativeDriver", body)) => (1, body),
+            Some((&"throwDriver", body)) => (2, body),
+            None => continue,
+            _ => panic!("unexpected root: {st:?}"),
+        };
+        let well_formed = match phase {
+            0 => body.iter().all(|f| *f == "rec"),
+            1 => body.is_empty() || body == ["callNatives"],
+            _ => {
+                body.is_empty()
+                    || (body[0] == "catcher" && body[1..].iter().all(|f| *f == "thrower"))
+            }
+        };
+        assert!(well_formed, "malformed stack: {st:?}");
+        if phase == 0 {
+            assert!(body.len() <= 18, "deeper than the recursion: {st:?}");
+        }
+        if phase == 2 {
+            assert!(body.len() <= 41, "deeper than the recursion: {st:?}");
+        }
+        // Built-ins: called by callNatives and thrower (`Error`) or, for
+        // `captures`, by the drivers; nothing else calls one.
+        if scripted < st.len() {
+            let caller = *n.last().unwrap();
+            assert!(
+                [
+                    "callNatives",
+                    "thrower",
+                    "catcher",
+                    "recDriver",
+                    "nativeDriver",
+                    "throwDriver"
+                ]
+                .contains(&caller),
+                "built-in under {caller}: {st:?}"
+            );
+        }
+        if !body.is_empty() {
+            seen[phase] += 1;
+        }
+    }
+    // Each phase was sampled inside its own frames, not only in its driver.
+    assert!(seen.iter().all(|&c| c >= 20), "samples per phase: {seen:?}");
+    drop(agent);
+}
+
 fn main() {
     let engine = JSEngine::init().unwrap();
     let mut env = Env {
@@ -1110,6 +1208,7 @@ fn main() {
             eager_mode_instruments_from_creation,
         ),
         ("async_sampler_captures_js", async_sampler_captures_js),
+        ("jit_transitions_stress", jit_transitions_stress),
         (
             "on_thread_fallback_captures_js",
             on_thread_fallback_captures_js,

@@ -8,7 +8,9 @@
 //! `js/ProfilingFrameIterator.h`, ...) finds the objdir itself:
 //!
 //! 1. `MOZJS_OBJDIR`, when set, names it explicitly (an override for unusual
-//!    layouts, or to pick one of several builds).
+//!    layouts, or to pick one of several builds); else `DEP_MOZJS_OBJDIR`,
+//!    which the patched `mozjs_sys` (`JSPROF_MOZJS_PATCHES=1`, see
+//!    `third_party/mozjs_sys-patches`) exports to its direct dependents.
 //! 2. Otherwise the build script's own `OUT_DIR`
 //!    (`<target>/<profile>/build/<crate>-<hash>/out`) leads to the profile's
 //!    `build/` directory, which holds every build script output of that profile,
@@ -41,6 +43,11 @@ pub const EXPECTED_MOZJS_MAJOR_VERSION: u32 = 153;
 
 /// Environment variable that overrides objdir discovery.
 pub const OBJDIR_ENV: &str = "MOZJS_OBJDIR";
+
+/// The objdir as the linked `mozjs_sys` names it (`cargo:objdir=`, printed by
+/// the patched crate: `third_party/mozjs_sys-patches/0002-build-export-objdir.patch`);
+/// seen by build scripts of crates that depend on `mozjs_sys` directly.
+pub const DEP_OBJDIR_ENV: &str = "DEP_MOZJS_OBJDIR";
 
 /// A located SpiderMonkey build directory.
 #[derive(Debug, Clone)]
@@ -125,7 +132,7 @@ impl Objdir {
     /// and prints the `rerun-if` lines that keep the result current.
     pub fn locate() -> Result<Objdir, LocateError> {
         println!("cargo:rerun-if-env-changed={OBJDIR_ENV}");
-        let objdir = match env::var_os(OBJDIR_ENV) {
+        let objdir = match env::var_os(OBJDIR_ENV).or_else(|| env::var_os(DEP_OBJDIR_ENV)) {
             Some(path) => Objdir::from_override(PathBuf::from(path))?,
             None => {
                 let out_dir = env::var_os("OUT_DIR").ok_or(LocateError::NoOutDir)?;
