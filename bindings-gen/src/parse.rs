@@ -2617,6 +2617,8 @@ pub(crate) fn overload_groups(ops: &[Operation]) -> Vec<Vec<&Operation>> {
         }
     }
     groups
+}
+
 /// `[CrossOriginIsolated]` on a dictionary member: the member exists only
 /// when the current realm is cross-origin isolated (the JS Self-Profiling
 /// markers proposal, <https://github.com/WICG/js-self-profiling/blob/main/markers.md>;

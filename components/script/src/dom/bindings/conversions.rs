@@ -848,6 +848,8 @@ impl<K: ToJsValue, V: ToJsValue> ToJsValue for Record<K, V> {
         }
         rval.set(ObjectValue(object.get()));
     }
+}
+
 /// Whether the current realm's global is cross-origin isolated
 /// (<https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-cross-origin-isolated-capability>):
 /// `[CrossOriginIsolated]` dictionary members exist only then. A realm
