@@ -20,9 +20,8 @@ interface Document : Node {
   Element createElement(DOMString localName);
   Element createElementNS(DOMString? namespace, DOMString qualifiedName);
   Text createTextNode(DOMString data);
-  // Deviation: returns a Node (there is no Comment interface yet: a comment
-  // is a bare Node of type COMMENT_NODE, its data not kept).
-  Node createComment(DOMString data);
+  DocumentFragment createDocumentFragment();
+  Comment createComment(DOMString data);
 
   // https://html.spec.whatwg.org/multipage/dom.html#the-document-object
   readonly attribute DOMString readyState;

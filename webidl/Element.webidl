@@ -18,6 +18,7 @@ interface Element : Node {
   undefined setAttribute(DOMString qualifiedName, DOMString value);
   undefined removeAttribute(DOMString qualifiedName);
   boolean hasAttribute(DOMString qualifiedName);
+  boolean toggleAttribute(DOMString qualifiedName, optional boolean force);
 
   // https://dom.spec.whatwg.org/#interface-childnode (the ChildNode mixin's
   // remove(), written here; the mixin is not included by Text yet)
@@ -26,4 +27,11 @@ interface Element : Node {
   Element? querySelector(DOMString selectors);
   sequence<Element> querySelectorAll(DOMString selectors);
   sequence<Element> getElementsByTagName(DOMString qualifiedName);
+
+  // https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-parsing-and-serialization
+  // (TrustedHTML is not supported: strings only, and no
+  // [LegacyNullToEmptyString]: null becomes "null")
+  attribute DOMString innerHTML;
+  attribute DOMString outerHTML;
+  undefined insertAdjacentHTML(DOMString position, DOMString string);
 };

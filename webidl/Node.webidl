@@ -9,6 +9,7 @@ interface Node : EventTarget {
   const unsigned short COMMENT_NODE = 8;
   const unsigned short DOCUMENT_NODE = 9;
   const unsigned short DOCUMENT_TYPE_NODE = 10;
+  const unsigned short DOCUMENT_FRAGMENT_NODE = 11;
   readonly attribute unsigned short nodeType;
   readonly attribute DOMString nodeName;
 
@@ -23,6 +24,12 @@ interface Node : EventTarget {
   readonly attribute Node? nextSibling;
 
   attribute DOMString? textContent;
+  attribute DOMString? nodeValue;
+  readonly attribute boolean isConnected;
+
+  Node cloneNode(optional boolean deep = false);
+  boolean isEqualNode(Node? otherNode);
+  boolean isSameNode(Node? otherNode); // legacy alias of ===
 
   boolean contains(Node? other);
 

@@ -9,6 +9,7 @@ pub mod browsing_context;
 pub mod dom;
 pub mod engine;
 pub mod event_loop;
+pub(crate) mod html_serializer;
 pub mod html_tree_builder;
 pub(crate) mod html_tree_sink;
 pub mod import_map;

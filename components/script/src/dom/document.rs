@@ -14,6 +14,8 @@ use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::comment::Comment;
+use crate::dom::documentfragment::DocumentFragment;
 use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmlelement::HTMLElement;
@@ -52,6 +54,11 @@ pub struct Document {
     /// The line the HTML parser of this document is at while it parses
     /// (the script location of event handler content attributes it sets).
     parser_line: Cell<Option<u32>>,
+    /// <https://html.spec.whatwg.org/multipage/scripting.html#associated-inert-template-document>
+    inert_template_document: MutNullableDom<Document>,
+    /// Whether this document is an inert template document (created by
+    /// "appropriate template contents owner document").
+    is_inert_template_document: Cell<bool>,
 }
 
 impl AsRef<Node> for Document {
@@ -65,6 +72,7 @@ unsafe impl Traceable for Document {
         unsafe {
             self.node.trace(trc);
             self.current_script.trace(trc);
+            self.inert_template_document.trace(trc);
         }
     }
 }
@@ -86,6 +94,8 @@ impl Document {
                 quirks: Cell::new(false),
                 load_delay: Cell::new(0),
                 parser_line: Cell::new(None),
+                inert_template_document: MutNullableDom::default(),
+                is_inert_template_document: Cell::new(false),
             }),
             None,
         )
@@ -176,6 +186,39 @@ impl Document {
             .children()
             .into_iter()
             .find_map(|c| c.downcast::<Element>())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/scripting.html#appropriate-template-contents-owner-document>
+    pub fn appropriate_template_contents_owner_document(
+        &self,
+        cx: &mut JSContext,
+    ) -> DomRoot<Document> {
+        // Step 1: If doc is not a Document created by this algorithm, then:
+        if self.is_inert_template_document.get() {
+            // Step 2: Return doc.
+            return DomRoot::from_ref(self);
+        }
+        // Step 1.1: If doc does not yet have an associated inert template
+        // document, then: let new doc be a new Document (whose browsing
+        // context is null: it has no window, so nothing in it loads or
+        // runs), marked as an HTML document if doc is one; set doc's
+        // associated inert template document to new doc.
+        if let Some(inert) = self.inert_template_document.get() {
+            return inert;
+        }
+        let url = url::Url::parse("about:blank").expect("a valid URL");
+        let inert = Document::new(cx, self.node.global(), url);
+        inert.is_inert_template_document.set(true);
+        inert.set_quirks(self.quirks.get());
+        self.inert_template_document.set(Some(&inert));
+        // Step 1.2: Set doc to doc's associated inert template document.
+        inert
+    }
+
+    /// Whether this document is in quirks mode
+    /// (<https://dom.spec.whatwg.org/#concept-document-quirks>).
+    pub fn is_quirks(&self) -> bool {
+        self.quirks.get()
     }
 
     /// The first child of the html element that is an HTML element named
@@ -385,10 +428,30 @@ impl DocumentMethods for Document {
     }
 
     /// <https://dom.spec.whatwg.org/#dom-document-createcomment>: a new
-    /// comment node whose node document is this (its data is not kept:
-    /// comments have no data here yet).
-    fn CreateComment(&self, cx: &mut JSContext, _data: DOMString) -> Fallible<DomRoot<Node>> {
-        Ok(Node::new_comment(cx, self))
+    /// Comment node whose data is data and node document is this.
+    fn CreateComment(&self, cx: &mut JSContext, data: DOMString) -> Fallible<DomRoot<Comment>> {
+        Ok(Comment::new(cx, self, &data))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-createdocumentfragment>:
+    /// a new DocumentFragment node whose node document is this.
+    fn CreateDocumentFragment(&self, cx: &mut JSContext) -> Fallible<DomRoot<DocumentFragment>> {
+        Ok(DocumentFragment::new(cx, self))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
+    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.first_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
+    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.last_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
+    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
+        self.node.child_element_count()
     }
 }
 

@@ -20,6 +20,7 @@ use crate::dom::htmlbodyelement::HTMLBodyElement;
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
+use crate::dom::htmltemplateelement::HTMLTemplateElement;
 use crate::dom::node::{Node, NodeKind};
 
 /// The HTML namespace.
@@ -92,6 +93,13 @@ impl Element {
                     document, namespace, prefix, local_name,
                 ));
                 reflect_dom_object(cx, global, Box::new(body), None).upcast::<Element>()
+            } else if local_name == "template" {
+                let template = HTMLTemplateElement::new_inherited(Element::new_inherited(
+                    document, namespace, prefix, local_name,
+                ));
+                let template = reflect_dom_object(cx, global, Box::new(template), None);
+                template.establish_template_contents(cx, document);
+                template.upcast::<Element>()
             } else if local_name == "iframe" {
                 let iframe = HTMLIFrameElement::new_inherited(Element::new_inherited(
                     document, namespace, prefix, local_name,
@@ -186,6 +194,10 @@ impl Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attributes-set-value>
     pub fn set_attribute_value(&self, name: &str, value: &str) {
         let name = self.normalize_attribute_name(name);
+        // https://dom.spec.whatwg.org/#handle-attribute-changes step 1:
+        // queue a mutation record of "attributes" with the old value.
+        let old = self.get_attribute(&name);
+        crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, old.as_deref());
         {
             let mut attributes = self.attributes.borrow_mut();
             match attributes.iter_mut().find(|(n, _)| *n == name) {
@@ -201,6 +213,10 @@ impl Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attributes-remove-by-name>
     pub fn remove_attribute(&self, name: &str) {
         let name = self.normalize_attribute_name(name);
+        // https://dom.spec.whatwg.org/#handle-attribute-changes step 1.
+        if let Some(old) = self.get_attribute(&name) {
+            crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, Some(&old));
+        }
         let removed = {
             let mut attributes = self.attributes.borrow_mut();
             let before = attributes.len();
@@ -218,12 +234,23 @@ impl Element {
     pub fn add_attributes_if_missing(&self, attributes: Vec<(String, String)>) {
         for (name, value) in attributes {
             if self.get_attribute(&name).is_none() {
+                crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, None);
                 self.attributes
                     .borrow_mut()
                     .push((name.clone(), value.clone()));
                 self.attribute_changed(&name, Some(&value));
             }
         }
+    }
+
+    /// The attribute list (qualified name, value), in order.
+    pub fn attribute_list(&self) -> Vec<(String, String)> {
+        self.attributes.borrow().clone()
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-element-namespace-prefix>
+    pub fn prefix(&self) -> Option<&str> {
+        self.prefix.as_deref()
     }
 
     /// "If this is in the HTML namespace and its node document is an HTML
@@ -551,4 +578,240 @@ impl ElementMethods for Element {
     ) -> Fallible<Vec<DomRoot<Element>>> {
         Ok(Element::elements_by_tag_name(&self.node, &name))
     }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-toggleattribute>
+    fn ToggleAttribute(
+        &self,
+        cx: &mut JSContext,
+        name: DOMString,
+        force: Option<bool>,
+    ) -> Fallible<bool> {
+        // Step 1: If qualifiedName is not a valid attribute local name, then
+        // throw an "InvalidCharacterError" DOMException.
+        if !valid_attribute_name(&name) {
+            return Err(Error::dom(DomExceptionName::InvalidCharacterError));
+        }
+        // Step 2: lowercase in an HTML element (`get_attribute` and
+        // friends normalise). Step 3: Let attribute be the first attribute
+        // in this's attribute list whose qualified name is qualifiedName.
+        let present = self.get_attribute(&name).is_some();
+        let result = if !present {
+            // Step 4: If attribute is null: if force is not given or is
+            // true, create an attribute whose local name is qualifiedName,
+            // value is the empty string, and node document is this's node
+            // document, then append this attribute to this, and then return
+            // true. Otherwise, return false.
+            if force.unwrap_or(true) {
+                self.set_attribute_value(&name, "");
+                true
+            } else {
+                false
+            }
+        } else if !force.unwrap_or(false) {
+            // Step 5: Otherwise, if force is not given or is false, remove
+            // an attribute given qualifiedName and this, and then return
+            // false.
+            self.remove_attribute(&name);
+            false
+        } else {
+            // Step 6: Return true.
+            true
+        };
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(result)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-innerhtml>:
+    /// the getter returns the result of running fragment serializing
+    /// algorithm steps with this and true (the require well-formed flag
+    /// only matters for XML documents).
+    fn InnerHTML(&self, _cx: &mut JSContext) -> DOMString {
+        crate::html_serializer::serialize_children(self.upcast_node())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-innerhtml>
+    fn SetInnerHTML(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+        // Step 1: Let compliantString be the result of invoking the Get
+        // Trusted Type compliant string algorithm (no Trusted Types: the
+        // string itself).
+        // Step 2: Let context be this.
+        // Step 3: Let fragment be the result of invoking the fragment
+        // parsing algorithm steps with context and compliantString.
+        let fragment = crate::html_tree_sink::parse_fragment(cx, self, &value);
+        // Step 4: If context is a template element, then set context to the
+        // template element's template contents (a DocumentFragment).
+        let context = match DomRoot::from_ref(self).downcast::<HTMLTemplateElement>() {
+            Some(template) => template.contents().upcast::<Node>(),
+            None => DomRoot::from_ref(self.upcast_node()),
+        };
+        // Step 5: Replace all with fragment within context.
+        context.replace_all(Some(fragment.upcast_node()));
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-outerhtml>:
+    /// the getter returns the result of running the HTML fragment
+    /// serialization algorithm on a fictional node whose only child is
+    /// this.
+    fn OuterHTML(&self, _cx: &mut JSContext) -> DOMString {
+        crate::html_serializer::serialize_node(self.upcast_node())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-outerhtml>
+    fn SetOuterHTML(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+        // Step 1: compliantString (no Trusted Types).
+        // Step 2: Let parent be this's parent.
+        // Step 3: If parent is null, return.
+        let Some(parent) = self.upcast_node().parent() else {
+            return Ok(());
+        };
+        // Step 4: If parent is a Document, throw a
+        // "NoModificationAllowedError" DOMException.
+        if parent.kind() == NodeKind::Document {
+            return Err(Error::dom(DomExceptionName::NoModificationAllowedError));
+        }
+        // Step 5: If parent is a DocumentFragment, set parent to the result
+        // of creating an element given this's node document, "body", and
+        // the HTML namespace.
+        let context = match parent.downcast::<Element>() {
+            Some(element) => element,
+            None => self.new_body_element(cx),
+        };
+        // Step 6: Let fragment be the result of invoking the fragment
+        // parsing algorithm steps given parent and compliantString.
+        let fragment = crate::html_tree_sink::parse_fragment(cx, &context, &value);
+        // Step 7: Replace this with fragment within this's parent.
+        let result = parent
+            .replace(self.upcast_node(), fragment.upcast_node())
+            .map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-insertadjacenthtml>
+    fn InsertAdjacentHTML(
+        &self,
+        cx: &mut JSContext,
+        position: DOMString,
+        string: DOMString,
+    ) -> Fallible<()> {
+        // Step 1: compliantString (no Trusted Types).
+        // Step 2: Let context be null.
+        // Step 3: Use the first matching item from this list:
+        let position = position.to_ascii_lowercase();
+        let context: DomRoot<Node> = match position.as_str() {
+            // If position is an ASCII case-insensitive match for the string
+            // "beforebegin" or "afterend": set context to this's parent; if
+            // context is null or a Document, throw a
+            // "NoModificationAllowedError" DOMException.
+            "beforebegin" | "afterend" => match self.upcast_node().parent() {
+                Some(parent) if parent.kind() != NodeKind::Document => parent,
+                _ => return Err(Error::dom(DomExceptionName::NoModificationAllowedError)),
+            },
+            // "afterbegin" or "beforeend": set context to this.
+            "afterbegin" | "beforeend" => DomRoot::from_ref(self.upcast_node()),
+            // Otherwise: throw a "SyntaxError" DOMException.
+            _ => {
+                return Err(Error::dom_with_message(
+                    DomExceptionName::SyntaxError,
+                    format!("'{position}' is not a valid position"),
+                ))
+            }
+        };
+        // Step 4: If context is not an Element or all of the following are
+        // true (context's node document is an HTML document, context's
+        // local name is "html", context's namespace is the HTML
+        // namespace), then set context to the result of creating an
+        // element given this's node document, "body", and the HTML
+        // namespace.
+        let context = match context.downcast::<Element>() {
+            Some(element) if !element.is_html("html") => element,
+            _ => self.new_body_element(cx),
+        };
+        // Step 5: Let fragment be the result of invoking the fragment
+        // parsing algorithm steps with context and compliantString.
+        let fragment = crate::html_tree_sink::parse_fragment(cx, &context, &string);
+        let fragment = fragment.upcast_node();
+        let this = self.upcast_node();
+        // Step 6: Use the first matching item from this list:
+        let result = match position.as_str() {
+            // "beforebegin": insert fragment into this's parent before this.
+            "beforebegin" => this
+                .parent()
+                .map_or(Ok(()), |p| p.pre_insert(fragment, Some(this)).map(|_| ())),
+            // "afterbegin": insert fragment into this before its first
+            // child.
+            "afterbegin" => {
+                let first = this.children().into_iter().next();
+                this.pre_insert(fragment, first.as_deref()).map(|_| ())
+            }
+            // "beforeend": append fragment to this.
+            "beforeend" => this.append(fragment).map(|_| ()),
+            // "afterend": insert fragment into this's parent before this's
+            // next sibling.
+            _ => {
+                let next = this.next_sibling();
+                this.parent().map_or(Ok(()), |p| {
+                    p.pre_insert(fragment, next.as_deref()).map(|_| ())
+                })
+            }
+        };
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
+    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.first_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
+    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.last_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
+    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
+        self.node.child_element_count()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-previouselementsibling>
+    fn PreviousElementSibling(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.previous_element_sibling()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-nextelementsibling>
+    fn NextElementSibling(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.next_element_sibling()
+    }
+}
+
+impl Element {
+    /// The result of creating an element given this's node document,
+    /// "body", and the HTML namespace (a context for fragment parsing).
+    fn new_body_element(&self, cx: &mut JSContext) -> DomRoot<Element> {
+        let document = self
+            .node
+            .owner_doc()
+            .expect("an element always has a node document");
+        Element::create(
+            cx,
+            &document,
+            Some(HTML_NAMESPACE),
+            None,
+            "body",
+            Vec::new(),
+        )
+    }
+}
+
+/// <https://dom.spec.whatwg.org/#valid-attribute-local-name>: at least one
+/// code point, and none of ASCII whitespace, U+0000 NULL, U+002F (/),
+/// U+003D (=), or U+003E (>).
+fn valid_attribute_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| c.is_ascii_whitespace() || matches!(c, '\0' | '/' | '=' | '>'))
 }
