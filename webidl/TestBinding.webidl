@@ -64,6 +64,12 @@ interface TestBinding : EventTarget {
   attribute (DOMString or long) unionAttribute;
   attribute EventHandler onping;
   readonly attribute long readonlyLong;
+  // Extended attributes on attributes.
+  [CEReactions] attribute [LegacyNullToEmptyString] DOMString nullToEmptyAttribute;
+  [SameObject, PutForwards=longAttribute] readonly attribute TestBinding forwarded;
+  [Replaceable] readonly attribute long replaceableLong;
+  static attribute long staticLong;
+  static readonly attribute DOMString staticName;
   [LegacyUnforgeable] readonly attribute DOMString unforgeableAttribute;
 
   const long CONSTANT_LONG = 7;
@@ -90,6 +96,26 @@ interface TestBinding : EventTarget {
   DOMString? echoOptionalString(optional DOMString value);
   DOMString withDefaults(optional long a = 5, optional boolean b = true, optional DOMString c = "x", optional TestEnum d = "bar-baz");
   long sum(long a, long b, optional long c);
+  [CEReactions, NewObject] DOMString echoNullToEmpty([LegacyNullToEmptyString] DOMString value);
+  // Variadic arguments of any type: each remaining value converted.
+  DOMString describeVariadic(long first, (TestBinding or DOMString)... rest);
+  sequence<sequence<long>> echoVariadicSequences(sequence<long>... values);
+
+  // ByteString and records.
+  ByteString echoByteString(ByteString value);
+  record<DOMString, long> echoRecord(record<DOMString, long> value);
+  record<ByteString, ByteString> echoByteStringRecord(record<ByteString, ByteString> value);
+  DOMString describeHeadersInit((sequence<sequence<ByteString>> or record<ByteString, ByteString>) init);
+  DOMString describeSearchInit(optional (sequence<sequence<USVString>> or record<USVString, USVString> or USVString) init = "");
+
+  // Buffer source types.
+  DOMString describeBuffer(BufferSource source);
+  sequence<octet> bytesOf(AllowSharedBufferSource source);
+  ArrayBuffer makeArrayBuffer(sequence<octet> bytes);
+  Uint8Array makeUint8Array(sequence<octet> bytes);
+  Uint8Array fillUint8Array(Uint8Array array, octet value);
+  ArrayBufferView? echoView(ArrayBufferView? view);
+  DOMString describeBufferOrString((BufferSource or DOMString) value);
 
   Promise<DOMString> promiseEcho(DOMString value);
   Promise<undefined> promiseRejectWith(DOMString name);
@@ -118,6 +144,64 @@ interface TestBinding : EventTarget {
   readonly attribute unsigned long liveProfilingSessions;
 };
 
+// A partial interface: its members join TestBinding's.
+partial interface TestBinding {
+  readonly attribute DOMString fromPartial;
+  DOMString partialOperation(DOMString value);
+};
+
 [Exposed=DedicatedWorker, Pref="dom.testbinding.enabled"]
 interface TestWorkerOnly {
+};
+
+// A legacy platform object with an indexed property getter, a value
+// iterator and a stringifier (as NodeList and DOMTokenList).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestIndexedList {
+  constructor(sequence<DOMString> items);
+  readonly attribute unsigned long length;
+  getter DOMString? item(unsigned long index);
+  undefined push(DOMString value);
+  iterable<DOMString>;
+  stringifier;
+};
+
+// Named properties with a setter and a deleter (as Storage).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestNamedMap {
+  constructor();
+  readonly attribute unsigned long length;
+  getter DOMString? getItem(DOMString name);
+  setter undefined setItem(DOMString name, DOMString value);
+  deleter undefined removeItem(DOMString name);
+};
+
+// [LegacyOverrideBuiltIns] named properties with identifier-less special
+// operations (as DOMStringMap).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled", LegacyOverrideBuiltIns]
+interface TestOverrideMap {
+  constructor();
+  getter DOMString (DOMString name);
+  setter undefined (DOMString name, DOMString value);
+  deleter undefined (DOMString name);
+  readonly attribute DOMString builtin;
+};
+
+// Indexed and [LegacyUnenumerableNamedProperties] named properties without
+// setters (as HTMLCollection); entries are "name=value" strings.
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled", LegacyUnenumerableNamedProperties]
+interface TestCollection {
+  constructor(sequence<DOMString> entries);
+  readonly attribute unsigned long length;
+  getter DOMString? item(unsigned long index);
+  getter DOMString? namedItem(DOMString name);
+};
+
+// A pair iterator (as URLSearchParams, Headers, FormData).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestPairIterable {
+  constructor();
+  undefined append(DOMString name, long value);
+  undefined clear();
+  iterable<DOMString, long>;
 };

@@ -84,8 +84,20 @@ pub enum Type {
         restricted: bool,
     },
     DOMString,
+    /// `[LegacyNullToEmptyString] DOMString`: null converts to the empty
+    /// string (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>).
+    NullToEmptyString,
     USVString,
+    /// `ByteString` (<https://webidl.spec.whatwg.org/#idl-ByteString>).
+    ByteString,
     Object,
+    /// `record<K, V>` (K is a string type).
+    Record(Box<Type>, Box<Type>),
+    /// A buffer source type (<https://webidl.spec.whatwg.org/#idl-buffer-source-types>),
+    /// by its Rust name in `dom::bindings::buffer` (`ArrayBuffer`,
+    /// `ArrayBufferView`, `BufferSource`, `AllowSharedBufferSource`,
+    /// `Uint8Array`, ...).
+    Buffer(&'static str),
     Sequence(Box<Type>),
     Nullable(Box<Type>),
     Promise(Box<Type>),
@@ -126,9 +138,14 @@ impl Type {
                     format!("Unrestricted{base}")
                 }
             }
-            Type::DOMString => "String".into(),
+            Type::DOMString | Type::NullToEmptyString => "String".into(),
             Type::USVString => "USVString".into(),
+            Type::ByteString => "ByteString".into(),
             Type::Object => "Object".into(),
+            Type::Record(k, v) => {
+                format!("{}{}Record", k.union_member_name(), v.union_member_name())
+            }
+            Type::Buffer(name) => (*name).into(),
             Type::Sequence(t) => format!("{}Sequence", t.union_member_name()),
             Type::Nullable(t) => format!("Nullable{}", t.union_member_name()),
             Type::Promise(t) => format!("{}Promise", t.union_member_name()),
@@ -249,6 +266,12 @@ pub struct Attribute {
     /// is set too. The handler is stored as the same callback object as
     /// any event handler; the getter and setter convert.
     pub on_error_event_handler: bool,
+    /// `[PutForwards=name]` (<https://webidl.spec.whatwg.org/#PutForwards>):
+    /// assigning sets `name` on the attribute's value.
+    pub put_forwards: Option<String>,
+    /// `[Replaceable]` (<https://webidl.spec.whatwg.org/#Replaceable>):
+    /// assigning defines an own data property shadowing the attribute.
+    pub replaceable: bool,
     pub location: Location,
 }
 
@@ -286,6 +309,57 @@ impl Exposure {
     }
 }
 
+/// The special operations of an interface
+/// (<https://webidl.spec.whatwg.org/#idl-special-operations>). An operation
+/// declared with an identifier is also among the interface's regular
+/// operations.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Specials {
+    /// `getter T (unsigned long index)`.
+    pub indexed_getter: Option<Operation>,
+    /// `setter undefined (unsigned long index, T value)`.
+    pub indexed_setter: Option<Operation>,
+    /// `getter T (DOMString name)`.
+    pub named_getter: Option<Operation>,
+    /// `setter undefined (DOMString name, T value)`.
+    pub named_setter: Option<Operation>,
+    /// `deleter undefined (DOMString name)` (or returning `boolean`).
+    pub named_deleter: Option<Operation>,
+    /// `[LegacyOverrideBuiltIns]` on the interface.
+    pub override_builtins: bool,
+    /// `[LegacyUnenumerableNamedProperties]` on the interface.
+    pub unenumerable_named_properties: bool,
+}
+
+impl Specials {
+    /// Whether the interface's objects are legacy platform objects
+    /// (<https://webidl.spec.whatwg.org/#dfn-legacy-platform-object>).
+    pub fn legacy_platform_object(&self) -> bool {
+        self.indexed_getter.is_some() || self.named_getter.is_some()
+    }
+}
+
+/// An iterable declaration (<https://webidl.spec.whatwg.org/#idl-iterable>).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Iterable {
+    /// `iterable<V>`: a value iterator (the interface has an indexed
+    /// property getter).
+    Value(Type),
+    /// `iterable<K, V>`: a pair iterator.
+    Pair(Type, Type),
+}
+
+/// The interface's stringifier (<https://webidl.spec.whatwg.org/#idl-stringifiers>).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stringifier {
+    /// `stringifier;`: the trait's `Stringifier` method.
+    Plain,
+    /// `stringifier attribute DOMString name;`: the attribute's getter.
+    Attribute(String),
+    /// `stringifier DOMString name();`: the operation.
+    Operation(String),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Interface {
     pub name: String,
@@ -304,7 +378,13 @@ pub struct Interface {
     /// Static operations (<https://webidl.spec.whatwg.org/#es-static-operations>):
     /// properties of the interface object.
     pub static_operations: Vec<Operation>,
+    /// Static attributes (<https://webidl.spec.whatwg.org/#es-attributes>,
+    /// "static"): accessor properties of the interface object.
+    pub static_attributes: Vec<Attribute>,
     pub constants: Vec<Constant>,
+    pub specials: Specials,
+    pub iterable: Option<Iterable>,
+    pub stringifier: Option<Stringifier>,
     pub location: Location,
 }
 
@@ -326,6 +406,8 @@ pub struct Mixin {
     pub attributes: Vec<(Attribute, Exposure)>,
     pub operations: Vec<(Operation, Exposure)>,
     pub constants: Vec<(Constant, Exposure)>,
+    /// A stringifier declared in the mixin.
+    pub stringifier: Option<Stringifier>,
     pub location: Location,
 }
 

@@ -132,6 +132,7 @@ fn include_mixins(defs: &mut Definitions) -> Result<(), GenError> {
                 ));
             }
         }
+        let mixin_stringifier = mixin.stringifier.clone();
         let iface = defs
             .interfaces
             .get_mut(&includes.interface)
@@ -139,6 +140,18 @@ fn include_mixins(defs: &mut Definitions) -> Result<(), GenError> {
         iface.attributes.extend(attributes);
         iface.operations.extend(operations);
         iface.constants.extend(constants);
+        if let Some(stringifier) = mixin_stringifier {
+            if iface.stringifier.is_some() {
+                return Err(err(
+                    &includes.location,
+                    format!(
+                        "{} has a stringifier and so has the included mixin {}",
+                        includes.interface, includes.mixin
+                    ),
+                ));
+            }
+            iface.stringifier = Some(stringifier);
+        }
     }
     Ok(())
 }
@@ -259,6 +272,17 @@ enum Kind {
 #[derive(Default)]
 struct Resolver<'a> {
     kinds: BTreeMap<&'a str, (Kind, Location)>,
+    /// The partial interface definitions of each interface, in file order.
+    partial_interfaces:
+        BTreeMap<&'a str, Vec<(&'a SourceFile, &'a weedle::PartialInterfaceDefinition<'a>)>>,
+    /// The partial interface mixin definitions of each mixin.
+    partial_mixins: BTreeMap<
+        &'a str,
+        Vec<(
+            &'a SourceFile,
+            &'a weedle::PartialInterfaceMixinDefinition<'a>,
+        )>,
+    >,
     typedefs: BTreeMap<&'a str, (&'a SourceFile, &'a AttributedType<'a>)>,
     callback_flags: BTreeMap<&'a str, bool>,
 }
@@ -383,6 +407,21 @@ impl<'a> Resolver<'a> {
             Definition::InterfaceMixin(d) => self.declare_name(file, d.identifier.0, Kind::Mixin),
             // Applied once every definition is resolved (see `include_mixins`).
             Definition::IncludesStatement(_) => Ok(()),
+            // Merged into their interface or mixin when it is resolved.
+            Definition::PartialInterface(d) => {
+                self.partial_interfaces
+                    .entry(d.identifier.0)
+                    .or_default()
+                    .push((file, d));
+                Ok(())
+            }
+            Definition::PartialInterfaceMixin(d) => {
+                self.partial_mixins
+                    .entry(d.identifier.0)
+                    .or_default()
+                    .push((file, d));
+                Ok(())
+            }
             other => {
                 let (what, name) = unsupported_definition(other);
                 let location = name.map_or_else(
@@ -536,6 +575,24 @@ impl<'a> Resolver<'a> {
                     location: mixin_location,
                 });
             }
+            Definition::PartialInterface(d) => {
+                let name = d.identifier.0;
+                if !matches!(self.kinds.get(name), Some((Kind::Interface, _))) {
+                    return Err(err(
+                        &loc(file, name),
+                        format!("partial interface {name} has no interface {name}"),
+                    ));
+                }
+            }
+            Definition::PartialInterfaceMixin(d) => {
+                let name = d.identifier.0;
+                if !matches!(self.kinds.get(name), Some((Kind::Mixin, _))) {
+                    return Err(err(
+                        &loc(file, name),
+                        format!("partial interface mixin {name} has no interface mixin {name}"),
+                    ));
+                }
+            }
             Definition::Typedef(d) => {
                 ExtAttrs::new(&d.attributes).check(file, "a typedef", &[])?;
                 // Resolve once so that a bad typedef is reported even if unused.
@@ -554,7 +611,17 @@ impl<'a> Resolver<'a> {
         let name = d.identifier.0;
         let location = loc(file, name);
         let attrs = ExtAttrs::new(&d.attributes);
-        attrs.check(file, "an interface", &["Exposed", "Pref", "Global"])?;
+        attrs.check(
+            file,
+            "an interface",
+            &[
+                "Exposed",
+                "Pref",
+                "Global",
+                "LegacyOverrideBuiltIns",
+                "LegacyUnenumerableNamedProperties",
+            ],
+        )?;
         let global = attrs.has("Global");
         let exposure = match attrs.find("Exposed") {
             None => {
@@ -600,116 +667,406 @@ impl<'a> Resolver<'a> {
             attributes: Vec::new(),
             operations: Vec::new(),
             static_operations: Vec::new(),
+            static_attributes: Vec::new(),
             constants: Vec::new(),
+            specials: Specials::default(),
+            iterable: None,
+            stringifier: None,
             location: location.clone(),
         };
         let mut member_names = BTreeSet::new();
-        for member in &d.members.body {
-            match member {
-                InterfaceMember::Constructor(c) => {
-                    ExtAttrs::new(&c.attributes).check(file, "a constructor", &[])?;
-                    if iface.constructor.is_some() {
-                        return Err(err(&location, "overloaded constructors are not supported"));
-                    }
-                    let arguments = self.arguments(file, &c.args.body.list, &location, false)?;
-                    iface.constructor = Some(Operation {
-                        name: None,
-                        arguments,
-                        return_type: Type::Interface(name.to_owned()),
-                        location: location.clone(),
-                    });
-                }
-                InterfaceMember::Attribute(a) => {
-                    let a_loc = loc(file, a.identifier.0);
-                    match a.modifier {
-                        None => {}
-                        Some(StringifierOrInheritOrStatic::Static(_)) => {
-                            return Err(err(&a_loc, "static attributes are not supported"))
-                        }
-                        Some(StringifierOrInheritOrStatic::Stringifier(_)) => {
-                            return Err(err(&a_loc, "stringifier attributes are not supported"))
-                        }
-                        Some(StringifierOrInheritOrStatic::Inherit(_)) => {
-                            return Err(err(&a_loc, "inherit attributes are not supported"))
-                        }
-                    }
-                    let attribute = self.regular_attribute(
-                        file,
-                        name,
-                        false,
-                        &a.attributes,
-                        a.readonly.is_some(),
-                        &a.type_,
-                        a.identifier.0,
-                        &mut member_names,
-                    )?;
-                    iface.attributes.push(attribute);
-                }
-                InterfaceMember::Operation(op) => {
-                    let Some(id) = &op.identifier else {
-                        return Err(err(
-                            &location,
-                            format!("special operations (getter, setter, deleter, legacycaller) are not supported in {name}"),
-                        ));
-                    };
-                    let op_loc = loc(file, id.0);
-                    let is_static = match op.modifier {
-                        None => false,
-                        Some(StringifierOrStatic::Static(_)) => true,
-                        Some(StringifierOrStatic::Stringifier(_)) => {
-                            return Err(err(&op_loc, "stringifier operations are not supported"))
-                        }
-                    };
-                    if op.special.is_some() {
-                        return Err(err(&op_loc, "special operations (getter, setter, deleter, legacycaller) are not supported"));
-                    }
-                    let operation = self.regular_operation(
-                        file,
-                        name,
-                        false,
-                        &op.attributes,
-                        &op.return_type,
-                        id.0,
-                        &op.args.body.list,
-                        &mut member_names,
-                    )?;
-                    if is_static {
-                        iface.static_operations.push(operation);
-                    } else {
-                        iface.operations.push(operation);
-                    }
-                }
-                InterfaceMember::Const(c) => {
-                    let constant = self.constant(file, name, c, &mut member_names)?;
-                    iface.constants.push(constant);
-                }
-                InterfaceMember::Iterable(_) | InterfaceMember::AsyncIterable(_) => {
-                    return Err(err(
-                        &location,
-                        format!("iterable declarations are not supported (in {name})"),
-                    ))
-                }
-                InterfaceMember::Maplike(_) => {
-                    return Err(err(
-                        &location,
-                        format!("maplike declarations are not supported (in {name})"),
-                    ))
-                }
-                InterfaceMember::Setlike(_) => {
-                    return Err(err(
-                        &location,
-                        format!("setlike declarations are not supported (in {name})"),
-                    ))
-                }
-                InterfaceMember::Stringifier(_) => {
-                    return Err(err(
-                        &location,
-                        format!("stringifiers are not supported (in {name})"),
-                    ))
-                }
+        // The interface's own members, then those of its partial
+        // definitions (https://webidl.spec.whatwg.org/#dfn-partial-interface),
+        // in the order they were read.
+        let mut members: Vec<(&'a SourceFile, &'a InterfaceMember<'a>)> =
+            d.members.body.iter().map(|m| (file, m)).collect();
+        for (pfile, partial) in self.partial_interfaces.get(name).into_iter().flatten() {
+            ExtAttrs::new(&partial.attributes).check(pfile, "a partial interface", &[])?;
+            members.extend(partial.members.body.iter().map(|m| (*pfile, m)));
+        }
+        for (file, member) in members {
+            self.interface_member(file, name, &location, member, &mut iface, &mut member_names)?;
+        }
+        // https://webidl.spec.whatwg.org/#idl-special-operations: a setter
+        // or deleter needs the getter of its kind.
+        let specials = &iface.specials;
+        if (specials.indexed_setter.is_some() && specials.indexed_getter.is_none())
+            || ((specials.named_setter.is_some() || specials.named_deleter.is_some())
+                && specials.named_getter.is_none())
+        {
+            return Err(err(
+                &location,
+                format!("{name} has a setter or deleter without the matching getter"),
+            ));
+        }
+        iface.specials.override_builtins = attrs.has("LegacyOverrideBuiltIns");
+        iface.specials.unenumerable_named_properties =
+            attrs.has("LegacyUnenumerableNamedProperties");
+        if (iface.specials.override_builtins || iface.specials.unenumerable_named_properties)
+            && iface.specials.named_getter.is_none()
+        {
+            return Err(err(
+                &location,
+                "[LegacyOverrideBuiltIns] and [LegacyUnenumerableNamedProperties] need a named property getter",
+            ));
+        }
+        if iface.specials.legacy_platform_object() && global {
+            return Err(err(
+                &location,
+                "special operations on [Global] interfaces are not supported",
+            ));
+        }
+        // https://webidl.spec.whatwg.org/#idl-iterable: a value iterator
+        // needs an indexed property getter; a pair iterator must not have
+        // one.
+        match &iface.iterable {
+            Some(Iterable::Value(_)) if iface.specials.indexed_getter.is_none() => {
+                return Err(err(
+                    &location,
+                    format!("{name} has a value iterator (iterable<V>) but no indexed property getter"),
+                ))
             }
+            Some(Iterable::Pair(..)) if iface.specials.indexed_getter.is_some() => {
+                return Err(err(
+                    &location,
+                    format!("{name} has a pair iterator (iterable<K, V>) and an indexed property getter"),
+                ))
+            }
+            _ => {}
         }
         Ok(iface)
+    }
+
+    /// One member of an interface (or of one of its partial definitions).
+    fn interface_member(
+        &self,
+        file: &'a SourceFile,
+        name: &str,
+        location: &Location,
+        member: &'a InterfaceMember<'a>,
+        iface: &mut Interface,
+        member_names: &mut BTreeSet<String>,
+    ) -> Result<(), GenError> {
+        match member {
+            InterfaceMember::Constructor(c) => {
+                ExtAttrs::new(&c.attributes).check(file, "a constructor", &[])?;
+                if iface.constructor.is_some() {
+                    return Err(err(location, "overloaded constructors are not supported"));
+                }
+                let arguments = self.arguments(file, &c.args.body.list, location, false)?;
+                iface.constructor = Some(Operation {
+                    name: None,
+                    arguments,
+                    return_type: Type::Interface(name.to_owned()),
+                    location: location.clone(),
+                });
+            }
+            InterfaceMember::Attribute(a) => {
+                let a_loc = loc(file, a.identifier.0);
+                let mut stringifier = false;
+                match a.modifier {
+                    None => {}
+                    Some(StringifierOrInheritOrStatic::Static(_)) => {
+                        let attribute = self.regular_attribute(
+                            file,
+                            name,
+                            false,
+                            &a.attributes,
+                            a.readonly.is_some(),
+                            &a.type_,
+                            a.identifier.0,
+                            member_names,
+                        )?;
+                        if attribute.event_handler
+                            || attribute.unforgeable
+                            || attribute.put_forwards.is_some()
+                            || attribute.replaceable
+                        {
+                            return Err(err(
+                                &a_loc,
+                                "static attributes cannot be event handlers, [LegacyUnforgeable], [PutForwards] or [Replaceable]",
+                            ));
+                        }
+                        iface.static_attributes.push(attribute);
+                        return Ok(());
+                    }
+                    Some(StringifierOrInheritOrStatic::Stringifier(_)) => stringifier = true,
+                    Some(StringifierOrInheritOrStatic::Inherit(_)) => {
+                        return Err(err(&a_loc, "inherit attributes are not supported"))
+                    }
+                }
+                let attribute = self.regular_attribute(
+                    file,
+                    name,
+                    false,
+                    &a.attributes,
+                    a.readonly.is_some(),
+                    &a.type_,
+                    a.identifier.0,
+                    member_names,
+                )?;
+                if stringifier {
+                    check_stringifier_type(&attribute.ty, &a_loc)?;
+                    set_stringifier(
+                        &mut iface.stringifier,
+                        Stringifier::Attribute(attribute.name.clone()),
+                        &a_loc,
+                    )?;
+                }
+                iface.attributes.push(attribute);
+            }
+            InterfaceMember::Operation(op) => {
+                if let Some(special) = op.special {
+                    return self.special_operation(
+                        file,
+                        name,
+                        location,
+                        op,
+                        special,
+                        iface,
+                        member_names,
+                    );
+                }
+                let Some(id) = &op.identifier else {
+                    // `stringifier DOMString ();` (or `stringifier;`).
+                    if matches!(op.modifier, Some(StringifierOrStatic::Stringifier(_))) {
+                        ExtAttrs::new(&op.attributes).check(file, "a stringifier", &[])?;
+                        if !op.args.body.list.is_empty() {
+                            return Err(err(location, "a stringifier takes no arguments"));
+                        }
+                        let ty = self.return_type(file, &op.return_type, location)?;
+                        check_stringifier_type(&ty, location)?;
+                        return set_stringifier(
+                            &mut iface.stringifier,
+                            Stringifier::Plain,
+                            location,
+                        );
+                    }
+                    return Err(err(
+                        location,
+                        format!("an operation of {name} needs a name"),
+                    ));
+                };
+                let op_loc = loc(file, id.0);
+                let (is_static, stringifier) = match op.modifier {
+                    None => (false, false),
+                    Some(StringifierOrStatic::Static(_)) => (true, false),
+                    Some(StringifierOrStatic::Stringifier(_)) => (false, true),
+                };
+                let operation = self.regular_operation(
+                    file,
+                    name,
+                    false,
+                    &op.attributes,
+                    &op.return_type,
+                    id.0,
+                    &op.args.body.list,
+                    member_names,
+                )?;
+                if stringifier {
+                    if !operation.arguments.is_empty() {
+                        return Err(err(&op_loc, "a stringifier takes no arguments"));
+                    }
+                    check_stringifier_type(&operation.return_type, &op_loc)?;
+                    set_stringifier(
+                        &mut iface.stringifier,
+                        Stringifier::Operation(operation.name.clone().unwrap_or_default()),
+                        &op_loc,
+                    )?;
+                }
+                if is_static {
+                    iface.static_operations.push(operation);
+                } else {
+                    iface.operations.push(operation);
+                }
+            }
+            InterfaceMember::Const(c) => {
+                let constant = self.constant(file, name, c, member_names)?;
+                iface.constants.push(constant);
+            }
+            InterfaceMember::Iterable(it) => {
+                if iface.iterable.is_some() {
+                    return Err(err(
+                        location,
+                        format!("{name} has two iterable declarations"),
+                    ));
+                }
+                let (attributes, iterable) = match it {
+                    weedle::interface::IterableInterfaceMember::Single(i) => (
+                        &i.attributes,
+                        Iterable::Value(self.iterable_type(file, &i.generics.body, location)?),
+                    ),
+                    weedle::interface::IterableInterfaceMember::Double(i) => (
+                        &i.attributes,
+                        Iterable::Pair(
+                            self.iterable_type(file, &i.generics.body.0, location)?,
+                            self.iterable_type(file, &i.generics.body.2, location)?,
+                        ),
+                    ),
+                };
+                ExtAttrs::new(attributes).check(file, "an iterable declaration", &[])?;
+                // https://webidl.spec.whatwg.org/#idl-iterable: the
+                // members an iterable declaration adds.
+                let added: &[&str] = match iterable {
+                    Iterable::Value(_) => &["entries", "keys", "values", "forEach"],
+                    Iterable::Pair(..) => &["entries", "keys", "values", "forEach"],
+                };
+                for m in added {
+                    if !member_names.insert((*m).to_owned()) {
+                        return Err(err(
+                            location,
+                            format!("`{m}` of {name} clashes with its iterable declaration"),
+                        ));
+                    }
+                }
+                iface.iterable = Some(iterable);
+            }
+            InterfaceMember::AsyncIterable(_) => {
+                return Err(err(
+                    location,
+                    format!("async iterable declarations are not supported (in {name})"),
+                ))
+            }
+            InterfaceMember::Maplike(_) => {
+                return Err(err(
+                    location,
+                    format!("maplike declarations are not supported (in {name})"),
+                ))
+            }
+            InterfaceMember::Setlike(_) => {
+                return Err(err(
+                    location,
+                    format!("setlike declarations are not supported (in {name})"),
+                ))
+            }
+            InterfaceMember::Stringifier(st) => {
+                ExtAttrs::new(&st.attributes).check(file, "a stringifier", &[])?;
+                set_stringifier(&mut iface.stringifier, Stringifier::Plain, location)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A type argument of an iterable declaration.
+    fn iterable_type(
+        &self,
+        file: &'a SourceFile,
+        ty: &'a AttributedType<'a>,
+        location: &Location,
+    ) -> Result<Type, GenError> {
+        let ty = self.attributed_type(file, ty, location)?;
+        if contains_callback_or_promise(&ty) {
+            return Err(err(
+                location,
+                "iterable declarations of callback or Promise types are not supported",
+            ));
+        }
+        Ok(ty)
+    }
+
+    /// A special operation (<https://webidl.spec.whatwg.org/#idl-special-operations>):
+    /// an indexed or named getter, setter or deleter.
+    #[allow(clippy::too_many_arguments)]
+    fn special_operation(
+        &self,
+        file: &'a SourceFile,
+        name: &str,
+        location: &Location,
+        op: &'a weedle::interface::OperationInterfaceMember<'a>,
+        special: weedle::interface::Special,
+        iface: &mut Interface,
+        member_names: &mut BTreeSet<String>,
+    ) -> Result<(), GenError> {
+        use weedle::interface::Special;
+        let op_loc = op
+            .identifier
+            .as_ref()
+            .map_or_else(|| location.clone(), |id| loc(file, id.0));
+        if op.modifier.is_some() {
+            return Err(err(
+                &op_loc,
+                "special operations cannot be static or stringifiers",
+            ));
+        }
+        let operation = match &op.identifier {
+            // Also a regular operation.
+            Some(id) => {
+                let operation = self.regular_operation(
+                    file,
+                    name,
+                    false,
+                    &op.attributes,
+                    &op.return_type,
+                    id.0,
+                    &op.args.body.list,
+                    member_names,
+                )?;
+                iface.operations.push(operation.clone());
+                operation
+            }
+            None => {
+                ExtAttrs::new(&op.attributes).check(file, "an operation", OPERATION_ATTRIBUTES)?;
+                Operation {
+                    name: None,
+                    arguments: self.arguments(file, &op.args.body.list, &op_loc, false)?,
+                    return_type: self.return_type(file, &op.return_type, &op_loc)?,
+                    location: op_loc.clone(),
+                }
+            }
+        };
+        let args = &operation.arguments;
+        if args.iter().any(|a| a.optional || a.variadic) {
+            return Err(err(
+                &op_loc,
+                "the arguments of special operations cannot be optional or variadic",
+            ));
+        }
+        let first = args.first().map(|a| &a.ty);
+        let indexed = matches!(first, Some(Type::Integer(IntegerType::UnsignedLong, _)));
+        let named = matches!(first, Some(Type::DOMString));
+        let value_ok = |t: &Type| !contains_callback_or_promise(t) && !matches!(t, Type::Undefined);
+        let (slot, what) = match special {
+            Special::Getter(_) if args.len() == 1 && (indexed || named) => {
+                if !value_ok(&operation.return_type) {
+                    return Err(err(&op_loc, "a getter must return a value (not undefined, a callback or a promise)"));
+                }
+                if indexed {
+                    (&mut iface.specials.indexed_getter, "indexed property getter")
+                } else {
+                    (&mut iface.specials.named_getter, "named property getter")
+                }
+            }
+            Special::Setter(_) if args.len() == 2 && (indexed || named) => {
+                if !value_ok(&args[1].ty) {
+                    return Err(err(&op_loc, "a setter's value cannot be a callback or a promise"));
+                }
+                if indexed {
+                    (&mut iface.specials.indexed_setter, "indexed property setter")
+                } else {
+                    (&mut iface.specials.named_setter, "named property setter")
+                }
+            }
+            Special::Deleter(_) if args.len() == 1 && named => {
+                if !matches!(operation.return_type, Type::Undefined | Type::Boolean) {
+                    return Err(err(&op_loc, "a deleter returns undefined or boolean"));
+                }
+                (&mut iface.specials.named_deleter, "named property deleter")
+            }
+            Special::LegacyCaller(_) => {
+                return Err(err(&op_loc, "legacycaller operations are not supported"))
+            }
+            _ => {
+                return Err(err(
+                    &op_loc,
+                    "a special operation's arguments must be (unsigned long index) or (DOMString name), and a setter's the value after",
+                ))
+            }
+        };
+        if slot.is_some() {
+            return Err(err(&op_loc, format!("{name} has two {what}s")));
+        }
+        *slot = Some(operation);
+        Ok(())
     }
 
     fn dictionary(
@@ -806,12 +1163,61 @@ impl<'a> Resolver<'a> {
     ) -> Result<Attribute, GenError> {
         let a_loc = loc(file, identifier);
         let a_attrs = ExtAttrs::new(ext);
+        // [CEReactions] (no custom elements: nothing to queue) and
+        // [SameObject] (the DOM struct returns the same object each time)
+        // need no binding code.
         let allowed: &[&str] = if in_mixin {
-            &["LegacyUnforgeable", "Throws", "Exposed"]
+            &[
+                "LegacyUnforgeable",
+                "Throws",
+                "CEReactions",
+                "SameObject",
+                "PutForwards",
+                "Replaceable",
+                "Exposed",
+            ]
         } else {
-            &["LegacyUnforgeable", "Throws"]
+            &[
+                "LegacyUnforgeable",
+                "Throws",
+                "CEReactions",
+                "SameObject",
+                "PutForwards",
+                "Replaceable",
+            ]
         };
         a_attrs.check(file, "an attribute", allowed)?;
+        let put_forwards = match a_attrs.find("PutForwards") {
+            None => None,
+            Some(ExtendedAttribute::Ident(a)) => match a.rhs {
+                IdentifierOrString::Identifier(i) => Some(i.0.to_owned()),
+                IdentifierOrString::String(_) => {
+                    return Err(err(
+                        &a_loc,
+                        "[PutForwards] takes an identifier: [PutForwards=name]",
+                    ))
+                }
+            },
+            Some(_) => {
+                return Err(err(
+                    &a_loc,
+                    "[PutForwards] takes an identifier: [PutForwards=name]",
+                ))
+            }
+        };
+        let replaceable = a_attrs.has("Replaceable");
+        if (put_forwards.is_some() || replaceable) && !readonly {
+            return Err(err(
+                &a_loc,
+                "[PutForwards] and [Replaceable] are only allowed on readonly attributes",
+            ));
+        }
+        if put_forwards.is_some() && replaceable {
+            return Err(err(
+                &a_loc,
+                "[PutForwards] and [Replaceable] cannot be combined",
+            ));
+        }
         let member_name = ident_name(identifier);
         if !member_names.insert(member_name.clone()) {
             return Err(err(
@@ -844,6 +1250,8 @@ impl<'a> Resolver<'a> {
             getter_throws: a_attrs.has("Throws"),
             event_handler,
             on_error_event_handler,
+            put_forwards,
+            replaceable,
             location: a_loc,
         })
     }
@@ -863,7 +1271,11 @@ impl<'a> Resolver<'a> {
         member_names: &mut BTreeSet<String>,
     ) -> Result<Operation, GenError> {
         let op_loc = loc(file, identifier);
-        let allowed: &[&str] = if in_mixin { &["Exposed"] } else { &[] };
+        let allowed: &[&str] = if in_mixin {
+            OPERATION_ATTRIBUTES_IN_MIXIN
+        } else {
+            OPERATION_ATTRIBUTES
+        };
         ExtAttrs::new(ext).check(file, "an operation", allowed)?;
         let op_name = ident_name(identifier);
         if !member_names.insert(op_name.clone()) {
@@ -958,18 +1370,35 @@ impl<'a> Resolver<'a> {
             attributes: Vec::new(),
             operations: Vec::new(),
             constants: Vec::new(),
+            stringifier: None,
             location: location.clone(),
         };
         let mut member_names = BTreeSet::new();
-        for member in &d.members.body {
+        // The mixin's own members, then those of its partial definitions.
+        let mut members: Vec<(&'a SourceFile, &'a MixinMember<'a>, Exposure)> = d
+            .members
+            .body
+            .iter()
+            .map(|m| (file, m, mixin_exposure))
+            .collect();
+        for (pfile, partial) in self.partial_mixins.get(name).into_iter().flatten() {
+            let pattrs = ExtAttrs::new(&partial.attributes);
+            pattrs.check(pfile, "a partial interface mixin", &["Exposed"])?;
+            let exposure = match pattrs.find("Exposed") {
+                Some(a) => {
+                    let own = exposure(pfile, a)?;
+                    Exposure {
+                        window: own.window && mixin_exposure.window,
+                        dedicated_worker: own.dedicated_worker && mixin_exposure.dedicated_worker,
+                    }
+                }
+                None => mixin_exposure,
+            };
+            members.extend(partial.members.body.iter().map(|m| (*pfile, m, exposure)));
+        }
+        for (file, member, mixin_exposure) in members {
             match member {
                 MixinMember::Attribute(a) => {
-                    if a.stringifier.is_some() {
-                        return Err(err(
-                            &loc(file, a.identifier.0),
-                            "stringifier attributes are not supported",
-                        ));
-                    }
                     let attribute = self.regular_attribute(
                         file,
                         name,
@@ -980,22 +1409,35 @@ impl<'a> Resolver<'a> {
                         a.identifier.0,
                         &mut member_names,
                     )?;
+                    if a.stringifier.is_some() {
+                        let a_loc = loc(file, a.identifier.0);
+                        check_stringifier_type(&attribute.ty, &a_loc)?;
+                        set_stringifier(
+                            &mut mixin.stringifier,
+                            Stringifier::Attribute(attribute.name.clone()),
+                            &a_loc,
+                        )?;
+                    }
                     let exposure = member_exposure(file, &a.attributes, mixin_exposure)?;
                     mixin.attributes.push((attribute, exposure));
                 }
                 MixinMember::Operation(op) => {
                     let Some(id) = &op.identifier else {
+                        if op.stringifier.is_some() {
+                            ExtAttrs::new(&op.attributes).check(file, "a stringifier", &[])?;
+                            let ty = self.return_type(file, &op.return_type, &location)?;
+                            check_stringifier_type(&ty, &location)?;
+                            if !op.args.body.list.is_empty() {
+                                return Err(err(&location, "a stringifier takes no arguments"));
+                            }
+                            set_stringifier(&mut mixin.stringifier, Stringifier::Plain, &location)?;
+                            continue;
+                        }
                         return Err(err(
                             &location,
-                            format!("stringifiers are not supported (in {name})"),
+                            format!("an operation of {name} needs a name"),
                         ));
                     };
-                    if op.stringifier.is_some() {
-                        return Err(err(
-                            &loc(file, id.0),
-                            "stringifier operations are not supported",
-                        ));
-                    }
                     let operation = self.regular_operation(
                         file,
                         name,
@@ -1006,6 +1448,18 @@ impl<'a> Resolver<'a> {
                         &op.args.body.list,
                         &mut member_names,
                     )?;
+                    if op.stringifier.is_some() {
+                        let op_loc = loc(file, id.0);
+                        if !operation.arguments.is_empty() {
+                            return Err(err(&op_loc, "a stringifier takes no arguments"));
+                        }
+                        check_stringifier_type(&operation.return_type, &op_loc)?;
+                        set_stringifier(
+                            &mut mixin.stringifier,
+                            Stringifier::Operation(operation.name.clone().unwrap_or_default()),
+                            &op_loc,
+                        )?;
+                    }
                     let exposure = member_exposure(file, &op.attributes, mixin_exposure)?;
                     mixin.operations.push((operation, exposure));
                 }
@@ -1013,11 +1467,9 @@ impl<'a> Resolver<'a> {
                     let constant = self.constant(file, name, c, &mut member_names)?;
                     mixin.constants.push((constant, mixin_exposure));
                 }
-                MixinMember::Stringifier(_) => {
-                    return Err(err(
-                        &location,
-                        format!("stringifiers are not supported (in {name})"),
-                    ))
+                MixinMember::Stringifier(st) => {
+                    ExtAttrs::new(&st.attributes).check(file, "a stringifier", &[])?;
+                    set_stringifier(&mut mixin.stringifier, Stringifier::Plain, &location)?;
                 }
             }
         }
@@ -1043,19 +1495,16 @@ impl<'a> Resolver<'a> {
                         ));
                     }
                     ExtAttrs::new(&v.attributes).check(file, "an argument", &[])?;
+                    // Any type converts per remaining value
+                    // (https://webidl.spec.whatwg.org/#es-overloads, the
+                    // variadic step of the overload resolution algorithm);
+                    // callbacks would need each one rooted, promises are
+                    // not arguments here.
                     let ty = self.plain_type(file, &v.type_, None, &a_loc)?;
-                    if !matches!(
-                        ty,
-                        Type::Any
-                            | Type::Boolean
-                            | Type::Integer(..)
-                            | Type::Float { .. }
-                            | Type::DOMString
-                            | Type::USVString
-                    ) {
+                    if contains_callback_or_promise(&ty) {
                         return Err(err(
                             &a_loc,
-                            "variadic arguments must be of type any, boolean, a numeric or a string type",
+                            "variadic arguments of callback or Promise types are not supported",
                         ));
                     }
                     if out.iter().any(|a| a.variadic) {
@@ -1074,8 +1523,15 @@ impl<'a> Resolver<'a> {
                     // `[EnforceRange] long x` attaches the attribute to the
                     // argument; it applies to the type.
                     let arg_attrs = ExtAttrs::new(&a.attributes);
-                    arg_attrs.check(file, "an argument", &["EnforceRange", "Clamp"])?;
+                    arg_attrs.check(
+                        file,
+                        "an argument",
+                        &["EnforceRange", "Clamp", "LegacyNullToEmptyString"],
+                    )?;
                     let mut ty = self.attributed_type(file, &a.type_, &a_loc)?;
+                    if arg_attrs.has("LegacyNullToEmptyString") {
+                        ty = null_to_empty_string(ty, &a_loc)?;
+                    }
                     let arg_conversion = if arg_attrs.has("EnforceRange") {
                         Some(IntegerConversion::EnforceRange)
                     } else if arg_attrs.has("Clamp") {
@@ -1176,7 +1632,17 @@ impl<'a> Resolver<'a> {
         location: &Location,
     ) -> Result<Type, GenError> {
         let attrs = ExtAttrs::new(&ty.attributes);
-        attrs.check(file, "a type", &["EnforceRange", "Clamp"])?;
+        attrs.check(
+            file,
+            "a type",
+            &["EnforceRange", "Clamp", "LegacyNullToEmptyString"],
+        )?;
+        if attrs.has("LegacyNullToEmptyString") {
+            return null_to_empty_string(
+                self.plain_type(file, &ty.type_, None, location)?,
+                location,
+            );
+        }
         let conversion = match (attrs.has("EnforceRange"), attrs.has("Clamp")) {
             (true, true) => {
                 return Err(err(
@@ -1320,30 +1786,53 @@ impl<'a> Resolver<'a> {
                 let resolved = self.named_type(name, conversion, location)?;
                 nullable!(t.q_mark, resolved)
             }
-            NonAnyType::ByteString(_) => return Err(err(location, "ByteString is not supported")),
+            NonAnyType::ByteString(t) => nullable!(t.q_mark, Type::ByteString),
             NonAnyType::Symbol(_) => return Err(err(location, "symbol is not supported")),
             NonAnyType::Error(_) => return Err(err(location, "Error is not supported")),
             NonAnyType::FrozenArrayType(_) => {
                 return Err(err(location, "FrozenArray is not supported"))
             }
-            NonAnyType::RecordType(_) => {
-                return Err(err(location, "record types are not supported"))
+            NonAnyType::RecordType(t) => {
+                // https://webidl.spec.whatwg.org/#idl-record: K is
+                // DOMString, USVString or ByteString.
+                let (key, _, value) = &t.type_.generics.body;
+                let key = match &**key {
+                    weedle::types::RecordKeyType::Byte(_) => Type::ByteString,
+                    weedle::types::RecordKeyType::DOM(_) => Type::DOMString,
+                    weedle::types::RecordKeyType::USV(_) => Type::USVString,
+                    weedle::types::RecordKeyType::NonAny(_) => {
+                        return Err(err(
+                            location,
+                            "a record's key type must be DOMString, USVString or ByteString",
+                        ))
+                    }
+                };
+                let value = self.plain_type(file, value, None, location)?;
+                if contains_callback_or_promise(&value) {
+                    return Err(err(
+                        location,
+                        "records of callback or Promise types are not supported",
+                    ));
+                }
+                nullable!(t.q_mark, Type::Record(Box::new(key), Box::new(value)))
             }
-            NonAnyType::ArrayBuffer(_)
-            | NonAnyType::DataView(_)
-            | NonAnyType::Int8Array(_)
-            | NonAnyType::Int16Array(_)
-            | NonAnyType::Int32Array(_)
-            | NonAnyType::Uint8Array(_)
-            | NonAnyType::Uint16Array(_)
-            | NonAnyType::Uint32Array(_)
-            | NonAnyType::Uint8ClampedArray(_)
-            | NonAnyType::Float32Array(_)
-            | NonAnyType::Float64Array(_)
-            | NonAnyType::ArrayBufferView(_)
-            | NonAnyType::BufferSource(_) => {
-                return Err(err(location, "buffer source types are not supported"))
+            NonAnyType::ArrayBuffer(t) => nullable!(t.q_mark, Type::Buffer("ArrayBuffer")),
+            NonAnyType::Int8Array(t) => nullable!(t.q_mark, Type::Buffer("Int8Array")),
+            NonAnyType::Int16Array(t) => nullable!(t.q_mark, Type::Buffer("Int16Array")),
+            NonAnyType::Int32Array(t) => nullable!(t.q_mark, Type::Buffer("Int32Array")),
+            NonAnyType::Uint8Array(t) => nullable!(t.q_mark, Type::Buffer("Uint8Array")),
+            NonAnyType::Uint16Array(t) => nullable!(t.q_mark, Type::Buffer("Uint16Array")),
+            NonAnyType::Uint32Array(t) => nullable!(t.q_mark, Type::Buffer("Uint32Array")),
+            NonAnyType::Uint8ClampedArray(t) => {
+                nullable!(t.q_mark, Type::Buffer("Uint8ClampedArray"))
             }
+            NonAnyType::Float32Array(t) => nullable!(t.q_mark, Type::Buffer("Float32Array")),
+            NonAnyType::Float64Array(t) => nullable!(t.q_mark, Type::Buffer("Float64Array")),
+            NonAnyType::ArrayBufferView(t) => {
+                nullable!(t.q_mark, Type::Buffer("ArrayBufferView"))
+            }
+            NonAnyType::BufferSource(t) => nullable!(t.q_mark, Type::Buffer("BufferSource")),
+            NonAnyType::DataView(_) => return Err(err(location, "DataView is not supported")),
         })
     }
 
@@ -1353,6 +1842,17 @@ impl<'a> Resolver<'a> {
         conversion: Option<IntegerConversion>,
         location: &Location,
     ) -> Result<Type, GenError> {
+        if name == "AllowSharedBufferSource" && !self.kinds.contains_key(name) {
+            // https://webidl.spec.whatwg.org/#AllowSharedBufferSource (a
+            // typedef of the Web IDL standard itself).
+            if conversion.is_some() {
+                return Err(err(
+                    location,
+                    "[EnforceRange] and [Clamp] only apply to integer types",
+                ));
+            }
+            return Ok(Type::Buffer("AllowSharedBufferSource"));
+        }
         let Some((kind, _)) = self.kinds.get(name) else {
             let hint = match name {
                 "bool" => " (did you mean `boolean`?)",
@@ -1402,10 +1902,8 @@ impl<'a> Resolver<'a> {
 
 fn unsupported_definition<'a>(def: &'a Definition<'a>) -> (&'static str, Option<&'a str>) {
     match def {
-        Definition::PartialInterfaceMixin(d) => ("partial interface mixins", Some(d.identifier.0)),
         Definition::Namespace(d) => ("namespaces", Some(d.identifier.0)),
         Definition::PartialNamespace(d) => ("partial namespaces", Some(d.identifier.0)),
-        Definition::PartialInterface(d) => ("partial interfaces", Some(d.identifier.0)),
         Definition::PartialDictionary(d) => ("partial dictionaries", Some(d.identifier.0)),
         Definition::Implements(d) => ("implements statements", Some(d.lhs_identifier.0)),
         _ => ("these definitions", None),
@@ -1578,7 +2076,16 @@ fn default_value(
             }
         }
         WDefault::String(s) => match target {
-            Type::DOMString | Type::USVString => DefaultValue::String(s.0.to_owned()),
+            Type::DOMString | Type::NullToEmptyString | Type::USVString | Type::ByteString => {
+                DefaultValue::String(s.0.to_owned())
+            }
+            // A union with a string member: that member.
+            Type::Union(m)
+                if m.iter()
+                    .any(|t| matches!(t, Type::DOMString | Type::USVString | Type::ByteString)) =>
+            {
+                DefaultValue::String(s.0.to_owned())
+            }
             Type::Enum(name) => {
                 let valid = resolver.kinds.contains_key(name.as_str());
                 if !valid {
@@ -1622,8 +2129,17 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
         let category = match m {
             Type::Boolean => "boolean",
             Type::Integer(..) | Type::Float { .. } => "numeric",
-            Type::DOMString | Type::USVString | Type::Enum(_) => "string",
-            Type::Dictionary(_) => "dictionary",
+            Type::DOMString | Type::USVString | Type::ByteString | Type::Enum(_) => "string",
+            Type::NullToEmptyString => {
+                return Err(err(
+                    location,
+                    "[LegacyNullToEmptyString] DOMString cannot be a union member",
+                ))
+            }
+            // Dictionaries and records are both "dictionary-like".
+            Type::Dictionary(_) | Type::Record(..) => "dictionary",
+            // Buffer source types: one member (BufferSource counts as one).
+            Type::Buffer(_) => "buffer source",
             Type::Interface(_) => {
                 continue;
             }
@@ -1652,6 +2168,7 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
         && (categories.contains(&"dictionary")
             || categories.contains(&"sequence")
             || categories.contains(&"callback function")
+            || categories.contains(&"buffer source")
             || members.iter().any(|m| matches!(m, Type::Interface(_))))
     {
         return Err(err(
@@ -1680,6 +2197,7 @@ fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> 
     match ty.inner() {
         Type::Dictionary(_) => Err(err(location, "attributes cannot be dictionaries")),
         Type::Sequence(_) => Err(err(location, "attributes cannot be sequences")),
+        Type::Record(..) => Err(err(location, "attributes cannot be records")),
         Type::Union(m)
             if m.iter()
                 .any(|t| matches!(t, Type::Dictionary(_) | Type::Sequence(_))) =>
@@ -1696,6 +2214,64 @@ fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> 
 
 /// Callback values must be held where the GC can trace them; the generated
 /// glue roots them only as direct arguments and attribute values.
+/// Whether `ty` is or holds a callback or a promise type.
+fn contains_callback_or_promise(ty: &Type) -> bool {
+    match ty {
+        Type::CallbackFunction(_) | Type::CallbackInterface(_) | Type::Promise(_) => true,
+        Type::Nullable(t) | Type::Sequence(t) => contains_callback_or_promise(t),
+        Type::Union(m) => m.iter().any(contains_callback_or_promise),
+        _ => false,
+    }
+}
+
+/// The extended attributes accepted on operations
+/// (<https://webidl.spec.whatwg.org/#idl-extended-attributes>) that need no
+/// binding code here: `[CEReactions]` (no custom elements: nothing to
+/// queue), `[NewObject]` (the DOM method returns a new object anyway).
+const OPERATION_ATTRIBUTES: &[&str] = &["CEReactions", "NewObject"];
+const OPERATION_ATTRIBUTES_IN_MIXIN: &[&str] = &["CEReactions", "NewObject", "Exposed"];
+
+/// `[LegacyNullToEmptyString]` applies to `DOMString` only
+/// (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>).
+fn null_to_empty_string(ty: Type, location: &Location) -> Result<Type, GenError> {
+    match ty {
+        Type::DOMString | Type::NullToEmptyString => Ok(Type::NullToEmptyString),
+        _ => Err(err(
+            location,
+            "[LegacyNullToEmptyString] only applies to DOMString (not nullable)",
+        )),
+    }
+}
+
+/// A stringifier's type is DOMString or USVString
+/// (<https://webidl.spec.whatwg.org/#idl-stringifiers>).
+fn check_stringifier_type(ty: &Type, location: &Location) -> Result<(), GenError> {
+    if matches!(
+        ty,
+        Type::DOMString | Type::USVString | Type::NullToEmptyString
+    ) {
+        Ok(())
+    } else {
+        Err(err(
+            location,
+            "a stringifier must be of type DOMString or USVString",
+        ))
+    }
+}
+
+/// An interface has at most one stringifier.
+fn set_stringifier(
+    slot: &mut Option<Stringifier>,
+    stringifier: Stringifier,
+    location: &Location,
+) -> Result<(), GenError> {
+    if slot.is_some() {
+        return Err(err(location, "an interface can have only one stringifier"));
+    }
+    *slot = Some(stringifier);
+    Ok(())
+}
+
 fn check_no_nested_callbacks_in(ty: &Type, location: &Location) -> Result<(), GenError> {
     match ty.inner() {
         Type::Sequence(t) => check_no_nested_callbacks(t, location, "a sequence"),

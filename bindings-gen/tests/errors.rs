@@ -73,10 +73,22 @@ fn unknown_types_are_rejected_with_hints() {
 #[test]
 fn unsupported_constructs_are_rejected() {
     assert_error(
-        "[Exposed=Window] interface A { getter long (unsigned long i); };",
+        "[Exposed=Window] interface A { setter undefined (DOMString n, long v); };",
         1,
         28,
-        "special operations",
+        "a setter or deleter without the matching getter",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { legacycaller long (long x); };",
+        1,
+        28,
+        "legacycaller operations are not supported",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { getter long (long i); };",
+        1,
+        28,
+        "(unsigned long index) or (DOMString name)",
     );
     assert_error(
         "[Exposed=Window] interface A { undefined f(); undefined f(long x); };",
@@ -85,47 +97,87 @@ fn unsupported_constructs_are_rejected() {
         "overloading is not supported",
     );
     assert_error(
-        "[Exposed=Window] interface A { stringifier DOMString f(); };",
+        "[Exposed=Window] interface A { stringifier long f(); };",
         1,
-        54,
-        "stringifier",
+        49,
+        "a stringifier must be of type DOMString or USVString",
     );
     assert_error(
         "[Exposed=Window] interface A { iterable<long>; };",
         1,
         28,
-        "iterable",
+        "has a value iterator (iterable<V>) but no indexed property getter",
     );
     assert_error(
         "partial interface mixin M { };",
         1,
         25,
-        "partial interface mixins are not supported",
+        "partial interface mixin M has no interface mixin M",
     );
     assert_error(
         "partial interface A { };",
         1,
         19,
-        "partial interfaces are not supported",
+        "partial interface A has no interface A",
     );
     assert_error("namespace N { };", 1, 11, "namespaces are not supported");
     assert_error(
-        "dictionary D { record<DOMString, long> r; };",
+        "dictionary D { record<long, long> r; };",
         1,
-        40,
-        "record types are not supported",
+        35,
+        "a record's key type must be DOMString, USVString or ByteString",
     );
     assert_error(
-        "dictionary D { ArrayBuffer b; };",
+        "[Exposed=Window] interface A { attribute record<DOMString, long> r; };",
         1,
-        28,
-        "buffer source types",
+        66,
+        "attributes cannot be records",
+    );
+    assert_error(
+        "dictionary D { DataView b; };",
+        1,
+        25,
+        "DataView is not supported",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f((BufferSource or Uint8Array) b); };",
+        1,
+        73,
+        "a union may have only one buffer source member type",
     );
     assert_error(
         "callback C = undefined (long... rest);",
         1,
         33,
         "variadic arguments are only supported in operations",
+    );
+    assert_error(
+        "callback C = undefined ();\n[Exposed=Window] interface A { undefined f(C... cs); };",
+        2,
+        49,
+        "variadic arguments of callback or Promise types are not supported",
+    );
+}
+
+#[test]
+fn attribute_extended_attributes_are_checked() {
+    assert_error(
+        "[Exposed=Window] interface A { [PutForwards=x] attribute A a; };",
+        1,
+        60,
+        "[PutForwards] and [Replaceable] are only allowed on readonly attributes",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { attribute [LegacyNullToEmptyString] long n; };",
+        1,
+        73,
+        "[LegacyNullToEmptyString] only applies to DOMString",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f([LegacyNullToEmptyString] DOMString? s); };",
+        1,
+        81,
+        "[LegacyNullToEmptyString] only applies to DOMString",
     );
 }
 
@@ -339,10 +391,10 @@ fn event_handler_attributes_need_an_event_target_and_an_on_name() {
 fn mixins_and_includes_are_checked() {
     // What a mixin may not hold.
     assert_error(
-        "interface mixin M { stringifier attribute DOMString s; };",
+        "interface mixin M { stringifier attribute long s; };",
         1,
-        53,
-        "stringifier attributes are not supported",
+        48,
+        "a stringifier must be of type DOMString or USVString",
     );
     assert_error(
         "interface mixin M { attribute long a; const long a = 1; };",

@@ -166,6 +166,16 @@ fn event_handler_attributes_are_provided_methods() {
 }
 
 #[test]
+fn legacy_platform_objects_iterators_stringifiers() {
+    check("legacy");
+}
+
+#[test]
+fn byte_strings_records_and_buffer_sources() {
+    check("types");
+}
+
+#[test]
 fn mixins() {
     check("mixin");
 }

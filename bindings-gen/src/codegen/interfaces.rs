@@ -194,7 +194,42 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 })
             }
         });
-        let setter = if attr.readonly {
+        let setter = if let Some(forward) = &attr.put_forwards {
+            // https://webidl.spec.whatwg.org/#PutForwards
+            let setter = format_ident!("set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            let key = c_str(&attr.name);
+            let forward = c_str(forward);
+            natives.push(quote! {
+                /// The attribute setter of a `[PutForwards]` attribute
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| {
+                        unwrap_this::<#self_ty>(cx, &args, #what)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        put_forwards(cx, &args, #key, #forward)
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        } else if attr.replaceable {
+            // https://webidl.spec.whatwg.org/#Replaceable
+            let setter = format_ident!("set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            let key = c_str(&attr.name);
+            natives.push(quote! {
+                /// The attribute setter of a `[Replaceable]` attribute
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| {
+                        unwrap_this::<#self_ty>(cx, &args, #what)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        replace_attribute(cx, &args, #key)
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        } else if attr.readonly {
             quote!(None)
         } else {
             let setter_name = format_ident!("Set{}", camel_case(&attr.name));
@@ -254,6 +289,79 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             attribute_specs
                 .push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
         }
+    }
+
+    // Static attributes: accessor properties of the interface object
+    // (https://webidl.spec.whatwg.org/#es-attributes), without `this`.
+    let mut static_attribute_specs = Vec::new();
+    for attr in &iface.static_attributes {
+        let getter_name = ident(&camel_case(&attr.name));
+        let t = rust_type(&attr.ty);
+        let (ret, call) = if attr.getter_throws {
+            (
+                quote!(Fallible<#t>),
+                quote!(<#self_ty as #methods_trait>::#getter_name(cx, global).map_err(|error| throw_dom_error(cx, error))?),
+            )
+        } else {
+            (
+                quote!(#t),
+                quote!(<#self_ty as #methods_trait>::#getter_name(cx, global)),
+            )
+        };
+        let doc = format!(
+            " `static {}attribute {}`",
+            if attr.readonly { "readonly " } else { "" },
+            attr.name
+        );
+        trait_items.push(quote! {
+            #[doc = #doc]
+            fn #getter_name(cx: &mut JSContext, global: &GlobalScope) -> #ret;
+        });
+        let getter = format_ident!("static_get_{}", attr.name);
+        let what = format!("get {}.{}", name, attr.name);
+        natives.push(quote! {
+            /// The static attribute's getter
+            /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+            pub(crate) unsafe extern "C" fn #getter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                    let global = static_operation_global(cx)?;
+                    let result: #t = #call;
+                    result.to_js(cx, args.rval());
+                    Ok(())
+                })
+            }
+        });
+        let setter = if attr.readonly {
+            quote!(None)
+        } else {
+            let setter_name = format_ident!("Set{}", camel_case(&attr.name));
+            let setter = format_ident!("static_set_{}", attr.name);
+            let what = format!("set {}.{}", name, attr.name);
+            trait_items.push(quote! {
+                #[doc = #doc]
+                fn #setter_name(cx: &mut JSContext, global: &GlobalScope, value: #t) -> Fallible<()>;
+            });
+            let convert = from_js_expr(defs, &attr.ty, quote!(args.get(0)));
+            natives.push(quote! {
+                /// The static attribute's setter
+                /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+                pub(crate) unsafe extern "C" fn #setter(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                        let global = static_operation_global(cx)?;
+                        check_argument_count(cx, &args, 1, #what)?;
+                        let value: #t = #convert?;
+                        <#self_ty as #methods_trait>::#setter_name(cx, global, value)
+                            .map_err(|error| throw_dom_error(cx, error))?;
+                        args.rval().set(UndefinedValue());
+                        Ok(())
+                    })
+                }
+            });
+            quote!(Some(#setter))
+        };
+        let key = c_str(&attr.name);
+        static_attribute_specs
+            .push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
     }
 
     // Operations: https://webidl.spec.whatwg.org/#es-operations, and
@@ -342,6 +450,152 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         }
     }
 
+    // Stringifiers: https://webidl.spec.whatwg.org/#es-stringifier
+    if let Some(stringifier) = &iface.stringifier {
+        let what = format!("{}.toString", name);
+        let call = match stringifier {
+            Stringifier::Plain => {
+                trait_items.push(quote! {
+                    /// `stringifier;`: the stringification behavior
+                    /// (<https://webidl.spec.whatwg.org/#dfn-stringifier>).
+                    fn Stringifier(&self, cx: &mut JSContext) -> Fallible<DOMString>;
+                });
+                quote!(<#self_ty as #methods_trait>::Stringifier(this, cx).map_err(|error| throw_dom_error(cx, error))?)
+            }
+            Stringifier::Attribute(attr) => {
+                let a = iface
+                    .attributes
+                    .iter()
+                    .find(|a| &a.name == attr)
+                    .expect("the stringifier attribute");
+                let getter_name = ident(&camel_case(attr));
+                if a.getter_throws {
+                    quote!(<#self_ty as #methods_trait>::#getter_name(this, cx).map_err(|error| throw_dom_error(cx, error))?)
+                } else {
+                    quote!(<#self_ty as #methods_trait>::#getter_name(this, cx))
+                }
+            }
+            Stringifier::Operation(op) => {
+                let method = ident(&camel_case(op));
+                quote!(<#self_ty as #methods_trait>::#method(this, cx).map_err(|error| throw_dom_error(cx, error))?)
+            }
+        };
+        let ty = match stringifier {
+            Stringifier::Attribute(attr) => {
+                let a = iface
+                    .attributes
+                    .iter()
+                    .find(|a| &a.name == attr)
+                    .expect("checked");
+                rust_type(&a.ty)
+            }
+            Stringifier::Operation(op) => {
+                let o = iface
+                    .operations
+                    .iter()
+                    .find(|o| o.name.as_deref() == Some(op.as_str()))
+                    .expect("checked");
+                rust_type(&o.return_type)
+            }
+            Stringifier::Plain => quote!(DOMString),
+        };
+        natives.push(quote! {
+            /// The `toString` operation of the stringifier
+            /// (<https://webidl.spec.whatwg.org/#es-stringifier>): check
+            /// that `this` implements the interface, then run the
+            /// stringification behavior.
+            pub(crate) unsafe extern "C" fn op_toString(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                    let this = unwrap_this::<#self_ty>(cx, &args, #what)?;
+                    let result: #ty = #call;
+                    result.to_js(cx, args.rval());
+                    Ok(())
+                })
+            }
+        });
+        method_specs.push(quote!(function_spec(
+            c"toString",
+            Some(op_toString),
+            0,
+            JSPROP_ENUMERATE
+        )));
+    }
+
+    // Pair iterators: https://webidl.spec.whatwg.org/#es-iterators
+    if let Some(Iterable::Pair(k, v)) = &iface.iterable {
+        let kt = rust_type(k);
+        let vt = rust_type(v);
+        trait_items.push(quote! {
+            /// `iterable<K, V>`: the value pair at `index` in the current
+            /// list of value pairs to iterate over
+            /// (<https://webidl.spec.whatwg.org/#dfn-value-pairs-to-iterate-over>),
+            /// `None` when `index` is not below its length.
+            fn PairIterableEntry(&self, cx: &mut JSContext, index: u32) -> Option<(#kt, #vt)>;
+        });
+        let id = ident(name);
+        for (native, method, kind) in [
+            (
+                "iterable_entries",
+                "entries",
+                quote!(IterationKind::KeyValue),
+            ),
+            ("iterable_keys", "keys", quote!(IterationKind::Key)),
+            ("iterable_values", "values", quote!(IterationKind::Value)),
+        ] {
+            let native = ident(native);
+            let what = format!("{name}.{method}");
+            let doc =
+                format!(" `{method}()` (<https://webidl.spec.whatwg.org/#es-iterable-{method}>).");
+            natives.push(quote! {
+                #[doc = #doc]
+                pub(crate) unsafe extern "C" fn #native(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| {
+                        pair_iterable_method::<#self_ty>(cx, &args, #what, #kind, PrototypeList::#id)
+                    })
+                }
+            });
+            let key = c_str(method);
+            method_specs.push(quote!(function_spec(#key, Some(#native), 0, JSPROP_ENUMERATE)));
+        }
+        let for_each_what = format!("{name}.forEach");
+        let next_what = format!("{name} Iterator.next");
+        let iterator_name = c_str(&format!("{name} Iterator"));
+        natives.push(quote! {
+            /// `forEach(callback, thisArg)` (<https://webidl.spec.whatwg.org/#es-forEach>).
+            pub(crate) unsafe extern "C" fn iterable_for_each(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                call_native(cx, argc, vp, #for_each_what, ReturnKind::Value, |cx, args| {
+                    pair_iterable_for_each::<#self_ty, #kt, #vt>(cx, &args, #for_each_what, |this, cx, index| {
+                        <#self_ty as #methods_trait>::PairIterableEntry(this, cx, index)
+                    })
+                })
+            }
+
+            /// The iterator prototype object's `next()`
+            /// (<https://webidl.spec.whatwg.org/#es-iterator-prototype-object>).
+            pub(crate) unsafe extern "C" fn iterator_next(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                call_native(cx, argc, vp, #next_what, ReturnKind::Value, |cx, args| {
+                    pair_iterator_next::<#self_ty, #kt, #vt>(cx, &args, #next_what, |this, cx, index| {
+                        <#self_ty as #methods_trait>::PairIterableEntry(this, cx, index)
+                    })
+                })
+            }
+
+            static PAIR_ITERATOR: PairIteratorSpec = PairIteratorSpec {
+                name: #iterator_name,
+                next: iterator_next,
+            };
+        });
+        method_specs.push(quote!(function_spec(
+            c"forEach",
+            Some(iterable_for_each),
+            1,
+            JSPROP_ENUMERATE
+        )));
+    }
+
+    // Legacy platform objects: https://webidl.spec.whatwg.org/#es-legacy-platform-objects
+    let legacy = legacy_platform_object(defs, iface, &mut trait_items);
+
     // The constructor: https://webidl.spec.whatwg.org/#js-constructor
     let (constructor, constructor_length) = match &iface.constructor {
         Some(op) => {
@@ -408,6 +662,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
     let n_attrs = attribute_specs.len() + 1;
     let n_methods = method_specs.len() + 1;
     let n_static_methods = static_method_specs.len() + 1;
+    let n_static_attrs = static_attribute_specs.len() + 1;
     let n_unforgeable = unforgeable.len() + 1;
     let key = c_str(name);
     let parent = match &iface.parent {
@@ -523,6 +778,29 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         )
     };
 
+    let (proxy_handler, proxy_statics, legacy_impl) = match legacy {
+        Some(legacy_impl) => (
+            quote!(Some(proxy_handler)),
+            quote! {
+                static PROXY_TRAPS: ProxyTraps = proxy_traps::<#self_path>();
+                static PROXY_HANDLER: ProxyHandlerCell = ProxyHandlerCell::new();
+
+                /// The proxy handler of the interface's legacy platform
+                /// objects.
+                fn proxy_handler() -> *const c_void {
+                    PROXY_HANDLER.get(&PROXY_TRAPS, &CLASS.dom_class)
+                }
+            },
+            legacy_impl,
+        ),
+        None => (quote!(None), quote!(), quote!()),
+    };
+    let iterator = match &iface.iterable {
+        Some(Iterable::Value(_)) => quote!(IteratorKind::Value),
+        Some(Iterable::Pair(..)) => quote!(IteratorKind::Pair(&PAIR_ITERATOR)),
+        None => quote!(IteratorKind::None),
+    };
+
     quote! {
         #[doc = #doc]
         #[allow(non_snake_case)]
@@ -544,6 +822,8 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 StaticSpecs([#(#method_specs,)* JSFunctionSpec::ZERO]);
             static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; #n_static_methods]> =
                 StaticSpecs([#(#static_method_specs,)* JSFunctionSpec::ZERO]);
+            static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_static_attrs]> =
+                StaticSpecs([#(#static_attribute_specs,)* JSPropertySpec::ZERO]);
             static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_unforgeable]> =
                 StaticSpecs([#(#unforgeable,)* JSPropertySpec::ZERO]);
             static CONSTANTS: &[ConstantSpec] = &[#(#constants),*];
@@ -560,10 +840,12 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 attributes: &ATTRIBUTES.0,
                 methods: &METHODS.0,
                 static_methods: &STATIC_METHODS.0,
+                static_attributes: &STATIC_ATTRIBUTES.0,
                 constants: CONSTANTS,
                 exposure: Exposure { window: #window, dedicated_worker: #worker },
                 pref: #pref,
                 global: #is_global,
+                iterator: #iterator,
             };
 
             #(#upcast_fns)*
@@ -577,8 +859,11 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                     interface_chain: &[#(#chain_ids),*],
                     upcasts: &[#(#upcast_names),*],
                     unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+                    proxy_handler: #proxy_handler,
                 },
             };
+
+            #proxy_statics
 
             const _: () = assert!(#chain_len <= MAX_PROTO_CHAIN_LENGTH);
         }
@@ -601,5 +886,162 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         #(#derived_from)*
 
         #as_event_target
+
+        #legacy_impl
     }
+}
+
+/// The special operations' trait methods, and the `LegacyPlatformObject`
+/// implementation calling them, for an interface whose objects are legacy
+/// platform objects (<https://webidl.spec.whatwg.org/#es-legacy-platform-objects>).
+fn legacy_platform_object(
+    defs: &Definitions,
+    iface: &Interface,
+    trait_items: &mut Vec<TokenStream>,
+) -> Option<TokenStream> {
+    let specials = &iface.specials;
+    if !specials.legacy_platform_object() {
+        return None;
+    }
+    let name = &iface.name;
+    let self_path = dom_struct_path(name);
+    let module = format_ident!("{}Binding", name);
+    let trait_name = format_ident!("{}Methods", name);
+    // The impl is outside the binding module.
+    let self_ty = &self_path;
+    let methods_trait = quote!(#module::#trait_name);
+    let mut items = Vec::new();
+    if let Some(getter) = &specials.indexed_getter {
+        let t = rust_type(getter.return_type.inner());
+        trait_items.push(quote! {
+            /// The indexed property getter
+            /// (<https://webidl.spec.whatwg.org/#dfn-indexed-property-getter>):
+            /// the value at a supported property index, `None` for any
+            /// other index.
+            fn IndexedGetter(&self, cx: &mut JSContext, index: u32) -> Option<#t>;
+            /// The supported property indices
+            /// (<https://webidl.spec.whatwg.org/#dfn-supported-property-indices>)
+            /// are `0..SupportedIndexCount()`.
+            fn SupportedIndexCount(&self, cx: &mut JSContext) -> u32;
+        });
+        items.push(quote! {
+            unsafe fn indexed_get(&self, cx: &mut JSContext, index: u32, rval: MutableHandleValue) -> Result<bool, ()> {
+                match <#self_ty as #methods_trait>::IndexedGetter(self, cx, index) {
+                    Some(value) => {
+                        unsafe { value.to_js(cx, rval) };
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                }
+            }
+            fn supported_index_count(&self, cx: &mut JSContext) -> u32 {
+                <#self_ty as #methods_trait>::SupportedIndexCount(self, cx)
+            }
+        });
+    }
+    if let Some(setter) = &specials.indexed_setter {
+        let ty = &setter.arguments[1].ty;
+        let t = rust_type(ty);
+        let convert = from_js_expr(defs, ty, quote!(value));
+        trait_items.push(quote! {
+            /// The indexed property setter
+            /// (<https://webidl.spec.whatwg.org/#dfn-indexed-property-setter>).
+            fn IndexedSetter(&self, cx: &mut JSContext, index: u32, value: #t) -> Fallible<()>;
+        });
+        items.push(quote! {
+            unsafe fn indexed_set(&self, cx: &mut JSContext, index: u32, value: HandleValue) -> Result<(), ()> {
+                let value: #t = unsafe { #convert }?;
+                <#self_ty as #methods_trait>::IndexedSetter(self, cx, index, value)
+                    .map_err(|error| throw_dom_error(cx, error))
+            }
+        });
+    }
+    if let Some(getter) = &specials.named_getter {
+        let t = rust_type(getter.return_type.inner());
+        trait_items.push(quote! {
+            /// The named property getter
+            /// (<https://webidl.spec.whatwg.org/#dfn-named-property-getter>):
+            /// the value of a supported property name, `None` for any
+            /// other name.
+            fn NamedGetter(&self, cx: &mut JSContext, name: DOMString) -> Option<#t>;
+            /// The supported property names
+            /// (<https://webidl.spec.whatwg.org/#dfn-supported-property-names>),
+            /// in the interface's order.
+            fn SupportedPropertyNames(&self, cx: &mut JSContext) -> Vec<DOMString>;
+        });
+        items.push(quote! {
+            unsafe fn named_get(&self, cx: &mut JSContext, name: &str, rval: MutableHandleValue) -> Result<bool, ()> {
+                match <#self_ty as #methods_trait>::NamedGetter(self, cx, DOMString::from(name)) {
+                    Some(value) => {
+                        unsafe { value.to_js(cx, rval) };
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                }
+            }
+            fn supported_property_names(&self, cx: &mut JSContext) -> Vec<String> {
+                <#self_ty as #methods_trait>::SupportedPropertyNames(self, cx)
+            }
+        });
+    }
+    if let Some(setter) = &specials.named_setter {
+        let ty = &setter.arguments[1].ty;
+        let t = rust_type(ty);
+        let convert = from_js_expr(defs, ty, quote!(value));
+        trait_items.push(quote! {
+            /// The named property setter
+            /// (<https://webidl.spec.whatwg.org/#dfn-named-property-setter>).
+            fn NamedSetter(&self, cx: &mut JSContext, name: DOMString, value: #t) -> Fallible<()>;
+        });
+        items.push(quote! {
+            unsafe fn named_set(&self, cx: &mut JSContext, name: &str, value: HandleValue) -> Result<(), ()> {
+                let value: #t = unsafe { #convert }?;
+                <#self_ty as #methods_trait>::NamedSetter(self, cx, DOMString::from(name), value)
+                    .map_err(|error| throw_dom_error(cx, error))
+            }
+        });
+    }
+    if let Some(deleter) = &specials.named_deleter {
+        let returns_bool = matches!(deleter.return_type, Type::Boolean);
+        let (ret, result) = if returns_bool {
+            (quote!(bool), quote!(deleted))
+        } else {
+            (quote!(()), quote!(true))
+        };
+        trait_items.push(quote! {
+            /// The named property deleter
+            /// (<https://webidl.spec.whatwg.org/#dfn-named-property-deleter>).
+            fn NamedDeleter(&self, cx: &mut JSContext, name: DOMString) -> Fallible<#ret>;
+        });
+        items.push(quote! {
+            #[allow(clippy::let_unit_value, unused_variables)]
+            unsafe fn named_delete(&self, cx: &mut JSContext, name: &str) -> Result<bool, ()> {
+                let deleted = <#self_ty as #methods_trait>::NamedDeleter(self, cx, DOMString::from(name))
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                Ok(#result)
+            }
+        });
+    }
+    let flag = |b: bool| if b { quote!(true) } else { quote!(false) };
+    let indexed_getter = flag(specials.indexed_getter.is_some());
+    let indexed_setter = flag(specials.indexed_setter.is_some());
+    let named_getter = flag(specials.named_getter.is_some());
+    let named_setter = flag(specials.named_setter.is_some());
+    let named_deleter = flag(specials.named_deleter.is_some());
+    let override_builtins = flag(specials.override_builtins);
+    let unenumerable = flag(specials.unenumerable_named_properties);
+    Some(quote! {
+        impl LegacyPlatformObject for #self_path {
+            const SPECIALS: Specials = Specials {
+                indexed_getter: #indexed_getter,
+                indexed_setter: #indexed_setter,
+                named_getter: #named_getter,
+                named_setter: #named_setter,
+                named_deleter: #named_deleter,
+                override_builtins: #override_builtins,
+                unenumerable_named_properties: #unenumerable,
+            };
+            #(#items)*
+        }
+    })
 }

@@ -80,7 +80,9 @@ fn collect_unions(
                     visit(m, out);
                 }
             }
-            Type::Nullable(t) | Type::Sequence(t) | Type::Promise(t) => visit(t, out),
+            Type::Nullable(t) | Type::Sequence(t) | Type::Promise(t) | Type::Record(_, t) => {
+                visit(t, out)
+            }
             _ => {}
         }
     }

@@ -24,9 +24,19 @@ pub(crate) fn rust_type(ty: &Type) -> TokenStream {
                 base
             }
         }
-        Type::DOMString => quote!(DOMString),
+        Type::DOMString | Type::NullToEmptyString => quote!(DOMString),
         Type::USVString => quote!(USVString),
+        Type::ByteString => quote!(ByteString),
         Type::Object => quote!(RootedJsObject),
+        Type::Record(k, v) => {
+            let k = rust_type(k);
+            let v = rust_type(v);
+            quote!(Record<#k, #v>)
+        }
+        Type::Buffer(name) => {
+            let n = ident(name);
+            quote!(#n)
+        }
         Type::Sequence(t) => {
             let inner = rust_type(t);
             quote!(Vec<#inner>)
@@ -64,7 +74,7 @@ pub(crate) fn config_expr(ty: &Type) -> TokenStream {
             IntegerConversion::EnforceRange => quote!(IntegerConversion::EnforceRange),
             IntegerConversion::Clamp => quote!(IntegerConversion::Clamp),
         },
-        Type::Sequence(t) | Type::Nullable(t) => config_expr(t),
+        Type::Sequence(t) | Type::Nullable(t) | Type::Record(_, t) => config_expr(t),
         _ => quote!(()),
     }
 }
@@ -90,6 +100,9 @@ pub(crate) fn from_js_expr(defs: &Definitions, ty: &Type, value: TokenStream) ->
                 }));
             }
         }
+    }
+    if let Type::NullToEmptyString = ty {
+        return quote!(convert_null_to_empty_string(cx, #value));
     }
     let t = rust_type(ty);
     let config = config_expr(ty);
@@ -156,6 +169,21 @@ pub(crate) fn default_expr(defs: &Definitions, ty: &Type, value: &DefaultValue) 
                     quote!(#n::#variant)
                 }
                 Type::USVString => quote!(USVString(String::from(#s))),
+                Type::ByteString => quote!(ByteString::from(#s)),
+                Type::Union(members) => {
+                    let u = ident(&union_name(members));
+                    let member = members
+                        .iter()
+                        .find(|t| matches!(t, Type::DOMString | Type::USVString | Type::ByteString))
+                        .expect("checked by the parser");
+                    let v = ident(&member.union_member_name());
+                    let value = match member {
+                        Type::USVString => quote!(USVString(String::from(#s))),
+                        Type::ByteString => quote!(ByteString::from(#s)),
+                        _ => quote!(DOMString::from(#s)),
+                    };
+                    quote!(#u::#v(#value))
+                }
                 _ => quote!(DOMString::from(#s)),
             };
             let e = wrap_some(e);
@@ -440,6 +468,18 @@ pub(crate) fn union(defs: &Definitions, members: &[Type]) -> TokenStream {
             });
         }
     }
+    // Steps 5-8: buffer source types (by their internal slots).
+    for m in members {
+        if let Type::Buffer(b) = m {
+            let t = ident(b);
+            let v = variant(m);
+            object_steps.push(quote! {
+                if let Some(buffer) = #t::try_from_object(value.to_object()) {
+                    return Ok(#name::#v(buffer));
+                }
+            });
+        }
+    }
     if let Some(seq) = find(&|t| matches!(t, Type::Sequence(_))) {
         let c = convert(seq);
         object_steps.push(quote!(if has_iterator_method(cx, value)? { #c }));
@@ -448,7 +488,7 @@ pub(crate) fn union(defs: &Definitions, members: &[Type]) -> TokenStream {
         let c = convert(cb);
         object_steps.push(quote!(if is_callable(value) { #c }));
     }
-    if let Some(d) = find(&|t| matches!(t, Type::Dictionary(_))) {
+    if let Some(d) = find(&|t| matches!(t, Type::Dictionary(_) | Type::Record(..))) {
         object_steps.push(convert(d));
     } else if let Some(o) = find(&|t| matches!(t, Type::Object)) {
         object_steps.push(convert(o));
@@ -458,7 +498,12 @@ pub(crate) fn union(defs: &Definitions, members: &[Type]) -> TokenStream {
     }
     let boolean = find(&|t| matches!(t, Type::Boolean));
     let numeric = find(&|t| matches!(t, Type::Integer(..) | Type::Float { .. }));
-    let string = find(&|t| matches!(t, Type::DOMString | Type::USVString | Type::Enum(_)));
+    let string = find(&|t| {
+        matches!(
+            t,
+            Type::DOMString | Type::USVString | Type::ByteString | Type::Enum(_)
+        )
+    });
     // Step 12: booleans.
     if let Some(b) = boolean {
         let c = convert(b);

@@ -247,6 +247,9 @@ pub mod PayloadBinding {
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -263,6 +266,7 @@ pub mod PayloadBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -270,6 +274,7 @@ pub mod PayloadBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Payload(object: *const c_void) -> *const c_void {
         let this: &crate::dom::payload::Payload = unsafe {
@@ -286,6 +291,7 @@ pub mod PayloadBinding {
             interface_chain: &[PrototypeList::Payload],
             upcasts: &[upcast_to_Payload],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

@@ -59,6 +59,9 @@ pub mod BaseBinding {
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -75,6 +78,7 @@ pub mod BaseBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -82,6 +86,7 @@ pub mod BaseBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Base(object: *const c_void) -> *const c_void {
         let this: &crate::dom::base::Base = unsafe {
@@ -98,6 +103,7 @@ pub mod BaseBinding {
             interface_chain: &[PrototypeList::Base],
             upcasts: &[upcast_to_Base],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -378,6 +384,9 @@ pub mod ThingBinding {
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 2usize]> = StaticSpecs([
         accessor_spec(
             c"trusted",
@@ -405,6 +414,7 @@ pub mod ThingBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -412,6 +422,7 @@ pub mod ThingBinding {
         },
         pref: Some("dom.thing.enabled"),
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Base(object: *const c_void) -> *const c_void {
         let this: &crate::dom::thing::Thing = unsafe {
@@ -437,6 +448,7 @@ pub mod ThingBinding {
             interface_chain: &[PrototypeList::Base, PrototypeList::Thing],
             upcasts: &[upcast_to_Base, upcast_to_Thing],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(2usize <= MAX_PROTO_CHAIN_LENGTH);

@@ -202,6 +202,9 @@ pub mod PageBinding {
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -223,6 +226,7 @@ pub mod PageBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -230,6 +234,7 @@ pub mod PageBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Page(object: *const c_void) -> *const c_void {
         let this: &crate::dom::page::Page = unsafe {
@@ -246,6 +251,7 @@ pub mod PageBinding {
             interface_chain: &[PrototypeList::Page],
             upcasts: &[upcast_to_Page],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -451,6 +457,9 @@ pub mod WorkerScopeBinding {
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -472,6 +481,7 @@ pub mod WorkerScopeBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: false,
@@ -479,6 +489,7 @@ pub mod WorkerScopeBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_WorkerScope(object: *const c_void) -> *const c_void {
         let this: &crate::dom::workerscope::WorkerScope = unsafe {
@@ -497,6 +508,7 @@ pub mod WorkerScopeBinding {
             interface_chain: &[PrototypeList::WorkerScope],
             upcasts: &[upcast_to_WorkerScope],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

@@ -2,6 +2,364 @@
 
 #[allow(unused_imports)]
 use crate::dom::bindings::codegen_prelude::*;
+/// The bindings of the WebIDL interface `Extended`.
+#[allow(non_snake_case)]
+pub mod ExtendedBinding {
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::dom::extended::Extended;
+    /// What the DOM struct `Extended` implements for the interface's members (as Servo's `*Methods` traits).
+    pub trait ExtendedMethods {
+        /// `attribute innerHTML`
+        fn InnerHTML(&self, cx: &mut JSContext) -> DOMString;
+        /// `attribute innerHTML`
+        fn SetInnerHTML(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()>;
+        /// `readonly attribute child`
+        fn Child(&self, cx: &mut JSContext) -> DomRoot<crate::dom::extended::Extended>;
+        /// `readonly attribute replaceable`
+        fn Replaceable(&self, cx: &mut JSContext) -> i32;
+        /// `static attribute counter`
+        fn Counter(cx: &mut JSContext, global: &GlobalScope) -> i32;
+        /// `static attribute counter`
+        fn SetCounter(
+            cx: &mut JSContext,
+            global: &GlobalScope,
+            value: i32,
+        ) -> Fallible<()>;
+        /// `static readonly attribute label`
+        fn Label(cx: &mut JSContext, global: &GlobalScope) -> DOMString;
+        /// `echo()`
+        fn Echo(&self, cx: &mut JSContext, arg_data: DOMString) -> Fallible<DOMString>;
+    }
+    /// The attribute getter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+    pub(crate) unsafe extern "C" fn get_innerHTML(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "get Extended.innerHTML",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<Extended>(cx, &args, "get Extended.innerHTML")?;
+                let result: DOMString = <Extended as ExtendedMethods>::InnerHTML(
+                    this,
+                    cx,
+                );
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    /// The attribute setter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+    pub(crate) unsafe extern "C" fn set_innerHTML(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "set Extended.innerHTML",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<Extended>(cx, &args, "set Extended.innerHTML")?;
+                check_argument_count(cx, &args, 1, "set Extended.innerHTML")?;
+                let value: DOMString = convert_null_to_empty_string(cx, args.get(0))?;
+                <Extended as ExtendedMethods>::SetInnerHTML(this, cx, value)
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                args.rval().set(UndefinedValue());
+                Ok(())
+            },
+        )
+    }
+    /// The attribute getter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+    pub(crate) unsafe extern "C" fn get_child(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "get Extended.child",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<Extended>(cx, &args, "get Extended.child")?;
+                let result: DomRoot<crate::dom::extended::Extended> = <Extended as ExtendedMethods>::Child(
+                    this,
+                    cx,
+                );
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    /// The attribute setter of a `[PutForwards]` attribute
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+    pub(crate) unsafe extern "C" fn set_child(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "set Extended.child",
+            ReturnKind::Value,
+            |cx, args| {
+                unwrap_this::<Extended>(cx, &args, "set Extended.child")?;
+                check_argument_count(cx, &args, 1, "set Extended.child")?;
+                put_forwards(cx, &args, c"child", c"value")
+            },
+        )
+    }
+    /// The attribute getter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+    pub(crate) unsafe extern "C" fn get_replaceable(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "get Extended.replaceable",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<
+                    Extended,
+                >(cx, &args, "get Extended.replaceable")?;
+                let result: i32 = <Extended as ExtendedMethods>::Replaceable(this, cx);
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    /// The attribute setter of a `[Replaceable]` attribute
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+    pub(crate) unsafe extern "C" fn set_replaceable(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "set Extended.replaceable",
+            ReturnKind::Value,
+            |cx, args| {
+                unwrap_this::<Extended>(cx, &args, "set Extended.replaceable")?;
+                check_argument_count(cx, &args, 1, "set Extended.replaceable")?;
+                replace_attribute(cx, &args, c"replaceable")
+            },
+        )
+    }
+    /// The static attribute's getter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+    pub(crate) unsafe extern "C" fn static_get_counter(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "get Extended.counter",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let global = static_operation_global(cx)?;
+                let result: i32 = <Extended as ExtendedMethods>::Counter(cx, global);
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    /// The static attribute's setter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+    pub(crate) unsafe extern "C" fn static_set_counter(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "set Extended.counter",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let global = static_operation_global(cx)?;
+                check_argument_count(cx, &args, 1, "set Extended.counter")?;
+                let value: i32 = <i32 as FromJsValue>::from_js(
+                    cx,
+                    args.get(0),
+                    IntegerConversion::Default,
+                )?;
+                <Extended as ExtendedMethods>::SetCounter(cx, global, value)
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                args.rval().set(UndefinedValue());
+                Ok(())
+            },
+        )
+    }
+    /// The static attribute's getter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+    pub(crate) unsafe extern "C" fn static_get_label(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "get Extended.label",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let global = static_operation_global(cx)?;
+                let result: DOMString = <Extended as ExtendedMethods>::Label(cx, global);
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    /// The operation's function
+    /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+    pub(crate) unsafe extern "C" fn op_echo(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "Extended.echo",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<Extended>(cx, &args, "Extended.echo")?;
+                check_argument_count(cx, &args, 1usize, "Extended.echo")?;
+                let arg_data: DOMString = convert_null_to_empty_string(
+                    cx,
+                    args.get(0u32),
+                )?;
+                let result: DOMString = <Extended as ExtendedMethods>::Echo(
+                        this,
+                        cx,
+                        arg_data,
+                    )
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 4usize]> = StaticSpecs([
+        accessor_spec(
+            c"innerHTML",
+            Some(get_innerHTML),
+            Some(set_innerHTML),
+            JSPROP_ENUMERATE,
+        ),
+        accessor_spec(c"child", Some(get_child), Some(set_child), JSPROP_ENUMERATE),
+        accessor_spec(
+            c"replaceable",
+            Some(get_replaceable),
+            Some(set_replaceable),
+            JSPROP_ENUMERATE,
+        ),
+        JSPropertySpec::ZERO,
+    ]);
+    static METHODS: StaticSpecs<[JSFunctionSpec; 2usize]> = StaticSpecs([
+        function_spec(c"echo", Some(op_echo), 1u16, JSPROP_ENUMERATE),
+        JSFunctionSpec::ZERO,
+    ]);
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 3usize]> = StaticSpecs([
+        accessor_spec(
+            c"counter",
+            Some(static_get_counter),
+            Some(static_set_counter),
+            JSPROP_ENUMERATE,
+        ),
+        accessor_spec(c"label", Some(static_get_label), None, JSPROP_ENUMERATE),
+        JSPropertySpec::ZERO,
+    ]);
+    static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static CONSTANTS: &[ConstantSpec] = &[];
+    /// What the runtime creates the interface and prototype objects
+    /// from.
+    pub static INTERFACE: InterfaceSpec = InterfaceSpec {
+        id: PrototypeList::Extended,
+        name: c"Extended",
+        parent: None,
+        proto_parent: ProtoParent::ObjectPrototype,
+        constructor: None,
+        constructor_length: 0u32,
+        attributes: &ATTRIBUTES.0,
+        methods: &METHODS.0,
+        static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
+        constants: CONSTANTS,
+        exposure: Exposure {
+            window: true,
+            dedicated_worker: false,
+        },
+        pref: None,
+        global: false,
+        iterator: IteratorKind::None,
+    };
+    unsafe fn upcast_to_Extended(object: *const c_void) -> *const c_void {
+        let this: &crate::dom::extended::Extended = unsafe {
+            &*(object as *const crate::dom::extended::Extended)
+        };
+        let target: &crate::dom::extended::Extended = this;
+        target as *const crate::dom::extended::Extended as *const c_void
+    }
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::extended::Extended>();
+    /// The class of the interface's platform objects.
+    pub static CLASS: DOMJSClass = DOMJSClass {
+        base: dom_jsclass(c"Extended", &CLASS_OPS),
+        dom_class: DOMClass {
+            interface_chain: &[PrototypeList::Extended],
+            upcasts: &[upcast_to_Extended],
+            unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
+        },
+    };
+    const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
+}
+impl DomObject for crate::dom::extended::Extended {
+    fn reflector(&self) -> &Reflector {
+        &self.reflector
+    }
+}
+impl DomObjectIface for crate::dom::extended::Extended {
+    const PROTO_ID: PrototypeId = PrototypeList::Extended;
+    const DEPTH: usize = 0usize;
+    const NAME: &'static str = "Extended";
+    fn dom_class() -> &'static DOMJSClass {
+        &ExtendedBinding::CLASS
+    }
+}
+impl DerivedFrom<crate::dom::extended::Extended> for crate::dom::extended::Extended {}
 /// The bindings of the WebIDL interface `Registry`.
 #[allow(non_snake_case)]
 pub mod RegistryBinding {
@@ -136,6 +494,9 @@ pub mod RegistryBinding {
         function_spec(c"forget", Some(static_op_forget), 1u16, JSPROP_ENUMERATE),
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -152,6 +513,7 @@ pub mod RegistryBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -159,6 +521,7 @@ pub mod RegistryBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Registry(object: *const c_void) -> *const c_void {
         let this: &crate::dom::registry::Registry = unsafe {
@@ -175,6 +538,7 @@ pub mod RegistryBinding {
             interface_chain: &[PrototypeList::Registry],
             upcasts: &[upcast_to_Registry],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

@@ -6,3 +6,14 @@ interface Registry {
   static undefined forget(DOMString key);
   boolean has(DOMString key);
 };
+
+// Static attributes and extended attributes on attributes and arguments.
+[Exposed=Window]
+interface Extended {
+  static attribute long counter;
+  static readonly attribute DOMString label;
+  [CEReactions] attribute [LegacyNullToEmptyString] DOMString innerHTML;
+  [SameObject, PutForwards=value] readonly attribute Extended child;
+  [Replaceable] readonly attribute long replaceable;
+  [CEReactions, NewObject] DOMString echo([LegacyNullToEmptyString] DOMString data);
+};

@@ -208,6 +208,9 @@ pub mod ConsoleBinding {
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -224,6 +227,7 @@ pub mod ConsoleBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -231,6 +235,7 @@ pub mod ConsoleBinding {
         },
         pref: None,
         global: false,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_Console(object: *const c_void) -> *const c_void {
         let this: &crate::dom::console::Console = unsafe {
@@ -247,6 +252,7 @@ pub mod ConsoleBinding {
             interface_chain: &[PrototypeList::Console],
             upcasts: &[upcast_to_Console],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
@@ -353,6 +359,9 @@ pub mod GlobalThingBinding {
     static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
         JSFunctionSpec::ZERO,
     ]);
+    static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
     static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -369,6 +378,7 @@ pub mod GlobalThingBinding {
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
         static_methods: &STATIC_METHODS.0,
+        static_attributes: &STATIC_ATTRIBUTES.0,
         constants: CONSTANTS,
         exposure: Exposure {
             window: true,
@@ -376,6 +386,7 @@ pub mod GlobalThingBinding {
         },
         pref: None,
         global: true,
+        iterator: IteratorKind::None,
     };
     unsafe fn upcast_to_GlobalThing(object: *const c_void) -> *const c_void {
         let this: &crate::dom::globalthing::GlobalThing = unsafe {
@@ -394,6 +405,7 @@ pub mod GlobalThingBinding {
             interface_chain: &[PrototypeList::GlobalThing],
             upcasts: &[upcast_to_GlobalThing],
             unforgeable_attributes: &UNFORGEABLE_ATTRIBUTES.0,
+            proxy_handler: None,
         },
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);

@@ -227,6 +227,37 @@ fn operations_have_length_name_and_check_arguments() {
 }
 
 #[test]
+fn variadic_arguments_of_any_type() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // https://webidl.spec.whatwg.org/#dfn-create-operation-function:
+        // the length counts the required arguments before the variadic one.
+        assert_equals(TestBinding.prototype.describeVariadic.length, 1);
+        assert_equals(TestBinding.prototype.echoVariadicSequences.length, 0);
+        assert_throws_js(TypeError, function () { t.describeVariadic(); });
+        assert_equals(t.describeVariadic(1), "1");
+        // Each remaining value is converted to the union: platform objects
+        // stay objects, anything else becomes a string.
+        assert_equals(t.describeVariadic(1, new TestBinding(5), "a", 3, null, new TestBinding(7)),
+                      "1;TestBinding(5);a;3;null;TestBinding(7)");
+        assert_equals(t.describeVariadic(2, {toString: function () { return "obj"; }}), "2;obj");
+        // Sequences: each value converted on its own, errors propagate.
+        var seqs = t.echoVariadicSequences([1, 2], [], new Set([3]));
+        assert_equals(seqs.length, 3);
+        assert_array_equals(seqs[0], [1, 2]);
+        assert_array_equals(seqs[1], []);
+        assert_array_equals(seqs[2], [3]);
+        assert_equals(t.echoVariadicSequences().length, 0);
+        assert_throws_js(TypeError, function () { t.echoVariadicSequences([1], 5); });
+        "ok"
+    "#,
+    );
+}
+
+#[test]
 fn promise_operations_reject_instead_of_throwing() {
     let mut rt = runtime();
     run_promise_tests(
@@ -930,6 +961,493 @@ fn profiler_bindings_on_window() {
         assert_throws_dom("NotAllowedError", function () {
           new Profiler({ sampleInterval: 10, maxBufferSize: Number.MAX_SAFE_INTEGER });
         });
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn indexed_getters_make_legacy_platform_objects() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var l = new TestIndexedList(["a", "b", "c"]);
+        assert_equals(Object.getPrototypeOf(l), TestIndexedList.prototype);
+        assert_true(l instanceof TestIndexedList);
+        assert_equals(Object.prototype.toString.call(l), "[object TestIndexedList]");
+        assert_equals(l.length, 3);
+        // [[GetOwnProperty]] for supported property indices.
+        assert_equals(l[0], "a");
+        assert_equals(l[2], "c");
+        assert_equals(l[3], undefined);
+        assert_equals(l.item(3), null);
+        assert_true(0 in l);
+        assert_false(3 in l);
+        assert_true(l.hasOwnProperty("1"));
+        var d = Object.getOwnPropertyDescriptor(l, "1");
+        assert_equals(d.value, "b");
+        assert_false(d.writable, "no indexed setter");
+        assert_true(d.enumerable);
+        assert_true(d.configurable);
+        assert_equals(Object.getOwnPropertyDescriptor(l, "3"), undefined);
+        // [[OwnPropertyKeys]]: indices, then own properties in creation order.
+        assert_array_equals(Reflect.ownKeys(l), ["0", "1", "2"]);
+        l.expando = 5;
+        var sym = Symbol("s");
+        l[sym] = 6;
+        l.other = 7;
+        var keys = Reflect.ownKeys(l);
+        assert_array_equals(keys, ["0", "1", "2", "expando", "other", sym]);
+        assert_array_equals(Object.keys(l), ["0", "1", "2", "expando", "other"]);
+        assert_equals(l.expando, 5);
+        assert_equals(l[sym], 6);
+        assert_true(delete l.expando);
+        assert_equals(l.expando, undefined);
+        // [[DefineOwnProperty]] and [[Set]] reject array indices.
+        l[0] = "x";
+        assert_equals(l[0], "a");
+        assert_throws_js(TypeError, function () { "use strict"; l[0] = "x"; });
+        assert_throws_js(TypeError, function () { "use strict"; l[9] = "x"; });
+        assert_throws_js(TypeError, function () { Object.defineProperty(l, "0", { value: "x" }); });
+        assert_throws_js(TypeError, function () { Object.defineProperty(l, "7", { value: "x" }); });
+        assert_equals(l[9], undefined);
+        // Not array indices: ordinary properties.
+        l["01"] = "lead";
+        l["4294967295"] = "max";
+        assert_equals(l["01"], "lead");
+        assert_equals(l["4294967295"], "max");
+        assert_throws_js(TypeError, function () { Object.defineProperty(l, "4294967294", { value: 1 }); });
+        // [[Delete]]: false for supported indices, true otherwise.
+        assert_false(delete l[0]);
+        assert_throws_js(TypeError, function () { "use strict"; delete l[1]; });
+        assert_true(delete l[10]);
+        assert_equals(l[0], "a");
+        // [[PreventExtensions]] fails.
+        assert_throws_js(TypeError, function () { Object.preventExtensions(l); });
+        assert_false(Reflect.preventExtensions(l));
+        assert_true(Object.isExtensible(l));
+        assert_throws_js(TypeError, function () { Object.freeze(l); });
+        // Live: indices follow the object's state.
+        l.push("d");
+        assert_equals(l[3], "d");
+        assert_equals(l.length, 4);
+        // Operations and attributes brand-check the proxy.
+        assert_equals(TestIndexedList.prototype.item.call(l, 1), "b");
+        assert_throws_js(TypeError, function () { TestIndexedList.prototype.item.call({}, 0); });
+        assert_throws_js(TypeError, function () { TestIndexedList.prototype.item.call(new TestNamedMap(), 0); });
+        // Subclasses get the NewTarget's prototype.
+        class Sub extends TestIndexedList {}
+        var s = new Sub(["z"]);
+        assert_equals(Object.getPrototypeOf(s), Sub.prototype);
+        assert_equals(s[0], "z");
+        // The proxy survives GC with its expando and state.
+        l.kept = { deep: [1, 2] };
+        (function () { for (var k = 0; k < 100; k++) { var x = new TestIndexedList(["q"]); x.e = {}; } })();
+        new TestBinding().collectGarbage();
+        assert_equals(l.kept.deep[1], 2);
+        assert_equals(l[3], "d");
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn value_iterators_use_the_array_methods() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var P = TestIndexedList.prototype;
+        assert_equals(P[Symbol.iterator], Array.prototype.values);
+        assert_equals(P.values, Array.prototype.values);
+        assert_equals(P.keys, Array.prototype.keys);
+        assert_equals(P.entries, Array.prototype.entries);
+        assert_equals(P.forEach, Array.prototype.forEach);
+        var d = Object.getOwnPropertyDescriptor(P, Symbol.iterator);
+        assert_true(d.writable); assert_false(d.enumerable); assert_true(d.configurable);
+        d = Object.getOwnPropertyDescriptor(P, "forEach");
+        assert_true(d.writable); assert_true(d.enumerable); assert_true(d.configurable);
+        var l = new TestIndexedList(["a", "b"]);
+        assert_array_equals([...l], ["a", "b"]);
+        assert_array_equals(Array.from(l.keys()), [0, 1]);
+        var e = Array.from(l.entries());
+        assert_equals(e[1][0], 1); assert_equals(e[1][1], "b");
+        var seen = [];
+        l.forEach(function (v, i, o) { assert_equals(o, l); seen.push(i + ":" + v); });
+        assert_array_equals(seen, ["0:a", "1:b"]);
+        // Live while iterating.
+        var out = [];
+        for (var v of l) { out.push(v); if (out.length == 1) l.push("c"); }
+        assert_array_equals(out, ["a", "b", "c"]);
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn stringifiers() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var l = new TestIndexedList(["a", "b"]);
+        assert_equals(String(l), "a b");
+        assert_equals(`${l}`, "a b");
+        assert_equals(l + "!", "a b!");
+        var f = TestIndexedList.prototype.toString;
+        assert_equals(f.length, 0);
+        assert_equals(f.name, "toString");
+        var d = Object.getOwnPropertyDescriptor(TestIndexedList.prototype, "toString");
+        assert_true(d.writable); assert_true(d.enumerable); assert_true(d.configurable);
+        assert_throws_js(TypeError, function () { f.call({}); });
+        assert_equals(f.call(new TestIndexedList(["x"])), "x");
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn named_properties() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        // Named getter, setter and deleter (Storage-like).
+        var m = new TestNamedMap();
+        m.foo = "1";
+        m["bar"] = 2;
+        assert_equals(m.getItem("foo"), "1");
+        assert_equals(m.bar, "2");
+        assert_equals(m.length, 2);
+        assert_array_equals(Object.keys(m), ["foo", "bar"]);
+        var d = Object.getOwnPropertyDescriptor(m, "foo");
+        assert_equals(d.value, "1");
+        assert_true(d.writable); assert_true(d.enumerable); assert_true(d.configurable);
+        assert_true("foo" in m);
+        assert_false("baz" in m);
+        assert_equals(m.baz, undefined);
+        assert_true(delete m.foo);
+        assert_equals(m.getItem("foo"), null);
+        assert_equals(m.length, 1);
+        // Names on the prototype chain are not visible, but [[Set]] on the
+        // object itself still runs the setter.
+        m.setItem("getItem", "x");
+        assert_equals(typeof m.getItem, "function");
+        assert_equals(m.getItem("getItem"), "x");
+        assert_array_equals(Object.keys(m), ["bar"]);
+        m.length = "9";
+        assert_equals(m.getItem("length"), "9");
+        assert_equals(m.length, 3);
+        // [[DefineOwnProperty]]: data descriptors go to the setter.
+        Object.defineProperty(m, "q", { value: "v" });
+        assert_equals(m.getItem("q"), "v");
+        assert_throws_js(TypeError, function () { Object.defineProperty(m, "r", { get: function () {} }); });
+        // Without an indexed getter, indices are names.
+        m[5] = "five";
+        assert_equals(m.getItem("5"), "five");
+        assert_equals(m[5], "five");
+        // Symbols are ordinary properties.
+        var sym = Symbol("k");
+        m[sym] = 1;
+        assert_equals(m[sym], 1);
+        var keys = Reflect.ownKeys(m);
+        assert_equals(keys[keys.length - 1], sym);
+        // A setter that throws on conversion.
+        assert_throws_js(TypeError, function () { m.z = Symbol("no"); });
+        assert_equals(m.getItem("z"), null);
+
+        // [LegacyOverrideBuiltIns] (DOMStringMap-like).
+        var o = new TestOverrideMap();
+        assert_equals(o.builtin, "builtin");
+        o.builtin = "mine";
+        assert_equals(o.builtin, "mine");
+        assert_array_equals(Object.keys(o), ["builtin"]);
+        assert_true(delete o.builtin);
+        assert_equals(o.builtin, "builtin");
+        o.a = "1";
+        assert_array_equals(Object.keys(o), ["a"]);
+        // An own property hides nothing once defined through the setter.
+        assert_equals(Object.getOwnPropertyDescriptor(o, "a").value, "1");
+
+        // Indexed and [LegacyUnenumerableNamedProperties] named getters
+        // without setters (HTMLCollection-like).
+        var c = new TestCollection(["a=1", "b=2", "a=3", "=4", "item=5"]);
+        assert_equals(c.length, 5);
+        assert_equals(c[0], "1");
+        assert_equals(c[3], "4");
+        assert_equals(c.a, "1");
+        assert_equals(c.b, "2");
+        assert_equals(typeof c.item, "function", "the prototype's member wins");
+        assert_array_equals(Object.keys(c), ["0", "1", "2", "3", "4"]);
+        assert_array_equals(Reflect.ownKeys(c), ["0", "1", "2", "3", "4", "a", "b"]);
+        d = Object.getOwnPropertyDescriptor(c, "a");
+        assert_false(d.enumerable); assert_false(d.writable); assert_true(d.configurable);
+        c.a = "x";
+        assert_equals(c.a, "1");
+        assert_throws_js(TypeError, function () { "use strict"; c.a = "x"; });
+        assert_false(delete c.a);
+        assert_throws_js(TypeError, function () { "use strict"; delete c.b; });
+        c.fresh = 5;
+        assert_equals(c.fresh, 5);
+        assert_throws_js(TypeError, function () { "use strict"; c[9] = 1; });
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn pair_iterators() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var P = TestPairIterable.prototype;
+        for (var name of ["entries", "keys", "values", "forEach"]) {
+          var d = Object.getOwnPropertyDescriptor(P, name);
+          assert_equals(typeof d.value, "function", name);
+          assert_true(d.writable); assert_true(d.enumerable); assert_true(d.configurable);
+        }
+        assert_equals(P.entries.length, 0);
+        assert_equals(P.forEach.length, 1);
+        // @@iterator is the same function object as entries.
+        assert_equals(P[Symbol.iterator], P.entries);
+        var d = Object.getOwnPropertyDescriptor(P, Symbol.iterator);
+        assert_true(d.writable); assert_false(d.enumerable); assert_true(d.configurable);
+        var t = new TestPairIterable();
+        t.append("a", 1);
+        t.append("b", 2);
+        var it = t.entries();
+        // The iterator prototype object.
+        var IP = Object.getPrototypeOf(it);
+        assert_equals(Object.getPrototypeOf(IP), Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
+        assert_equals(Object.prototype.toString.call(it), "[object TestPairIterable Iterator]");
+        assert_equals(IP[Symbol.toStringTag], "TestPairIterable Iterator");
+        d = Object.getOwnPropertyDescriptor(IP, "next");
+        assert_true(d.writable); assert_true(d.enumerable); assert_true(d.configurable);
+        assert_equals(IP.next.length, 0);
+        assert_equals(Object.getPrototypeOf(t.keys()), IP, "one prototype per interface");
+        var r = it.next();
+        assert_array_equals(Object.keys(r), ["value", "done"]);
+        assert_array_equals(r.value, ["a", 1]);
+        assert_false(r.done);
+        assert_array_equals(it.next().value, ["b", 2]);
+        // Live: a pair appended after creation is seen.
+        t.append("c", 3);
+        assert_array_equals(it.next().value, ["c", 3]);
+        r = it.next();
+        assert_equals(r.value, undefined);
+        assert_true(r.done);
+        assert_array_equals(Array.from(t.keys()), ["a", "b", "c"]);
+        assert_array_equals(Array.from(t.values()), [1, 2, 3]);
+        var out = [];
+        for (var [k, v] of t) out.push(k + v);
+        assert_array_equals(out, ["a1", "b2", "c3"]);
+        // next() brand-checks its this value.
+        assert_throws_js(TypeError, function () { IP.next.call({}); });
+        assert_throws_js(TypeError, function () { IP.next.call(t); });
+        assert_throws_js(TypeError, function () { IP.next.call([][Symbol.iterator]()); });
+        assert_throws_js(TypeError, function () { P.entries.call({}); });
+        // forEach: (value, key, object), thisArg, the list re-read each step.
+        var seen = [];
+        var self = {};
+        t.forEach(function (value, key, object) {
+          assert_equals(this, self);
+          assert_equals(object, t);
+          seen.push(key + "=" + value);
+          if (seen.length == 1) t.append("d", 4);
+        }, self);
+        assert_array_equals(seen, ["a=1", "b=2", "c=3", "d=4"]);
+        assert_throws_js(TypeError, function () { t.forEach(5); });
+        assert_throws_js(TypeError, function () { t.forEach(); });
+        var thrown = new Error("from callback");
+        try { t.forEach(function () { throw thrown; }); assert_true(false, "did not throw"); }
+        catch (e) { assert_equals(e, thrown); }
+        // Iterators keep their target alive across GC.
+        var it2 = (function () { var u = new TestPairIterable(); u.append("x", 9); return u.values(); })();
+        new TestBinding().collectGarbage();
+        assert_equals(it2.next().value, 9);
+        t.clear();
+        assert_true(t.entries().next().done);
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn byte_strings_and_records() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // https://webidl.spec.whatwg.org/#js-ByteString
+        assert_equals(t.echoByteString("abc"), "abc");
+        assert_equals(t.echoByteString("\u00ff\u0000x"), "\u00ff\u0000x");
+        assert_equals(t.echoByteString(12), "12");
+        assert_throws_js(TypeError, function () { t.echoByteString("\u0100"); });
+        assert_throws_js(TypeError, function () { t.echoByteString("\u20ac"); });
+        assert_throws_js(TypeError, function () { t.echoByteString("\ud800"); });
+        // https://webidl.spec.whatwg.org/#js-record
+        var r = t.echoRecord({ b: 1, a: "2", c: 3.7 });
+        assert_array_equals(Object.keys(r), ["b", "a", "c"]);
+        assert_equals(r.a, 2);
+        assert_equals(r.c, 3);
+        assert_equals(Object.getPrototypeOf(r), Object.prototype);
+        // Only own enumerable properties, in [[OwnPropertyKeys]] order
+        // (integer keys first), read with Get (getters run once each).
+        var calls = 0;
+        var o = Object.create({ inherited: 1 });
+        Object.defineProperty(o, "hidden", { value: 5, enumerable: false });
+        Object.defineProperty(o, "g", { get: function () { calls++; return 9; }, enumerable: true });
+        o[2] = 4;
+        r = t.echoRecord(o);
+        assert_array_equals(Object.keys(r), ["2", "g"]);
+        assert_equals(r.g, 9);
+        assert_equals(calls, 1);
+        assert_throws_js(TypeError, function () { t.echoRecord(5); });
+        assert_throws_js(TypeError, function () { t.echoRecord(null); });
+        // A symbol key converted to DOMString throws.
+        var withSymbol = {};
+        withSymbol[Symbol("s")] = 1;
+        assert_throws_js(TypeError, function () { t.echoRecord(withSymbol); });
+        // Value conversion errors propagate.
+        assert_throws_js(TypeError, function () { t.echoRecord({ a: Symbol("v") }); });
+        // Proxies: the traps run in spec order.
+        var log = [];
+        var p = new Proxy({ x: 1, y: 2 }, {
+          ownKeys: function (target) { log.push("ownKeys"); return Reflect.ownKeys(target); },
+          getOwnPropertyDescriptor: function (target, k) { log.push("gopd " + k); return Reflect.getOwnPropertyDescriptor(target, k); },
+          get: function (target, k) { log.push("get " + k); return Reflect.get(target, k); },
+        });
+        t.echoRecord(p);
+        assert_array_equals(log, ["ownKeys", "gopd x", "get x", "gopd y", "get y"]);
+        // ByteString keys and values.
+        r = t.echoByteStringRecord({ "Content-Type": "text/plain" });
+        assert_equals(r["Content-Type"], "text/plain");
+        assert_throws_js(TypeError, function () { t.echoByteStringRecord({ "\u0100": "x" }); });
+        // Unions with records (HeadersInit, URLSearchParams' init).
+        assert_equals(t.describeHeadersInit([["a", "b"], ["c", "d"]]), "sequence a:b,c:d");
+        assert_equals(t.describeHeadersInit({ a: "b" }), "record a:b");
+        assert_throws_js(TypeError, function () { t.describeHeadersInit("x"); });
+        assert_equals(t.describeSearchInit(), "string ");
+        assert_equals(t.describeSearchInit("a=b"), "string a=b");
+        assert_equals(t.describeSearchInit([["a", "b"]]), "sequence 1");
+        assert_equals(t.describeSearchInit({ a: "1", b: "2" }), "record 2");
+        assert_equals(t.describeSearchInit(5), "string 5");
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn buffer_source_types() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // Arguments: the bytes, whatever the view's type and range.
+        assert_equals(t.describeBuffer(new Uint8Array([1, 2, 3]).buffer), "buffer 3 [1, 2, 3]");
+        assert_equals(t.describeBuffer(new Uint8Array([1, 2, 3])), "view 3 [1, 2, 3]");
+        var u16 = new Uint16Array([0x0102, 0x0304]);
+        assert_equals(t.describeBuffer(u16), "view 4 [2, 1, 4, 3]");
+        assert_equals(t.describeBuffer(new Uint8Array([9, 8, 7, 6]).subarray(1, 3)), "view 2 [8, 7]");
+        assert_equals(t.describeBuffer(new DataView(new Uint8Array([5, 6]).buffer)), "view 2 [5, 6]");
+        assert_throws_js(TypeError, function () { t.describeBuffer([1, 2]); });
+        assert_throws_js(TypeError, function () { t.describeBuffer("abc"); });
+        assert_throws_js(TypeError, function () { t.describeBuffer(undefined); });
+        // Resizable buffers are rejected without [AllowResizable].
+        assert_throws_js(TypeError, function () { t.describeBuffer(new ArrayBuffer(2, { maxByteLength: 4 })); });
+        // A detached buffer holds no bytes.
+        var detached = new ArrayBuffer(4);
+        detached.transfer();
+        assert_equals(t.describeBuffer(detached), "buffer 0 []");
+        // SharedArrayBuffer only where allowed.
+        if (typeof SharedArrayBuffer === "function") {
+          var shared = new SharedArrayBuffer(2);
+          new Uint8Array(shared)[1] = 7;
+          assert_array_equals(t.bytesOf(shared), [0, 7]);
+          assert_array_equals(t.bytesOf(new Uint8Array(shared)), [0, 7]);
+          assert_throws_js(TypeError, function () { t.describeBuffer(shared); });
+          assert_throws_js(TypeError, function () { t.describeBuffer(new Uint8Array(shared)); });
+        }
+        assert_array_equals(t.bytesOf(new Int8Array([-1])), [255]);
+        // Return values: new objects.
+        var ab = t.makeArrayBuffer([1, 2, 250]);
+        assert_true(ab instanceof ArrayBuffer);
+        assert_array_equals(Array.from(new Uint8Array(ab)), [1, 2, 250]);
+        var u8 = t.makeUint8Array([4, 5]);
+        assert_equals(Object.getPrototypeOf(u8), Uint8Array.prototype);
+        assert_array_equals(Array.from(u8), [4, 5]);
+        assert_equals(t.makeUint8Array([]).length, 0);
+        // The same object comes back, written in place.
+        var target = new Uint8Array(3);
+        assert_equals(t.fillUint8Array(target, 7), target);
+        assert_array_equals(Array.from(target), [7, 7, 7]);
+        assert_throws_js(TypeError, function () { t.fillUint8Array(new Int8Array(2), 1); }, "another typed array type");
+        assert_throws_js(TypeError, function () { t.fillUint8Array(new Uint8Array(2).buffer, 1); });
+        // Nullable, unions.
+        assert_equals(t.echoView(null), null);
+        var v = new Float64Array(1);
+        assert_equals(t.echoView(v), v);
+        assert_throws_js(TypeError, function () { t.echoView(new ArrayBuffer(1)); });
+        assert_equals(t.describeBufferOrString(new Uint8Array([1])), "buffer [1]");
+        assert_equals(t.describeBufferOrString(new Uint8Array([1]).buffer), "buffer [1]");
+        assert_equals(t.describeBufferOrString([1]), "string 1");
+        assert_equals(t.describeBufferOrString("s"), "string s");
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn extended_attributes_and_partial_interfaces() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // [LegacyNullToEmptyString]: null is "", undefined is "undefined".
+        t.nullToEmptyAttribute = null;
+        assert_equals(t.nullToEmptyAttribute, "");
+        t.nullToEmptyAttribute = undefined;
+        assert_equals(t.nullToEmptyAttribute, "undefined");
+        t.stringAttribute = null;
+        assert_equals(t.stringAttribute, "null", "without the attribute");
+        assert_equals(t.echoNullToEmpty(null), "");
+        assert_equals(t.echoNullToEmpty(5), "5");
+        // [PutForwards=longAttribute]: assigning sets forwarded.longAttribute.
+        var d = Object.getOwnPropertyDescriptor(TestBinding.prototype, "forwarded");
+        assert_equals(typeof d.set, "function");
+        t.forwarded = "12";
+        assert_equals(t.longAttribute, 12);
+        assert_equals(t.forwarded, t);
+        assert_throws_js(TypeError, function () { d.set.call({}, 1); });
+        assert_throws_js(TypeError, function () { d.set.call(t); }, "no argument");
+        // [Replaceable]: assigning defines an own data property.
+        d = Object.getOwnPropertyDescriptor(TestBinding.prototype, "replaceableLong");
+        assert_equals(typeof d.set, "function");
+        assert_equals(t.replaceableLong, 11);
+        t.replaceableLong = "mine";
+        assert_equals(t.replaceableLong, "mine");
+        var own = Object.getOwnPropertyDescriptor(t, "replaceableLong");
+        assert_true(own.writable); assert_true(own.enumerable); assert_true(own.configurable);
+        assert_equals(new TestBinding().replaceableLong, 11, "other objects keep the getter");
+        assert_throws_js(TypeError, function () { d.set.call({}, 1); });
+        // Static attributes: accessors of the interface object.
+        d = Object.getOwnPropertyDescriptor(TestBinding, "staticLong");
+        assert_equals(typeof d.get, "function");
+        assert_true(d.enumerable); assert_true(d.configurable);
+        assert_false("staticLong" in TestBinding.prototype);
+        TestBinding.staticLong = 41.9;
+        assert_equals(TestBinding.staticLong, 41);
+        assert_equals(TestBinding.staticName, "static");
+        assert_equals(Object.getOwnPropertyDescriptor(TestBinding, "staticName").set, undefined);
+        // Partial interface members are members of the interface.
+        assert_equals(t.fromPartial, "partial");
+        assert_equals(t.partialOperation("x"), "partial x");
+        assert_equals(TestBinding.prototype.partialOperation.length, 1);
         "ok"
     "#,
     );

@@ -15,14 +15,19 @@ use mozjs::rooted;
 use mozjs::rust::wrappers2::JS_GC;
 use mozjs::rust::HandleObject;
 
+use crate::dom::bindings::buffer::{
+    AllowSharedBufferSource, ArrayBuffer, ArrayBufferView, BufferSource, Uint8Array,
+};
 use crate::dom::bindings::callback::ExceptionHandling;
 use crate::dom::bindings::codegen::TestBindingBinding::TestBindingMethods;
 use crate::dom::bindings::codegen::{
-    StringOrLong, TestCallback, TestCallbackInterface, TestDictionary, TestEnum,
+    BufferSourceOrString, ByteStringSequenceSequenceOrByteStringByteStringRecord, StringOrLong,
+    TestBindingOrString, TestCallback, TestCallbackInterface, TestDictionary, TestEnum,
     TestInnerDictionary, TestInnerDictionaryOrBoolean,
+    USVStringSequenceSequenceOrUSVStringUSVStringRecordOrUSVString,
 };
 use crate::dom::bindings::conversions::{
-    DOMString, Finite, RootedJsObject, RootedJsValue, USVString,
+    ByteString, DOMString, Finite, Record, RootedJsObject, RootedJsValue, USVString,
 };
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
@@ -35,6 +40,8 @@ use crate::dom::globalscope::GlobalScope;
 thread_local! {
     /// How many `TestBinding` structs the finalizer dropped on this thread.
     static DROPPED: Cell<u32> = const { Cell::new(0) };
+    /// `TestBinding.staticLong`.
+    static STATIC_LONG: Cell<i32> = const { Cell::new(0) };
 }
 
 pub struct TestBinding {
@@ -347,6 +354,38 @@ impl TestBindingMethods for TestBinding {
     fn ReadonlyLong(&self, _cx: &mut JSContext) -> i32 {
         self.readonly_long
     }
+    fn NullToEmptyAttribute(&self, _cx: &mut JSContext) -> DOMString {
+        self.string.borrow().clone()
+    }
+    fn SetNullToEmptyAttribute(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+        *self.string.borrow_mut() = value;
+        Ok(())
+    }
+    fn Forwarded(&self, _cx: &mut JSContext) -> DomRoot<TestBinding> {
+        DomRoot::from_ref(self)
+    }
+    fn ReplaceableLong(&self, _cx: &mut JSContext) -> i32 {
+        11
+    }
+    fn StaticLong(_cx: &mut JSContext, _global: &GlobalScope) -> i32 {
+        STATIC_LONG.with(|v| v.get())
+    }
+    fn SetStaticLong(_cx: &mut JSContext, _global: &GlobalScope, value: i32) -> Fallible<()> {
+        STATIC_LONG.with(|v| v.set(value));
+        Ok(())
+    }
+    fn StaticName(_cx: &mut JSContext, _global: &GlobalScope) -> DOMString {
+        "static".into()
+    }
+    fn FromPartial(&self, _cx: &mut JSContext) -> DOMString {
+        "partial".into()
+    }
+    fn PartialOperation(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<DOMString> {
+        Ok(format!("partial {value}"))
+    }
+    fn EchoNullToEmpty(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<DOMString> {
+        Ok(value)
+    }
     fn UnforgeableAttribute(&self, _cx: &mut JSContext) -> DOMString {
         "unforgeable".to_owned()
     }
@@ -449,6 +488,131 @@ impl TestBindingMethods for TestBinding {
         d: TestEnum,
     ) -> Fallible<DOMString> {
         Ok(format!("{a} {b} {c} {}", d.as_str()))
+    }
+    fn DescribeVariadic(
+        &self,
+        _cx: &mut JSContext,
+        first: i32,
+        rest: Vec<TestBindingOrString>,
+    ) -> Fallible<DOMString> {
+        let mut out = first.to_string();
+        for value in rest {
+            out.push(';');
+            match value {
+                TestBindingOrString::TestBinding(t) => {
+                    out.push_str(&format!("TestBinding({})", t.long.get()))
+                }
+                TestBindingOrString::String(s) => out.push_str(&s),
+            }
+        }
+        Ok(out)
+    }
+    fn EchoVariadicSequences(
+        &self,
+        _cx: &mut JSContext,
+        values: Vec<Vec<i32>>,
+    ) -> Fallible<Vec<Vec<i32>>> {
+        Ok(values)
+    }
+    fn EchoByteString(&self, _cx: &mut JSContext, value: ByteString) -> Fallible<ByteString> {
+        Ok(value)
+    }
+    fn EchoRecord(
+        &self,
+        _cx: &mut JSContext,
+        value: Record<DOMString, i32>,
+    ) -> Fallible<Record<DOMString, i32>> {
+        Ok(value)
+    }
+    fn EchoByteStringRecord(
+        &self,
+        _cx: &mut JSContext,
+        value: Record<ByteString, ByteString>,
+    ) -> Fallible<Record<ByteString, ByteString>> {
+        Ok(value)
+    }
+    fn DescribeHeadersInit(
+        &self,
+        _cx: &mut JSContext,
+        init: ByteStringSequenceSequenceOrByteStringByteStringRecord,
+    ) -> Fallible<DOMString> {
+        let show = |b: &ByteString| String::from_utf8_lossy(b.as_bytes()).into_owned();
+        Ok(match init {
+            ByteStringSequenceSequenceOrByteStringByteStringRecord::ByteStringSequenceSequence(
+                pairs,
+            ) => {
+                let items: Vec<String> = pairs
+                    .iter()
+                    .map(|p| p.iter().map(show).collect::<Vec<_>>().join(":"))
+                    .collect();
+                format!("sequence {}", items.join(","))
+            }
+            ByteStringSequenceSequenceOrByteStringByteStringRecord::ByteStringByteStringRecord(
+                record,
+            ) => {
+                let items: Vec<String> = record
+                    .0
+                    .iter()
+                    .map(|(k, v)| format!("{}:{}", show(k), show(v)))
+                    .collect();
+                format!("record {}", items.join(","))
+            }
+        })
+    }
+    fn DescribeSearchInit(
+        &self,
+        _cx: &mut JSContext,
+        init: USVStringSequenceSequenceOrUSVStringUSVStringRecordOrUSVString,
+    ) -> Fallible<DOMString> {
+        type Init = USVStringSequenceSequenceOrUSVStringUSVStringRecordOrUSVString;
+        Ok(match init {
+            Init::USVStringSequenceSequence(s) => format!("sequence {}", s.len()),
+            Init::USVStringUSVStringRecord(r) => format!("record {}", r.0.len()),
+            Init::USVString(s) => format!("string {}", s.0),
+        })
+    }
+    fn DescribeBuffer(&self, _cx: &mut JSContext, source: BufferSource) -> Fallible<DOMString> {
+        let kind = if source.is_view() { "view" } else { "buffer" };
+        Ok(format!(
+            "{kind} {} {:?}",
+            source.byte_length(),
+            source.bytes()
+        ))
+    }
+    fn BytesOf(&self, _cx: &mut JSContext, source: AllowSharedBufferSource) -> Fallible<Vec<u8>> {
+        Ok(source.bytes())
+    }
+    fn MakeArrayBuffer(&self, cx: &mut JSContext, bytes: Vec<u8>) -> Fallible<ArrayBuffer> {
+        ArrayBuffer::new(cx, &bytes).map_err(|()| Error::JSFailed)
+    }
+    fn MakeUint8Array(&self, cx: &mut JSContext, bytes: Vec<u8>) -> Fallible<Uint8Array> {
+        Uint8Array::new(cx, &bytes).map_err(|()| Error::JSFailed)
+    }
+    fn FillUint8Array(
+        &self,
+        cx: &mut JSContext,
+        array: Uint8Array,
+        value: u8,
+    ) -> Fallible<Uint8Array> {
+        array.with_bytes_mut(cx, |bytes| bytes.fill(value));
+        Ok(array)
+    }
+    fn EchoView(
+        &self,
+        _cx: &mut JSContext,
+        view: Option<ArrayBufferView>,
+    ) -> Fallible<Option<ArrayBufferView>> {
+        Ok(view)
+    }
+    fn DescribeBufferOrString(
+        &self,
+        _cx: &mut JSContext,
+        value: BufferSourceOrString,
+    ) -> Fallible<DOMString> {
+        Ok(match value {
+            BufferSourceOrString::BufferSource(b) => format!("buffer {:?}", b.bytes()),
+            BufferSourceOrString::String(s) => format!("string {s}"),
+        })
     }
     fn Sum(&self, _cx: &mut JSContext, a: i32, b: i32, c: Option<i32>) -> Fallible<i32> {
         Ok(a.wrapping_add(b).wrapping_add(c.unwrap_or(0)))

@@ -14,27 +14,40 @@ pub use mozjs::jsval::{JSVal, NullValue, ObjectValue, UndefinedValue};
 pub use mozjs::rust::{HandleObject, HandleValue, MutableHandleValue};
 pub use mozjs::{rooted, rooted_vec};
 
+pub use crate::dom::bindings::buffer::{
+    AllowSharedBufferSource, ArrayBuffer, ArrayBufferView, BufferSource, Float32Array,
+    Float64Array, Int16Array, Int32Array, Int8Array, Uint16Array, Uint32Array, Uint8Array,
+    Uint8ClampedArray,
+};
 pub use crate::dom::bindings::callback::{
     callback_conversion_failed, CallbackFunction, CallbackInterface, ExceptionHandling,
 };
 pub use crate::dom::bindings::codegen::{PrototypeList, INTERFACES};
 pub use crate::dom::bindings::conversions::{
-    convert_to_enum_index, define_dictionary_member, dictionary_object, dom_object_to_js,
-    get_dictionary_member, has_iterator_method, is_callable, new_plain_object, DOMString, Finite,
-    FromJsValue, IntegerConversion, RootedJsObject, RootedJsValue, ToJsValue, USVString,
+    convert_null_to_empty_string, convert_to_enum_index, define_dictionary_member,
+    dictionary_object, dom_object_to_js, get_dictionary_member, has_iterator_method, is_callable,
+    new_plain_object, ByteString, DOMString, Finite, FromJsValue, IntegerConversion, Record,
+    RootedJsObject, RootedJsValue, ToJsValue, USVString,
 };
 pub use crate::dom::bindings::error::{
     throw_dom_error, throw_type_error, DomExceptionName, Error, ErrorResult, Fallible,
 };
 pub use crate::dom::bindings::interface::{
     accessor_spec, function_spec, ConstantSpec, ConstantValue, Exposure, InterfaceSpec,
-    ProtoParent, PrototypeId, StaticSpecs,
+    IteratorKind, ProtoParent, PrototypeId, StaticSpecs,
+};
+pub use crate::dom::bindings::iterable::{
+    pair_iterable_for_each, pair_iterable_method, pair_iterator_next, IterationKind,
+    PairIteratorSpec,
 };
 pub use crate::dom::bindings::native::{
-    call_native, check_argument_count, constructor_prologue, static_operation_global, unwrap_this,
-    ReturnKind,
+    call_native, check_argument_count, constructor_prologue, put_forwards, replace_attribute,
+    static_operation_global, unwrap_this, ReturnKind,
 };
 pub use crate::dom::bindings::promise::Promise;
+pub use crate::dom::bindings::proxyhandler::{
+    proxy_traps, LegacyPlatformObject, ProxyHandlerCell, Specials,
+};
 pub use crate::dom::bindings::reflector::{
     dom_class_ops, dom_jsclass, DOMClass, DOMJSClass, DerivedFrom, DomObject, DomObjectIface,
     Reflector, MAX_PROTO_CHAIN_LENGTH,
@@ -42,3 +55,4 @@ pub use crate::dom::bindings::reflector::{
 pub use crate::dom::bindings::root::DomRoot;
 pub use crate::dom::eventtarget::AsEventTarget;
 pub use crate::dom::globalscope::{dom_global_jsclass, global_class_ops, GlobalScope};
+pub use mozjs::glue::ProxyTraps;

@@ -13,17 +13,21 @@ use mozjs::context::JSContext;
 use mozjs::conversions::{jsstr_to_string, ToJSValConvertible};
 use mozjs::gc::RootedTraceableBox;
 use mozjs::jsapi::Heap;
-use mozjs::jsapi::{IsCallable, JSObject, SymbolCode, JSPROP_ENUMERATE};
+use mozjs::jsapi::{
+    IsCallable, JSObject, PropertyDescriptor, SymbolCode, JSITER_HIDDEN, JSITER_OWNONLY,
+    JSITER_SYMBOLS, JSPROP_ENUMERATE,
+};
 use mozjs::jsid::SymbolId;
 use mozjs::jsval::{BooleanValue, DoubleValue, JSVal, NullValue, ObjectValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{
-    GetWellKnownSymbol, JS_DefineElement, JS_DefineProperty, JS_GetProperty, JS_GetPropertyById,
-    JS_NewPlainObject, JS_WrapValue, NewArrayObject1,
+    GetPropertyKeys, GetWellKnownSymbol, JS_DefineElement, JS_DefineProperty,
+    JS_DefinePropertyById2, JS_GetOwnPropertyDescriptorById, JS_GetProperty, JS_GetPropertyById,
+    JS_IdToValue, JS_NewPlainObject, JS_ValueToId, JS_WrapValue, NewArrayObject1,
 };
 use mozjs::rust::{
-    for_of, maybe_wrap_value, ForOfIterationFailure, HandleObject, HandleValue, MutableHandleValue,
-    ToBoolean, ToNumber, ToString,
+    for_of, maybe_wrap_value, ForOfIterationFailure, HandleObject, HandleValue, IdVector,
+    MutableHandleValue, ToBoolean, ToNumber, ToString,
 };
 
 use crate::dom::bindings::error::throw_type_error;
@@ -321,6 +325,21 @@ impl FromJsValue for String {
     type Config = ();
     /// <https://webidl.spec.whatwg.org/#js-DOMString>
     unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _: ()) -> Result<String, ()> {
+        to_rust_string(cx, value)
+    }
+}
+
+/// `[LegacyNullToEmptyString] DOMString`
+/// (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>): "If V is
+/// null, return the DOMString value that represents the empty string";
+/// else the usual conversion.
+pub unsafe fn convert_null_to_empty_string(
+    cx: &mut JSContext,
+    value: HandleValue,
+) -> Result<DOMString, ()> {
+    if value.is_null() {
+        Ok(DOMString::new())
+    } else {
         to_rust_string(cx, value)
     }
 }
@@ -638,4 +657,195 @@ pub unsafe fn has_iterator_method(cx: &mut JSContext, value: HandleValue) -> Res
 /// IsCallable(value).
 pub fn is_callable(value: HandleValue) -> bool {
     value.is_object() && unsafe { IsCallable(value.to_object()) }
+}
+
+// ---------------------------------------------------------------------------
+// ByteString, records
+
+/// `ByteString` (<https://webidl.spec.whatwg.org/#idl-ByteString>): a
+/// sequence of bytes (each a code unit 0-255 of the JS string).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ByteString(pub Vec<u8>);
+
+impl ByteString {
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<&str> for ByteString {
+    /// The UTF-8 bytes of `s` (for ASCII, the same as its code units).
+    fn from(s: &str) -> Self {
+        ByteString(s.as_bytes().to_vec())
+    }
+}
+
+impl From<Vec<u8>> for ByteString {
+    fn from(bytes: Vec<u8>) -> Self {
+        ByteString(bytes)
+    }
+}
+
+impl FromJsValue for ByteString {
+    type Config = ();
+    /// <https://webidl.spec.whatwg.org/#js-ByteString>
+    unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _: ()) -> Result<Self, ()> {
+        // Step 1: Let x be ? ToString(V).
+        let x = to_rust_string(cx, value)?;
+        // Step 2: If the value of any element of x is greater than 255,
+        // then throw a TypeError (a lone surrogate became U+FFFD, also
+        // above 255).
+        let mut bytes = Vec::with_capacity(x.len());
+        for c in x.chars() {
+            match u8::try_from(u32::from(c)) {
+                Ok(b) => bytes.push(b),
+                Err(_) => {
+                    throw_type_error(
+                        cx,
+                        "Value is not a valid ByteString (a character is above U+00FF).",
+                    );
+                    return Err(());
+                }
+            }
+        }
+        // Step 3: the bytes are the code units of x.
+        Ok(ByteString(bytes))
+    }
+}
+
+impl ToJsValue for ByteString {
+    /// <https://webidl.spec.whatwg.org/#js-ByteString>: a String whose
+    /// code units are the bytes.
+    unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+        let s: String = self.0.iter().map(|&b| char::from(b)).collect();
+        unsafe { s.to_js(cx, rval) }
+    }
+}
+
+/// `record<K, V>` (<https://webidl.spec.whatwg.org/#idl-record>): ordered
+/// key-value pairs with unique keys.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Record<K, V>(pub Vec<(K, V)>);
+
+impl<K: PartialEq, V> Record<K, V> {
+    /// Set `key` to `value`: replaces an existing entry in place, else
+    /// appends (<https://infra.spec.whatwg.org/#map-set>).
+    pub fn insert(&mut self, key: K, value: V) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = value,
+            None => self.0.push((key, value)),
+        }
+    }
+}
+
+impl<K, V> FromJsValue for Record<K, V>
+where
+    K: FromJsValue<Config = ()> + PartialEq,
+    V: FromJsValue,
+    V::Config: Clone,
+{
+    type Config = V::Config;
+    /// <https://webidl.spec.whatwg.org/#js-record>
+    unsafe fn from_js(
+        cx: &mut JSContext,
+        value: HandleValue,
+        config: V::Config,
+    ) -> Result<Self, ()> {
+        // Step 1: If V is not an Object, throw a TypeError.
+        if !value.is_object() {
+            throw_type_error(cx, "Value is not an object (expected a record).");
+            return Err(());
+        }
+        rooted!(&in(cx) let object = value.to_object());
+        // Step 2: Let result be a new empty instance of record<K, V>.
+        let mut result = Record(Vec::new());
+        // Step 3: Let keys be ? O.[[OwnPropertyKeys]]().
+        let mut keys = IdVector::new(cx);
+        if !unsafe {
+            GetPropertyKeys(
+                cx,
+                object.handle(),
+                JSITER_OWNONLY | JSITER_HIDDEN | JSITER_SYMBOLS,
+                keys.handle_mut(),
+            )
+        } {
+            return Err(());
+        }
+        rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
+        rooted!(&in(cx) let mut key_value = UndefinedValue());
+        rooted!(&in(cx) let mut member = UndefinedValue());
+        rooted!(&in(cx) let mut desc = PropertyDescriptor::default());
+        let ids: Vec<_> = keys.iter().copied().collect();
+        drop(keys);
+        for key in ids {
+            id.set(key);
+            // Step 4.1: Let desc be ? O.[[GetOwnProperty]](key).
+            let mut is_none = true;
+            if !unsafe {
+                JS_GetOwnPropertyDescriptorById(
+                    cx,
+                    object.handle(),
+                    id.handle(),
+                    desc.handle_mut(),
+                    &mut is_none,
+                )
+            } {
+                return Err(());
+            }
+            // Step 4.2: If desc is not undefined and desc.[[Enumerable]] is
+            // true:
+            if is_none || !desc.get().enumerable_() {
+                continue;
+            }
+            // Step 4.2.1: Let typedKey be key converted to an IDL value of
+            // type K (a symbol key throws, as ToString does).
+            if !unsafe { JS_IdToValue(cx, id.get(), key_value.handle_mut()) } {
+                return Err(());
+            }
+            let typed_key = unsafe { K::from_js(cx, key_value.handle(), ()) }?;
+            // Step 4.2.2: Let value be ? Get(O, key).
+            if !unsafe { JS_GetPropertyById(cx, object.handle(), id.handle(), member.handle_mut()) }
+            {
+                return Err(());
+            }
+            // Step 4.2.3: Let typedValue be value converted to V.
+            let typed_value = unsafe { V::from_js(cx, member.handle(), config.clone()) }?;
+            // Step 4.2.4: Set result[typedKey] to typedValue.
+            result.insert(typed_key, typed_value);
+        }
+        // Step 5: Return result.
+        Ok(result)
+    }
+}
+
+impl<K: ToJsValue, V: ToJsValue> ToJsValue for Record<K, V> {
+    /// <https://webidl.spec.whatwg.org/#js-record>: a new object with a
+    /// data property per entry (CreateDataProperty).
+    unsafe fn to_js(&self, cx: &mut JSContext, mut rval: MutableHandleValue) {
+        rooted!(&in(cx) let object = unsafe { JS_NewPlainObject(cx) });
+        if object.get().is_null() {
+            rval.set(UndefinedValue());
+            return;
+        }
+        rooted!(&in(cx) let mut key = UndefinedValue());
+        rooted!(&in(cx) let mut value = UndefinedValue());
+        rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
+        for (k, v) in &self.0 {
+            unsafe {
+                k.to_js(cx, key.handle_mut());
+                v.to_js(cx, value.handle_mut());
+                if !JS_ValueToId(cx, key.handle(), id.handle_mut()) {
+                    continue;
+                }
+                JS_DefinePropertyById2(
+                    cx,
+                    object.handle(),
+                    id.handle(),
+                    value.handle(),
+                    JSPROP_ENUMERATE as u32,
+                );
+            }
+        }
+        rval.set(ObjectValue(object.get()));
+    }
 }

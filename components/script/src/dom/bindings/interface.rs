@@ -17,15 +17,17 @@ use mozjs::jsid::SymbolId;
 use mozjs::jsval::{BooleanValue, DoubleValue, JSVal, ObjectValue};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{
-    GetRealmErrorPrototype, GetRealmFunctionPrototype, GetRealmObjectPrototype, GetWellKnownSymbol,
-    JS_DefineFunctions, JS_DefineProperties, JS_DefineProperty, JS_DefinePropertyById2,
-    JS_NewFunction, JS_NewObjectWithGivenProto, JS_SetPrototype,
+    GetRealmArrayPrototype, GetRealmErrorPrototype, GetRealmFunctionPrototype,
+    GetRealmObjectPrototype, GetWellKnownSymbol, JS_DefineFunctions, JS_DefineProperties,
+    JS_DefineProperty, JS_DefinePropertyById2, JS_GetProperty, JS_NewFunction,
+    JS_NewObjectWithGivenProto, JS_SetPrototype,
 };
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::INTERFACES;
 use crate::dom::bindings::conversions::ToJsValue;
 use crate::dom::bindings::error::throw_type_error;
+use crate::dom::bindings::iterable::{define_pair_iterator, PairIteratorSpec};
 use crate::dom::bindings::native::{call_native, ReturnKind};
 use crate::dom::globalscope::{GlobalKind, GlobalScope};
 
@@ -89,6 +91,8 @@ pub struct InterfaceSpec {
     pub methods: &'static [JSFunctionSpec],
     /// Static operations: functions of the interface object.
     pub static_methods: &'static [JSFunctionSpec],
+    /// Static attributes: accessors of the interface object.
+    pub static_attributes: &'static [JSPropertySpec],
     pub constants: &'static [ConstantSpec],
     pub exposure: Exposure,
     /// `[Pref="name"]`: installed only on globals with that pref enabled.
@@ -99,6 +103,21 @@ pub struct InterfaceSpec {
     /// <https://webidl.spec.whatwg.org/#es-operations>: "the global object
     /// if the interface is declared with [Global]").
     pub global: bool,
+    /// The iterable declaration, if any.
+    pub iterator: IteratorKind,
+}
+
+/// The iterable declaration of an interface
+/// (<https://webidl.spec.whatwg.org/#idl-iterable>).
+#[derive(Clone, Copy)]
+pub enum IteratorKind {
+    None,
+    /// `iterable<V>` on an interface with an indexed property getter: the
+    /// iteration methods are %Array.prototype%'s.
+    Value,
+    /// `iterable<K, V>`: the generated `entries`, `keys`, `values` and
+    /// `forEach`, and the iterator prototype object.
+    Pair(&'static PairIteratorSpec),
 }
 
 // SAFETY: immutable statics pointing at other statics.
@@ -163,10 +182,12 @@ pub const fn function_spec(
     }
 }
 
-/// The class of interface prototype objects: ordinary objects.
+/// The class of interface prototype objects: ordinary objects, with one
+/// reserved slot for the iterator prototype object of a pair iterator
+/// ([`crate::dom::bindings::iterable::ITERATOR_PROTOTYPE_SLOT`]).
 static PROTOTYPE_CLASS: JSClass = JSClass {
     name: c"Object".as_ptr(),
-    flags: 0,
+    flags: 1 << mozjs::jsapi::JSCLASS_RESERVED_SLOTS_SHIFT,
     cOps: ptr::null(),
     spec: ptr::null(),
     ext: ptr::null(),
@@ -233,6 +254,11 @@ pub fn get_or_create_interface_objects(
         define_members(cx, proto.handle(), spec)?;
     }
     define_constants(cx, proto.handle(), spec.constants)?;
+    match spec.iterator {
+        IteratorKind::None => {}
+        IteratorKind::Value => define_value_iterator_methods(cx, proto.handle())?,
+        IteratorKind::Pair(pair) => define_pair_iterator(cx, proto.handle(), pair)?,
+    }
     // https://webidl.spec.whatwg.org/#interface-prototype-object: the
     // @@toStringTag property ({[[Writable]]: false, [[Enumerable]]: false,
     // [[Configurable]]: true}) whose value is the identifier.
@@ -302,6 +328,13 @@ pub fn get_or_create_interface_objects(
     {
         return Err(());
     }
+    // https://webidl.spec.whatwg.org/#es-attributes: static attributes are
+    // accessor properties of the interface object.
+    if spec.static_attributes.len() > 1
+        && !unsafe { JS_DefineProperties(cx, interface.handle(), spec.static_attributes.as_ptr()) }
+    {
+        return Err(());
+    }
     // The prototype's "constructor" ({[[Writable]]: true, [[Enumerable]]:
     // false, [[Configurable]]: true}).
     rooted!(&in(cx) let interface_value = ObjectValue(interface.get()));
@@ -335,6 +368,63 @@ pub fn define_members(
         if spec.methods.len() > 1 && !JS_DefineFunctions(cx, object, spec.methods.as_ptr()) {
             return Err(());
         }
+    }
+    Ok(())
+}
+
+/// The properties of an interface with a value iterator
+/// (<https://webidl.spec.whatwg.org/#es-iterators>):
+/// - @@iterator (<https://webidl.spec.whatwg.org/#es-iterator>): "If the
+///   interface defines an indexed property getter, then F is
+///   %Array.prototype.values%", {[[Writable]]: true, [[Enumerable]]: false,
+///   [[Configurable]]: true};
+/// - `entries`, `keys`, `values`, `forEach`
+///   (<https://webidl.spec.whatwg.org/#es-iterable-entries> and the next
+///   sections): "If the interface has a value iterator, then F is
+///   %Array.prototype.entries%" (`keys`, `values`, `forEach` alike),
+///   {[[Writable]]: true, [[Enumerable]]: true, [[Configurable]]: true}.
+fn define_value_iterator_methods(cx: &mut JSContext, proto: HandleObject) -> Result<(), ()> {
+    rooted!(&in(cx) let array_proto = unsafe { GetRealmArrayPrototype(cx) });
+    if array_proto.get().is_null() {
+        return Err(());
+    }
+    rooted!(&in(cx) let mut function = mozjs::jsval::UndefinedValue());
+    for name in [c"entries", c"keys", c"values", c"forEach"] {
+        if !unsafe {
+            JS_GetProperty(
+                cx,
+                array_proto.handle(),
+                name.as_ptr(),
+                function.handle_mut(),
+            )
+        } {
+            return Err(());
+        }
+        if !unsafe {
+            JS_DefineProperty(
+                cx,
+                proto,
+                name.as_ptr(),
+                function.handle(),
+                mozjs::jsapi::JSPROP_ENUMERATE as u32,
+            )
+        } {
+            return Err(());
+        }
+    }
+    if !unsafe {
+        JS_GetProperty(
+            cx,
+            array_proto.handle(),
+            c"values".as_ptr(),
+            function.handle_mut(),
+        )
+    } {
+        return Err(());
+    }
+    rooted!(&in(cx) let iterator_id = SymbolId(unsafe { GetWellKnownSymbol(cx, SymbolCode::iterator) }));
+    if !unsafe { JS_DefinePropertyById2(cx, proto, iterator_id.handle(), function.handle(), 0) } {
+        return Err(());
     }
     Ok(())
 }

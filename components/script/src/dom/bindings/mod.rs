@@ -10,14 +10,17 @@
 
 #![allow(clippy::result_unit_err, clippy::missing_safety_doc)]
 
+pub mod buffer;
 pub mod callback;
 pub mod codegen;
 pub mod codegen_prelude;
 pub mod conversions;
 pub mod error;
 pub mod interface;
+pub mod iterable;
 pub mod native;
 pub mod promise;
+pub mod proxyhandler;
 pub mod reflector;
 pub mod root;
 pub mod structuredclone;

@@ -10,8 +10,8 @@ use mozjs::jsapi::{CallArgs, JSObject};
 use mozjs::jsval::{JSVal, ObjectValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{
-    CallOriginalPromiseReject, JS_ClearPendingException, JS_GetPendingException, JS_GetProperty,
-    JS_IsExceptionPending,
+    CallOriginalPromiseReject, JS_ClearPendingException, JS_DefineProperty, JS_GetPendingException,
+    JS_GetProperty, JS_IsExceptionPending, JS_SetProperty,
 };
 use mozjs::rust::{Handle, HandleValue, MutableHandleValue};
 
@@ -249,4 +249,61 @@ pub fn constructor_prologue<'g>(
         proto.set(global.interface_prototype(cx, id));
     }
     Ok((global, proto))
+}
+
+/// The setter of a `[PutForwards=forward]` attribute `attribute`
+/// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>, the
+/// [PutForwards] steps), after the brand check.
+pub fn put_forwards(
+    cx: &mut JSContext,
+    args: &NativeArgs,
+    attribute: &std::ffi::CStr,
+    forward: &std::ffi::CStr,
+) -> Result<(), ()> {
+    rooted!(&in(cx) let this = args.thisv().to_object());
+    // Step 1: Let Q be ? Get(jsValue, id).
+    rooted!(&in(cx) let mut q = UndefinedValue());
+    if !unsafe { JS_GetProperty(cx, this.handle(), attribute.as_ptr(), q.handle_mut()) } {
+        return Err(());
+    }
+    // Step 2: If Q is not an Object, then throw a TypeError.
+    if !q.is_object() {
+        throw_type_error(
+            cx,
+            &format!("{} is not an object.", attribute.to_string_lossy()),
+        );
+        return Err(());
+    }
+    // Steps 3-4: Perform ? Set(Q, forwardId, V, false).
+    rooted!(&in(cx) let q_object = q.to_object());
+    if !unsafe { JS_SetProperty(cx, q_object.handle(), forward.as_ptr(), args.get(0)) } {
+        return Err(());
+    }
+    args.rval().set(UndefinedValue());
+    Ok(())
+}
+
+/// The setter of a `[Replaceable]` attribute
+/// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>, the
+/// [Replaceable] steps), after the brand check: Perform ?
+/// CreateDataPropertyOrThrow(jsValue, id, V).
+pub fn replace_attribute(
+    cx: &mut JSContext,
+    args: &NativeArgs,
+    attribute: &std::ffi::CStr,
+) -> Result<(), ()> {
+    rooted!(&in(cx) let this = args.thisv().to_object());
+    if !unsafe {
+        JS_DefineProperty(
+            cx,
+            this.handle(),
+            attribute.as_ptr(),
+            args.get(0),
+            mozjs::jsapi::JSPROP_ENUMERATE as u32,
+        )
+    } {
+        return Err(());
+    }
+    args.rval().set(UndefinedValue());
+    Ok(())
 }

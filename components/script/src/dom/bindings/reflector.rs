@@ -18,16 +18,20 @@ use std::ptr;
 
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
-use mozjs::glue::JS_GetReservedSlot;
+use mozjs::glue::{
+    GetProxyHandlerExtra, GetProxyReservedSlot, IsProxyHandlerFamily, JS_GetReservedSlot,
+    SetProxyReservedSlot,
+};
 use mozjs::jsapi::Heap;
+use mozjs::jsapi::JSCLASS_IS_PROXY;
 use mozjs::jsapi::{
     GCContext, JSClass, JSClassOps, JSObject, JSPropertySpec, JSTracer, JS_SetReservedSlot,
     JSCLASS_FOREGROUND_FINALIZE, JSCLASS_RESERVED_SLOTS_SHIFT,
 };
 use mozjs::jsval::{PrivateValue, UndefinedValue};
 use mozjs::rooted;
-use mozjs::rust::wrappers2::{JS_DefineProperties, JS_NewObjectWithGivenProto};
-use mozjs::rust::{get_object_class, HandleObject};
+use mozjs::rust::wrappers2::{JS_DefineProperties, JS_NewObjectWithGivenProto, NewProxyObject};
+use mozjs::rust::{get_object_class, HandleObject, HandleValue};
 use mozjs::JSCLASS_IS_DOMJSCLASS;
 
 use crate::dom::bindings::interface::PrototypeId;
@@ -100,6 +104,10 @@ pub struct DOMClass {
     pub upcasts: &'static [Upcast],
     /// `[LegacyUnforgeable]` attributes, defined on every instance.
     pub unforgeable_attributes: &'static [JSPropertySpec],
+    /// For legacy platform objects (interfaces with indexed or named
+    /// property getters): the interface's proxy handler; its reflectors
+    /// are proxies (see [`crate::dom::bindings::proxyhandler`]).
+    pub proxy_handler: Option<fn() -> *const c_void>,
 }
 
 /// A `JSClass` followed by the DOM data (the layout Servo uses too).
@@ -146,7 +154,12 @@ pub const fn dom_class_ops<T: DomObject>() -> JSClassOps {
 /// before it is set).
 unsafe fn slot_pointer(object: *mut JSObject) -> *const c_void {
     let mut value = UndefinedValue();
-    unsafe { JS_GetReservedSlot(object, DOM_OBJECT_SLOT, &mut value) };
+    if unsafe { is_proxy(object) } {
+        // A legacy platform object: the proxy's reserved slot.
+        unsafe { GetProxyReservedSlot(object, DOM_OBJECT_SLOT, &mut value) };
+    } else {
+        unsafe { JS_GetReservedSlot(object, DOM_OBJECT_SLOT, &mut value) };
+    }
     if value.is_undefined() {
         ptr::null()
     } else {
@@ -175,13 +188,33 @@ unsafe extern "C" fn trace_dom_object<T: DomObject>(trc: *mut JSTracer, object: 
     }
 }
 
+/// Whether `object` is a proxy.
+unsafe fn is_proxy(object: *mut JSObject) -> bool {
+    let class = unsafe { get_object_class(object) };
+    !class.is_null() && unsafe { (*class).flags } & JSCLASS_IS_PROXY != 0
+}
+
 /// The DOM class of `object`, if it is a reflector.
 pub unsafe fn dom_class_of(object: *mut JSObject) -> Option<&'static DOMClass> {
     if object.is_null() {
         return None;
     }
     let class = unsafe { get_object_class(object) };
-    if class.is_null() || unsafe { (*class).flags } & JSCLASS_IS_DOMJSCLASS == 0 {
+    if class.is_null() {
+        return None;
+    }
+    if unsafe { (*class).flags } & JSCLASS_IS_PROXY != 0 {
+        // SAFETY: the handler of a proxy of the glue's handler family is
+        // one made by `ProxyHandlerCell::get`, whose extra pointer is the
+        // interface's static DOMClass (nothing else in the process creates
+        // handlers of that family).
+        if !unsafe { IsProxyHandlerFamily(object) } {
+            return None;
+        }
+        let extra = unsafe { GetProxyHandlerExtra(object) } as *const DOMClass;
+        return unsafe { extra.as_ref() };
+    }
+    if unsafe { (*class).flags } & JSCLASS_IS_DOMJSCLASS == 0 {
         return None;
     }
     // SAFETY: every class with JSCLASS_IS_DOMJSCLASS is a DOMJSClass made
@@ -262,15 +295,27 @@ fn create_reflector<T: DomObjectIface>(
         None => prototype.set(global.interface_prototype(cx, T::PROTO_ID)),
     }
     let class = T::dom_class();
-    rooted!(&in(cx) let mut reflector = unsafe {
-        JS_NewObjectWithGivenProto(cx, &class.base, prototype.handle())
-    });
+    // A legacy platform object is a proxy with the interface's handler
+    // (https://webidl.spec.whatwg.org/#es-legacy-platform-objects); its
+    // private value (the expando object) starts undefined.
+    let new_object = |cx: &mut JSContext| match class.dom_class.proxy_handler {
+        Some(handler) => unsafe {
+            NewProxyObject(
+                cx,
+                handler(),
+                HandleValue::undefined(),
+                prototype.get(),
+                ptr::null(),
+                false,
+            )
+        },
+        None => unsafe { JS_NewObjectWithGivenProto(cx, &class.base, prototype.handle()) },
+    };
+    rooted!(&in(cx) let mut reflector = new_object(cx));
     if reflector.get().is_null() {
         clear_exception(cx);
         if use_reserve {
-            let retry = crate::watchdog::with_heap_reserve(cx, |cx| unsafe {
-                JS_NewObjectWithGivenProto(cx, &class.base, prototype.handle())
-            });
+            let retry = crate::watchdog::with_heap_reserve(cx, new_object);
             reflector.set(retry);
             clear_exception(cx);
         }
@@ -283,7 +328,11 @@ fn create_reflector<T: DomObjectIface>(
     // SAFETY: a fresh object of a class with one reserved slot; from here
     // on the finalizer owns the box.
     unsafe {
-        JS_SetReservedSlot(reflector.get(), DOM_OBJECT_SLOT, &private);
+        if class.dom_class.proxy_handler.is_some() {
+            SetProxyReservedSlot(reflector.get(), DOM_OBJECT_SLOT, &private);
+        } else {
+            JS_SetReservedSlot(reflector.get(), DOM_OBJECT_SLOT, &private);
+        }
         (*raw).reflector().set_jsobject(reflector.get());
     }
     if class.dom_class.unforgeable_attributes.len() > 1 {

@@ -1,0 +1,376 @@
+//! Buffer source types (<https://webidl.spec.whatwg.org/#idl-buffer-source-types>)
+//! as arguments and return values: `ArrayBuffer`, `ArrayBufferView`,
+//! `BufferSource`, `AllowSharedBufferSource` and the typed array types.
+//!
+//! Each Rust type holds a rooted reference to the JS object (an IDL value
+//! of these types *is* a reference to the object). The DOM code reads the
+//! bytes with [`BufferSource::bytes`] ("get a copy of the bytes held by the
+//! buffer source", <https://webidl.spec.whatwg.org/#dfn-get-buffer-source-copy>),
+//! writes into a view with `with_bytes_mut`, and creates new objects with
+//! `ArrayBuffer::new` / `Uint8Array::new`
+//! (<https://webidl.spec.whatwg.org/#arraybuffer-create>,
+//! <https://webidl.spec.whatwg.org/#arraybufferview-create>).
+
+use std::ptr;
+
+use mozjs::context::JSContext;
+use mozjs::jsapi::{
+    GetArrayBufferMaybeSharedLengthAndData, IsArrayBufferViewShared,
+    IsResizableArrayBufferMaybeShared, IsResizableArrayBufferView, JSObject,
+    JS_GetArrayBufferViewType, Scalar::Type as ScalarType, UnwrapArrayBuffer,
+    UnwrapArrayBufferView, UnwrapSharedArrayBuffer,
+};
+use mozjs::jsval::ObjectValue;
+use mozjs::rooted;
+use mozjs::rust::{maybe_wrap_value, HandleValue, MutableHandleValue};
+use mozjs::typedarray::{
+    ArrayBufferU8, ArrayBufferViewU8, ClampedU8, CreateWith, Float32, Float64, Int16, Int32, Int8,
+    TypedArray, TypedArrayElement, Uint16, Uint32, Uint8,
+};
+
+use crate::dom::bindings::conversions::{FromJsValue, RootedJsObject, ToJsValue};
+use crate::dom::bindings::error::throw_type_error;
+
+/// Which buffer source type a value was converted to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    ArrayBuffer,
+    SharedArrayBuffer,
+    View,
+}
+
+/// The object of a buffer source value, rooted.
+pub struct BufferObject {
+    object: RootedJsObject,
+    shape: Shape,
+}
+
+impl BufferObject {
+    fn new(object: *mut JSObject, shape: Shape) -> Self {
+        let root = RootedJsObject::new(Default::default());
+        root.set(object);
+        BufferObject {
+            object: root,
+            shape,
+        }
+    }
+
+    /// The JS object.
+    pub fn object(&self) -> *mut JSObject {
+        self.object.get()
+    }
+
+    /// Get a copy of the bytes held by the buffer source
+    /// (<https://webidl.spec.whatwg.org/#dfn-get-buffer-source-copy>):
+    /// empty if the buffer is detached.
+    pub fn bytes(&self) -> Vec<u8> {
+        match self.shape {
+            Shape::ArrayBuffer => TypedArray::<ArrayBufferU8, *mut JSObject>::from(self.object())
+                .ok()
+                .and_then(|a| a.to_vec())
+                .unwrap_or_default(),
+            Shape::SharedArrayBuffer => {
+                let unwrapped = unsafe { UnwrapSharedArrayBuffer(self.object()) };
+                if unwrapped.is_null() {
+                    return Vec::new();
+                }
+                let mut length = 0;
+                let mut shared = false;
+                let mut data = ptr::null_mut();
+                // SAFETY: the data pointer is read at once, before any
+                // script can run.
+                unsafe {
+                    GetArrayBufferMaybeSharedLengthAndData(
+                        unwrapped,
+                        &mut length,
+                        &mut shared,
+                        &mut data,
+                    );
+                    if data.is_null() {
+                        return Vec::new();
+                    }
+                    std::slice::from_raw_parts(data, length).to_vec()
+                }
+            }
+            Shape::View => TypedArray::<ArrayBufferViewU8, *mut JSObject>::from(self.object())
+                .ok()
+                .and_then(|a| a.to_vec())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The byte length (0 if detached).
+    pub fn byte_length(&self) -> usize {
+        match self.shape {
+            Shape::ArrayBuffer => TypedArray::<ArrayBufferU8, *mut JSObject>::from(self.object())
+                .map(|a| a.len())
+                .unwrap_or(0),
+            Shape::SharedArrayBuffer => self.bytes().len(),
+            Shape::View => TypedArray::<ArrayBufferViewU8, *mut JSObject>::from(self.object())
+                .map(|a| a.len())
+                .unwrap_or(0),
+        }
+    }
+
+    /// Whether the value is an `ArrayBufferView` (else an `ArrayBuffer` or
+    /// a `SharedArrayBuffer`).
+    pub fn is_view(&self) -> bool {
+        self.shape == Shape::View
+    }
+
+    /// The element type of a view.
+    pub fn view_type(&self) -> Option<ScalarType> {
+        if self.shape != Shape::View {
+            return None;
+        }
+        let unwrapped = unsafe { UnwrapArrayBufferView(self.object()) };
+        (!unwrapped.is_null()).then(|| unsafe { JS_GetArrayBufferViewType(unwrapped) })
+    }
+
+    /// Runs `f` on the bytes of a view (its viewed range), without
+    /// running script meanwhile (`None` if not a view or detached).
+    pub fn with_bytes_mut<R>(
+        &self,
+        cx: &mut JSContext,
+        f: impl FnOnce(&mut [u8]) -> R,
+    ) -> Option<R> {
+        if self.shape != Shape::View {
+            return None;
+        }
+        let mut view = TypedArray::<ArrayBufferViewU8, *mut JSObject>::from(self.object()).ok()?;
+        let bytes = view.as_mut_slice_safe(cx.no_gc())?;
+        Some(f(bytes))
+    }
+}
+
+impl ToJsValue for BufferObject {
+    unsafe fn to_js(&self, cx: &mut JSContext, mut rval: MutableHandleValue) {
+        rval.set(ObjectValue(self.object()));
+        maybe_wrap_value(cx, rval);
+    }
+}
+
+/// The shared steps of the conversions
+/// (<https://webidl.spec.whatwg.org/#js-buffer-source-types>): the shape
+/// of `object` if it is one this type accepts.
+fn classify(object: *mut JSObject, accepts: Accepts) -> Option<Shape> {
+    unsafe {
+        let buffer = UnwrapArrayBuffer(object);
+        if !buffer.is_null() {
+            // "If IsResizableArrayBuffer(V) is true, throw a TypeError"
+            // (no [AllowResizable] here).
+            return (accepts.array_buffer && !IsResizableArrayBufferMaybeShared(buffer))
+                .then_some(Shape::ArrayBuffer);
+        }
+        let shared = UnwrapSharedArrayBuffer(object);
+        if !shared.is_null() {
+            return (accepts.shared_array_buffer && !IsResizableArrayBufferMaybeShared(shared))
+                .then_some(Shape::SharedArrayBuffer);
+        }
+        let view = UnwrapArrayBufferView(object);
+        if !view.is_null() {
+            // "If IsSharedArrayBuffer(V.[[ViewedArrayBuffer]]) is true
+            // ([AllowShared] aside), or the buffer is resizable, throw a
+            // TypeError."
+            if !accepts.view || IsResizableArrayBufferView(view) {
+                return None;
+            }
+            if IsArrayBufferViewShared(view) && !accepts.shared_view {
+                return None;
+            }
+            if let Some(only) = accepts.element {
+                if JS_GetArrayBufferViewType(view) != only {
+                    return None;
+                }
+            }
+            return Some(Shape::View);
+        }
+        None
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Accepts {
+    array_buffer: bool,
+    shared_array_buffer: bool,
+    view: bool,
+    shared_view: bool,
+    /// A typed array type: only views of this element type.
+    element: Option<ScalarType>,
+}
+
+fn convert(
+    cx: &mut JSContext,
+    value: HandleValue,
+    accepts: Accepts,
+    name: &str,
+) -> Result<BufferObject, ()> {
+    if value.is_object() {
+        if let Some(shape) = classify(value.to_object(), accepts) {
+            return Ok(BufferObject::new(value.to_object(), shape));
+        }
+    }
+    throw_type_error(cx, &format!("Value is not an {name}."));
+    Err(())
+}
+
+macro_rules! buffer_source_type {
+    ($(#[$doc:meta])* $name:ident, $idl:expr, $accepts:expr) => {
+        $(#[$doc])*
+        pub struct $name(pub BufferObject);
+
+        impl std::ops::Deref for $name {
+            type Target = BufferObject;
+            fn deref(&self) -> &BufferObject {
+                &self.0
+            }
+        }
+
+        impl $name {
+            /// The value if `object` is one this type accepts (a union's
+            /// conversion steps), else `None` (nothing thrown).
+            pub fn try_from_object(object: *mut JSObject) -> Option<Self> {
+                classify(object, $accepts).map(|shape| $name(BufferObject::new(object, shape)))
+            }
+        }
+
+        impl FromJsValue for $name {
+            type Config = ();
+            unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _: ()) -> Result<Self, ()> {
+                convert(cx, value, $accepts, $idl).map($name)
+            }
+        }
+
+        impl ToJsValue for $name {
+            unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+                unsafe { self.0.to_js(cx, rval) }
+            }
+        }
+    };
+}
+
+const NONE: Accepts = Accepts {
+    array_buffer: false,
+    shared_array_buffer: false,
+    view: false,
+    shared_view: false,
+    element: None,
+};
+
+const fn typed(element: ScalarType) -> Accepts {
+    Accepts {
+        view: true,
+        element: Some(element),
+        ..NONE
+    }
+}
+
+buffer_source_type!(
+    /// `ArrayBuffer` (<https://webidl.spec.whatwg.org/#js-ArrayBuffer>).
+    ArrayBuffer,
+    "ArrayBuffer",
+    Accepts { array_buffer: true, ..NONE }
+);
+buffer_source_type!(
+    /// `ArrayBufferView` (<https://webidl.spec.whatwg.org/#js-ArrayBufferView>).
+    ArrayBufferView,
+    "ArrayBufferView",
+    Accepts { view: true, ..NONE }
+);
+buffer_source_type!(
+    /// `BufferSource`: `(ArrayBufferView or ArrayBuffer)`
+    /// (<https://webidl.spec.whatwg.org/#BufferSource>).
+    BufferSource,
+    "ArrayBuffer or ArrayBufferView",
+    Accepts { array_buffer: true, view: true, ..NONE }
+);
+buffer_source_type!(
+    /// `AllowSharedBufferSource`: `(ArrayBuffer or SharedArrayBuffer or
+    /// [AllowShared] ArrayBufferView)`
+    /// (<https://webidl.spec.whatwg.org/#AllowSharedBufferSource>).
+    AllowSharedBufferSource,
+    "ArrayBuffer, SharedArrayBuffer or ArrayBufferView",
+    Accepts { array_buffer: true, shared_array_buffer: true, view: true, shared_view: true, element: None }
+);
+buffer_source_type!(
+    /// `Uint8Array`.
+    Uint8Array, "Uint8Array", typed(ScalarType::Uint8)
+);
+buffer_source_type!(
+    /// `Int8Array`.
+    Int8Array, "Int8Array", typed(ScalarType::Int8)
+);
+buffer_source_type!(
+    /// `Uint8ClampedArray`.
+    Uint8ClampedArray, "Uint8ClampedArray", typed(ScalarType::Uint8Clamped)
+);
+buffer_source_type!(
+    /// `Int16Array`.
+    Int16Array, "Int16Array", typed(ScalarType::Int16)
+);
+buffer_source_type!(
+    /// `Uint16Array`.
+    Uint16Array, "Uint16Array", typed(ScalarType::Uint16)
+);
+buffer_source_type!(
+    /// `Int32Array`.
+    Int32Array, "Int32Array", typed(ScalarType::Int32)
+);
+buffer_source_type!(
+    /// `Uint32Array`.
+    Uint32Array, "Uint32Array", typed(ScalarType::Uint32)
+);
+buffer_source_type!(
+    /// `Float32Array`.
+    Float32Array, "Float32Array", typed(ScalarType::Float32)
+);
+buffer_source_type!(
+    /// `Float64Array`.
+    Float64Array, "Float64Array", typed(ScalarType::Float64)
+);
+
+/// Creates a typed array of element type `E` holding `data`.
+fn create_typed<E: TypedArrayElement + mozjs::typedarray::TypedArrayElementCreator>(
+    cx: &mut JSContext,
+    data: &[E::Element],
+    shape: Shape,
+) -> Result<BufferObject, ()> {
+    rooted!(&in(cx) let mut object = ptr::null_mut::<JSObject>());
+    unsafe {
+        TypedArray::<E, *mut JSObject>::create(cx, CreateWith::Slice(data), object.handle_mut())
+    }?;
+    Ok(BufferObject::new(object.get(), shape))
+}
+
+impl ArrayBuffer {
+    /// Create an ArrayBuffer holding a copy of `bytes`
+    /// (<https://webidl.spec.whatwg.org/#arraybuffer-create>); `Err` with
+    /// an exception pending if out of memory.
+    pub fn new(cx: &mut JSContext, bytes: &[u8]) -> Result<Self, ()> {
+        create_typed::<ArrayBufferU8>(cx, bytes, Shape::ArrayBuffer).map(ArrayBuffer)
+    }
+}
+
+macro_rules! typed_array_constructors {
+    ($($name:ident: $element:ty, $rust:ty;)*) => {$(
+        impl $name {
+            /// Create a new typed array holding a copy of `data`
+            /// (<https://webidl.spec.whatwg.org/#arraybufferview-create>).
+            pub fn new(cx: &mut JSContext, data: &[$rust]) -> Result<Self, ()> {
+                create_typed::<$element>(cx, data, Shape::View).map($name)
+            }
+        }
+    )*};
+}
+
+typed_array_constructors! {
+    Uint8Array: Uint8, u8;
+    Int8Array: Int8, i8;
+    Uint8ClampedArray: ClampedU8, u8;
+    Int16Array: Int16, i16;
+    Uint16Array: Uint16, u16;
+    Int32Array: Int32, i32;
+    Uint32Array: Uint32, u32;
+    Float32Array: Float32, f32;
+    Float64Array: Float64, f64;
+}
