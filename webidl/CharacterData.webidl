@@ -1,12 +1,11 @@
 // DOM Standard
 // https://dom.spec.whatwg.org/#interface-characterdata
-// Deviations: `data` has no [LegacyNullToEmptyString] (not supported by
-// the generator: null becomes "null"); the ChildNode mixin's before(),
-// after() and replaceWith() wait for variadic (Node or DOMString) unions.
+// The ChildNode mixin's before(), after() and replaceWith() are in
+// ParentNode.webidl.
 
 [Exposed=Window]
 interface CharacterData : Node {
-  attribute DOMString data;
+  attribute [LegacyNullToEmptyString] DOMString data;
   readonly attribute unsigned long length;
   DOMString substringData(unsigned long offset, unsigned long count);
   undefined appendData(DOMString data);
@@ -14,7 +13,7 @@ interface CharacterData : Node {
   undefined deleteData(unsigned long offset, unsigned long count);
   undefined replaceData(unsigned long offset, unsigned long count, DOMString data);
 
-  // https://dom.spec.whatwg.org/#interface-childnode (remove() only)
+  // https://dom.spec.whatwg.org/#interface-childnode (remove())
   undefined remove();
 };
 

@@ -12,7 +12,8 @@ interface Document : Node {
   readonly attribute DOMString contentType;
 
   readonly attribute Element? documentElement;
-  sequence<Element> getElementsByTagName(DOMString qualifiedName);
+  HTMLCollection getElementsByTagName(DOMString qualifiedName);
+  HTMLCollection getElementsByClassName(DOMString classNames);
   Element? getElementById(DOMString elementId);
   Element? querySelector(DOMString selectors);
   sequence<Element> querySelectorAll(DOMString selectors);

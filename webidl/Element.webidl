@@ -26,12 +26,12 @@ interface Element : Node {
 
   Element? querySelector(DOMString selectors);
   sequence<Element> querySelectorAll(DOMString selectors);
-  sequence<Element> getElementsByTagName(DOMString qualifiedName);
+  HTMLCollection getElementsByTagName(DOMString qualifiedName);
+  HTMLCollection getElementsByClassName(DOMString classNames);
 
   // https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-parsing-and-serialization
-  // (TrustedHTML is not supported: strings only, and no
-  // [LegacyNullToEmptyString]: null becomes "null")
-  attribute DOMString innerHTML;
-  attribute DOMString outerHTML;
+  // (TrustedHTML is not supported: strings only)
+  attribute [LegacyNullToEmptyString] DOMString innerHTML;
+  attribute [LegacyNullToEmptyString] DOMString outerHTML;
   undefined insertAdjacentHTML(DOMString position, DOMString string);
 };

@@ -98,7 +98,7 @@ fn document_fragment_insertion_moves_its_children() {
     assert_eq!(
         eval(
             &mut rt,
-            &format!("{setup} const r = list.appendChild(f); [r === f, f.childNodes().length, list.textContent, list.childElementCount, f.nodeType, f.nodeName, f.parentNode]")
+            &format!("{setup} const r = list.appendChild(f); [r === f, f.childNodes.length, list.textContent, list.childElementCount, f.nodeType, f.nodeName, f.parentNode]")
         ),
         "true,0,0123,4,11,#document-fragment,"
     );
@@ -116,17 +116,17 @@ fn document_fragment_insertion_moves_its_children() {
         eval(
             &mut rt,
             "const h = new DocumentFragment(); h.append; h.appendChild(document.createElement('i')); h.appendChild(document.createElement('b')); \
-             list.replaceChild(h, list.firstChild); [list.firstChild.nodeName, list.childNodes()[1].nodeName, list.childNodes()[2].data].join()"
+             list.replaceChild(h, list.firstChild); [list.firstChild.nodeName, list.childNodes[1].nodeName, list.childNodes[2].data].join()"
         ),
         "I,B,b"
     );
     // An empty fragment inserts nothing.
     assert_eq!(
-        eval(&mut rt, "const n = list.childNodes().length; list.appendChild(new DocumentFragment()); list.childNodes().length === n"),
+        eval(&mut rt, "const n = list.childNodes.length; list.appendChild(new DocumentFragment()); list.childNodes.length === n"),
         "true"
     );
     assert_eq!(
-        eval(&mut rt, "const q = new DocumentFragment(); q.appendChild(document.createElement('p')).id = 'x'; [q.getElementById('x').tagName, q.firstElementChild === q.lastElementChild, q.textContent = 't', q.childNodes().length, q.firstChild.data]"),
+        eval(&mut rt, "const q = new DocumentFragment(); q.appendChild(document.createElement('p')).id = 'x'; [q.getElementById('x').tagName, q.firstElementChild === q.lastElementChild, q.textContent = 't', q.childNodes.length, q.firstChild.data]"),
         "P,true,t,1,t"
     );
 }
@@ -171,7 +171,7 @@ fn template_contents_hold_the_parsed_children() {
     );
     let t = "const t = document.getElementById('t'); ";
     assert_eq!(
-        eval(&mut rt, &format!("{t} [t instanceof HTMLTemplateElement, t.childNodes().length, t.content instanceof DocumentFragment, t.content.childNodes().length, t.content.firstChild.className]")),
+        eval(&mut rt, &format!("{t} [t instanceof HTMLTemplateElement, t.childNodes.length, t.content instanceof DocumentFragment, t.content.childNodes.length, t.content.firstChild.className]")),
         "true,0,true,2,a"
     );
     // The contents live in the inert template document, not this one.
@@ -182,15 +182,15 @@ fn template_contents_hold_the_parsed_children() {
     // innerHTML reads and writes the contents.
     assert_eq!(eval(&mut rt, &format!("{t} t.innerHTML")), "<li class=\"a\">one</li><li>two</li>");
     assert_eq!(
-        eval(&mut rt, &format!("{t} t.innerHTML = '<b>x</b>'; [t.content.childNodes().length, t.content.firstChild.tagName, t.childNodes().length]")),
+        eval(&mut rt, &format!("{t} t.innerHTML = '<b>x</b>'; [t.content.childNodes.length, t.content.firstChild.tagName, t.childNodes.length]")),
         "1,B,0"
     );
     // A deep clone copies the contents; importing them by cloneNode works.
     assert_eq!(
-        eval(&mut rt, &format!("{t} const c = t.cloneNode(true); [c.content.firstChild.tagName, c.content !== t.content, t.cloneNode(false).content.childNodes().length, document.body.appendChild(t.content.cloneNode(true)).nodeType, document.body.lastChild.tagName]")),
+        eval(&mut rt, &format!("{t} const c = t.cloneNode(true); [c.content.firstChild.tagName, c.content !== t.content, t.cloneNode(false).content.childNodes.length, document.body.appendChild(t.content.cloneNode(true)).nodeType, document.body.lastChild.tagName]")),
         "B,true,0,11,B"
     );
-    assert_eq!(eval(&mut rt, "document.createElement('template').content.childNodes().length"), "0");
+    assert_eq!(eval(&mut rt, "document.createElement('template').content.childNodes.length"), "0");
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn clone_and_equality() {
     );
     let d = "const d = document.getElementById('d'); ";
     assert_eq!(
-        eval(&mut rt, &format!("{d} const s = d.cloneNode(); [s.id, s.className, s.getAttribute('data-a'), s.childNodes().length, s.parentNode, s === d]")),
+        eval(&mut rt, &format!("{d} const s = d.cloneNode(); [s.id, s.className, s.getAttribute('data-a'), s.childNodes.length, s.parentNode, s === d]")),
         "d,x,1,0,,false"
     );
     assert_eq!(
@@ -260,7 +260,7 @@ fn inner_html_parses_as_a_fragment_and_serializes_back() {
     let mut rt = load("innerhtml", "<!DOCTYPE html><div id=d></div><table id=t></table>");
     let d = "const d = document.getElementById('d'); ";
     assert_eq!(
-        eval(&mut rt, &format!("{d} d.innerHTML = '<p class=\"a\" title=\\'x&quot;y\\'>1 &amp; 2 &lt; 3&nbsp;</p><br><img src=a.png>text'; [d.childNodes().length, d.firstChild.tagName, d.innerHTML]")),
+        eval(&mut rt, &format!("{d} d.innerHTML = '<p class=\"a\" title=\\'x&quot;y\\'>1 &amp; 2 &lt; 3&nbsp;</p><br><img src=a.png>text'; [d.childNodes.length, d.firstChild.tagName, d.innerHTML]")),
         "4,P,<p class=\"a\" title=\"x&quot;y\">1 &amp; 2 &lt; 3&nbsp;</p><br><img src=\"a.png\">text"
     );
     // Broken markup is repaired as the HTML parser repairs it (checked in
@@ -271,7 +271,7 @@ fn inner_html_parses_as_a_fragment_and_serializes_back() {
         "<b><i>x</i></b><i>y</i><p>a</p><p>b</p>"
     );
     assert_eq!(eval(&mut rt, &format!("{d} d.innerHTML = 'a < b <!-- open'; d.innerHTML")), "a &lt; b <!-- open-->");
-    assert_eq!(eval(&mut rt, &format!("{d} d.innerHTML = '<div'; [d.innerHTML, d.childNodes().length]")), ",0");
+    assert_eq!(eval(&mut rt, &format!("{d} d.innerHTML = '<div'; [d.innerHTML, d.childNodes.length]")), ",0");
     // <html>, <head>, <body> tags in a fragment are dropped, their
     // contents kept.
     assert_eq!(eval(&mut rt, &format!("{d} d.innerHTML = '<html><head><title>x</title></head><body>y</body></html>'; d.innerHTML")), "<title>x</title>y");
@@ -287,7 +287,7 @@ fn inner_html_parses_as_a_fragment_and_serializes_back() {
     );
     // Setting replaces the children; the old ones are detached.
     assert_eq!(
-        eval(&mut rt, &format!("{d} d.innerHTML = '<i>1</i>'; const old = d.firstChild; d.innerHTML = ''; [old.parentNode, d.childNodes().length, d.innerHTML]")),
+        eval(&mut rt, &format!("{d} d.innerHTML = '<i>1</i>'; const old = d.firstChild; d.innerHTML = ''; [old.parentNode, d.childNodes.length, d.innerHTML]")),
         ",0,"
     );
     // Void elements serialize as empty; SVG keeps its local names.
@@ -337,7 +337,7 @@ fn outer_html_and_insert_adjacent_html() {
     assert_eq!(thrown(&mut rt, "document.documentElement.outerHTML = '<p>'"), "NoModificationAllowedError");
     // Under a fragment the context is a body element.
     assert_eq!(
-        eval(&mut rt, "const f = new DocumentFragment(); const a = f.appendChild(document.createElement('a')); a.outerHTML = '<tr>x'; f.childNodes().length + ':' + f.firstChild.data"),
+        eval(&mut rt, "const f = new DocumentFragment(); const a = f.appendChild(document.createElement('a')); a.outerHTML = '<tr>x'; f.childNodes.length + ':' + f.firstChild.data"),
         "1:x"
     );
     let p = "const p = document.getElementById('p'); p.innerHTML = '<i>m</i>'; ";
@@ -435,4 +435,78 @@ fn mutation_observer_options() {
     assert_eq!(eval(&mut rt, "window.after"), "1");
     let errors = rt.take_reported_errors();
     assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+#[test]
+fn node_lists_and_html_collections() {
+    let mut rt = load(
+        "collections",
+        "<!DOCTYPE html><div id=d>a<p class='x y'>1</p><!--c--><p class=x id=two name=n>2</p><span class=Y></span></div>",
+    );
+    let d = "const d = document.getElementById('d'); ";
+    // childNodes: live, indexed, item(), iterable, the same object.
+    assert_eq!(
+        eval(&mut rt, &format!("{d} const l = d.childNodes; const before = l.length; d.appendChild(new Text('z')); \
+            [l === d.childNodes, l instanceof NodeList, before, l.length, l[0].data, l.item(1).tagName, l[99], l.item(99), [...l].length, Array.from(l.keys()).join('')]")),
+        "true,true,5,6,a,P,,,6,012345"
+    );
+    // children: elements only, live, named access by id and name.
+    assert_eq!(
+        eval(&mut rt, &format!("{d} const c = d.children; \
+            [c === d.children, c instanceof HTMLCollection, c.length, c[0].textContent, c.item(2).tagName, c.namedItem('two').textContent, c.two.textContent, c.n.id, c.namedItem(''), Object.keys(c).join(), Array.prototype.map.call(c, e => e.tagName).join(''), d.removeChild(d.lastChild) && c.length]")),
+        "true,true,3,1,SPAN,2,2,two,,0,1,2,PPSPAN,2"
+    );
+    // getElementsByClassName: all the classes, live; getElementsByTagName.
+    assert_eq!(
+        eval(&mut rt, &format!("{d} const x = document.getElementsByClassName('x'); const xy = d.getElementsByClassName(' y  x '); const n0 = x.length; \
+            d.appendChild(document.createElement('i')).className = 'x'; \
+            [n0, x.length, xy.length, xy[0].textContent, document.getElementsByClassName('').length, document.getElementsByClassName('y').length, d.getElementsByTagName('p').length, document.getElementsByTagName('*').length > 5]")),
+        "2,3,1,1,0,1,2,true"
+    );
+}
+
+#[test]
+fn parent_node_and_child_node_mixins() {
+    let mut rt = load("mixins", "<!DOCTYPE html><div id=d><b id=b></b></div>");
+    let d = "const d = document.getElementById('d'); const b = document.getElementById('b'); ";
+    assert_eq!(
+        eval(&mut rt, &format!("{d} d.append('x', document.createElement('i'), 'y'); d.prepend('p'); d.innerHTML")),
+        "p<b id=\"b\"></b>x<i></i>y"
+    );
+    assert_eq!(
+        eval(&mut rt, &format!("{d} b.before('1', '2'); b.after(document.createElement('u')); d.innerHTML")),
+        "p12<b id=\"b\"></b><u></u>x<i></i>y"
+    );
+    // Inserting this's own siblings: the viable sibling skips them.
+    assert_eq!(
+        eval(&mut rt, &format!("{d} d.innerHTML = '<a></a><b id=b></b><c></c>'; const b2 = document.getElementById('b'); b2.before(d.lastChild, d.firstChild); d.innerHTML")),
+        "<c></c><a></a><b id=\"b\"></b>"
+    );
+    assert_eq!(
+        eval(&mut rt, &format!("{d} const b3 = document.getElementById('b'); b3.replaceWith('t', b3); const t = d.childNodes[2]; t.replaceWith(); [d.innerHTML, t.parentNode]")),
+        "<c></c><a></a><b id=\"b\"></b>,"
+    );
+    assert_eq!(
+        eval(&mut rt, &format!("{d} d.replaceChildren('only'); const f = new DocumentFragment(); f.append('a', 'b'); [d.innerHTML, f.childNodes.length, f.children.length]")),
+        "only,2,0"
+    );
+    assert_eq!(eval(&mut rt, &format!("{d} d.replaceChildren(); d.childNodes.length")), "0");
+    // A detached node's before/after/replaceWith do nothing.
+    assert_eq!(eval(&mut rt, "const n = new Comment('c'); n.before('x'); n.after('y'); n.replaceWith('z'); n.parentNode"), "null");
+    // Errors: a node cannot contain its ancestor; the document takes one
+    // element only; replaceChildren checks before removing anything.
+    assert_eq!(thrown(&mut rt, &format!("{d} d.append(document.body)")), "HierarchyRequestError");
+    assert_eq!(thrown(&mut rt, "document.append(document.createElement('p'))"), "HierarchyRequestError");
+    assert_eq!(thrown(&mut rt, "document.append('text')"), "HierarchyRequestError");
+    assert_eq!(
+        eval(&mut rt, &format!("{d} d.innerHTML = '<i></i>'; let e; try {{ d.replaceChildren(document.body); }} catch (x) {{ e = x.name; }} [e, d.innerHTML]")),
+        "HierarchyRequestError,<i></i>"
+    );
+    // A mutation observer sees one record for append() of several nodes.
+    eval(
+        &mut rt,
+        "window.records = []; const d = document.getElementById('d'); new MutationObserver(rs => rs.forEach(r => records.push(r.addedNodes.length + '+' + r.removedNodes.length))).observe(d, { childList: true }); \
+         d.append('a', 'b', 'c'); d.replaceChildren('z');",
+    );
+    assert_eq!(eval(&mut rt, "records.join()"), "3+0,1+4");
 }

@@ -18,6 +18,7 @@ use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::element::Element;
 use crate::dom::node::{Node, NodeKind};
 
@@ -200,6 +201,21 @@ impl CharacterDataMethods for CharacterData {
             crate::script_element::run_post_connection_steps(cx);
         }
         Ok(())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-before>
+    fn Before(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.before_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-after>
+    fn After(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.after_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-replacewith>
+    fn ReplaceWith(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_with_nodes(cx, nodes)
     }
 
     /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-previouselementsibling>

@@ -16,6 +16,8 @@ use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::comment::Comment;
 use crate::dom::documentfragment::DocumentFragment;
+use crate::dom::bindings::codegen::NodeOrString;
+use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmlelement::HTMLElement;
@@ -324,10 +326,20 @@ impl DocumentMethods for Document {
     /// <https://dom.spec.whatwg.org/#dom-document-getelementsbytagname>
     fn GetElementsByTagName(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         name: DOMString,
-    ) -> Fallible<Vec<DomRoot<Element>>> {
-        Ok(Element::elements_by_tag_name(&self.node, &name))
+    ) -> Fallible<DomRoot<HTMLCollection>> {
+        Ok(HTMLCollection::new(cx, &self.node, CollectionFilter::TagName(name)))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-getelementsbyclassname>:
+    /// the list of elements with class names classNames for this.
+    fn GetElementsByClassName(
+        &self,
+        cx: &mut JSContext,
+        class_names: DOMString,
+    ) -> Fallible<DomRoot<HTMLCollection>> {
+        Ok(HTMLCollection::new(cx, &self.node, class_names_filter(&class_names)))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-nonelementparentnode-getelementbyid>
@@ -452,6 +464,26 @@ impl DocumentMethods for Document {
     /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
     fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
         self.node.child_element_count()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
+    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
+        self.node.children_collection(cx)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
+    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.prepend_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
+    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.append_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
+    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_children_nodes(cx, nodes)
     }
 }
 

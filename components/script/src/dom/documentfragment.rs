@@ -15,6 +15,8 @@ use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
 use crate::dom::element::Element;
+use crate::dom::bindings::codegen::NodeOrString;
+use crate::dom::htmlcollection::{HTMLCollection};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::node::{Node, NodeKind};
 
@@ -103,5 +105,25 @@ impl DocumentFragmentMethods for DocumentFragment {
     /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
     fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
         self.node.child_element_count()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
+    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
+        self.node.children_collection(cx)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
+    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.prepend_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
+    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.append_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
+    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_children_nodes(cx, nodes)
     }
 }

@@ -16,6 +16,8 @@ use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
+use crate::dom::bindings::codegen::NodeOrString;
+use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::htmlbodyelement::HTMLBodyElement;
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
@@ -573,10 +575,20 @@ impl ElementMethods for Element {
     /// <https://dom.spec.whatwg.org/#dom-element-getelementsbytagname>
     fn GetElementsByTagName(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         name: DOMString,
-    ) -> Fallible<Vec<DomRoot<Element>>> {
-        Ok(Element::elements_by_tag_name(&self.node, &name))
+    ) -> Fallible<DomRoot<HTMLCollection>> {
+        Ok(HTMLCollection::new(cx, &self.node, CollectionFilter::TagName(name)))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-getelementsbyclassname>:
+    /// the list of elements with class names classNames for this.
+    fn GetElementsByClassName(
+        &self,
+        cx: &mut JSContext,
+        class_names: DOMString,
+    ) -> Fallible<DomRoot<HTMLCollection>> {
+        Ok(HTMLCollection::new(cx, &self.node, class_names_filter(&class_names)))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-toggleattribute>
@@ -774,6 +786,41 @@ impl ElementMethods for Element {
     /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
     fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
         self.node.child_element_count()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
+    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
+        self.node.children_collection(cx)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
+    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.prepend_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
+    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.append_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
+    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_children_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-before>
+    fn Before(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.before_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-after>
+    fn After(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.after_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-replacewith>
+    fn ReplaceWith(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_with_nodes(cx, nodes)
     }
 
     /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-previouselementsibling>

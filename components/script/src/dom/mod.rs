@@ -53,3 +53,4 @@ pub mod window;
 pub mod worker;
 pub mod workerglobalscope;
 pub mod workerlocation;
+pub mod htmlcollection;

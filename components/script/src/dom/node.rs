@@ -24,7 +24,10 @@ use crate::dom::documentfragment::DocumentFragment;
 use crate::dom::element::Element;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::bindings::codegen::NodeOrString;
+use crate::dom::htmlcollection::{CollectionFilter, HTMLCollection};
 use crate::dom::htmlscriptelement::HTMLScriptElement;
+use crate::dom::nodelist::NodeList;
 use crate::dom::mutationobserver::{self, MutationObserver, ObserverOptions, RegisteredObserver};
 use crate::dom::text::Text;
 
@@ -57,6 +60,10 @@ pub struct Node {
     depth: Cell<usize>,
     /// <https://dom.spec.whatwg.org/#registered-observer-list>
     registered_observers: RefCell<Vec<RegisteredObserver>>,
+    /// The `childNodes` NodeList (`[SameObject]`), made on first use.
+    child_nodes: MutNullableDom<NodeList>,
+    /// The `children` HTMLCollection (`[SameObject]`), made on first use.
+    children_collection: MutNullableDom<HTMLCollection>,
 }
 
 impl AsRef<EventTarget> for Node {
@@ -77,6 +84,8 @@ unsafe impl Traceable for Node {
                     child.trace(trc);
                 }
             }
+            self.child_nodes.trace(trc);
+            self.children_collection.trace(trc);
             if let Ok(observers) = self.registered_observers.try_borrow() {
                 for registered in observers.iter() {
                     registered.trace(trc);
@@ -98,7 +107,196 @@ impl Node {
             connected: Cell::new(kind == NodeKind::Document),
             depth: Cell::new(0),
             registered_observers: RefCell::new(Vec::new()),
+            child_nodes: MutNullableDom::default(),
+            children_collection: MutNullableDom::default(),
         }
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>: an
+    /// HTMLCollection rooted at this matching only element children (the
+    /// same object each time).
+    pub fn children_collection(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
+        if let Some(collection) = self.children_collection.get() {
+            return collection;
+        }
+        let collection = HTMLCollection::new(cx, self, CollectionFilter::Children);
+        self.children_collection.set(Some(&collection));
+        collection
+    }
+
+    /// <https://dom.spec.whatwg.org/#converting-nodes-into-a-node>
+    fn convert_nodes_into_node(
+        &self,
+        cx: &mut JSContext,
+        nodes: Vec<NodeOrString>,
+    ) -> Fallible<DomRoot<Node>> {
+        let document = match self.kind {
+            NodeKind::Document => self.root_ref().downcast::<Document>(),
+            _ => self.owner_doc(),
+        }
+        .expect("a node has a node document");
+        // Step 1: Replace each string of nodes with a new Text node whose
+        // data is the string and node document is document.
+        let mut converted: Vec<DomRoot<Node>> = nodes
+            .into_iter()
+            .map(|n| match n {
+                NodeOrString::Node(node) => node,
+                NodeOrString::String(s) => {
+                    Text::new(cx, self.global(), Some(&document), &s).upcast::<Node>()
+                }
+            })
+            .collect();
+        // Step 2: If nodes contains one node, then return node.
+        if converted.len() == 1 {
+            return Ok(converted.remove(0));
+        }
+        // Step 3: Let node be a new DocumentFragment node whose node
+        // document is document.
+        let fragment = DocumentFragment::new(cx, &document);
+        // Step 4: Append each node in nodes, if any, to node.
+        for node in &converted {
+            fragment.upcast_node().append(node)?;
+        }
+        // Step 5: Return node.
+        Ok(fragment.upcast::<Node>())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
+    pub fn prepend_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let node be the result of converting nodes into a node
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 2: Pre-insert node into this before this's first child.
+        let first = self.child_at(0);
+        let result = self.pre_insert(&node, first.as_deref()).map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
+    pub fn append_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let node be the result of converting nodes into a node
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 2: Append node to this.
+        let result = self.append(&node).map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
+    pub fn replace_children_nodes(
+        &self,
+        cx: &mut JSContext,
+        nodes: Vec<NodeOrString>,
+    ) -> Fallible<()> {
+        // Step 1: Let node be the result of converting nodes into a node
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 2: Ensure pre-insertion validity of node into this before
+        // null.
+        self.ensure_pre_insert_validity(&node, None)?;
+        // Step 3: Replace all with node within this.
+        self.replace_all(Some(&node));
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(())
+    }
+
+    /// Whether `node` is one of the Node members of `nodes`.
+    fn is_in(node: &Node, nodes: &[NodeOrString]) -> bool {
+        nodes
+            .iter()
+            .any(|n| matches!(n, NodeOrString::Node(m) if std::ptr::eq(&**m, node)))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-before>
+    pub fn before_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let parent be this's parent.
+        // Step 2: If parent is null, then return.
+        let Some(parent) = self.parent() else {
+            return Ok(());
+        };
+        // Step 3: Let viablePreviousSibling be this's first preceding
+        // sibling not in nodes; otherwise null.
+        let siblings = parent.children();
+        let index = siblings
+            .iter()
+            .position(|c| std::ptr::eq(&**c, self))
+            .unwrap_or(0);
+        let viable_previous = siblings[..index]
+            .iter()
+            .rev()
+            .find(|s| !Self::is_in(s, &nodes))
+            .cloned();
+        // Step 4: Let node be the result of converting nodes into a node,
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 5: If viablePreviousSibling is null, then set it to parent's
+        // first child; otherwise to viablePreviousSibling's next sibling.
+        let reference = match viable_previous {
+            None => parent.child_at(0),
+            Some(previous) => previous.next_sibling(),
+        };
+        // Step 6: Pre-insert node into parent before viablePreviousSibling.
+        let result = parent.pre_insert(&node, reference.as_deref()).map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// The first following sibling of this not in `nodes`, or null
+    /// (`after()` and `replaceWith()` step 3).
+    fn viable_next_sibling(&self, parent: &Node, nodes: &[NodeOrString]) -> Option<DomRoot<Node>> {
+        let siblings = parent.children();
+        let index = siblings.iter().position(|c| std::ptr::eq(&**c, self))?;
+        siblings[index + 1..]
+            .iter()
+            .find(|s| !Self::is_in(s, nodes))
+            .cloned()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-after>
+    pub fn after_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let parent be this's parent.
+        // Step 2: If parent is null, then return.
+        let Some(parent) = self.parent() else {
+            return Ok(());
+        };
+        // Step 3: Let viableNextSibling be this's first following sibling
+        // not in nodes; otherwise null.
+        let viable_next = self.viable_next_sibling(&parent, &nodes);
+        // Step 4: Let node be the result of converting nodes into a node,
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 5: Pre-insert node into parent before viableNextSibling.
+        let result = parent.pre_insert(&node, viable_next.as_deref()).map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-replacewith>
+    pub fn replace_with_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let parent be this's parent.
+        // Step 2: If parent is null, then return.
+        let Some(parent) = self.parent() else {
+            return Ok(());
+        };
+        // Step 3: Let viableNextSibling be this's first following sibling
+        // not in nodes; otherwise null.
+        let viable_next = self.viable_next_sibling(&parent, &nodes);
+        // Step 4: Let node be the result of converting nodes into a node,
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 5: If this's parent is parent, replace this with node within
+        // parent. (This could have been inserted into node.)
+        let result = if self.parent().is_some_and(|p| std::ptr::eq(&*p, &*parent)) {
+            parent.replace(self, &node).map(|_| ())
+        } else {
+            // Step 6: Otherwise, pre-insert node into parent before
+            // viableNextSibling.
+            parent.pre_insert(&node, viable_next.as_deref()).map(|_| ())
+        };
+        crate::script_element::run_post_connection_steps(cx);
+        result
     }
 
     /// Calls `f` with each registered observer of this node
@@ -1115,9 +1313,15 @@ impl NodeMethods for Node {
         Ok(!self.children.borrow().is_empty())
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-node-childnodes>
-    fn ChildNodes(&self, _cx: &mut JSContext) -> Fallible<Vec<DomRoot<Node>>> {
-        Ok(self.children())
+    /// <https://dom.spec.whatwg.org/#dom-node-childnodes>: a NodeList
+    /// rooted at this matching only children (the same object each time).
+    fn ChildNodes(&self, cx: &mut JSContext) -> DomRoot<NodeList> {
+        if let Some(list) = self.child_nodes.get() {
+            return list;
+        }
+        let list = NodeList::new_children(cx, self);
+        self.child_nodes.set(Some(&list));
+        list
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-contains>

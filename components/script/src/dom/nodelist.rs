@@ -86,11 +86,21 @@ impl NodeList {
 impl NodeListMethods for NodeList {
     /// <https://dom.spec.whatwg.org/#dom-nodelist-item>: the indexth node
     /// in the collection, or null if there is none.
-    fn Item(&self, _cx: &mut JSContext, index: u32) -> Fallible<Option<DomRoot<Node>>> {
-        Ok(match &self.kind {
+    fn Item(&self, cx: &mut JSContext, index: u32) -> Fallible<Option<DomRoot<Node>>> {
+        Ok(self.IndexedGetter(cx, index))
+    }
+
+    fn IndexedGetter(&self, _cx: &mut JSContext, index: u32) -> Option<DomRoot<Node>> {
+        match &self.kind {
             NodeListKind::Static(nodes) => nodes.get(index as usize).map(Dom::root),
             NodeListKind::Children(node) => node.root().child_at(index as usize),
-        })
+        }
+    }
+
+    /// The supported property indices: the numbers in the range zero to
+    /// one less than the number of nodes represented by the collection.
+    fn SupportedIndexCount(&self, cx: &mut JSContext) -> u32 {
+        self.Length(cx)
     }
 
     /// <https://dom.spec.whatwg.org/#dom-nodelist-length>: the number of
