@@ -14,11 +14,11 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::CharacterDataBinding::CharacterDataMethods;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
-use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::element::Element;
 use crate::dom::node::{Node, NodeKind};
 

@@ -10,16 +10,16 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::DocumentBinding::DocumentMethods;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::comment::Comment;
 use crate::dom::documentfragment::DocumentFragment;
-use crate::dom::bindings::codegen::NodeOrString;
-use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::node::{Node, NodeKind};
@@ -329,7 +329,11 @@ impl DocumentMethods for Document {
         cx: &mut JSContext,
         name: DOMString,
     ) -> Fallible<DomRoot<HTMLCollection>> {
-        Ok(HTMLCollection::new(cx, &self.node, CollectionFilter::TagName(name)))
+        Ok(HTMLCollection::new(
+            cx,
+            &self.node,
+            CollectionFilter::TagName(name),
+        ))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-document-getelementsbyclassname>:
@@ -339,7 +343,11 @@ impl DocumentMethods for Document {
         cx: &mut JSContext,
         class_names: DOMString,
     ) -> Fallible<DomRoot<HTMLCollection>> {
-        Ok(HTMLCollection::new(cx, &self.node, class_names_filter(&class_names)))
+        Ok(HTMLCollection::new(
+            cx,
+            &self.node,
+            class_names_filter(&class_names),
+        ))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-nonelementparentnode-getelementbyid>

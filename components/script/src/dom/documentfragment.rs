@@ -9,15 +9,15 @@ use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DocumentFragmentBinding::DocumentFragmentMethods;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
 use crate::dom::element::Element;
-use crate::dom::bindings::codegen::NodeOrString;
-use crate::dom::htmlcollection::{HTMLCollection};
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::htmlcollection::HTMLCollection;
 use crate::dom::node::{Node, NodeKind};
 
 pub struct DocumentFragment {

@@ -11,14 +11,14 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
-use crate::dom::bindings::codegen::NodeOrString;
-use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::htmlbodyelement::HTMLBodyElement;
+use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
@@ -578,7 +578,11 @@ impl ElementMethods for Element {
         cx: &mut JSContext,
         name: DOMString,
     ) -> Fallible<DomRoot<HTMLCollection>> {
-        Ok(HTMLCollection::new(cx, &self.node, CollectionFilter::TagName(name)))
+        Ok(HTMLCollection::new(
+            cx,
+            &self.node,
+            CollectionFilter::TagName(name),
+        ))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-getelementsbyclassname>:
@@ -588,7 +592,11 @@ impl ElementMethods for Element {
         cx: &mut JSContext,
         class_names: DOMString,
     ) -> Fallible<DomRoot<HTMLCollection>> {
-        Ok(HTMLCollection::new(cx, &self.node, class_names_filter(&class_names)))
+        Ok(HTMLCollection::new(
+            cx,
+            &self.node,
+            class_names_filter(&class_names),
+        ))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-toggleattribute>

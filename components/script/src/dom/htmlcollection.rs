@@ -146,7 +146,11 @@ impl HTMLCollectionMethods for HTMLCollection {
     }
 
     /// <https://dom.spec.whatwg.org/#dom-htmlcollection-nameditem>
-    fn NamedItem(&self, _cx: &mut JSContext, name: DOMString) -> Fallible<Option<DomRoot<Element>>> {
+    fn NamedItem(
+        &self,
+        _cx: &mut JSContext,
+        name: DOMString,
+    ) -> Fallible<Option<DomRoot<Element>>> {
         Ok(self.named_item(&name))
     }
 

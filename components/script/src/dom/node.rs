@@ -13,6 +13,7 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::NodeBinding::NodeMethods;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::DomObject;
@@ -24,11 +25,10 @@ use crate::dom::documentfragment::DocumentFragment;
 use crate::dom::element::Element;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::htmlcollection::{CollectionFilter, HTMLCollection};
 use crate::dom::htmlscriptelement::HTMLScriptElement;
-use crate::dom::nodelist::NodeList;
 use crate::dom::mutationobserver::{self, MutationObserver, ObserverOptions, RegisteredObserver};
+use crate::dom::nodelist::NodeList;
 use crate::dom::text::Text;
 
 /// What a node is (<https://dom.spec.whatwg.org/#dom-node-nodetype>).
