@@ -656,9 +656,15 @@ impl Node {
         // Step 5: live ranges (none here).
         // Step 6: Let previousSibling be child's previous sibling or
         // parent's last child if child is null.
-        let previous_sibling = match child {
-            Some(c) => self.child_before(c),
-            None => self.last_child(),
+        // (Only looked up when a record can be queued: no observer, no
+        // record, and no scan of the children for it.)
+        let previous_sibling = if !suppress_observers && mutationobserver::any_registered() {
+            match child {
+                Some(c) => self.child_before(c),
+                None => self.last_child(),
+            }
+        } else {
+            None
         };
         // Step 7: For each node in nodes, in tree order:
         for n in &nodes {
