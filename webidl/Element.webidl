@@ -13,6 +13,7 @@ interface Element : Node {
   attribute DOMString className;
 
   boolean hasAttributes();
+  [SameObject] readonly attribute NamedNodeMap attributes;
   sequence<DOMString> getAttributeNames();
   DOMString? getAttribute(DOMString qualifiedName);
   undefined setAttribute(DOMString qualifiedName, DOMString value);

@@ -203,7 +203,7 @@ fn run(s: &mut String, mut steps: Vec<Step>) {
                 s.push_str("-->");
             }
             // Documents and fragments are never children.
-            NodeKind::Document | NodeKind::DocumentFragment => {}
+            NodeKind::Document | NodeKind::DocumentFragment | NodeKind::Attribute => {}
         }
     }
 }

@@ -688,3 +688,36 @@ fn parent_node_and_child_node_mixins() {
     );
     assert_eq!(eval(&mut rt, "records.join()"), "3+0,1+4");
 }
+
+#[test]
+fn element_attributes_named_node_map() {
+    let mut rt = load("attributes", "<!DOCTYPE html><p id=p class=c data-x=1>");
+    let p = "const p = document.getElementById('p'); ";
+    assert_eq!(
+        eval(&mut rt, &format!("{p} const a = p.attributes; \
+            [a === p.attributes, a instanceof NamedNodeMap, a.length, a[0].name, a.item(1).value, a.getNamedItem('DATA-X').value, a['data-x'].value, a.item(9), a.getNamedItem('nope'), Array.prototype.map.call(a, x => x.name).join(' ')]")),
+        "true,true,3,id,c,1,1,,,id class data-x"
+    );
+    // The Attr node: same object while the attribute stays, value live,
+    // settable; after removal it keeps its last value and has no element.
+    assert_eq!(
+        eval(&mut rt, &format!("{p} const attr = p.attributes.getNamedItem('class'); \
+            const same = attr === p.attributes[1]; p.className = 'd'; const live = attr.value; attr.value = 'e'; \
+            [same, live, p.className, attr.ownerElement === p, attr.nodeType, attr.nodeName, attr.nodeValue, attr.textContent, attr.specified, attr instanceof Node]")),
+        "true,d,e,true,2,class,e,e,true,true"
+    );
+    assert_eq!(
+        eval(&mut rt, &format!("{p} const attr = p.attributes.class; p.removeAttribute('class'); \
+            [attr.ownerElement, attr.value, p.attributes.length, p.hasAttributes(), p.getAttributeNames().join()]")),
+        ",e,2,true,id,data-x"
+    );
+    // An Attr cannot be inserted into the tree.
+    assert_eq!(
+        thrown(&mut rt, &format!("{p} p.appendChild(p.attributes[0])")),
+        "HierarchyRequestError"
+    );
+    assert_eq!(
+        eval(&mut rt, &format!("{p} const c = p.attributes[0].cloneNode(); [c.name, c.value, c.ownerElement, c.isEqualNode(p.attributes[0])]")),
+        "id,p,,true"
+    );
+}

@@ -10,12 +10,13 @@ use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
+use crate::dom::attr::Attr;
 use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
 use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
-use crate::dom::bindings::root::DomRoot;
+use crate::dom::bindings::root::{Dom, DomRoot, MutNullableDom};
 use crate::dom::document::Document;
 use crate::dom::htmlbodyelement::HTMLBodyElement;
 use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
@@ -23,6 +24,7 @@ use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::htmltemplateelement::HTMLTemplateElement;
+use crate::dom::namednodemap::NamedNodeMap;
 use crate::dom::node::{Node, NodeKind};
 
 /// The HTML namespace.
@@ -41,6 +43,11 @@ pub struct Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attribute> (qualified
     /// name, value), in order.
     attributes: RefCell<Vec<(String, String)>>,
+    /// The `Attr` nodes handed out for attributes still on this element
+    /// (<https://dom.spec.whatwg.org/#interface-attr>), by qualified name.
+    attr_nodes: RefCell<Vec<Dom<Attr>>>,
+    /// `attributes` (`[SameObject]`), made on first use.
+    attribute_map: MutNullableDom<NamedNodeMap>,
 }
 
 impl AsRef<Node> for Element {
@@ -51,7 +58,16 @@ impl AsRef<Node> for Element {
 
 unsafe impl Traceable for Element {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.node.trace(trc) }
+        unsafe {
+            self.node.trace(trc);
+            self.attribute_map.trace(trc);
+            // Never mutably borrowed across anything that can GC.
+            if let Ok(nodes) = self.attr_nodes.try_borrow() {
+                for node in nodes.iter() {
+                    node.trace(trc);
+                }
+            }
+        }
     }
 }
 
@@ -68,6 +84,8 @@ impl Element {
             prefix: prefix.map(str::to_owned),
             local_name: LocalName::from(local_name),
             attributes: RefCell::new(Vec::new()),
+            attr_nodes: RefCell::new(Vec::new()),
+            attribute_map: MutNullableDom::default(),
         }
     }
 
@@ -215,8 +233,9 @@ impl Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attributes-remove-by-name>
     pub fn remove_attribute(&self, name: &str) {
         let name = self.normalize_attribute_name(name);
+        let old_value = self.get_attribute(&name);
         // https://dom.spec.whatwg.org/#handle-attribute-changes step 1.
-        if let Some(old) = self.get_attribute(&name) {
+        if let Some(old) = old_value.as_deref() {
             crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, Some(&old));
         }
         let removed = {
@@ -225,8 +244,18 @@ impl Element {
             attributes.retain(|(n, _)| *n != name);
             attributes.len() != before
         };
-        // "Remove an attribute": handle attribute changes with null.
+        // "Remove an attribute": handle attribute changes with null; its
+        // Attr node (if one was made) keeps the old value, without element.
         if removed {
+            let old = self
+                .attr_nodes
+                .borrow()
+                .iter()
+                .position(|a| a.root().name() == name);
+            if let Some(index) = old {
+                let attr = self.attr_nodes.borrow_mut().remove(index).root();
+                attr.detach(old_value.as_deref().unwrap_or_default());
+            }
             self.attribute_changed(&name, None);
         }
     }
@@ -243,6 +272,33 @@ impl Element {
                 self.attribute_changed(&name, Some(&value));
             }
         }
+    }
+
+    /// The `Attr` node of this element's attribute `name` (a qualified
+    /// name present in the list, normalised): the same object while the
+    /// attribute stays.
+    pub fn attr_node(&self, cx: &mut JSContext, name: &str) -> DomRoot<Attr> {
+        if let Some(attr) = self
+            .attr_nodes
+            .borrow()
+            .iter()
+            .map(Dom::root)
+            .find(|a| a.name() == name)
+        {
+            return attr;
+        }
+        let document = self
+            .node
+            .owner_doc()
+            .expect("an element always has a node document");
+        let attr = Attr::new(cx, &document, Some(self), name, "");
+        self.attr_nodes.borrow_mut().push(Dom::from_ref(&*attr));
+        attr
+    }
+
+    /// The name `get_attribute` and friends look up for `name`.
+    pub fn normalized_attribute_name(&self, name: &str) -> String {
+        self.normalize_attribute_name(name)
     }
 
     /// The attribute list (qualified name, value), in order.
@@ -597,6 +653,17 @@ impl ElementMethods for Element {
             &self.node,
             class_names_filter(&class_names),
         ))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-attributes>: a
+    /// NamedNodeMap whose element is this (the same object each time).
+    fn Attributes(&self, cx: &mut JSContext) -> DomRoot<NamedNodeMap> {
+        if let Some(map) = self.attribute_map.get() {
+            return map;
+        }
+        let map = NamedNodeMap::new(cx, self);
+        self.attribute_map.set(Some(&map));
+        map
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-toggleattribute>

@@ -1,6 +1,7 @@
 //! The DOM: one module per WebIDL interface (the struct and its
 //! `*Methods` implementation), plus the bindings runtime.
 
+pub mod attr;
 pub mod bindings;
 pub mod blob;
 pub mod characterdata;
@@ -33,6 +34,7 @@ pub mod messageport;
 pub mod mouseevent;
 pub mod mutationobserver;
 pub mod mutationrecord;
+pub mod namednodemap;
 pub mod node;
 pub mod nodelist;
 pub mod performance;

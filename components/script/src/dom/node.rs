@@ -12,6 +12,8 @@ use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
+use crate::dom::attr::Attr;
+use crate::dom::bindings::codegen::AttrBinding::AttrMethods;
 use crate::dom::bindings::codegen::NodeBinding::NodeMethods;
 use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
@@ -39,6 +41,7 @@ pub enum NodeKind {
     Comment,
     Document,
     DocumentFragment,
+    Attribute,
 }
 
 pub struct Node {
@@ -610,7 +613,7 @@ impl Node {
         }
         // Step 4: If node is not a DocumentFragment, DocumentType, Element,
         // or CharacterData node, then throw a "HierarchyRequestError".
-        if node.kind == NodeKind::Document {
+        if matches!(node.kind, NodeKind::Document | NodeKind::Attribute) {
             return Err(Error::dom(DomExceptionName::HierarchyRequestError));
         }
         // Step 5: If either node is a Text node and parent is a document
@@ -969,6 +972,11 @@ impl Node {
         self.sibling(1)
     }
 
+    /// This node as an Attr.
+    fn attr(&self) -> Option<DomRoot<Attr>> {
+        self.root_ref().downcast::<Attr>()
+    }
+
     /// This node as CharacterData (a Text or Comment node).
     pub fn character_data(&self) -> Option<DomRoot<CharacterData>> {
         self.root_ref().downcast::<CharacterData>()
@@ -1084,6 +1092,11 @@ impl Node {
                 Comment::new(cx, &document, &data).upcast::<Node>()
             }
             NodeKind::DocumentFragment => DocumentFragment::new(cx, &document).upcast::<Node>(),
+            // Attr: its namespace, prefix, local name, and value.
+            NodeKind::Attribute => {
+                let attr = self.attr().expect("an Attr");
+                Attr::new(cx, &document, None, attr.name(), &attr.value()).upcast::<Node>()
+            }
             NodeKind::Document => {
                 return Err(Error::dom_with_message(
                     DomExceptionName::NotSupportedError,
@@ -1131,6 +1144,13 @@ impl Node {
                         return false;
                     }
                 }
+                // Attr: its namespace, local name, and value.
+                NodeKind::Attribute => {
+                    let attr = |n: &Node| n.attr().map(|a| (a.name().to_owned(), a.value()));
+                    if attr(&a) != attr(&b) {
+                        return false;
+                    }
+                }
                 NodeKind::Document | NodeKind::DocumentFragment => {}
             }
             // A and B have the same number of children, and each child of
@@ -1164,6 +1184,7 @@ impl NodeMethods for Node {
             NodeKind::Comment => 8,
             NodeKind::Document => 9,
             NodeKind::DocumentFragment => 11,
+            NodeKind::Attribute => 2,
         }
     }
 
@@ -1179,6 +1200,8 @@ impl NodeMethods for Node {
             NodeKind::Comment => "#comment".into(),
             NodeKind::Document => "#document".into(),
             NodeKind::DocumentFragment => "#document-fragment".into(),
+            // Attr: its qualified name.
+            NodeKind::Attribute => self.attr().map(|a| a.name().to_owned()).unwrap_or_default(),
         }
     }
 
@@ -1225,6 +1248,8 @@ impl NodeMethods for Node {
             NodeKind::Element | NodeKind::DocumentFragment => Some(self.descendant_text_content()),
             // CharacterData: node's data.
             NodeKind::Text | NodeKind::Comment => self.character_data().map(|c| c.data()),
+            // Attr: node's value.
+            NodeKind::Attribute => self.attr().map(|a| a.value()),
             // Otherwise: null.
             NodeKind::Document => None,
         }
@@ -1260,6 +1285,12 @@ impl NodeMethods for Node {
                     data.replace_data(0, data.length(), &value)?;
                 }
             }
+            // Attr: set an existing attribute value with node and value.
+            NodeKind::Attribute => {
+                if let Some(attr) = self.attr() {
+                    attr.SetValue(cx, value)?;
+                }
+            }
             // Otherwise: do nothing.
             NodeKind::Document => {}
         }
@@ -1270,6 +1301,11 @@ impl NodeMethods for Node {
     /// <https://dom.spec.whatwg.org/#dom-node-nodevalue>: a CharacterData
     /// node's data; otherwise null (no Attr nodes here).
     fn NodeValue(&self, _cx: &mut JSContext) -> Option<DOMString> {
+        // Attr: this's value.
+        if let Some(attr) = self.attr() {
+            return Some(attr.value());
+        }
+        // CharacterData: this's data. Otherwise: null.
         self.character_data().map(|c| c.data())
     }
 
@@ -1279,7 +1315,12 @@ impl NodeMethods for Node {
         // instead, and then do as described below, switching on the
         // interface this implements: CharacterData: replace data with node
         // this, offset 0, count this's length, and data the given value.
-        // Otherwise: do nothing.
+        // Otherwise: do nothing. (Attr: set an existing attribute value
+        // with this and the given value.)
+        if let Some(attr) = self.attr() {
+            attr.SetValue(cx, value.unwrap_or_default())?;
+            return Ok(());
+        }
         if let Some(data) = self.character_data() {
             data.replace_data(0, data.length(), &value.unwrap_or_default())?;
             crate::script_element::run_post_connection_steps(cx);
