@@ -236,7 +236,7 @@ impl Element {
         let old_value = self.get_attribute(&name);
         // https://dom.spec.whatwg.org/#handle-attribute-changes step 1.
         if let Some(old) = old_value.as_deref() {
-            crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, Some(&old));
+            crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, Some(old));
         }
         let removed = {
             let mut attributes = self.attributes.borrow_mut();
