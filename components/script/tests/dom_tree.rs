@@ -721,3 +721,30 @@ fn element_attributes_named_node_map() {
         "id,p,,true"
     );
 }
+
+#[test]
+fn mutation_observer_follows_removed_nodes_until_delivery() {
+    let mut rt = load(
+        "mo-transient",
+        "<!DOCTYPE html><div id=d><p id=p><b id=b></b></p></div>",
+    );
+    // A node removed from an observed subtree stays observed (a transient
+    // registered observer) until the records are delivered.
+    eval(
+        &mut rt,
+        "window.got = []; const d = document.getElementById('d'); window.removed = document.getElementById('p'); \
+         const mo = new MutationObserver(rs => rs.forEach(r => got.push(r.type + ':' + r.target.id))); \
+         mo.observe(d, { subtree: true, attributes: true, childList: true }); \
+         removed.remove(); removed.setAttribute('x', '1'); removed.firstChild.setAttribute('y', '1');",
+    );
+    assert_eq!(
+        eval(&mut rt, "got.join()"),
+        "childList:d,attributes:p,attributes:b"
+    );
+    // After delivery, the removed subtree is no longer observed.
+    eval(
+        &mut rt,
+        "got.length = 0; removed.setAttribute('z', '1'); removed.firstChild.remove();",
+    );
+    assert_eq!(eval(&mut rt, "got.length"), "0");
+}

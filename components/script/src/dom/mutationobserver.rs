@@ -12,9 +12,9 @@
 //! post-connection steps), and the HTML parser after each of its steps
 //! that can mutate observed nodes.
 //!
-//! Not here yet: transient registered observers (a node removed from an
-//! observed subtree stops being observed at once, rather than at the next
-//! notification).
+//! A registered observer's `source` marks a transient registered observer
+//! (<https://dom.spec.whatwg.org/#transient-registered-observer>): the
+//! ancestor whose `subtree` registration it copies onto a removed node.
 
 use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
@@ -57,11 +57,53 @@ pub struct ObserverOptions {
 pub struct RegisteredObserver {
     pub observer: Dom<MutationObserver>,
     pub options: ObserverOptions,
+    /// For a transient registered observer, the node of its source
+    /// registered observer; `None` for a registered observer.
+    pub source: Option<Dom<Node>>,
 }
 
 unsafe impl Traceable for RegisteredObserver {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.observer.trace(trc) }
+        unsafe {
+            self.observer.trace(trc);
+            if let Some(source) = &self.source {
+                source.trace(trc);
+            }
+        }
+    }
+}
+
+/// <https://dom.spec.whatwg.org/#concept-node-remove> step 14: "For each
+/// inclusive ancestor ancestor of parent: if ancestor's registered observer
+/// list is non-empty, then for each registered of it: if registered's
+/// options["subtree"] is true, then append a new transient registered
+/// observer whose observer is registered's observer, options is
+/// registered's options, and source is registered to node's registered
+/// observer list."
+pub fn add_transient_observers(parent: &Node, node: &Node) {
+    if !any_registered() {
+        return;
+    }
+    let mut transients = Vec::new();
+    let mut ancestor = Some(DomRoot::from_ref(parent));
+    while let Some(current) = ancestor {
+        current.for_each_registered_observer(|registered| {
+            if registered.options.subtree {
+                transients.push(RegisteredObserver {
+                    observer: Dom::from_ref(&*registered.observer.root()),
+                    options: registered.options.clone(),
+                    source: Some(Dom::from_ref(&*current)),
+                });
+            }
+        });
+        ancestor = current.parent();
+    }
+    for transient in transients {
+        let observer = transient.observer.root();
+        node.add_registered_observer(transient);
+        REGISTERED.with(|r| r.set(r.get() + 1));
+        // (Kept so that "notify mutation observers" step 6.3 finds it.)
+        observer.node_list.borrow_mut().push(Dom::from_ref(node));
     }
 }
 
@@ -364,7 +406,10 @@ fn notify_mutation_observers(cx: &mut JSContext) {
         // Step 6.1: Let records be a clone of mo's record queue.
         // Step 6.2: Empty mo's record queue.
         let pending = std::mem::take(&mut *mo.record_queue.borrow_mut());
-        // Step 6.3: remove transient registered observers (none here).
+        // Step 6.3: For each node of mo's node list, remove all transient
+        // registered observers whose observer is mo from node's registered
+        // observer list.
+        mo.remove_transient_observers(None);
         // Step 6.4: If records is not empty, then invoke mo's callback with
         // « records, mo » and "report", and with callback this value mo.
         if pending.is_empty() {
@@ -391,6 +436,23 @@ fn notify_mutation_observers(cx: &mut JSContext) {
 }
 
 impl MutationObserver {
+    /// Removes this observer's transient registered observers from the
+    /// nodes of its node list (those whose source is on `source` only,
+    /// when given), and those nodes from the list if nothing else is
+    /// registered there.
+    fn remove_transient_observers(&self, source: Option<&Node>) {
+        let nodes: Vec<DomRoot<Node>> = self.node_list.borrow().iter().map(Dom::root).collect();
+        let mut keep = Vec::new();
+        for node in nodes {
+            let removed = node.remove_transient_observers(self, source);
+            REGISTERED.with(|r| r.set(r.get().saturating_sub(removed)));
+            if node.has_registered_observer(self) && !keep.contains(&node) {
+                keep.push(node);
+            }
+        }
+        *self.node_list.borrow_mut() = keep.iter().map(|n| Dom::from_ref(&**n)).collect();
+    }
+
     fn new_with_proto(
         cx: &mut JSContext,
         global: &GlobalScope,
@@ -488,9 +550,13 @@ impl MutationObserverMethods for MutationObserver {
                 .map(|f| f.into_iter().map(|s: DOMString| s.to_string()).collect()),
         };
         // Step 7: For each registered of target's registered observer list,
-        // if registered's observer is this: (step 7.1: transient observers,
-        // none here) step 7.2: set registered's options to options.
+        // if registered's observer is this:
         if target.set_registered_observer_options(self, &options) {
+            // Step 7.1: For each node of this's node list, remove all
+            // transient registered observers whose source is registered
+            // from node's registered observer list.
+            self.remove_transient_observers(Some(&target));
+            // Step 7.2: Set registered's options to options (above).
             return Ok(());
         }
         // Step 8.1: Append a new registered observer whose observer is this
@@ -498,6 +564,7 @@ impl MutationObserverMethods for MutationObserver {
         target.add_registered_observer(RegisteredObserver {
             observer: Dom::from_ref(self),
             options,
+            source: None,
         });
         REGISTERED.with(|r| r.set(r.get() + 1));
         // Step 8.2: Append a weak reference to target to this's node list.

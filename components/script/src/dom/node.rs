@@ -320,7 +320,7 @@ impl Node {
         let me = observer.reflector().get_jsobject();
         let mut found = false;
         for registered in self.registered_observers.borrow_mut().iter_mut() {
-            if registered.observer.reflector_object() == me {
+            if registered.observer.reflector_object() == me && registered.source.is_none() {
                 registered.options = options.clone();
                 found = true;
             }
@@ -330,6 +330,36 @@ impl Node {
 
     pub fn add_registered_observer(&self, registered: RegisteredObserver) {
         self.registered_observers.borrow_mut().push(registered);
+    }
+
+    /// Removes `observer`'s transient registered observers from this node
+    /// (only those whose source is on `source`, when given); returns how
+    /// many there were.
+    pub fn remove_transient_observers(
+        &self,
+        observer: &MutationObserver,
+        source: Option<&Node>,
+    ) -> usize {
+        let me = observer.reflector().get_jsobject();
+        let mut observers = self.registered_observers.borrow_mut();
+        let before = observers.len();
+        observers.retain(|r| {
+            let transient_of_me = r.observer.reflector_object() == me
+                && r.source.as_ref().is_some_and(|s| {
+                    source.is_none_or(|n| s.reflector_object() == n.reflector().get_jsobject())
+                });
+            !transient_of_me
+        });
+        before - observers.len()
+    }
+
+    /// Whether `observer` has a registered observer (of any kind) here.
+    pub fn has_registered_observer(&self, observer: &MutationObserver) -> bool {
+        let me = observer.reflector().get_jsobject();
+        self.registered_observers
+            .borrow()
+            .iter()
+            .any(|r| r.observer.reflector_object() == me)
     }
 
     /// Removes `observer`'s registered observers from this node; returns
@@ -791,8 +821,8 @@ impl Node {
         Ok(DomRoot::from_ref(child))
     }
 
-    /// <https://dom.spec.whatwg.org/#concept-node-remove> (no ranges,
-    /// iterators or transient observers).
+    /// <https://dom.spec.whatwg.org/#concept-node-remove> (no ranges or
+    /// node iterators).
     pub fn remove(&self, node: &Node) {
         self.remove_with(node, false)
     }
@@ -835,6 +865,9 @@ impl Node {
                 old_next.as_deref(),
             );
         }
+        // Step 14: add the transient registered observers of parent's
+        // inclusive ancestors' subtree registrations to node.
+        mutationobserver::add_transient_observers(self, node);
         // Step 21: Run the children changed steps for parent.
         crate::script_element::children_changed(self);
         // Steps 15-16: run the removing steps for node and each of its
