@@ -748,3 +748,25 @@ fn mutation_observer_follows_removed_nodes_until_delivery() {
     );
     assert_eq!(eval(&mut rt, "got.length"), "0");
 }
+
+#[test]
+fn html_collections_stay_live_through_attribute_and_tree_changes() {
+    let mut rt = load(
+        "collections-live",
+        "<!DOCTYPE html><div id=d><i class=a></i><i></i></div>",
+    );
+    assert_eq!(
+        eval(&mut rt, "const a = document.getElementsByClassName('a'); const i = document.getElementsByTagName('i'); const d = document.getElementById('d'); \
+            const r = [a.length, i.length]; d.lastChild.className = 'a'; r.push(a.length, a[1] === d.lastChild); \
+            d.firstChild.removeAttribute('class'); r.push(a.length, a[0] === d.lastChild); d.firstChild.remove(); r.push(i.length, a.length); \
+            d.children[0].id = 'x'; r.push(d.children.x === d.lastChild, 'x' in d.children); r.join()"),
+        "1,2,2,true,1,true,1,1,true,true"
+    );
+    // A document-wide collection read in a loop (each read uses the cached
+    // elements while nothing changes).
+    assert_eq!(
+        eval(&mut rt, "const d = document.getElementById('d'); for (let k = 0; k < 20000; k++) d.appendChild(document.createElement('b')); \
+            const all = document.getElementsByTagName('b'); let n = 0; for (let k = 0; k < all.length; k++) if (all[k].parentNode === d) n++; n"),
+        "20000"
+    );
+}

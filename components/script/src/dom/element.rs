@@ -152,6 +152,7 @@ impl Element {
     /// HTML's event handler content attributes and `<iframe>`'s `src` and
     /// `srcdoc`.
     fn attribute_changed(&self, name: &str, value: Option<&str>) {
+        crate::dom::node::bump_tree_version();
         crate::dom::eventtarget::event_handler_attribute_changed(self, name, value);
         crate::script_element::attribute_changed(self, name);
         if let Some(iframe) = DomRoot::from_ref(self).downcast::<HTMLIFrameElement>() {

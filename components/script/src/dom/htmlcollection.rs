@@ -3,6 +3,8 @@
 //! children) each time it is read: `children`, `getElementsByTagName`,
 //! `getElementsByClassName`.
 
+use std::cell::RefCell;
+
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
@@ -45,6 +47,12 @@ pub struct HTMLCollection {
     /// <https://dom.spec.whatwg.org/#concept-collection-root>
     root: Dom<Node>,
     filter: CollectionFilter,
+    /// The elements as of a tree version (`node::tree_version`), so that
+    /// reading `length` and each index in a loop walks the tree once.
+    cache: RefCell<Option<(u64, Vec<Dom<Element>>)>>,
+    /// The supported property names as of a tree version (the named
+    /// property checks of every property access read them).
+    names_cache: RefCell<Option<(u64, Vec<String>)>>,
 }
 
 unsafe impl Traceable for HTMLCollection {
@@ -52,6 +60,14 @@ unsafe impl Traceable for HTMLCollection {
         unsafe {
             self.reflector.trace(trc);
             self.root.trace(trc);
+            // Never mutably borrowed across anything that can GC.
+            if let Ok(cache) = self.cache.try_borrow() {
+                if let Some((_, elements)) = cache.as_ref() {
+                    for element in elements {
+                        element.trace(trc);
+                    }
+                }
+            }
         }
     }
 }
@@ -69,13 +85,48 @@ impl HTMLCollection {
                 reflector: Reflector::new(),
                 root: Dom::from_ref(root),
                 filter,
+                cache: RefCell::new(None),
+                names_cache: RefCell::new(None),
             }),
             None,
         )
     }
 
+    /// Calls `f` with the elements represented by the collection now, in
+    /// tree order (from the cache while no tree or attribute changed).
+    fn with_elements<R>(&self, f: impl FnOnce(&[Dom<Element>]) -> R) -> R {
+        let version = crate::dom::node::tree_version();
+        let fresh = matches!(self.cache.borrow().as_ref(), Some((cached, _)) if *cached == version);
+        if !fresh {
+            let elements = self.compute_elements();
+            *self.cache.borrow_mut() = Some((
+                version,
+                elements.iter().map(|e| Dom::from_ref(&**e)).collect(),
+            ));
+        }
+        let cache = self.cache.borrow();
+        f(cache
+            .as_ref()
+            .map_or(&[][..], |(_, elements)| &elements[..]))
+    }
+
     /// The elements represented by the collection now, in tree order.
     pub fn elements(&self) -> Vec<DomRoot<Element>> {
+        self.with_elements(|elements| elements.iter().map(Dom::root).collect())
+    }
+
+    /// The element at `index`, if any.
+    fn element_at(&self, index: u32) -> Option<DomRoot<Element>> {
+        self.with_elements(|elements| elements.get(index as usize).map(Dom::root))
+    }
+
+    /// The number of elements.
+    fn len(&self) -> u32 {
+        self.with_elements(|elements| elements.len() as u32)
+    }
+
+    /// The elements the filter matches, walking the tree.
+    fn compute_elements(&self) -> Vec<DomRoot<Element>> {
         let root = self.root.root();
         match &self.filter {
             CollectionFilter::Children => root
@@ -136,13 +187,13 @@ impl HTMLCollectionMethods for HTMLCollection {
     /// <https://dom.spec.whatwg.org/#dom-htmlcollection-length>: the number
     /// of elements represented by the collection.
     fn Length(&self, _cx: &mut JSContext) -> u32 {
-        self.elements().len() as u32
+        self.len()
     }
 
     /// <https://dom.spec.whatwg.org/#dom-htmlcollection-item>: the indexth
     /// element in the collection, or null.
     fn Item(&self, _cx: &mut JSContext, index: u32) -> Fallible<Option<DomRoot<Element>>> {
-        Ok(self.elements().into_iter().nth(index as usize))
+        Ok(self.element_at(index))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-htmlcollection-nameditem>
@@ -155,12 +206,12 @@ impl HTMLCollectionMethods for HTMLCollection {
     }
 
     fn IndexedGetter(&self, _cx: &mut JSContext, index: u32) -> Option<DomRoot<Element>> {
-        self.elements().into_iter().nth(index as usize)
+        self.element_at(index)
     }
 
     /// The supported property indices: 0 up to the number of elements.
     fn SupportedIndexCount(&self, _cx: &mut JSContext) -> u32 {
-        self.elements().len() as u32
+        self.len()
     }
 
     fn NamedGetter(&self, _cx: &mut JSContext, name: DOMString) -> Option<DomRoot<Element>> {
@@ -172,18 +223,32 @@ impl HTMLCollectionMethods for HTMLCollection {
     /// non-empty and not yet in the list; if it is in the HTML namespace,
     /// its non-empty name attribute value if not yet in the list.
     fn SupportedPropertyNames(&self, _cx: &mut JSContext) -> Vec<DOMString> {
-        let mut names: Vec<String> = Vec::new();
-        for element in self.elements() {
-            if let Some(id) = element.get_attribute("id").filter(|i| !i.is_empty()) {
-                if !names.contains(&id) {
-                    names.push(id);
-                }
+        let version = crate::dom::node::tree_version();
+        if let Some((cached, names)) = self.names_cache.borrow().as_ref() {
+            if *cached == version {
+                return names.clone();
             }
-            if element.namespace() == Some(HTML_NAMESPACE) {
-                if let Some(name) = element.get_attribute("name").filter(|n| !n.is_empty()) {
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
+        }
+        let names = self.compute_names();
+        *self.names_cache.borrow_mut() = Some((version, names.clone()));
+        names
+    }
+}
+
+impl HTMLCollection {
+    /// The supported property names, walking the elements.
+    fn compute_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for element in self.elements() {
+            let id = element.get_attribute("id").filter(|i| !i.is_empty());
+            let name = (element.namespace() == Some(HTML_NAMESPACE))
+                .then(|| element.get_attribute("name"))
+                .flatten()
+                .filter(|n| !n.is_empty());
+            for candidate in [id, name].into_iter().flatten() {
+                if seen.insert(candidate.clone()) {
+                    names.push(candidate);
                 }
             }
         }

@@ -33,6 +33,22 @@ use crate::dom::mutationobserver::{self, MutationObserver, ObserverOptions, Regi
 use crate::dom::nodelist::NodeList;
 use crate::dom::text::Text;
 
+thread_local! {
+    /// Bumped by every change of any tree or attribute on this thread: a
+    /// live collection's cached elements are valid while it is unchanged.
+    static TREE_VERSION: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The current tree version (see `TREE_VERSION`).
+pub fn tree_version() -> u64 {
+    TREE_VERSION.with(Cell::get)
+}
+
+/// Marks a change of a tree or of an attribute.
+pub fn bump_tree_version() {
+    TREE_VERSION.with(|v| v.set(v.get().wrapping_add(1)));
+}
+
 /// What a node is (<https://dom.spec.whatwg.org/#dom-node-nodetype>).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
@@ -720,6 +736,7 @@ impl Node {
     /// Step 7 of <https://dom.spec.whatwg.org/#concept-node-insert> for one
     /// node of nodes.
     fn insert_one(&self, node: &Node, child: Option<&Node>) {
+        bump_tree_version();
         // Step 7.1: Adopt node into parent's node document (its step 2: if
         // node's parent is non-null, then remove node).
         if let Some(old) = node.parent() {
@@ -830,6 +847,7 @@ impl Node {
     /// <https://dom.spec.whatwg.org/#concept-node-remove>, with the
     /// suppress observers flag.
     fn remove_with(&self, node: &Node, suppress_observers: bool) {
+        bump_tree_version();
         // Step 1: Let parent be node's parent. Step 2: Assert: parent is
         // non-null (the caller is the parent).
         let was_connected = self.is_connected();
