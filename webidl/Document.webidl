@@ -10,6 +10,7 @@ interface Document : Node {
   readonly attribute DOMString compatMode;
   readonly attribute DOMString characterSet;
   readonly attribute DOMString contentType;
+  [SameObject] readonly attribute DOMImplementation implementation;
 
   readonly attribute Element? documentElement;
   HTMLCollection getElementsByTagName(DOMString qualifiedName);

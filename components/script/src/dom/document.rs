@@ -17,6 +17,7 @@ use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::comment::Comment;
 use crate::dom::documentfragment::DocumentFragment;
+use crate::dom::domimplementation::DOMImplementation;
 use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
@@ -65,6 +66,8 @@ pub struct Document {
     /// Whether this document is an inert template document (created by
     /// "appropriate template contents owner document").
     is_inert_template_document: Cell<bool>,
+    /// `implementation` (`[SameObject]`), made on first use.
+    implementation: MutNullableDom<DOMImplementation>,
 }
 
 impl AsRef<Node> for Document {
@@ -80,6 +83,7 @@ unsafe impl Traceable for Document {
             self.current_script.trace(trc);
             self.focused.trace(trc);
             self.inert_template_document.trace(trc);
+            self.implementation.trace(trc);
         }
     }
 }
@@ -104,6 +108,7 @@ impl Document {
                 focused: MutNullableDom::default(),
                 inert_template_document: MutNullableDom::default(),
                 is_inert_template_document: Cell::new(false),
+                implementation: MutNullableDom::default(),
             }),
             None,
         )
@@ -549,6 +554,18 @@ impl DocumentMethods for Document {
     /// a new DocumentFragment node whose node document is this.
     fn CreateDocumentFragment(&self, cx: &mut JSContext) -> Fallible<DomRoot<DocumentFragment>> {
         Ok(DocumentFragment::new(cx, self))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-implementation>: return
+    /// the DOMImplementation object associated with this (the same one
+    /// each time).
+    fn Implementation(&self, cx: &mut JSContext) -> DomRoot<DOMImplementation> {
+        if let Some(implementation) = self.implementation.get() {
+            return implementation;
+        }
+        let implementation = DOMImplementation::new(cx, self);
+        self.implementation.set(Some(&implementation));
+        implementation
     }
 
     /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>

@@ -20,6 +20,7 @@ pub mod dedicatedworkerglobalscope;
 pub mod document;
 pub mod documentfragment;
 pub mod domexception;
+pub mod domimplementation;
 pub mod domrect;
 pub mod domrectreadonly;
 pub mod domstringmap;
