@@ -1,7 +1,7 @@
 // DOM Standard
 // https://dom.spec.whatwg.org/#interface-document
 // (plus the HTML "partial interface Document" members the shell needs)
-// Deviations: collections are returned as sequences.
+// (querySelector/querySelectorAll are in the ParentNode mixin: ParentNode.webidl)
 
 [Exposed=Window]
 interface Document : Node {
@@ -16,8 +16,6 @@ interface Document : Node {
   HTMLCollection getElementsByTagName(DOMString qualifiedName);
   HTMLCollection getElementsByClassName(DOMString classNames);
   Element? getElementById(DOMString elementId);
-  Element? querySelector(DOMString selectors);
-  sequence<Element> querySelectorAll(DOMString selectors);
 
   Element createElement(DOMString localName);
   Element createElementNS(DOMString? namespace, DOMString qualifiedName);

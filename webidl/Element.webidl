@@ -26,8 +26,6 @@ interface Element : Node {
   // remove(), written here; the mixin is not included by Text yet)
   undefined remove();
 
-  Element? querySelector(DOMString selectors);
-  sequence<Element> querySelectorAll(DOMString selectors);
   HTMLCollection getElementsByTagName(DOMString qualifiedName);
   HTMLCollection getElementsByClassName(DOMString classNames);
 

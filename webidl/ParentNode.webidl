@@ -14,6 +14,9 @@ interface mixin ParentNode {
   undefined prepend((Node or DOMString)... nodes);
   undefined append((Node or DOMString)... nodes);
   undefined replaceChildren((Node or DOMString)... nodes);
+
+  Element? querySelector(DOMString selectors);
+  [NewObject] NodeList querySelectorAll(DOMString selectors);
 };
 Document includes ParentNode;
 Element includes ParentNode;

@@ -24,6 +24,7 @@ use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLColle
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::node::{Node, NodeKind};
+use crate::dom::nodelist::NodeList;
 use crate::dom::text::Text;
 
 /// <https://html.spec.whatwg.org/multipage/dom.html#current-document-readiness>
@@ -462,10 +463,10 @@ impl DocumentMethods for Document {
     /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
     fn QuerySelectorAll(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         selectors: DOMString,
-    ) -> Fallible<Vec<DomRoot<Element>>> {
-        Element::query_selector_all(&self.node, &selectors)
+    ) -> Fallible<DomRoot<NodeList>> {
+        Element::query_selector_all_list(cx, &self.node, &selectors)
     }
 
     /// <https://dom.spec.whatwg.org/#dom-document-createelement>

@@ -24,6 +24,7 @@ use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::htmltemplateelement::HTMLTemplateElement;
 use crate::dom::namednodemap::NamedNodeMap;
 use crate::dom::node::{Node, NodeKind};
+use crate::dom::nodelist::NodeList;
 
 /// The HTML namespace.
 pub const HTML_NAMESPACE: &str = "http://www.w3.org/1999/xhtml";
@@ -315,6 +316,23 @@ impl Element {
 
     /// <https://dom.spec.whatwg.org/#scope-match-a-selectors-string>: the
     /// element descendants of `root` matching `selectors`, in tree order.
+    /// [`query_selector_all`](Self::query_selector_all) as the static
+    /// `NodeList` that `querySelectorAll()` returns
+    /// (<https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>:
+    /// "return the static result of running scope-match a selectors string
+    /// selectors against this").
+    pub fn query_selector_all_list(
+        cx: &mut JSContext,
+        root: &Node,
+        selectors: &str,
+    ) -> Fallible<DomRoot<NodeList>> {
+        let nodes: Vec<DomRoot<Node>> = Element::query_selector_all(root, selectors)?
+            .iter()
+            .map(|e| DomRoot::from_ref(e.upcast_node()))
+            .collect();
+        Ok(NodeList::new_static(cx, root.global(), &nodes))
+    }
+
     pub fn query_selector_all(root: &Node, selectors: &str) -> Fallible<Vec<DomRoot<Element>>> {
         // Step 1: Let s be the result of parse a selector selectors.
         // Step 2: If s is failure, then throw a "SyntaxError" DOMException.
@@ -447,10 +465,10 @@ impl ElementMethods for Element {
     /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
     fn QuerySelectorAll(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         selectors: DOMString,
-    ) -> Fallible<Vec<DomRoot<Element>>> {
-        Element::query_selector_all(&self.node, &selectors)
+    ) -> Fallible<DomRoot<NodeList>> {
+        Element::query_selector_all_list(cx, &self.node, &selectors)
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-getelementsbytagname>
