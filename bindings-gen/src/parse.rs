@@ -1882,22 +1882,54 @@ impl<'a> Resolver<'a> {
                 }
                 nullable!(t.q_mark, Type::Record(Box::new(key), Box::new(value)))
             }
-            NonAnyType::ArrayBuffer(t) => nullable!(t.q_mark, Type::Buffer("ArrayBuffer", BufferAllow::default())),
-            NonAnyType::Int8Array(t) => nullable!(t.q_mark, Type::Buffer("Int8Array", BufferAllow::default())),
-            NonAnyType::Int16Array(t) => nullable!(t.q_mark, Type::Buffer("Int16Array", BufferAllow::default())),
-            NonAnyType::Int32Array(t) => nullable!(t.q_mark, Type::Buffer("Int32Array", BufferAllow::default())),
-            NonAnyType::Uint8Array(t) => nullable!(t.q_mark, Type::Buffer("Uint8Array", BufferAllow::default())),
-            NonAnyType::Uint16Array(t) => nullable!(t.q_mark, Type::Buffer("Uint16Array", BufferAllow::default())),
-            NonAnyType::Uint32Array(t) => nullable!(t.q_mark, Type::Buffer("Uint32Array", BufferAllow::default())),
+            NonAnyType::ArrayBuffer(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("ArrayBuffer", BufferAllow::default())
+            ),
+            NonAnyType::Int8Array(t) => {
+                nullable!(t.q_mark, Type::Buffer("Int8Array", BufferAllow::default()))
+            }
+            NonAnyType::Int16Array(t) => {
+                nullable!(t.q_mark, Type::Buffer("Int16Array", BufferAllow::default()))
+            }
+            NonAnyType::Int32Array(t) => {
+                nullable!(t.q_mark, Type::Buffer("Int32Array", BufferAllow::default()))
+            }
+            NonAnyType::Uint8Array(t) => {
+                nullable!(t.q_mark, Type::Buffer("Uint8Array", BufferAllow::default()))
+            }
+            NonAnyType::Uint16Array(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("Uint16Array", BufferAllow::default())
+            ),
+            NonAnyType::Uint32Array(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("Uint32Array", BufferAllow::default())
+            ),
             NonAnyType::Uint8ClampedArray(t) => {
-                nullable!(t.q_mark, Type::Buffer("Uint8ClampedArray", BufferAllow::default()))
+                nullable!(
+                    t.q_mark,
+                    Type::Buffer("Uint8ClampedArray", BufferAllow::default())
+                )
             }
-            NonAnyType::Float32Array(t) => nullable!(t.q_mark, Type::Buffer("Float32Array", BufferAllow::default())),
-            NonAnyType::Float64Array(t) => nullable!(t.q_mark, Type::Buffer("Float64Array", BufferAllow::default())),
+            NonAnyType::Float32Array(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("Float32Array", BufferAllow::default())
+            ),
+            NonAnyType::Float64Array(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("Float64Array", BufferAllow::default())
+            ),
             NonAnyType::ArrayBufferView(t) => {
-                nullable!(t.q_mark, Type::Buffer("ArrayBufferView", BufferAllow::default()))
+                nullable!(
+                    t.q_mark,
+                    Type::Buffer("ArrayBufferView", BufferAllow::default())
+                )
             }
-            NonAnyType::BufferSource(t) => nullable!(t.q_mark, Type::Buffer("BufferSource", BufferAllow::default())),
+            NonAnyType::BufferSource(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("BufferSource", BufferAllow::default())
+            ),
             NonAnyType::DataView(_) => return Err(err(location, "DataView is not supported")),
         })
     }
@@ -1917,7 +1949,10 @@ impl<'a> Resolver<'a> {
                     "[EnforceRange] and [Clamp] only apply to integer types",
                 ));
             }
-            return Ok(Type::Buffer("AllowSharedBufferSource", BufferAllow::default()));
+            return Ok(Type::Buffer(
+                "AllowSharedBufferSource",
+                BufferAllow::default(),
+            ));
         }
         let Some((kind, _)) = self.kinds.get(name) else {
             let hint = match name {

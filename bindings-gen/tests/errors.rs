@@ -381,10 +381,7 @@ fn the_project_webidl_files_are_accepted() {
     }
     let worker = &defs.interfaces["Worker"];
     assert!(!worker.global && worker.exposure.window && worker.exposure.dedicated_worker);
-    assert_eq!(
-        profiler.constructors[0].required_argument_count(),
-        1
-    );
+    assert_eq!(profiler.constructors[0].required_argument_count(), 1);
     let names: Vec<_> = defs.dictionaries["ProfilerFrame"]
         .members
         .iter()

@@ -747,7 +747,10 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                     })
                 }
             });
-            (quote!(Some(construct)), group[0].required_argument_count() as u32)
+            (
+                quote!(Some(construct)),
+                group[0].required_argument_count() as u32,
+            )
         } else {
             let plan = overload_plan(&group).expect("checked by the parser");
             let overload_fns: Vec<_> = (0..group.len())

@@ -651,7 +651,11 @@ impl TestBindingMethods for TestBinding {
         Ok(view.bytes())
     }
     fn DescribeResizable(&self, _cx: &mut JSContext, buffer: ArrayBuffer) -> Fallible<DOMString> {
-        Ok(format!("buffer {} {:?}", buffer.byte_length(), buffer.bytes()))
+        Ok(format!(
+            "buffer {} {:?}",
+            buffer.byte_length(),
+            buffer.bytes()
+        ))
     }
     fn DescribeAnyView(
         &self,

@@ -10,8 +10,8 @@ use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TestDerivedListBinding::TestDerivedListMethods;
-use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::codegen::TestIndexedListBinding::TestIndexedListMethods;
+use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;

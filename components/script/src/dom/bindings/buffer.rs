@@ -153,7 +153,11 @@ impl ToJsValue for BufferObject {
 /// The shared steps of the conversions
 /// (<https://webidl.spec.whatwg.org/#js-buffer-source-types>): the shape
 /// of `object` if it is one this type accepts.
-fn classify(object: *mut JSObject, accepts: Accepts, conversion: BufferConversion) -> Option<Shape> {
+fn classify(
+    object: *mut JSObject,
+    accepts: Accepts,
+    conversion: BufferConversion,
+) -> Option<Shape> {
     unsafe {
         let buffer = UnwrapArrayBuffer(object);
         if !buffer.is_null() {

@@ -405,7 +405,8 @@ fn define_secure_members(
 ) -> Result<(), ()> {
     let secure = &spec.secure;
     unsafe {
-        if secure.attributes.len() > 1 && !JS_DefineProperties(cx, object, secure.attributes.as_ptr())
+        if secure.attributes.len() > 1
+            && !JS_DefineProperties(cx, object, secure.attributes.as_ptr())
         {
             return Err(());
         }
