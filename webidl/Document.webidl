@@ -10,9 +10,11 @@ interface Document : Node {
   readonly attribute DOMString compatMode;
   readonly attribute DOMString characterSet;
   readonly attribute DOMString contentType;
+  [SameObject] readonly attribute DOMImplementation implementation;
 
   readonly attribute Element? documentElement;
-  sequence<Element> getElementsByTagName(DOMString qualifiedName);
+  HTMLCollection getElementsByTagName(DOMString qualifiedName);
+  HTMLCollection getElementsByClassName(DOMString classNames);
   Element? getElementById(DOMString elementId);
   Element? querySelector(DOMString selectors);
   sequence<Element> querySelectorAll(DOMString selectors);
@@ -20,9 +22,8 @@ interface Document : Node {
   Element createElement(DOMString localName);
   Element createElementNS(DOMString? namespace, DOMString qualifiedName);
   Text createTextNode(DOMString data);
-  // Deviation: returns a Node (there is no Comment interface yet: a comment
-  // is a bare Node of type COMMENT_NODE, its data not kept).
-  Node createComment(DOMString data);
+  DocumentFragment createDocumentFragment();
+  Comment createComment(DOMString data);
 
   // https://html.spec.whatwg.org/multipage/dom.html#the-document-object
   readonly attribute DOMString readyState;

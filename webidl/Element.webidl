@@ -14,11 +14,13 @@ interface Element : Node {
   attribute DOMString className;
 
   boolean hasAttributes();
+  [SameObject] readonly attribute NamedNodeMap attributes;
   sequence<DOMString> getAttributeNames();
   DOMString? getAttribute(DOMString qualifiedName);
   undefined setAttribute(DOMString qualifiedName, DOMString value);
   undefined removeAttribute(DOMString qualifiedName);
   boolean hasAttribute(DOMString qualifiedName);
+  boolean toggleAttribute(DOMString qualifiedName, optional boolean force);
 
   // https://dom.spec.whatwg.org/#interface-childnode (the ChildNode mixin's
   // remove(), written here; the mixin is not included by Text yet)
@@ -26,7 +28,14 @@ interface Element : Node {
 
   Element? querySelector(DOMString selectors);
   sequence<Element> querySelectorAll(DOMString selectors);
-  sequence<Element> getElementsByTagName(DOMString qualifiedName);
+  HTMLCollection getElementsByTagName(DOMString qualifiedName);
+  HTMLCollection getElementsByClassName(DOMString classNames);
+
+  // https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-parsing-and-serialization
+  // (TrustedHTML is not supported: strings only)
+  attribute [LegacyNullToEmptyString] DOMString innerHTML;
+  attribute [LegacyNullToEmptyString] DOMString outerHTML;
+  undefined insertAdjacentHTML(DOMString position, DOMString string);
 
   // https://dom.spec.whatwg.org/#dom-element-classlist (no [SameObject,
   // PutForwards=value] annotations: the same object is returned anyway)

@@ -1,7 +1,8 @@
 // HTML Standard
 // https://html.spec.whatwg.org/multipage/scripting.html#the-template-element
-// Without the obsolete attributes; no `[CEReactions]` (no custom elements).
+// Subset: no declarative shadow root attributes.
 
 [Exposed=Window]
 interface HTMLTemplateElement : HTMLElement {
+  readonly attribute DocumentFragment content;
 };

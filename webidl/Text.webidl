@@ -1,11 +1,8 @@
 // DOM Standard
 // https://dom.spec.whatwg.org/#interface-text
-// Deviation: CharacterData is folded into Text (only `data`), and comments
-// are Text-less nodes (Comment is not exposed).
+// Subset: no splitText() or wholeText.
 
 [Exposed=Window]
-interface Text : Node {
+interface Text : CharacterData {
   constructor(optional DOMString data = "");
-  attribute DOMString data;
-  readonly attribute unsigned long length;
 };

@@ -955,6 +955,10 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
     let iterator = match &iface.iterable {
         Some(Iterable::Value(_)) => quote!(IteratorKind::Value),
         Some(Iterable::Pair(..)) => quote!(IteratorKind::Pair(&PAIR_ITERATOR)),
+        // <https://webidl.spec.whatwg.org/#es-iterator>: an interface that
+        // defines an indexed property getter has @@iterator even without an
+        // iterable declaration (HTMLCollection).
+        None if iface.specials.indexed_getter.is_some() => quote!(IteratorKind::Indexed),
         None => quote!(IteratorKind::None),
     };
 

@@ -10,7 +10,9 @@ pub mod dom;
 pub mod engine;
 pub mod event_loop;
 pub mod fetch;
+pub(crate) mod html_serializer;
 pub mod html_tree_builder;
+pub(crate) mod html_tree_sink;
 pub mod import_map;
 pub mod module_loading;
 pub mod profiling;
@@ -22,6 +24,7 @@ pub mod script_loading;
 pub mod script_registry;
 pub(crate) mod timers;
 pub mod watchdog;
+pub mod worker_scripts;
 pub mod workers;
 
 pub use dom::globalscope::{GlobalKind, Prefs, PROFILER_PREF, TESTBINDING_PREF};

@@ -277,6 +277,9 @@ pub fn run_post_connection_steps(cx: &mut JSContext) {
     for script in due {
         post_connection_steps(cx, &script);
     }
+    // The same moment queues the mutation observer microtask for the
+    // records the operation queued (see `dom::mutationobserver`).
+    crate::dom::mutationobserver::queue_pending_microtask(cx);
 }
 
 /// <https://html.spec.whatwg.org/multipage/scripting.html#script-processing-model>:

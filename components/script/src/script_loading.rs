@@ -1,30 +1,28 @@
-//! Loading a page into a window: the [`Loader`] abstraction, the HTML
-//! parser driving html5ever with our own tree sink (nodes are the
-//! generated-binding DOM objects), "prepare the script element", "execute
-//! the script element", "run a classic script", and the end-of-parsing
-//! steps (`DOMContentLoaded`, deferred scripts, `load`).
+//! Loading a page into a window: the [`Loader`] abstraction, navigation
+//! fetches and document creation, fetching classic scripts (the request
+//! and the response to script), "run a classic script", and the
+//! end-of-parsing steps (`DOMContentLoaded`, deferred scripts, `load`).
+//! The parser's tree sink is in [`crate::html_tree_sink`], script element
+//! processing in [`crate::script_element`], module loading in
+//! [`crate::module_loading`], worker script fetching in
+//! [`crate::worker_scripts`] and iframe navigation in
+//! [`crate::browsing_context`].
 
-use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::ffi::CString;
 use std::ptr::NonNull;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
-use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
-use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
-use html5ever::{Attribute, QualName, TokenizerResult};
 use jsprof_document::{
     is_secure_context, process_response_policy, CorsSettings, CrossOriginIsolation, Environment,
     Origin, ScriptCorsOutcome, ScriptFetchParams,
 };
 use jsprof_net::{
-    ApiRequest, ApiResponse, BlobEntry, BlobStore, ClassicScriptFetch, CookieJar, Fetcher,
-    FollowedResponse, HopRequest, NetError, RawResponse,
+    ApiRequest, ApiResponse, BlobStore, ClassicScriptFetch, CookieJar, Fetcher, FollowedResponse,
+    HopRequest, NetError, RawResponse,
 };
-use mozjs::context::{JSContext, RawJSContext};
+use mozjs::context::JSContext;
 use mozjs::jsval::UndefinedValue;
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
@@ -37,12 +35,8 @@ use crate::dom::element::Element;
 use crate::dom::event::Event;
 use crate::dom::globalscope::{report_pending_exception, GlobalScope};
 use crate::dom::htmliframeelement::HTMLIFrameElement;
-use crate::dom::htmlscriptelement::HTMLScriptElement;
-use crate::dom::node::Node;
-use crate::dom::text::Text;
 use crate::dom::window::Window;
 use crate::event_loop::EventLoop;
-use crate::html_tree_builder::{DepthCap, DepthLimiter, ElementNameRef, HasDepthCap, ParserHandle};
 use crate::runtime::ScriptError;
 use crate::script_registry::{self, ScriptRecord};
 
@@ -237,246 +231,6 @@ pub fn is_javascript_mime_type_essence_match(string: &str) -> bool {
     )
 }
 
-/// A fetched worker script: its source text, response URL and headers.
-#[derive(Clone, Debug)]
-pub struct WorkerScriptResponse {
-    /// The body, UTF-8 decoded.
-    pub source: String,
-    /// The response's URL (after redirects).
-    pub url: url::Url,
-    /// The response's headers (the worker's `Document-Policy`, COEP).
-    pub headers: jsprof_document::HeaderList,
-    /// For a `blob:` script: the policy container of its blob URL entry's
-    /// environment (the blob URL's creator), which the worker gets
-    /// (<https://html.spec.whatwg.org/multipage/browsers.html#creating-a-policy-container-from-a-fetch-response>
-    /// step 1).
-    pub blob_creator_policy: Option<jsprof_document::PolicyContainer>,
-}
-
-/// <https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script>
-/// for a dedicated worker (destination "worker"), given the worker URL and
-/// the origin of the outside settings (the request's origin), and
-/// `blob_entry`, `url`'s blob URL entry as the URL parser resolved it when
-/// `new Worker()` parsed the URL
-/// (<https://url.spec.whatwg.org/#concept-url-blob-entry>): a blob URL
-/// revoked after that still loads; `None` for a `blob:` URL that named no
-/// entry then (a network error). `Err` is a null script (the `Worker` gets
-/// an `error` event), with the reason for the console.
-pub fn fetch_classic_worker_script(
-    loader: &dyn Loader,
-    url: &url::Url,
-    client_origin: &Origin,
-    blob_entry: Option<&BlobEntry>,
-) -> Result<WorkerScriptResponse, String> {
-    // Step 1: Let request be a new request whose URL is url, client is
-    // fetchClient, destination is destination, initiator type is "other",
-    // mode is "same-origin", credentials mode is "same-origin", parser
-    // metadata is "not parser-inserted", and whose use-URL-credentials
-    // flag is set. (Redirect mode "follow".)
-    // Step 2-3: Fetch request (main fetch and HTTP-redirect fetch, hop by
-    // hop, so that each URL is checked against the "same-origin" mode).
-    let mut current = url.clone();
-    let mut redirects = 0;
-    let mut blob_creator_policy = None;
-    let response = loop {
-        // A terminated worker fetches nothing more (its loader fails the
-        // hop in flight; this ends the redirect chain between hops).
-        if crate::workers::current_worker_terminated() {
-            return Err(format!("{current}: the worker was terminated"));
-        }
-        // https://fetch.spec.whatwg.org/#main-fetch step 12: a same-origin
-        // URL and a data: URL are fetched; otherwise, with request's mode
-        // "same-origin", the result is a network error. (A blob: URL's
-        // origin is its blob URL entry's environment's origin,
-        // https://url.spec.whatwg.org/#concept-url-origin.)
-        let url_origin = match current.scheme() {
-            "blob" => blob_entry
-                .map(|entry| entry.origin.clone())
-                .unwrap_or_else(Origin::new_opaque),
-            _ => Origin::of(&current),
-        };
-        if current.scheme() != "data" && !url_origin.same_origin(client_origin) {
-            return Err(format!(
-                "{current}: a worker script must be same origin with its owner ({})",
-                client_origin.ascii_serialization()
-            ));
-        }
-        let response = if current.scheme() == "blob" {
-            // https://fetch.spec.whatwg.org/#scheme-fetch "blob", step 1:
-            // Let blobURLEntry be request's current URL's blob URL entry
-            // (resolved when the URL was parsed).
-            // Step 2: If request's method is not `GET` or blobURLEntry is
-            // null, then return a network error.
-            let Some(entry) = blob_entry else {
-                return Err(format!("{current}: no blob URL entry (revoked or unknown)"));
-            };
-            blob_creator_policy = Some(entry.policy);
-            // Step 11 (no `Range`): a response whose status message is
-            // `OK`, header list is « (`Content-Length`,
-            // serializedFullLength), (`Content-Type`, type) », and body is
-            // the blob's bytes.
-            RawResponse {
-                url: current.clone(),
-                status: 200,
-                status_text: "OK".to_owned(),
-                headers: jsprof_document::HeaderList::new()
-                    .with("Content-Length", entry.bytes.len().to_string())
-                    .with("Content-Type", entry.mime_type.as_str()),
-                body: entry.bytes.to_vec(),
-            }
-        } else {
-            loader
-                .fetch_hop(&HopRequest::get(current.clone()))
-                .map_err(|e| e.to_string())?
-        };
-        // https://fetch.spec.whatwg.org/#http-redirect-fetch
-        // Step 3: Let locationURL be internalResponse's location URL given
-        // request's current URL's fragment. Step 5: If locationURL is
-        // failure, then return a network error.
-        match response.location_url().map_err(|e| e.to_string())? {
-            Some(next) => {
-                // Step 6: If locationURL's scheme is not an HTTP(S) scheme,
-                // then return a network error.
-                if !matches!(next.scheme(), "http" | "https") {
-                    return Err(format!(
-                        "{}: redirected to a non-HTTP(S) URL ({})",
-                        response.url,
-                        next.scheme()
-                    ));
-                }
-                // Step 7: If request's redirect count is 20, then return a
-                // network error.
-                if redirects == jsprof_net::REDIRECT_LIMIT {
-                    return Err(format!("{url}: too many redirects"));
-                }
-                // Step 8: Increase request's redirect count by 1.
-                redirects += 1;
-                current = next;
-            }
-            None => break response,
-        }
-    };
-    // processResponseConsumeBody, steps 1-2: a non-ok status or a
-    // non-JavaScript MIME type runs onComplete given null (see
-    // `check_worker_script_response`).
-    check_worker_script_response(&response)?;
-    // Step 3: Let sourceText be the result of UTF-8 decoding bodyBytes.
-    let source = String::from_utf8_lossy(&response.body).into_owned();
-    // Step 4-5: create a classic script (by the caller, which compiles it
-    // in the worker's realm) and run onComplete.
-    Ok(WorkerScriptResponse {
-        source,
-        url: response.url,
-        headers: response.headers,
-        blob_creator_policy,
-    })
-}
-
-/// Why [`fetch_classic_worker_imported_script`] produced no script.
-#[derive(Debug)]
-pub enum ImportError {
-    /// A network error, a blocked or non-ok response, or a non-JavaScript
-    /// MIME type: the caller throws a "NetworkError" DOMException.
-    Network(String),
-}
-
-/// The checks of a worker script's response (HTML's "fetch a classic
-/// worker script" processResponseConsumeBody steps 1-2, and "fetch a
-/// classic worker-imported script" step 5): the response's status must be
-/// an ok status, and an HTTP(S) response's MIME type a JavaScript MIME
-/// type. The error describes the failure.
-fn check_worker_script_response(response: &RawResponse) -> Result<(), String> {
-    // processResponseConsumeBody, step 1: If either of the following
-    // conditions are met: bodyBytes is null or failure; or response's
-    // status is not an ok status, then run onComplete given null, and
-    // abort these steps.
-    if !response.is_ok() {
-        return Err(format!(
-            "{}: HTTP status {} {}",
-            response.url, response.status, response.status_text
-        ));
-    }
-    // Step 2: If all of the following are true: response's URL's scheme is
-    // an HTTP(S) scheme; and the result of extracting a MIME type from
-    // response's header list is not a JavaScript MIME type, then run
-    // onComplete given null, and abort these steps.
-    if matches!(response.url.scheme(), "http" | "https")
-        && !response
-            .mime_type()
-            .is_some_and(|m| is_javascript_mime_type(&m))
-    {
-        return Err(format!(
-            "{}: not a JavaScript MIME type ({})",
-            response.url,
-            response.header("Content-Type").unwrap_or_default()
-        ));
-    }
-    Ok(())
-}
-
-/// <https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-imported-script>
-/// for `importScripts`: a "no-cors" request for destination "script"
-/// (cross-origin scripts load, with muted errors), through the document
-/// component's classic script fetch state machine (each hop's CORS state
-/// and muted errors). Returns the source and the script's host-defined
-/// data.
-pub fn fetch_classic_worker_imported_script(
-    loader: &dyn Loader,
-    url: &url::Url,
-    client_origin: &Origin,
-    embedder_policy: jsprof_document::EmbedderPolicyValue,
-) -> Result<(String, ScriptRecord), ImportError> {
-    // Step 1: Let response be null. Step 2: Let bodyBytes be null.
-    // Step 3: Let request be a new request whose URL is url, client is
-    // settingsObject, destination is "script", initiator type is "other",
-    // parser metadata is "not parser-inserted", and whose
-    // use-URL-credentials flag is set (mode "no-cors").
-    let params = ScriptFetchParams {
-        url: url.clone(),
-        cors_setting: CorsSettings::NoCors,
-        client_origin: client_origin.clone(),
-        embedder_policy,
-    };
-    // A terminated worker fetches nothing more (see `WorkerLoader`).
-    if crate::workers::current_worker_terminated() {
-        return Err(ImportError::Network(format!(
-            "{url}: the worker was terminated"
-        )));
-    }
-    // Step 4: Fetch request (and wait for processResponseConsumeBody).
-    let fetched = loader
-        .fetch_classic_script(params)
-        .map_err(|e| ImportError::Network(e.to_string()))?;
-    let (muted_errors, response_url) = match fetched.outcome {
-        ScriptCorsOutcome::Blocked(reason) => {
-            return Err(ImportError::Network(format!(
-                "{url}: script blocked: {reason:?}"
-            )))
-        }
-        ScriptCorsOutcome::Run {
-            muted_errors,
-            response_url,
-        } => (muted_errors, response_url),
-    };
-    let Some(response) = fetched.response else {
-        return Err(ImportError::Network(format!("{url}: no response")));
-    };
-    // Step 5: If any of the following are true: bodyBytes is null or
-    // failure; or response's status is not an ok status, then throw a
-    // "NetworkError" DOMException. (With the JavaScript MIME type check
-    // of worker scripts, for HTTP(S) responses.)
-    check_worker_script_response(&response).map_err(ImportError::Network)?;
-    // Step 6-7: Let sourceText be the result of UTF-8 decoding bodyBytes.
-    let source = String::from_utf8_lossy(&response.body).into_owned();
-    // Step 8: Let mutedErrors be true if response was CORS-cross-origin,
-    // and false otherwise (`muted_errors`, in the script's record). Step
-    // 9-10: create a classic script (by the caller) and return it.
-    Ok((
-        source,
-        fetched_script_record(&response_url, muted_errors, client_origin),
-    ))
-}
-
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#run-a-classic-script>:
 /// compiles `source` with `filename` and `line` (and SpiderMonkey's
 /// muted-errors flag from `record`), records the script's host-defined data
@@ -629,195 +383,6 @@ pub(crate) fn run_classic_script_with(
     ClassicScriptRun::Threw
 }
 
-/// The tree sink: builds the DOM of `document`. Holds the raw context
-/// because html5ever's sink methods take `&self` only.
-struct Sink {
-    cx: *mut RawJSContext,
-    document: DomRoot<Document>,
-    current_line: Cell<u64>,
-    /// The parser's nesting depth limit (`html_tree_builder`).
-    depth_cap: DepthCap,
-}
-
-impl HasDepthCap for Sink {
-    fn depth_cap(&self) -> &DepthCap {
-        &self.depth_cap
-    }
-}
-
-impl Sink {
-    fn cx(&self) -> JSContext {
-        // SAFETY: the context outlives the parse, on this thread.
-        unsafe { JSContext::from_ptr(NonNull::new(self.cx).expect("a live context")) }
-    }
-
-    fn append_text(&self, parent: &Node, text: &str, before: Option<&Node>) {
-        // Merge with an adjacent Text node (the parser's "insert a
-        // character").
-        let previous = match before {
-            Some(b) => parent.child_before(b),
-            None => parent.last_child(),
-        };
-        if let Some(t) = previous.and_then(|p| p.downcast::<Text>()) {
-            t.append_data(text);
-            return;
-        }
-        let mut cx = self.cx();
-        let node = Text::new(&mut cx, parent.global(), Some(&self.document), text);
-        parent.insert(node.upcast_node(), before);
-    }
-}
-
-impl TreeSink for Sink {
-    type Handle = ParserHandle;
-    type Output = ();
-    type ElemName<'a> = ElementNameRef<'a>;
-
-    fn finish(self) {}
-
-    fn parse_error(&self, _msg: Cow<'static, str>) {
-        // Parse errors are not fatal (the parser recovers as HTML says).
-    }
-
-    fn get_document(&self) -> ParserHandle {
-        ParserHandle::new(self.document.clone().upcast::<Node>())
-    }
-
-    fn elem_name<'a>(&'a self, target: &'a ParserHandle) -> ElementNameRef<'a> {
-        ElementNameRef::of(target)
-    }
-
-    fn create_element(
-        &self,
-        name: QualName,
-        attrs: Vec<Attribute>,
-        _flags: ElementFlags,
-    ) -> ParserHandle {
-        let mut cx = self.cx();
-        let attributes = attrs
-            .into_iter()
-            .map(|a| (a.name.local.to_string(), a.value.to_string()))
-            .collect();
-        let ns = name.ns.to_string();
-        let namespace = (!ns.is_empty()).then_some(ns.as_str());
-        let prefix = name.prefix.as_ref().map(|p| p.to_string());
-        let element = Element::create(
-            &mut cx,
-            &self.document,
-            namespace,
-            prefix.as_deref(),
-            &name.local,
-            attributes,
-        );
-        if let Some(script) = element.downcast::<HTMLScriptElement>() {
-            // The script's text starts on the line its start tag ends on.
-            script.set_parser_inserted(true, self.current_line.get() as u32);
-        }
-        ParserHandle::new(element.upcast::<Node>())
-    }
-
-    fn create_comment(&self, _text: StrTendril) -> ParserHandle {
-        let mut cx = self.cx();
-        ParserHandle::new(Node::new_comment(&mut cx, &self.document))
-    }
-
-    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> ParserHandle {
-        let mut cx = self.cx();
-        ParserHandle::new(Node::new_comment(&mut cx, &self.document))
-    }
-
-    fn append(&self, parent: &ParserHandle, child: NodeOrText<ParserHandle>) {
-        match child {
-            NodeOrText::AppendNode(node) => {
-                // Past the depth limit the node goes next to its parent.
-                let parent = self.depth_cap.parent_for(parent, &node);
-                parent.insert(&node, None)
-            }
-            NodeOrText::AppendText(text) => self.append_text(parent, &text, None),
-        }
-    }
-
-    fn append_based_on_parent_node(
-        &self,
-        element: &ParserHandle,
-        prev_element: &ParserHandle,
-        child: NodeOrText<ParserHandle>,
-    ) {
-        if element.parent().is_some() {
-            self.append_before_sibling(element, child);
-        } else {
-            self.append(prev_element, child);
-        }
-    }
-
-    fn append_doctype_to_document(
-        &self,
-        _name: StrTendril,
-        _public: StrTendril,
-        _system: StrTendril,
-    ) {
-        // DocumentType nodes are not represented.
-    }
-
-    fn mark_script_already_started(&self, node: &ParserHandle) {
-        if let Some(script) = node.downcast::<HTMLScriptElement>() {
-            script.set_already_started(true);
-        }
-    }
-
-    fn get_template_contents(&self, target: &ParserHandle) -> ParserHandle {
-        // No DocumentFragment: template contents are the template itself.
-        target.clone()
-    }
-
-    fn same_node(&self, x: &ParserHandle, y: &ParserHandle) -> bool {
-        x.same(y)
-    }
-
-    fn set_quirks_mode(&self, mode: QuirksMode) {
-        self.document.set_quirks(mode == QuirksMode::Quirks);
-    }
-
-    fn append_before_sibling(&self, sibling: &ParserHandle, new_node: NodeOrText<ParserHandle>) {
-        let Some(parent) = sibling.parent() else {
-            return;
-        };
-        match new_node {
-            NodeOrText::AppendNode(node) => parent.insert(&node, Some(sibling)),
-            NodeOrText::AppendText(text) => self.append_text(&parent, &text, Some(sibling)),
-        }
-    }
-
-    fn add_attrs_if_missing(&self, target: &ParserHandle, attrs: Vec<Attribute>) {
-        if let Some(element) = target.downcast::<Element>() {
-            element.add_attributes_if_missing(
-                attrs
-                    .into_iter()
-                    .map(|a| (a.name.local.to_string(), a.value.to_string()))
-                    .collect(),
-            );
-        }
-    }
-
-    fn remove_from_parent(&self, target: &ParserHandle) {
-        if let Some(parent) = target.parent() {
-            parent.remove(target);
-        }
-    }
-
-    fn reparent_children(&self, node: &ParserHandle, new_parent: &ParserHandle) {
-        for child in node.children() {
-            new_parent.insert(&child, None);
-        }
-    }
-
-    fn set_current_line(&self, line: u64) {
-        self.current_line.set(line);
-        self.document
-            .set_parser_line(Some(u32::try_from(line).unwrap_or(u32::MAX)));
-    }
-}
-
 /// The page-load state the end-of-parsing steps need.
 struct PageState {
     /// <https://html.spec.whatwg.org/multipage/scripting.html#list-of-scripts-that-will-execute-when-the-document-has-finished-parsing>
@@ -956,33 +521,13 @@ pub(crate) fn load_fetched_document(
     let state = Rc::new(PageState {
         deferred: RefCell::new(Vec::new()),
     });
-    let sink = Sink {
-        cx: unsafe { cx.raw_cx() },
-        document: document.clone(),
-        current_line: Cell::new(1),
-        depth_cap: DepthCap::default(),
-    };
-    let tree_builder = TreeBuilder::new(sink, TreeBuilderOpts::default());
-    let tokenizer = Tokenizer::new(DepthLimiter { tree_builder }, TokenizerOpts::default());
-    let input = BufferQueue::default();
-    input.push_back(StrTendril::from(text.as_str()));
-    loop {
-        match tokenizer.feed(&input) {
-            TokenizerResult::Done => break,
-            TokenizerResult::Script(node) => {
-                if let Some(script) = node.downcast::<HTMLScriptElement>() {
-                    let parser = crate::script_element::ParserScripts {
-                        loader: &*loader,
-                        deferred: &state.deferred,
-                    };
-                    crate::script_element::prepare_the_script_element(cx, &script, Some(&parser));
-                }
-            }
-            TokenizerResult::EncodingIndicator(_) => {}
-        }
-    }
-    tokenizer.end();
-    document.set_parser_line(None);
+    crate::html_tree_sink::parse_document(cx, &document, &text, |cx, script| {
+        let parser = crate::script_element::ParserScripts {
+            loader: &*loader,
+            deferred: &state.deferred,
+        };
+        crate::script_element::prepare_the_script_element(cx, script, Some(&parser));
+    });
     the_end(cx, window, &document, &state);
     Ok(())
 }
@@ -1132,7 +677,7 @@ fn queue_load_task(doc: DomRoot<Document>, win: DomRoot<Window>) {
 /// (<https://fetch.spec.whatwg.org/#concept-response-type>): "basic" for a
 /// same-origin (with `client_origin`) or data: response, "cors" for a CORS
 /// request that passed the check, "opaque" when muted.
-fn fetched_script_record(
+pub(crate) fn fetched_script_record(
     response_url: &url::Url,
     muted_errors: bool,
     client_origin: &Origin,

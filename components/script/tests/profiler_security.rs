@@ -911,3 +911,33 @@ import("{no_cors}").then(() => "resolved", e => e.name).then(outcome => {{
     let href = run.server.http_url(SAME, "/index.html");
     assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
 }
+
+/// Case 14: a muted script's MutationObserver callback, run by "notify
+/// mutation observers" at microtask timing after visible code mutated the
+/// tree, and a `<script>` the muted script inserts through `innerHTML`
+/// (which must never run): the sample forced in the muted callback has no
+/// stack, the visible observer's appears, and the injected script adds no
+/// sample.
+#[test]
+fn muted_mutation_observer_and_inner_html() {
+    let (mut run, _) = muted_case(
+        "const mutedHost_7f3a = document.createElement('div');\n\
+        document.documentElement.appendChild(mutedHost_7f3a);\n\
+        window.mutedObserver_7f3a = new MutationObserver(function mutedCallback_7f3a() { tb.forceProfilerSample(); });\n\
+        mutedObserver_7f3a.observe(document.documentElement, { childList: true, subtree: true });\n\
+        window.mutedInject_7f3a = function () {\n\
+          mutedHost_7f3a.innerHTML = '<script>tb.forceProfilerSample(); window.injected_7f3a = 1;<\\/script><b onclick=\"tb.forceProfilerSample()\">x</b>';\n\
+        };\n",
+        r#"function visibleObserver() {
+  tb.forceProfilerSample();
+  window.injected = typeof window.injected_7f3a;
+  p.stop().then(t => { window.result = report(t); });
+}
+new MutationObserver(visibleObserver).observe(document.documentElement, { childList: true, subtree: true });
+function visibleMutate() { mutedInject_7f3a(); document.documentElement.appendChild(document.createElement('span')); }
+visibleMutate();"#,
+        &["-", "visibleObserver"],
+    );
+    let injected = run.rt.evaluate("window.injected", "check.js", 1).unwrap();
+    assert_eq!(injected, "undefined", "a script inserted by innerHTML ran");
+}

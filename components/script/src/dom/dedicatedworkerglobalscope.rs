@@ -299,7 +299,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         // Step 12: Obtain script: fetch a classic worker script given url,
         // outside settings, destination "worker", inside settings, and
         // performFetch.
-        let response = match crate::script_loading::fetch_classic_worker_script(
+        let response = match crate::worker_scripts::fetch_classic_worker_script(
             &*loader,
             &url,
             &outside.origin,

@@ -10,12 +10,17 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::DocumentBinding::DocumentMethods;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::comment::Comment;
+use crate::dom::documentfragment::DocumentFragment;
+use crate::dom::domimplementation::DOMImplementation;
 use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::node::{Node, NodeKind};
@@ -56,6 +61,13 @@ pub struct Document {
     /// (<https://html.spec.whatwg.org/multipage/interaction.html#focused-area-of-the-document>),
     /// None for the viewport.
     focused: MutNullableDom<Element>,
+    /// <https://html.spec.whatwg.org/multipage/scripting.html#associated-inert-template-document>
+    inert_template_document: MutNullableDom<Document>,
+    /// Whether this document is an inert template document (created by
+    /// "appropriate template contents owner document").
+    is_inert_template_document: Cell<bool>,
+    /// `implementation` (`[SameObject]`), made on first use.
+    implementation: MutNullableDom<DOMImplementation>,
 }
 
 impl AsRef<Node> for Document {
@@ -70,6 +82,8 @@ unsafe impl Traceable for Document {
             self.node.trace(trc);
             self.current_script.trace(trc);
             self.focused.trace(trc);
+            self.inert_template_document.trace(trc);
+            self.implementation.trace(trc);
         }
     }
 }
@@ -92,6 +106,9 @@ impl Document {
                 load_delay: Cell::new(0),
                 parser_line: Cell::new(None),
                 focused: MutNullableDom::default(),
+                inert_template_document: MutNullableDom::default(),
+                is_inert_template_document: Cell::new(false),
+                implementation: MutNullableDom::default(),
             }),
             None,
         )
@@ -210,6 +227,39 @@ impl Document {
 
     pub fn set_focused_element(&self, element: Option<&Element>) {
         self.focused.set(element);
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/scripting.html#appropriate-template-contents-owner-document>
+    pub fn appropriate_template_contents_owner_document(
+        &self,
+        cx: &mut JSContext,
+    ) -> DomRoot<Document> {
+        // Step 1: If doc is not a Document created by this algorithm, then:
+        if self.is_inert_template_document.get() {
+            // Step 2: Return doc.
+            return DomRoot::from_ref(self);
+        }
+        // Step 1.1: If doc does not yet have an associated inert template
+        // document, then: let new doc be a new Document (whose browsing
+        // context is null: it has no window, so nothing in it loads or
+        // runs), marked as an HTML document if doc is one; set doc's
+        // associated inert template document to new doc.
+        if let Some(inert) = self.inert_template_document.get() {
+            return inert;
+        }
+        let url = url::Url::parse("about:blank").expect("a valid URL");
+        let inert = Document::new(cx, self.node.global(), url);
+        inert.is_inert_template_document.set(true);
+        inert.set_quirks(self.quirks.get());
+        self.inert_template_document.set(Some(&inert));
+        // Step 1.2: Set doc to doc's associated inert template document.
+        inert
+    }
+
+    /// Whether this document is in quirks mode
+    /// (<https://dom.spec.whatwg.org/#concept-document-quirks>).
+    pub fn is_quirks(&self) -> bool {
+        self.quirks.get()
     }
 
     /// The first child of the html element that is an HTML element named
@@ -361,10 +411,28 @@ impl DocumentMethods for Document {
     /// <https://dom.spec.whatwg.org/#dom-document-getelementsbytagname>
     fn GetElementsByTagName(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         name: DOMString,
-    ) -> Fallible<Vec<DomRoot<Element>>> {
-        Ok(Element::elements_by_tag_name(&self.node, &name))
+    ) -> Fallible<DomRoot<HTMLCollection>> {
+        Ok(HTMLCollection::new(
+            cx,
+            &self.node,
+            CollectionFilter::TagName(name),
+        ))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-getelementsbyclassname>:
+    /// the list of elements with class names classNames for this.
+    fn GetElementsByClassName(
+        &self,
+        cx: &mut JSContext,
+        class_names: DOMString,
+    ) -> Fallible<DomRoot<HTMLCollection>> {
+        Ok(HTMLCollection::new(
+            cx,
+            &self.node,
+            class_names_filter(&class_names),
+        ))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-nonelementparentnode-getelementbyid>
@@ -477,10 +545,62 @@ impl DocumentMethods for Document {
     }
 
     /// <https://dom.spec.whatwg.org/#dom-document-createcomment>: a new
-    /// comment node whose node document is this (its data is not kept:
-    /// comments have no data here yet).
-    fn CreateComment(&self, cx: &mut JSContext, _data: DOMString) -> Fallible<DomRoot<Node>> {
-        Ok(Node::new_comment(cx, self))
+    /// Comment node whose data is data and node document is this.
+    fn CreateComment(&self, cx: &mut JSContext, data: DOMString) -> Fallible<DomRoot<Comment>> {
+        Ok(Comment::new(cx, self, &data))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-createdocumentfragment>:
+    /// a new DocumentFragment node whose node document is this.
+    fn CreateDocumentFragment(&self, cx: &mut JSContext) -> Fallible<DomRoot<DocumentFragment>> {
+        Ok(DocumentFragment::new(cx, self))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-document-implementation>: return
+    /// the DOMImplementation object associated with this (the same one
+    /// each time).
+    fn Implementation(&self, cx: &mut JSContext) -> DomRoot<DOMImplementation> {
+        if let Some(implementation) = self.implementation.get() {
+            return implementation;
+        }
+        let implementation = DOMImplementation::new(cx, self);
+        self.implementation.set(Some(&implementation));
+        implementation
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
+    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.first_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
+    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.last_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
+    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
+        self.node.child_element_count()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
+    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
+        self.node.children_collection(cx)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
+    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.prepend_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
+    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.append_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
+    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_children_nodes(cx, nodes)
     }
 }
 

@@ -10,14 +10,19 @@ use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
+use crate::dom::attr::Attr;
 use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
-use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::bindings::root::{Dom, DomRoot, MutNullableDom};
 use crate::dom::document::Document;
 use crate::dom::domrect::DOMRect;
 use crate::dom::domtokenlist::DOMTokenList;
+use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::htmliframeelement::HTMLIFrameElement;
+use crate::dom::htmltemplateelement::HTMLTemplateElement;
+use crate::dom::namednodemap::NamedNodeMap;
 use crate::dom::node::{Node, NodeKind};
 
 /// The HTML namespace.
@@ -39,6 +44,11 @@ pub struct Element {
     /// <https://dom.spec.whatwg.org/#dom-element-classlist>'s
     /// `DOMTokenList`, made on first use.
     class_list: MutNullableDom<DOMTokenList>,
+    /// The `Attr` nodes handed out for attributes still on this element
+    /// (<https://dom.spec.whatwg.org/#interface-attr>), by qualified name.
+    attr_nodes: RefCell<Vec<Dom<Attr>>>,
+    /// `attributes` (`[SameObject]`), made on first use.
+    attribute_map: MutNullableDom<NamedNodeMap>,
 }
 
 impl AsRef<Node> for Element {
@@ -52,6 +62,13 @@ unsafe impl Traceable for Element {
         unsafe {
             self.node.trace(trc);
             self.class_list.trace(trc);
+            self.attribute_map.trace(trc);
+            // Never mutably borrowed across anything that can GC.
+            if let Ok(nodes) = self.attr_nodes.try_borrow() {
+                for node in nodes.iter() {
+                    node.trace(trc);
+                }
+            }
         }
     }
 }
@@ -70,6 +87,8 @@ impl Element {
             local_name: LocalName::from(local_name),
             attributes: RefCell::new(Vec::new()),
             class_list: MutNullableDom::default(),
+            attr_nodes: RefCell::new(Vec::new()),
+            attribute_map: MutNullableDom::default(),
         }
     }
 
@@ -103,6 +122,7 @@ impl Element {
     /// HTML's event handler content attributes and `<iframe>`'s `src` and
     /// `srcdoc`.
     fn attribute_changed(&self, name: &str, value: Option<&str>) {
+        crate::dom::node::bump_tree_version();
         crate::dom::eventtarget::event_handler_attribute_changed(self, name, value);
         crate::script_element::attribute_changed(self, name);
         if let Some(iframe) = DomRoot::from_ref(self).downcast::<HTMLIFrameElement>() {
@@ -166,6 +186,10 @@ impl Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attributes-set-value>
     pub fn set_attribute_value(&self, name: &str, value: &str) {
         let name = self.normalize_attribute_name(name);
+        // https://dom.spec.whatwg.org/#handle-attribute-changes step 1:
+        // queue a mutation record of "attributes" with the old value.
+        let old = self.get_attribute(&name);
+        crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, old.as_deref());
         {
             let mut attributes = self.attributes.borrow_mut();
             match attributes.iter_mut().find(|(n, _)| *n == name) {
@@ -181,14 +205,29 @@ impl Element {
     /// <https://dom.spec.whatwg.org/#concept-element-attributes-remove-by-name>
     pub fn remove_attribute(&self, name: &str) {
         let name = self.normalize_attribute_name(name);
+        let old_value = self.get_attribute(&name);
+        // https://dom.spec.whatwg.org/#handle-attribute-changes step 1.
+        if let Some(old) = old_value.as_deref() {
+            crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, Some(old));
+        }
         let removed = {
             let mut attributes = self.attributes.borrow_mut();
             let before = attributes.len();
             attributes.retain(|(n, _)| *n != name);
             attributes.len() != before
         };
-        // "Remove an attribute": handle attribute changes with null.
+        // "Remove an attribute": handle attribute changes with null; its
+        // Attr node (if one was made) keeps the old value, without element.
         if removed {
+            let old = self
+                .attr_nodes
+                .borrow()
+                .iter()
+                .position(|a| a.root().name() == name);
+            if let Some(index) = old {
+                let attr = self.attr_nodes.borrow_mut().remove(index).root();
+                attr.detach(old_value.as_deref().unwrap_or_default());
+            }
             self.attribute_changed(&name, None);
         }
     }
@@ -198,12 +237,50 @@ impl Element {
     pub fn add_attributes_if_missing(&self, attributes: Vec<(String, String)>) {
         for (name, value) in attributes {
             if self.get_attribute(&name).is_none() {
+                crate::dom::mutationobserver::queue_attribute_record(&self.node, &name, None);
                 self.attributes
                     .borrow_mut()
                     .push((name.clone(), value.clone()));
                 self.attribute_changed(&name, Some(&value));
             }
         }
+    }
+
+    /// The `Attr` node of this element's attribute `name` (a qualified
+    /// name present in the list, normalised): the same object while the
+    /// attribute stays.
+    pub fn attr_node(&self, cx: &mut JSContext, name: &str) -> DomRoot<Attr> {
+        if let Some(attr) = self
+            .attr_nodes
+            .borrow()
+            .iter()
+            .map(Dom::root)
+            .find(|a| a.name() == name)
+        {
+            return attr;
+        }
+        let document = self
+            .node
+            .owner_doc()
+            .expect("an element always has a node document");
+        let attr = Attr::new(cx, &document, Some(self), name, "");
+        self.attr_nodes.borrow_mut().push(Dom::from_ref(&*attr));
+        attr
+    }
+
+    /// The name `get_attribute` and friends look up for `name`.
+    pub fn normalized_attribute_name(&self, name: &str) -> String {
+        self.normalize_attribute_name(name)
+    }
+
+    /// The attribute list (qualified name, value), in order.
+    pub fn attribute_list(&self) -> Vec<(String, String)> {
+        self.attributes.borrow().clone()
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-element-namespace-prefix>
+    pub fn prefix(&self) -> Option<&str> {
+        self.prefix.as_deref()
     }
 
     /// "If this is in the HTML namespace and its node document is an HTML
@@ -379,10 +456,281 @@ impl ElementMethods for Element {
     /// <https://dom.spec.whatwg.org/#dom-element-getelementsbytagname>
     fn GetElementsByTagName(
         &self,
-        _cx: &mut JSContext,
+        cx: &mut JSContext,
         name: DOMString,
-    ) -> Fallible<Vec<DomRoot<Element>>> {
-        Ok(Element::elements_by_tag_name(&self.node, &name))
+    ) -> Fallible<DomRoot<HTMLCollection>> {
+        Ok(HTMLCollection::new(
+            cx,
+            &self.node,
+            CollectionFilter::TagName(name),
+        ))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-getelementsbyclassname>:
+    /// the list of elements with class names classNames for this.
+    fn GetElementsByClassName(
+        &self,
+        cx: &mut JSContext,
+        class_names: DOMString,
+    ) -> Fallible<DomRoot<HTMLCollection>> {
+        Ok(HTMLCollection::new(
+            cx,
+            &self.node,
+            class_names_filter(&class_names),
+        ))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-attributes>: a
+    /// NamedNodeMap whose element is this (the same object each time).
+    fn Attributes(&self, cx: &mut JSContext) -> DomRoot<NamedNodeMap> {
+        if let Some(map) = self.attribute_map.get() {
+            return map;
+        }
+        let map = NamedNodeMap::new(cx, self);
+        self.attribute_map.set(Some(&map));
+        map
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-element-toggleattribute>
+    fn ToggleAttribute(
+        &self,
+        cx: &mut JSContext,
+        name: DOMString,
+        force: Option<bool>,
+    ) -> Fallible<bool> {
+        // Step 1: If qualifiedName is not a valid attribute local name, then
+        // throw an "InvalidCharacterError" DOMException.
+        if !valid_attribute_name(&name) {
+            return Err(Error::dom(DomExceptionName::InvalidCharacterError));
+        }
+        // Step 2: lowercase in an HTML element (`get_attribute` and
+        // friends normalise). Step 3: Let attribute be the first attribute
+        // in this's attribute list whose qualified name is qualifiedName.
+        let present = self.get_attribute(&name).is_some();
+        let result = if !present {
+            // Step 4: If attribute is null: if force is not given or is
+            // true, create an attribute whose local name is qualifiedName,
+            // value is the empty string, and node document is this's node
+            // document, then append this attribute to this, and then return
+            // true. Otherwise, return false.
+            if force.unwrap_or(true) {
+                self.set_attribute_value(&name, "");
+                true
+            } else {
+                false
+            }
+        } else if !force.unwrap_or(false) {
+            // Step 5: Otherwise, if force is not given or is false, remove
+            // an attribute given qualifiedName and this, and then return
+            // false.
+            self.remove_attribute(&name);
+            false
+        } else {
+            // Step 6: Return true.
+            true
+        };
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(result)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-innerhtml>:
+    /// the getter returns the result of running fragment serializing
+    /// algorithm steps with this and true (the require well-formed flag
+    /// only matters for XML documents).
+    fn InnerHTML(&self, _cx: &mut JSContext) -> DOMString {
+        crate::html_serializer::serialize_children(self.upcast_node())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-innerhtml>
+    fn SetInnerHTML(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+        // Step 1: Let compliantString be the result of invoking the Get
+        // Trusted Type compliant string algorithm (no Trusted Types: the
+        // string itself).
+        // Step 2: Let context be this.
+        // Step 3: Let fragment be the result of invoking the fragment
+        // parsing algorithm steps with context and compliantString.
+        let fragment = crate::html_tree_sink::parse_fragment(cx, self, &value);
+        // Step 4: If context is a template element, then set context to the
+        // template element's template contents (a DocumentFragment).
+        let context = match DomRoot::from_ref(self).downcast::<HTMLTemplateElement>() {
+            Some(template) => template.contents().upcast::<Node>(),
+            None => DomRoot::from_ref(self.upcast_node()),
+        };
+        // Step 5: Replace all with fragment within context.
+        context.replace_all(Some(fragment.upcast_node()));
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-outerhtml>:
+    /// the getter returns the result of running the HTML fragment
+    /// serialization algorithm on a fictional node whose only child is
+    /// this.
+    fn OuterHTML(&self, _cx: &mut JSContext) -> DOMString {
+        crate::html_serializer::serialize_node(self.upcast_node())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-outerhtml>
+    fn SetOuterHTML(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+        // Step 1: compliantString (no Trusted Types).
+        // Step 2: Let parent be this's parent.
+        // Step 3: If parent is null, return.
+        let Some(parent) = self.upcast_node().parent() else {
+            return Ok(());
+        };
+        // Step 4: If parent is a Document, throw a
+        // "NoModificationAllowedError" DOMException.
+        if parent.kind() == NodeKind::Document {
+            return Err(Error::dom(DomExceptionName::NoModificationAllowedError));
+        }
+        // Step 5: If parent is a DocumentFragment, set parent to the result
+        // of creating an element given this's node document, "body", and
+        // the HTML namespace.
+        let context = match parent.downcast::<Element>() {
+            Some(element) => element,
+            None => self.new_body_element(cx),
+        };
+        // Step 6: Let fragment be the result of invoking the fragment
+        // parsing algorithm steps given parent and compliantString.
+        let fragment = crate::html_tree_sink::parse_fragment(cx, &context, &value);
+        // Step 7: Replace this with fragment within this's parent.
+        let result = parent
+            .replace(self.upcast_node(), fragment.upcast_node())
+            .map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#dom-element-insertadjacenthtml>
+    fn InsertAdjacentHTML(
+        &self,
+        cx: &mut JSContext,
+        position: DOMString,
+        string: DOMString,
+    ) -> Fallible<()> {
+        // Step 1: compliantString (no Trusted Types).
+        // Step 2: Let context be null.
+        // Step 3: Use the first matching item from this list:
+        let position = position.to_ascii_lowercase();
+        let context: DomRoot<Node> = match position.as_str() {
+            // If position is an ASCII case-insensitive match for the string
+            // "beforebegin" or "afterend": set context to this's parent; if
+            // context is null or a Document, throw a
+            // "NoModificationAllowedError" DOMException.
+            "beforebegin" | "afterend" => match self.upcast_node().parent() {
+                Some(parent) if parent.kind() != NodeKind::Document => parent,
+                _ => return Err(Error::dom(DomExceptionName::NoModificationAllowedError)),
+            },
+            // "afterbegin" or "beforeend": set context to this.
+            "afterbegin" | "beforeend" => DomRoot::from_ref(self.upcast_node()),
+            // Otherwise: throw a "SyntaxError" DOMException.
+            _ => {
+                return Err(Error::dom_with_message(
+                    DomExceptionName::SyntaxError,
+                    format!("'{position}' is not a valid position"),
+                ))
+            }
+        };
+        // Step 4: If context is not an Element or all of the following are
+        // true (context's node document is an HTML document, context's
+        // local name is "html", context's namespace is the HTML
+        // namespace), then set context to the result of creating an
+        // element given this's node document, "body", and the HTML
+        // namespace.
+        let context = match context.downcast::<Element>() {
+            Some(element) if !element.is_html("html") => element,
+            _ => self.new_body_element(cx),
+        };
+        // Step 5: Let fragment be the result of invoking the fragment
+        // parsing algorithm steps with context and compliantString.
+        let fragment = crate::html_tree_sink::parse_fragment(cx, &context, &string);
+        let fragment = fragment.upcast_node();
+        let this = self.upcast_node();
+        // Step 6: Use the first matching item from this list:
+        let result = match position.as_str() {
+            // "beforebegin": insert fragment into this's parent before this.
+            "beforebegin" => this
+                .parent()
+                .map_or(Ok(()), |p| p.pre_insert(fragment, Some(this)).map(|_| ())),
+            // "afterbegin": insert fragment into this before its first
+            // child.
+            "afterbegin" => {
+                let first = this.children().into_iter().next();
+                this.pre_insert(fragment, first.as_deref()).map(|_| ())
+            }
+            // "beforeend": append fragment to this.
+            "beforeend" => this.append(fragment).map(|_| ()),
+            // "afterend": insert fragment into this's parent before this's
+            // next sibling.
+            _ => {
+                let next = this.next_sibling();
+                this.parent().map_or(Ok(()), |p| {
+                    p.pre_insert(fragment, next.as_deref()).map(|_| ())
+                })
+            }
+        };
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
+    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.first_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
+    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.last_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
+    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
+        self.node.child_element_count()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
+    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
+        self.node.children_collection(cx)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
+    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.prepend_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
+    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.append_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
+    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_children_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-before>
+    fn Before(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.before_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-after>
+    fn After(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.after_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-replacewith>
+    fn ReplaceWith(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_with_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-previouselementsibling>
+    fn PreviousElementSibling(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.previous_element_sibling()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-nextelementsibling>
+    fn NextElementSibling(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.next_element_sibling()
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-classlist>: a
@@ -517,4 +865,33 @@ impl ElementMethods for Element {
     fn ClientHeight(&self, _cx: &mut JSContext) -> i32 {
         0
     }
+}
+
+impl Element {
+    /// The result of creating an element given this's node document,
+    /// "body", and the HTML namespace (a context for fragment parsing).
+    fn new_body_element(&self, cx: &mut JSContext) -> DomRoot<Element> {
+        let document = self
+            .node
+            .owner_doc()
+            .expect("an element always has a node document");
+        Element::create(
+            cx,
+            &document,
+            Some(HTML_NAMESPACE),
+            None,
+            "body",
+            Vec::new(),
+        )
+    }
+}
+
+/// <https://dom.spec.whatwg.org/#valid-attribute-local-name>: at least one
+/// code point, and none of ASCII whitespace, U+0000 NULL, U+002F (/),
+/// U+003D (=), or U+003E (>).
+fn valid_attribute_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| c.is_ascii_whitespace() || matches!(c, '\0' | '/' | '=' | '>'))
 }

@@ -231,7 +231,19 @@ pub fn create(
             "select" => make!(HTMLSelectElement),
             "span" => make!(HTMLSpanElement),
             "style" => make!(HTMLStyleElement),
-            "template" => make!(HTMLTemplateElement),
+            "template" => {
+                let template = reflect_dom_object(
+                    cx,
+                    global,
+                    Box::new(HTMLTemplateElement::new_inherited(element)),
+                    None,
+                );
+                // "When a template element is created, the user agent must
+                // run the following steps to establish the template
+                // contents."
+                template.establish_template_contents(cx, document);
+                template.upcast::<Element>()
+            }
             "textarea" => make!(HTMLTextAreaElement),
             "title" => make!(HTMLTitleElement),
             "ul" => make!(HTMLUListElement),

@@ -1,14 +1,27 @@
-//! `HTMLTemplateElement` (<https://html.spec.whatwg.org/multipage/scripting.html#the-template-element>), the interface of `template` elements.
+//! `HTMLTemplateElement`
+//! (<https://html.spec.whatwg.org/multipage/scripting.html#the-template-element>):
+//! its template contents, a `DocumentFragment` in the document's
+//! appropriate template contents owner document, hold what the parser
+//! puts inside `<template>`.
 
+use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLTemplateElementBinding::HTMLTemplateElementMethods;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::document::Document;
+use crate::dom::documentfragment::DocumentFragment;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
+use crate::dom::node::Node;
 
 pub struct HTMLTemplateElement {
     htmlelement: HTMLElement,
+    /// <https://html.spec.whatwg.org/multipage/scripting.html#template-contents>
+    /// (set once, right after the element is created).
+    contents: MutNullableDom<DocumentFragment>,
 }
 
 impl AsRef<HTMLElement> for HTMLTemplateElement {
@@ -19,7 +32,10 @@ impl AsRef<HTMLElement> for HTMLTemplateElement {
 
 unsafe impl Traceable for HTMLTemplateElement {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
+        unsafe {
+            self.htmlelement.trace(trc);
+            self.contents.trace(trc);
+        }
     }
 }
 
@@ -27,8 +43,67 @@ impl HTMLTemplateElement {
     pub fn new_inherited(element: Element) -> HTMLTemplateElement {
         HTMLTemplateElement {
             htmlelement: HTMLElement::new_inherited(element),
+            contents: MutNullableDom::default(),
         }
+    }
+
+    /// "When a template element is created, the user agent must run the
+    /// following steps to establish the template contents": let doc be
+    /// the template element's node document's appropriate template
+    /// contents owner document; create a DocumentFragment object whose
+    /// node document is doc and host is the template element; set the
+    /// template element's template contents to the newly created
+    /// DocumentFragment object.
+    pub fn establish_template_contents(&self, cx: &mut JSContext, document: &Document) {
+        let owner = document.appropriate_template_contents_owner_document(cx);
+        let fragment = DocumentFragment::new(cx, &owner);
+        self.contents.set(Some(&fragment));
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/scripting.html#template-contents>
+    pub fn contents(&self) -> DomRoot<DocumentFragment> {
+        self.contents
+            .get()
+            .expect("template contents are established at creation")
     }
 }
 
-impl HTMLTemplateElementMethods for HTMLTemplateElement {}
+impl HTMLTemplateElementMethods for HTMLTemplateElement {
+    /// <https://html.spec.whatwg.org/multipage/scripting.html#dom-template-content>:
+    /// return this's template contents (no declarative shadow roots).
+    fn Content(&self, _cx: &mut JSContext) -> DomRoot<DocumentFragment> {
+        self.contents()
+    }
+}
+
+/// <https://html.spec.whatwg.org/multipage/scripting.html#the-template-element>:
+/// the cloning steps for template elements given node, copy, and subtree
+/// (nothing for other nodes).
+pub(crate) fn cloning_steps(
+    cx: &mut JSContext,
+    node: &Node,
+    copy: &Node,
+    subtree: bool,
+) -> Fallible<()> {
+    let (Some(node), Some(copy)) = (
+        node.root_ref().downcast::<HTMLTemplateElement>(),
+        copy.root_ref().downcast::<HTMLTemplateElement>(),
+    ) else {
+        return Ok(());
+    };
+    // Step 1: If subtree is false, then return.
+    if !subtree {
+        return Ok(());
+    }
+    // Step 2: For each child of node's template contents's children, in
+    // tree order: clone a node given child with document set to copy's
+    // template contents's node document, subtree set to true, and parent
+    // set to copy's template contents.
+    let contents = copy.contents();
+    let document = contents.upcast_node().owner_doc();
+    for child in node.contents().upcast_node().children() {
+        let clone = child.clone_node(cx, document.as_deref(), true)?;
+        contents.upcast_node().insert(&clone, None);
+    }
+    Ok(())
+}

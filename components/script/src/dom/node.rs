@@ -2,8 +2,9 @@
 //! node holds traced references to its parent and children, so a document
 //! keeps its whole tree alive.
 //!
-//! Comments and processing instructions are plain `Node` platform objects
-//! of kind [`NodeKind::Comment`] (no `Comment` interface yet).
+//! The mutation algorithms (insert, remove, replace, replace all) queue
+//! the mutation records of `dom::mutationobserver`; the binding methods
+//! queue the mutation observer microtask once their mutations are done.
 
 use std::cell::{Cell, RefCell};
 
@@ -11,16 +12,42 @@ use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 
+use crate::dom::attr::Attr;
+use crate::dom::bindings::codegen::AttrBinding::AttrMethods;
 use crate::dom::bindings::codegen::NodeBinding::NodeMethods;
+use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
-use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
+use crate::dom::bindings::reflector::DomObject;
 use crate::dom::bindings::root::{Dom, DomRoot, MutNullableDom};
+use crate::dom::characterdata::CharacterData;
+use crate::dom::comment::Comment;
 use crate::dom::document::Document;
+use crate::dom::documentfragment::DocumentFragment;
 use crate::dom::element::Element;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
+use crate::dom::htmlcollection::{CollectionFilter, HTMLCollection};
+use crate::dom::htmlscriptelement::HTMLScriptElement;
+use crate::dom::mutationobserver::{self, MutationObserver, ObserverOptions, RegisteredObserver};
+use crate::dom::nodelist::NodeList;
 use crate::dom::text::Text;
+
+thread_local! {
+    /// Bumped by every change of any tree or attribute on this thread: a
+    /// live collection's cached elements are valid while it is unchanged.
+    static TREE_VERSION: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The current tree version (see `TREE_VERSION`).
+pub fn tree_version() -> u64 {
+    TREE_VERSION.with(Cell::get)
+}
+
+/// Marks a change of a tree or of an attribute.
+pub fn bump_tree_version() {
+    TREE_VERSION.with(|v| v.set(v.get().wrapping_add(1)));
+}
 
 /// What a node is (<https://dom.spec.whatwg.org/#dom-node-nodetype>).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +56,8 @@ pub enum NodeKind {
     Text,
     Comment,
     Document,
+    DocumentFragment,
+    Attribute,
 }
 
 pub struct Node {
@@ -48,6 +77,12 @@ pub struct Node {
     /// The number of ancestors (0 for a root). Kept by `insert` and
     /// `remove` like `connected`; the parser's depth limit reads it.
     depth: Cell<usize>,
+    /// <https://dom.spec.whatwg.org/#registered-observer-list>
+    registered_observers: RefCell<Vec<RegisteredObserver>>,
+    /// The `childNodes` NodeList (`[SameObject]`), made on first use.
+    child_nodes: MutNullableDom<NodeList>,
+    /// The `children` HTMLCollection (`[SameObject]`), made on first use.
+    children_collection: MutNullableDom<HTMLCollection>,
 }
 
 impl AsRef<EventTarget> for Node {
@@ -68,6 +103,13 @@ unsafe impl Traceable for Node {
                     child.trace(trc);
                 }
             }
+            self.child_nodes.trace(trc);
+            self.children_collection.trace(trc);
+            if let Ok(observers) = self.registered_observers.try_borrow() {
+                for registered in observers.iter() {
+                    registered.trace(trc);
+                }
+            }
         }
     }
 }
@@ -83,18 +125,325 @@ impl Node {
             // A document is its own root.
             connected: Cell::new(kind == NodeKind::Document),
             depth: Cell::new(0),
+            registered_observers: RefCell::new(Vec::new()),
+            child_nodes: MutNullableDom::default(),
+            children_collection: MutNullableDom::default(),
         }
     }
 
-    /// A comment node (a bare `Node`).
-    pub fn new_comment(cx: &mut JSContext, document: &Document) -> DomRoot<Node> {
-        let global = document.upcast_node().global();
-        reflect_dom_object(
-            cx,
-            global,
-            Box::new(Node::new_inherited(NodeKind::Comment, Some(document))),
-            None,
-        )
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>: an
+    /// HTMLCollection rooted at this matching only element children (the
+    /// same object each time).
+    pub fn children_collection(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
+        if let Some(collection) = self.children_collection.get() {
+            return collection;
+        }
+        let collection = HTMLCollection::new(cx, self, CollectionFilter::Children);
+        self.children_collection.set(Some(&collection));
+        collection
+    }
+
+    /// <https://dom.spec.whatwg.org/#converting-nodes-into-a-node>
+    fn convert_nodes_into_node(
+        &self,
+        cx: &mut JSContext,
+        nodes: Vec<NodeOrString>,
+    ) -> Fallible<DomRoot<Node>> {
+        let document = match self.kind {
+            NodeKind::Document => self.root_ref().downcast::<Document>(),
+            _ => self.owner_doc(),
+        }
+        .expect("a node has a node document");
+        // Step 1: Replace each string of nodes with a new Text node whose
+        // data is the string and node document is document.
+        let mut converted: Vec<DomRoot<Node>> = nodes
+            .into_iter()
+            .map(|n| match n {
+                NodeOrString::Node(node) => node,
+                NodeOrString::String(s) => {
+                    Text::new(cx, self.global(), Some(&document), &s).upcast::<Node>()
+                }
+            })
+            .collect();
+        // Step 2: If nodes contains one node, then return node.
+        if converted.len() == 1 {
+            return Ok(converted.remove(0));
+        }
+        // Step 3: Let node be a new DocumentFragment node whose node
+        // document is document.
+        let fragment = DocumentFragment::new(cx, &document);
+        // Step 4: Append each node in nodes, if any, to node.
+        for node in &converted {
+            fragment.upcast_node().append(node)?;
+        }
+        // Step 5: Return node.
+        Ok(fragment.upcast::<Node>())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
+    pub fn prepend_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let node be the result of converting nodes into a node
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 2: Pre-insert node into this before this's first child.
+        let first = self.child_at(0);
+        let result = self.pre_insert(&node, first.as_deref()).map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
+    pub fn append_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let node be the result of converting nodes into a node
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 2: Append node to this.
+        let result = self.append(&node).map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
+    pub fn replace_children_nodes(
+        &self,
+        cx: &mut JSContext,
+        nodes: Vec<NodeOrString>,
+    ) -> Fallible<()> {
+        // Step 1: Let node be the result of converting nodes into a node
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 2: Ensure pre-insertion validity of node into this before
+        // null.
+        self.ensure_pre_insert_validity(&node, None)?;
+        // Step 3: Replace all with node within this.
+        self.replace_all(Some(&node));
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(())
+    }
+
+    /// Whether `node` is one of the Node members of `nodes`.
+    fn is_in(node: &Node, nodes: &[NodeOrString]) -> bool {
+        nodes
+            .iter()
+            .any(|n| matches!(n, NodeOrString::Node(m) if std::ptr::eq(&**m, node)))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-before>
+    pub fn before_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let parent be this's parent.
+        // Step 2: If parent is null, then return.
+        let Some(parent) = self.parent() else {
+            return Ok(());
+        };
+        // Step 3: Let viablePreviousSibling be this's first preceding
+        // sibling not in nodes; otherwise null.
+        let siblings = parent.children();
+        let index = siblings
+            .iter()
+            .position(|c| std::ptr::eq(&**c, self))
+            .unwrap_or(0);
+        let viable_previous = siblings[..index]
+            .iter()
+            .rev()
+            .find(|s| !Self::is_in(s, &nodes))
+            .cloned();
+        // Step 4: Let node be the result of converting nodes into a node,
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 5: If viablePreviousSibling is null, then set it to parent's
+        // first child; otherwise to viablePreviousSibling's next sibling.
+        let reference = match viable_previous {
+            None => parent.child_at(0),
+            Some(previous) => previous.next_sibling(),
+        };
+        // Step 6: Pre-insert node into parent before viablePreviousSibling.
+        let result = parent.pre_insert(&node, reference.as_deref()).map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// The first following sibling of this not in `nodes`, or null
+    /// (`after()` and `replaceWith()` step 3).
+    fn viable_next_sibling(&self, parent: &Node, nodes: &[NodeOrString]) -> Option<DomRoot<Node>> {
+        let siblings = parent.children();
+        let index = siblings.iter().position(|c| std::ptr::eq(&**c, self))?;
+        siblings[index + 1..]
+            .iter()
+            .find(|s| !Self::is_in(s, nodes))
+            .cloned()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-after>
+    pub fn after_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let parent be this's parent.
+        // Step 2: If parent is null, then return.
+        let Some(parent) = self.parent() else {
+            return Ok(());
+        };
+        // Step 3: Let viableNextSibling be this's first following sibling
+        // not in nodes; otherwise null.
+        let viable_next = self.viable_next_sibling(&parent, &nodes);
+        // Step 4: Let node be the result of converting nodes into a node,
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 5: Pre-insert node into parent before viableNextSibling.
+        let result = parent.pre_insert(&node, viable_next.as_deref()).map(|_| ());
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-childnode-replacewith>
+    pub fn replace_with_nodes(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        // Step 1: Let parent be this's parent.
+        // Step 2: If parent is null, then return.
+        let Some(parent) = self.parent() else {
+            return Ok(());
+        };
+        // Step 3: Let viableNextSibling be this's first following sibling
+        // not in nodes; otherwise null.
+        let viable_next = self.viable_next_sibling(&parent, &nodes);
+        // Step 4: Let node be the result of converting nodes into a node,
+        // given nodes and this's node document.
+        let node = self.convert_nodes_into_node(cx, nodes)?;
+        // Step 5: If this's parent is parent, replace this with node within
+        // parent. (This could have been inserted into node.)
+        let result = if self.parent().is_some_and(|p| std::ptr::eq(&*p, &*parent)) {
+            parent.replace(self, &node).map(|_| ())
+        } else {
+            // Step 6: Otherwise, pre-insert node into parent before
+            // viableNextSibling.
+            parent.pre_insert(&node, viable_next.as_deref()).map(|_| ())
+        };
+        crate::script_element::run_post_connection_steps(cx);
+        result
+    }
+
+    /// Calls `f` with each registered observer of this node
+    /// (<https://dom.spec.whatwg.org/#registered-observer-list>).
+    pub fn for_each_registered_observer(&self, mut f: impl FnMut(&RegisteredObserver)) {
+        for registered in self.registered_observers.borrow().iter() {
+            f(registered);
+        }
+    }
+
+    /// Sets the options of `observer`'s registered observer on this node;
+    /// false if it has none here.
+    pub fn set_registered_observer_options(
+        &self,
+        observer: &MutationObserver,
+        options: &ObserverOptions,
+    ) -> bool {
+        let me = observer.reflector().get_jsobject();
+        let mut found = false;
+        for registered in self.registered_observers.borrow_mut().iter_mut() {
+            if registered.observer.reflector_object() == me && registered.source.is_none() {
+                registered.options = options.clone();
+                found = true;
+            }
+        }
+        found
+    }
+
+    pub fn add_registered_observer(&self, registered: RegisteredObserver) {
+        self.registered_observers.borrow_mut().push(registered);
+    }
+
+    /// Removes `observer`'s transient registered observers from this node
+    /// (only those whose source is on `source`, when given); returns how
+    /// many there were.
+    pub fn remove_transient_observers(
+        &self,
+        observer: &MutationObserver,
+        source: Option<&Node>,
+    ) -> usize {
+        let me = observer.reflector().get_jsobject();
+        let mut observers = self.registered_observers.borrow_mut();
+        let before = observers.len();
+        observers.retain(|r| {
+            let transient_of_me = r.observer.reflector_object() == me
+                && r.source.as_ref().is_some_and(|s| {
+                    source.is_none_or(|n| s.reflector_object() == n.reflector().get_jsobject())
+                });
+            !transient_of_me
+        });
+        before - observers.len()
+    }
+
+    /// Whether `observer` has a registered observer (of any kind) here.
+    pub fn has_registered_observer(&self, observer: &MutationObserver) -> bool {
+        let me = observer.reflector().get_jsobject();
+        self.registered_observers
+            .borrow()
+            .iter()
+            .any(|r| r.observer.reflector_object() == me)
+    }
+
+    /// Removes `observer`'s registered observers from this node; returns
+    /// how many there were.
+    pub fn remove_registered_observers(&self, observer: &MutationObserver) -> usize {
+        let me = observer.reflector().get_jsobject();
+        let mut observers = self.registered_observers.borrow_mut();
+        let before = observers.len();
+        observers.retain(|r| r.observer.reflector_object() != me);
+        before - observers.len()
+    }
+
+    /// The child at `index`, if any.
+    pub fn child_at(&self, index: usize) -> Option<DomRoot<Node>> {
+        self.children.borrow().get(index).map(Dom::root)
+    }
+
+    /// The number of children.
+    pub fn child_count(&self) -> usize {
+        self.children.borrow().len()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>:
+    /// the first child that is an element; otherwise null.
+    pub fn first_element_child(&self) -> Option<DomRoot<Element>> {
+        self.children().iter().find_map(|c| c.downcast::<Element>())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>:
+    /// the last child that is an element; otherwise null.
+    pub fn last_element_child(&self) -> Option<DomRoot<Element>> {
+        self.children()
+            .iter()
+            .rev()
+            .find_map(|c| c.downcast::<Element>())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>:
+    /// the number of children of this that are elements.
+    pub fn child_element_count(&self) -> u32 {
+        self.children
+            .borrow()
+            .iter()
+            .filter(|c| c.root().kind == NodeKind::Element)
+            .count() as u32
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-previouselementsibling>:
+    /// the first preceding sibling that is an element; otherwise null.
+    pub fn previous_element_sibling(&self) -> Option<DomRoot<Element>> {
+        let parent = self.parent()?;
+        let siblings = parent.children();
+        let index = siblings.iter().position(|c| std::ptr::eq(&**c, self))?;
+        siblings[..index]
+            .iter()
+            .rev()
+            .find_map(|c| c.downcast::<Element>())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-nextelementsibling>:
+    /// the first following sibling that is an element; otherwise null.
+    pub fn next_element_sibling(&self) -> Option<DomRoot<Element>> {
+        let parent = self.parent()?;
+        let siblings = parent.children();
+        let index = siblings.iter().position(|c| std::ptr::eq(&**c, self))?;
+        siblings[index + 1..]
+            .iter()
+            .find_map(|c| c.downcast::<Element>())
     }
 
     pub fn kind(&self) -> NodeKind {
@@ -240,15 +589,43 @@ impl Node {
     fn ensure_pre_insert_validity(&self, node: &Node, child: Option<&Node>) -> Fallible<()> {
         // Steps 1-5 (the same as "replace" steps 1-5).
         self.ensure_insertion_steps_1_to_5(node, child)?;
-        // Step 6: If parent is a document, and node is an element and
-        // parent has an element child: "HierarchyRequestError".
-        if self.kind == NodeKind::Document
-            && node.kind == NodeKind::Element
-            && self
+        // Step 6: If parent is a document, and any of the statements
+        // below, switched on the interface node implements, are true, then
+        // throw a "HierarchyRequestError" DOMException.
+        if self.kind == NodeKind::Document {
+            let parent_has_element_child = self
                 .children()
                 .iter()
-                .any(|c| c.kind == NodeKind::Element && !std::ptr::eq(&**c, node))
-        {
+                .any(|c| c.kind == NodeKind::Element && !std::ptr::eq(&**c, node));
+            match node.kind {
+                // DocumentFragment: if node has more than one element child
+                // or has a Text node child; otherwise, if node has one
+                // element child and parent has an element child (no
+                // doctypes here).
+                NodeKind::DocumentFragment => {
+                    node.check_fragment_for_document(parent_has_element_child)?
+                }
+                // Element: parent has an element child (no doctypes here).
+                NodeKind::Element if parent_has_element_child => {
+                    return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The DocumentFragment case of "ensure pre-insertion validity" step 6
+    /// and "replace" step 6, for this fragment going into a document
+    /// (`parent_has_element_child`: one other than the one replaced).
+    fn check_fragment_for_document(&self, parent_has_element_child: bool) -> Fallible<()> {
+        let children = self.children();
+        let elements = children
+            .iter()
+            .filter(|c| c.kind == NodeKind::Element)
+            .count();
+        let has_text = children.iter().any(|c| c.kind == NodeKind::Text);
+        if elements > 1 || has_text || (elements == 1 && parent_has_element_child) {
             return Err(Error::dom(DomExceptionName::HierarchyRequestError));
         }
         Ok(())
@@ -261,7 +638,10 @@ impl Node {
     fn ensure_insertion_steps_1_to_5(&self, node: &Node, child: Option<&Node>) -> Fallible<()> {
         // Step 1: If parent is not a Document, DocumentFragment, or Element
         // node, then throw a "HierarchyRequestError" DOMException.
-        if !matches!(self.kind, NodeKind::Document | NodeKind::Element) {
+        if !matches!(
+            self.kind,
+            NodeKind::Document | NodeKind::Element | NodeKind::DocumentFragment
+        ) {
             return Err(Error::dom(DomExceptionName::HierarchyRequestError));
         }
         // Step 2: If node is a host-including inclusive ancestor of parent,
@@ -279,7 +659,7 @@ impl Node {
         }
         // Step 4: If node is not a DocumentFragment, DocumentType, Element,
         // or CharacterData node, then throw a "HierarchyRequestError".
-        if node.kind == NodeKind::Document {
+        if matches!(node.kind, NodeKind::Document | NodeKind::Attribute) {
             return Err(Error::dom(DomExceptionName::HierarchyRequestError));
         }
         // Step 5: If either node is a Text node and parent is a document
@@ -290,10 +670,75 @@ impl Node {
         Ok(())
     }
 
-    /// <https://dom.spec.whatwg.org/#concept-node-insert> (one node: no
-    /// DocumentFragment; no mutation observers or custom elements).
+    /// <https://dom.spec.whatwg.org/#concept-node-insert> (no custom
+    /// elements or live ranges).
     pub fn insert(&self, node: &Node, child: Option<&Node>) {
-        // Step 4-5 of "insert": remove node from its old parent ("adopt").
+        self.insert_with(node, child, false)
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-node-insert>, with the
+    /// suppress observers flag.
+    fn insert_with(&self, node: &Node, child: Option<&Node>, suppress_observers: bool) {
+        // Step 1: Let nodes be node's children, if node is a
+        // DocumentFragment node; otherwise « node ».
+        let is_fragment = node.kind == NodeKind::DocumentFragment;
+        let nodes = if is_fragment {
+            node.children()
+        } else {
+            vec![DomRoot::from_ref(node)]
+        };
+        // Step 2: Let count be nodes's size. Step 3: If count is 0, return.
+        if nodes.is_empty() {
+            return;
+        }
+        // Step 4: If node is a DocumentFragment node, then:
+        if is_fragment {
+            // Step 4.1: Remove its children with the suppress observers
+            // flag set.
+            for n in &nodes {
+                node.remove_with(n, true);
+            }
+            // Step 4.2: Queue a tree mutation record for node with « »,
+            // nodes, null, and null.
+            mutationobserver::queue_tree_mutation_record(node, &[], &nodes, None, None);
+        }
+        // Step 5: live ranges (none here).
+        // Step 6: Let previousSibling be child's previous sibling or
+        // parent's last child if child is null.
+        // (Only looked up when a record can be queued: no observer, no
+        // record, and no scan of the children for it.)
+        let previous_sibling = if !suppress_observers && mutationobserver::any_registered() {
+            match child {
+                Some(c) => self.child_before(c),
+                None => self.last_child(),
+            }
+        } else {
+            None
+        };
+        // Step 7: For each node in nodes, in tree order:
+        for n in &nodes {
+            self.insert_one(n, child);
+        }
+        // Step 8: If suppress observers flag is unset, then queue a tree
+        // mutation record for parent with nodes, « », previousSibling, and
+        // child.
+        if !suppress_observers {
+            mutationobserver::queue_tree_mutation_record(
+                self,
+                &nodes,
+                &[],
+                previous_sibling.as_deref(),
+                child,
+            );
+        }
+    }
+
+    /// Step 7 of <https://dom.spec.whatwg.org/#concept-node-insert> for one
+    /// node of nodes.
+    fn insert_one(&self, node: &Node, child: Option<&Node>) {
+        bump_tree_version();
+        // Step 7.1: Adopt node into parent's node document (its step 2: if
+        // node's parent is non-null, then remove node).
         if let Some(old) = node.parent() {
             old.remove(node);
         }
@@ -393,12 +838,27 @@ impl Node {
         Ok(DomRoot::from_ref(child))
     }
 
-    /// <https://dom.spec.whatwg.org/#concept-node-remove> (no ranges,
-    /// iterators or observers).
+    /// <https://dom.spec.whatwg.org/#concept-node-remove> (no ranges or
+    /// node iterators).
     pub fn remove(&self, node: &Node) {
+        self.remove_with(node, false)
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-node-remove>, with the
+    /// suppress observers flag.
+    fn remove_with(&self, node: &Node, suppress_observers: bool) {
+        bump_tree_version();
         // Step 1: Let parent be node's parent. Step 2: Assert: parent is
         // non-null (the caller is the parent).
         let was_connected = self.is_connected();
+        // "Let oldPreviousSibling be node's previous sibling. Let
+        // oldNextSibling be node's next sibling."
+        let observed = mutationobserver::any_registered() && !suppress_observers;
+        let (old_previous, old_next) = if observed {
+            (node.sibling(-1), node.sibling(1))
+        } else {
+            (None, None)
+        };
         // Step 12: Remove node from its parent's children.
         self.children
             .borrow_mut()
@@ -411,6 +871,21 @@ impl Node {
             let descendant = &**inclusive_descendant;
             descendant.depth.set(descendant.depth.get() - old_depth);
         }
+        // "If suppress observers flag is unset, then queue a tree mutation
+        // record for parent with « », « node », oldPreviousSibling, and
+        // oldNextSibling."
+        if observed {
+            mutationobserver::queue_tree_mutation_record(
+                self,
+                &[],
+                &[DomRoot::from_ref(node)],
+                old_previous.as_deref(),
+                old_next.as_deref(),
+            );
+        }
+        // Step 14: add the transient registered observers of parent's
+        // inclusive ancestors' subtree registrations to node.
+        mutationobserver::add_transient_observers(self, node);
         // Step 21: Run the children changed steps for parent.
         crate::script_element::children_changed(self);
         // Steps 15-16: run the removing steps for node and each of its
@@ -438,8 +913,8 @@ impl Node {
         }
     }
 
-    /// <https://dom.spec.whatwg.org/#concept-node-replace> (one node: no
-    /// DocumentFragment or DocumentType; no mutation observers).
+    /// <https://dom.spec.whatwg.org/#concept-node-replace> (no
+    /// DocumentType).
     pub fn replace(&self, child: &Node, node: &Node) -> Fallible<DomRoot<Node>> {
         // Step 1-5: as "ensure pre-insertion validity" steps 1-5: the
         // parent's type, node not an inclusive ancestor of parent, child's
@@ -448,15 +923,24 @@ impl Node {
         self.ensure_insertion_steps_1_to_5(node, Some(child))?;
         // Step 6: If parent is a document, node is an element, and parent
         // has an element child that is not child: "HierarchyRequestError".
-        if self.kind == NodeKind::Document
-            && node.kind == NodeKind::Element
-            && self.children().iter().any(|c| {
+        if self.kind == NodeKind::Document {
+            let other_element_child = self.children().iter().any(|c| {
                 c.kind == NodeKind::Element
                     && !std::ptr::eq(&**c, child)
                     && !std::ptr::eq(&**c, node)
-            })
-        {
-            return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+            });
+            match node.kind {
+                // DocumentFragment: more than one element child or a Text
+                // child; or one element child and parent has an element
+                // child that is not child.
+                NodeKind::DocumentFragment => {
+                    node.check_fragment_for_document(other_element_child)?
+                }
+                NodeKind::Element if other_element_child => {
+                    return Err(Error::dom(DomExceptionName::HierarchyRequestError));
+                }
+                _ => {}
+            }
         }
         // Step 7: Let referenceChild be child's next sibling.
         // Step 8: If referenceChild is node, then set referenceChild to
@@ -465,20 +949,32 @@ impl Node {
         if reference.as_deref().is_some_and(|r| std::ptr::eq(r, node)) {
             reference = node.next_sibling();
         }
-        // Step 9: Let previousSibling be child's previous sibling (for
-        // mutation records: none here).
+        // Step 9: Let previousSibling be child's previous sibling.
+        let previous_sibling = child.sibling(-1);
         // Step 10: Let removedNodes be the empty set.
-        // Step 11: If child's parent is non-null: remove child (with the
-        // suppress observers flag set).
-        if !std::ptr::eq(child, node) {
-            self.remove(child);
-        }
+        // Step 11: If child's parent is non-null: set removedNodes to
+        // « child » and remove child with the suppress observers flag set.
+        let removed = vec![DomRoot::from_ref(child)];
+        self.remove_with(child, true);
         // Step 12: Let nodes be node's children if node is a
         // DocumentFragment node; otherwise « node ».
+        let nodes = if node.kind == NodeKind::DocumentFragment {
+            node.children()
+        } else {
+            vec![DomRoot::from_ref(node)]
+        };
         // Step 13: Insert node into parent before referenceChild with the
         // suppress observers flag set.
-        self.insert(node, reference.as_deref());
-        // Step 14: Queue a tree mutation record (no observers).
+        self.insert_with(node, reference.as_deref(), true);
+        // Step 14: Queue a tree mutation record for parent with nodes,
+        // removedNodes, previousSibling, and referenceChild.
+        mutationobserver::queue_tree_mutation_record(
+            self,
+            &nodes,
+            &removed,
+            previous_sibling.as_deref(),
+            reference.as_deref(),
+        );
         // Step 15: Return child.
         Ok(DomRoot::from_ref(child))
     }
@@ -486,16 +982,32 @@ impl Node {
     /// Replaces all children with `node`
     /// (<https://dom.spec.whatwg.org/#concept-node-replace-all>).
     pub fn replace_all(&self, node: Option<&Node>) {
+        // Step 1: live ranges (none here).
         // Step 2: Let removedNodes be parent's children.
-        // Step 6: Remove all parent's children, in tree order.
-        for child in self.children() {
-            self.remove(&child);
+        let removed = self.children();
+        // Step 3: Let addedNodes be the empty set.
+        // Step 4: If node is a DocumentFragment node, then set addedNodes
+        // to node's children.
+        // Step 5: Otherwise, if node is non-null, set addedNodes to « node ».
+        let added = match node {
+            Some(n) if n.kind == NodeKind::DocumentFragment => n.children(),
+            Some(n) => vec![DomRoot::from_ref(n)],
+            None => Vec::new(),
+        };
+        // Step 6: Remove all parent's children, in tree order, with the
+        // suppress observers flag set.
+        for child in &removed {
+            self.remove_with(child, true);
         }
         // Step 7: If node is non-null, then insert node into parent before
-        // null.
+        // null with the suppress observers flag set.
         if let Some(node) = node {
-            self.insert(node, None);
+            self.insert_with(node, None, true);
         }
+        // Step 8: If either addedNodes or removedNodes is not empty, then
+        // queue a tree mutation record for parent with addedNodes,
+        // removedNodes, null, and null.
+        mutationobserver::queue_tree_mutation_record(self, &added, &removed, None, None);
     }
 
     fn sibling(&self, offset: isize) -> Option<DomRoot<Node>> {
@@ -509,6 +1021,198 @@ impl Node {
 
     pub fn next_sibling(&self) -> Option<DomRoot<Node>> {
         self.sibling(1)
+    }
+
+    /// This node as an Attr.
+    fn attr(&self) -> Option<DomRoot<Attr>> {
+        self.root_ref().downcast::<Attr>()
+    }
+
+    /// This node as CharacterData (a Text or Comment node).
+    pub fn character_data(&self) -> Option<DomRoot<CharacterData>> {
+        self.root_ref().downcast::<CharacterData>()
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-node-clone> given this,
+    /// `document` (this's node document when `None`) and `subtree`.
+    /// Iterative over the subtree, so any depth clones without exhausting
+    /// the stack.
+    pub fn clone_node(
+        &self,
+        cx: &mut JSContext,
+        document: Option<&Document>,
+        subtree: bool,
+    ) -> Fallible<DomRoot<Node>> {
+        let root = self.clone_single_with_steps(cx, document, subtree)?;
+        if subtree {
+            // Step 5: If subtree is true, then for each child of node's
+            // children, in tree order: clone a node given child with
+            // document set to document, subtree set to subtree, and parent
+            // set to copy (step 4: append copy to parent).
+            let mut pending: Vec<(DomRoot<Node>, DomRoot<Node>)> = self
+                .children()
+                .into_iter()
+                .rev()
+                .map(|c| (c, root.clone()))
+                .collect();
+            while let Some((node, parent)) = pending.pop() {
+                let copy = node.clone_single_with_steps(cx, document, subtree)?;
+                parent.insert(&copy, None);
+                pending.extend(node.children().into_iter().rev().map(|c| (c, copy.clone())));
+            }
+        }
+        // Step 7: Return copy.
+        Ok(root)
+    }
+
+    /// Steps 2-3 of <https://dom.spec.whatwg.org/#concept-node-clone>:
+    /// clone a single node, then run the cloning steps of other
+    /// specifications (HTML's for `script` and `template`).
+    fn clone_single_with_steps(
+        &self,
+        cx: &mut JSContext,
+        document: Option<&Document>,
+        subtree: bool,
+    ) -> Fallible<DomRoot<Node>> {
+        // Step 2: Let copy be the result of cloning a single node given
+        // node and document.
+        let copy = self.clone_single(cx, document)?;
+        // Step 3: Run any cloning steps defined for node in other
+        // applicable specifications and pass node, copy, and subtree.
+        crate::dom::htmltemplateelement::cloning_steps(cx, self, &copy, subtree)?;
+        if let (Some(from), Some(to)) = (
+            self.root_ref().downcast::<HTMLScriptElement>(),
+            copy.downcast::<HTMLScriptElement>(),
+        ) {
+            // https://html.spec.whatwg.org/multipage/scripting.html#script-processing-model:
+            // the cloning steps for script elements set copy's already
+            // started to node's already started.
+            to.set_already_started(from.already_started());
+        }
+        Ok(copy)
+    }
+
+    /// <https://dom.spec.whatwg.org/#clone-a-single-node>
+    fn clone_single(
+        &self,
+        cx: &mut JSContext,
+        document: Option<&Document>,
+    ) -> Fallible<DomRoot<Node>> {
+        let document = match document {
+            Some(d) => DomRoot::from_ref(d),
+            None => match self.owner_doc() {
+                Some(d) => d,
+                None => {
+                    // Cloning a Document (its own node document) is not
+                    // supported here yet.
+                    return Err(Error::dom_with_message(
+                        DomExceptionName::NotSupportedError,
+                        "cloning a Document is not supported",
+                    ));
+                }
+            },
+        };
+        // Step 1: Let copy be null.
+        let copy = match self.kind {
+            // Step 2: If node is an element: set copy to the result of
+            // creating an element, given document, node's local name,
+            // node's namespace, node's namespace prefix, and node's is
+            // value; for each attribute of node's attribute list, append a
+            // clone of it to copy.
+            NodeKind::Element => {
+                let element = self.root_ref().downcast::<Element>().expect("an element");
+                Element::create(
+                    cx,
+                    &document,
+                    element.namespace(),
+                    element.prefix(),
+                    element.local_name(),
+                    element.attribute_list(),
+                )
+                .upcast::<Node>()
+            }
+            // Step 3: Otherwise, set copy to a node that implements the
+            // same interfaces as node: Text and Comment with node's data;
+            // DocumentFragment with nothing more.
+            NodeKind::Text => {
+                let data = self.character_data().map(|c| c.data()).unwrap_or_default();
+                Text::new(cx, self.global(), Some(&document), &data).upcast::<Node>()
+            }
+            NodeKind::Comment => {
+                let data = self.character_data().map(|c| c.data()).unwrap_or_default();
+                Comment::new(cx, &document, &data).upcast::<Node>()
+            }
+            NodeKind::DocumentFragment => DocumentFragment::new(cx, &document).upcast::<Node>(),
+            // Attr: its namespace, prefix, local name, and value.
+            NodeKind::Attribute => {
+                let attr = self.attr().expect("an Attr");
+                Attr::new(cx, &document, None, attr.name(), &attr.value()).upcast::<Node>()
+            }
+            NodeKind::Document => {
+                return Err(Error::dom_with_message(
+                    DomExceptionName::NotSupportedError,
+                    "cloning a Document is not supported",
+                ))
+            }
+        };
+        // Step 6: Set copy's node document to document (done at creation).
+        // Step 7: Return copy.
+        Ok(copy)
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-node-equals> (iterative over
+    /// both subtrees).
+    pub fn equals(&self, other: &Node) -> bool {
+        let mut pending = vec![(self.root_ref(), DomRoot::from_ref(other))];
+        while let Some((a, b)) = pending.pop() {
+            // A and B implement the same interfaces.
+            if a.kind != b.kind {
+                return false;
+            }
+            match a.kind {
+                NodeKind::Element => {
+                    let (Some(a), Some(b)) = (a.downcast::<Element>(), b.downcast::<Element>())
+                    else {
+                        return false;
+                    };
+                    // Element: namespace, namespace prefix, local name, and
+                    // its attribute list's size; and each attribute in A's
+                    // list has an attribute that equals an attribute in B's.
+                    let (list_a, list_b) = (a.attribute_list(), b.attribute_list());
+                    if a.namespace() != b.namespace()
+                        || a.prefix() != b.prefix()
+                        || a.local_name() != b.local_name()
+                        || list_a.len() != list_b.len()
+                        || !list_a.iter().all(|attr| list_b.contains(attr))
+                    {
+                        return false;
+                    }
+                }
+                // Text, Comment: its data.
+                NodeKind::Text | NodeKind::Comment => {
+                    let data = |n: &Node| n.character_data().map(|c| c.data());
+                    if data(&a) != data(&b) {
+                        return false;
+                    }
+                }
+                // Attr: its namespace, local name, and value.
+                NodeKind::Attribute => {
+                    let attr = |n: &Node| n.attr().map(|a| (a.name().to_owned(), a.value()));
+                    if attr(&a) != attr(&b) {
+                        return false;
+                    }
+                }
+                NodeKind::Document | NodeKind::DocumentFragment => {}
+            }
+            // A and B have the same number of children, and each child of
+            // A equals the child of B at the identical index.
+            let (children_a, children_b) = (a.children(), b.children());
+            if children_a.len() != children_b.len() {
+                return false;
+            }
+            pending.extend(children_a.into_iter().zip(children_b));
+        }
+        true
     }
 
     /// The global this node's reflector lives in.
@@ -530,6 +1234,8 @@ impl NodeMethods for Node {
             NodeKind::Text => 3,
             NodeKind::Comment => 8,
             NodeKind::Document => 9,
+            NodeKind::DocumentFragment => 11,
+            NodeKind::Attribute => 2,
         }
     }
 
@@ -544,6 +1250,9 @@ impl NodeMethods for Node {
             NodeKind::Text => "#text".into(),
             NodeKind::Comment => "#comment".into(),
             NodeKind::Document => "#document".into(),
+            NodeKind::DocumentFragment => "#document-fragment".into(),
+            // Attr: its qualified name.
+            NodeKind::Attribute => self.attr().map(|a| a.name().to_owned()).unwrap_or_default(),
         }
     }
 
@@ -584,19 +1293,29 @@ impl NodeMethods for Node {
 
     /// <https://dom.spec.whatwg.org/#dom-node-textcontent>
     fn TextContent(&self, _cx: &mut JSContext) -> Option<DOMString> {
+        // https://dom.spec.whatwg.org/#get-text-content
         match self.kind {
-            NodeKind::Element => Some(self.descendant_text_content()),
-            NodeKind::Text => self.root_ref().downcast::<Text>().map(|t| t.data()),
-            NodeKind::Comment | NodeKind::Document => None,
+            // DocumentFragment, Element: the descendant text content of node.
+            NodeKind::Element | NodeKind::DocumentFragment => Some(self.descendant_text_content()),
+            // CharacterData: node's data.
+            NodeKind::Text | NodeKind::Comment => self.character_data().map(|c| c.data()),
+            // Attr: node's value.
+            NodeKind::Attribute => self.attr().map(|a| a.value()),
+            // Otherwise: null.
+            NodeKind::Document => None,
         }
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-textcontent>: string replace
     /// all for elements, replace data for text.
     fn SetTextContent(&self, cx: &mut JSContext, value: Option<DOMString>) -> Fallible<()> {
+        // https://dom.spec.whatwg.org/#set-text-content (null is the empty
+        // string).
         let value = value.unwrap_or_default();
         match self.kind {
-            NodeKind::Element => {
+            // DocumentFragment, Element: string replace all with value
+            // within node.
+            NodeKind::Element | NodeKind::DocumentFragment => {
                 // https://dom.spec.whatwg.org/#string-replace-all
                 // Step 1: Let node be null.
                 // Step 2: If string is not the empty string, then set node
@@ -609,22 +1328,82 @@ impl NodeMethods for Node {
                 };
                 // Step 3: Replace all with node within parent.
                 self.replace_all(node.as_deref().map(|t| t.upcast_node()));
-                crate::script_element::run_post_connection_steps(cx);
             }
-            NodeKind::Text => {
-                if let Some(text) = self.root_ref().downcast::<Text>() {
-                    text.set_data(&value);
-                    // Replace data, step 12: the children changed steps
-                    // for node's parent.
-                    if let Some(parent) = self.parent() {
-                        crate::script_element::children_changed(&parent);
-                    }
-                    crate::script_element::run_post_connection_steps(cx);
+            // CharacterData: replace data with node node, offset 0, count
+            // node's length, and data value.
+            NodeKind::Text | NodeKind::Comment => {
+                if let Some(data) = self.character_data() {
+                    data.replace_data(0, data.length(), &value)?;
                 }
             }
-            NodeKind::Comment | NodeKind::Document => {}
+            // Attr: set an existing attribute value with node and value.
+            NodeKind::Attribute => {
+                if let Some(attr) = self.attr() {
+                    attr.SetValue(cx, value)?;
+                }
+            }
+            // Otherwise: do nothing.
+            NodeKind::Document => {}
+        }
+        crate::script_element::run_post_connection_steps(cx);
+        Ok(())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-nodevalue>: a CharacterData
+    /// node's data; otherwise null (no Attr nodes here).
+    fn NodeValue(&self, _cx: &mut JSContext) -> Option<DOMString> {
+        // Attr: this's value.
+        if let Some(attr) = self.attr() {
+            return Some(attr.value());
+        }
+        // CharacterData: this's data. Otherwise: null.
+        self.character_data().map(|c| c.data())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-nodevalue>
+    fn SetNodeValue(&self, cx: &mut JSContext, value: Option<DOMString>) -> Fallible<()> {
+        // If the given value is null, act as if it was the empty string
+        // instead, and then do as described below, switching on the
+        // interface this implements: CharacterData: replace data with node
+        // this, offset 0, count this's length, and data the given value.
+        // Otherwise: do nothing. (Attr: set an existing attribute value
+        // with this and the given value.)
+        if let Some(attr) = self.attr() {
+            attr.SetValue(cx, value.unwrap_or_default())?;
+            return Ok(());
+        }
+        if let Some(data) = self.character_data() {
+            data.replace_data(0, data.length(), &value.unwrap_or_default())?;
+            crate::script_element::run_post_connection_steps(cx);
         }
         Ok(())
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-isconnected>: whether this
+    /// is connected (its shadow-including root is a document).
+    fn IsConnected(&self, _cx: &mut JSContext) -> bool {
+        self.is_connected()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-clonenode>
+    fn CloneNode(&self, cx: &mut JSContext, deep: bool) -> Fallible<DomRoot<Node>> {
+        // Step 1: If this is a shadow root, then throw a
+        // "NotSupportedError" DOMException (no shadow roots here).
+        // Step 2: Return the result of cloning a node given this with
+        // subtree set to subtree.
+        self.clone_node(cx, None, deep)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-isequalnode>: true if
+    /// otherNode is non-null and this equals otherNode; otherwise false.
+    fn IsEqualNode(&self, _cx: &mut JSContext, other: Option<DomRoot<Node>>) -> Fallible<bool> {
+        Ok(other.is_some_and(|o| self.equals(&o)))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-issamenode>: true if
+    /// otherNode is this; otherwise false.
+    fn IsSameNode(&self, _cx: &mut JSContext, other: Option<DomRoot<Node>>) -> Fallible<bool> {
+        Ok(other.is_some_and(|o| std::ptr::eq(&*o, self)))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-haschildnodes>
@@ -632,9 +1411,15 @@ impl NodeMethods for Node {
         Ok(!self.children.borrow().is_empty())
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-node-childnodes>
-    fn ChildNodes(&self, _cx: &mut JSContext) -> Fallible<Vec<DomRoot<Node>>> {
-        Ok(self.children())
+    /// <https://dom.spec.whatwg.org/#dom-node-childnodes>: a NodeList
+    /// rooted at this matching only children (the same object each time).
+    fn ChildNodes(&self, cx: &mut JSContext) -> DomRoot<NodeList> {
+        if let Some(list) = self.child_nodes.get() {
+            return list;
+        }
+        let list = NodeList::new_children(cx, self);
+        self.child_nodes.set(Some(&list));
+        list
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-contains>

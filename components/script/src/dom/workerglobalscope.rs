@@ -28,7 +28,8 @@ use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::performance::Performance;
 use crate::dom::workerlocation::WorkerLocation;
-use crate::script_loading::{ClassicScriptRun, ImportError};
+use crate::script_loading::ClassicScriptRun;
+use crate::worker_scripts::ImportError;
 use crate::workers::WorkerShared;
 
 pub struct WorkerGlobalScope {
@@ -202,7 +203,7 @@ impl WorkerGlobalScope {
             // Step 6.1: Fetch a classic worker-imported script given
             // urlRecord and settings object. If this succeeds, let script
             // be the result. Otherwise, rethrow the exception.
-            let (source, record) = crate::script_loading::fetch_classic_worker_imported_script(
+            let (source, record) = crate::worker_scripts::fetch_classic_worker_imported_script(
                 &*loader,
                 &url,
                 &global.origin(),

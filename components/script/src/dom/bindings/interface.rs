@@ -132,6 +132,10 @@ pub enum IteratorKind {
     /// `iterable<V>` on an interface with an indexed property getter: the
     /// iteration methods are %Array.prototype%'s.
     Value,
+    /// An indexed property getter without an iterable declaration: only
+    /// @@iterator, %Array.prototype.values%
+    /// (<https://webidl.spec.whatwg.org/#es-iterator>).
+    Indexed,
     /// `iterable<K, V>`: the generated `entries`, `keys`, `values` and
     /// `forEach`, and the iterator prototype object.
     Pair(&'static PairIteratorSpec),
@@ -277,6 +281,7 @@ pub fn get_or_create_interface_objects(
     match spec.iterator {
         IteratorKind::None => {}
         IteratorKind::Value => define_value_iterator_methods(cx, proto.handle())?,
+        IteratorKind::Indexed => define_indexed_iterator(cx, proto.handle())?,
         IteratorKind::Pair(pair) => define_pair_iterator(cx, proto.handle(), pair)?,
     }
     // https://webidl.spec.whatwg.org/#interface-prototype-object: the
@@ -554,6 +559,18 @@ fn define_value_iterator_methods(cx: &mut JSContext, proto: HandleObject) -> Res
             return Err(());
         }
     }
+    define_indexed_iterator(cx, proto)
+}
+
+/// <https://webidl.spec.whatwg.org/#es-iterator>: "If the interface defines
+/// an indexed property getter, then F is %Array.prototype.values%", with
+/// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true}.
+fn define_indexed_iterator(cx: &mut JSContext, proto: HandleObject) -> Result<(), ()> {
+    rooted!(&in(cx) let array_proto = unsafe { GetRealmArrayPrototype(cx) });
+    if array_proto.get().is_null() {
+        return Err(());
+    }
+    rooted!(&in(cx) let mut function = mozjs::jsval::UndefinedValue());
     if !unsafe {
         JS_GetProperty(
             cx,

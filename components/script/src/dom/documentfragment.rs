@@ -1,0 +1,129 @@
+//! `DocumentFragment` (<https://dom.spec.whatwg.org/#interface-documentfragment>):
+//! a parentless container whose children move, not itself, when it is
+//! inserted (see `Node::insert`). Also the template contents of
+//! `<template>` and the result of HTML fragment parsing.
+
+use mozjs::context::JSContext;
+use mozjs::gc::Traceable;
+use mozjs::jsapi::JSTracer;
+use mozjs::rust::HandleObject;
+
+use crate::dom::bindings::codegen::DocumentFragmentBinding::DocumentFragmentMethods;
+use crate::dom::bindings::codegen::NodeOrString;
+use crate::dom::bindings::conversions::DOMString;
+use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::root::DomRoot;
+use crate::dom::document::Document;
+use crate::dom::element::Element;
+use crate::dom::globalscope::GlobalScope;
+use crate::dom::htmlcollection::HTMLCollection;
+use crate::dom::node::{Node, NodeKind};
+
+pub struct DocumentFragment {
+    node: Node,
+}
+
+impl AsRef<Node> for DocumentFragment {
+    fn as_ref(&self) -> &Node {
+        &self.node
+    }
+}
+
+unsafe impl Traceable for DocumentFragment {
+    unsafe fn trace(&self, trc: *mut JSTracer) {
+        unsafe { self.node.trace(trc) }
+    }
+}
+
+impl DocumentFragment {
+    /// A new, empty fragment whose node document is `document`.
+    pub fn new(cx: &mut JSContext, document: &Document) -> DomRoot<DocumentFragment> {
+        let global = document.upcast_node().global();
+        Self::new_with_proto(cx, global, Some(document), None)
+    }
+
+    fn new_with_proto(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        document: Option<&Document>,
+        proto: Option<HandleObject>,
+    ) -> DomRoot<DocumentFragment> {
+        reflect_dom_object(
+            cx,
+            global,
+            Box::new(DocumentFragment {
+                node: Node::new_inherited(NodeKind::DocumentFragment, document),
+            }),
+            proto,
+        )
+    }
+
+    pub fn upcast_node(&self) -> &Node {
+        &self.node
+    }
+}
+
+impl DocumentFragmentMethods for DocumentFragment {
+    /// <https://dom.spec.whatwg.org/#dom-documentfragment-documentfragment>:
+    /// set this's node document to current global object's associated
+    /// Document.
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+    ) -> Fallible<DomRoot<DocumentFragment>> {
+        let document = global.as_window().map(|w| w.document(cx));
+        Ok(Self::new_with_proto(cx, global, document.as_deref(), proto))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-nonelementparentnode-getelementbyid>:
+    /// the first element, in tree order, within this's descendants, whose
+    /// ID is elementId; otherwise, null.
+    fn GetElementById(
+        &self,
+        _cx: &mut JSContext,
+        element_id: DOMString,
+    ) -> Fallible<Option<DomRoot<Element>>> {
+        Ok(self
+            .node
+            .element_descendants()
+            .into_iter()
+            .find(|e| e.get_attribute("id").as_deref() == Some(element_id.as_str())))
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
+    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.first_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
+    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
+        self.node.last_element_child()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
+    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
+        self.node.child_element_count()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
+    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
+        self.node.children_collection(cx)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
+    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.prepend_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
+    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.append_nodes(cx, nodes)
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
+    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
+        self.node.replace_children_nodes(cx, nodes)
+    }
+}
