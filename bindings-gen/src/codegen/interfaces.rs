@@ -513,19 +513,8 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             });
             group[0].required_argument_count() as u16
         } else {
-            let plan = overload_plan(&group).expect("checked by the parser");
-            let overload_fns: Vec<_> = (0..group.len())
-                .map(|i| format_ident!("{}_overload_{}", native, i))
-                .collect();
-            for (f, body) in overload_fns.iter().zip(&bodies) {
-                natives.push(quote! {
-                    #[allow(unused_variables)]
-                    unsafe fn #f(cx: &mut JSContext, args: NativeArgs) -> Result<(), ()> {
-                        unsafe { #body }
-                    }
-                });
-            }
-            let dispatch = overload_dispatch(&group, &plan, &overload_fns, &what);
+            let (plan, dispatch) =
+                overload_functions(&group, &bodies, &native.to_string(), &what, &mut natives);
             natives.push(quote! {
                 #native_doc
                 /// Overloaded: the overload resolution algorithm
@@ -752,19 +741,8 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 group[0].required_argument_count() as u32,
             )
         } else {
-            let plan = overload_plan(&group).expect("checked by the parser");
-            let overload_fns: Vec<_> = (0..group.len())
-                .map(|i| format_ident!("construct_overload_{}", i))
-                .collect();
-            for (f, body) in overload_fns.iter().zip(&bodies) {
-                natives.push(quote! {
-                    #[allow(unused_variables)]
-                    unsafe fn #f(cx: &mut JSContext, args: NativeArgs) -> Result<(), ()> {
-                        unsafe { #body }
-                    }
-                });
-            }
-            let dispatch = overload_dispatch(&group, &plan, &overload_fns, &what);
+            let (plan, dispatch) =
+                overload_functions(&group, &bodies, "construct", &what, &mut natives);
             natives.push(quote! {
                 /// The interface object's [[Call]] and [[Construct]]
                 /// (<https://webidl.spec.whatwg.org/#js-constructor>): step
@@ -1266,6 +1244,32 @@ fn legacy_platform_object(
             #(#items)*
         }
     })
+}
+
+/// One function per overload of `group` (`{prefix}_overload_{i}`, running
+/// `bodies[i]`), pushed to `natives`; returns the overload plan and the
+/// dispatch code calling them.
+fn overload_functions(
+    group: &[&Operation],
+    bodies: &[TokenStream],
+    prefix: &str,
+    what: &str,
+    natives: &mut Vec<TokenStream>,
+) -> (OverloadPlan, TokenStream) {
+    let plan = overload_plan(group).expect("checked by the parser");
+    let overload_fns: Vec<_> = (0..group.len())
+        .map(|i| format_ident!("{}_overload_{}", prefix, i))
+        .collect();
+    for (f, body) in overload_fns.iter().zip(bodies) {
+        natives.push(quote! {
+            #[allow(unused_variables)]
+            unsafe fn #f(cx: &mut JSContext, args: NativeArgs) -> Result<(), ()> {
+                unsafe { #body }
+            }
+        });
+    }
+    let dispatch = overload_dispatch(group, &plan, &overload_fns, what);
+    (plan, dispatch)
 }
 
 /// The overload resolution algorithm (<https://webidl.spec.whatwg.org/#es-overloads>)
