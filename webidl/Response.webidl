@@ -14,8 +14,8 @@ interface Response {
   static Response error();
   static Response redirect(USVString url, optional unsigned short status = 302);
   // Not yet: `static Response json(any data, optional ResponseInit init =
-  // {})`: the generator rejects a static and a regular operation of one
-  // name (`json`) as an overload.
+  // {})` (the generator supports it next to `json()`: the trait method
+  // would be `StaticJson`; the steps are not written).
 
   readonly attribute ResponseType type;
   readonly attribute USVString url;

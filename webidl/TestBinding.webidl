@@ -126,6 +126,10 @@ interface TestBinding : EventTarget {
   Uint8Array fillUint8Array(Uint8Array array, octet value);
   ArrayBufferView? echoView(ArrayBufferView? view);
   DOMString describeBufferOrString((BufferSource or DOMString) value);
+  // [AllowShared] / [AllowResizable] buffer source types.
+  sequence<octet> bytesOfSharedView([AllowShared] Uint8Array view);
+  DOMString describeResizable([AllowResizable] ArrayBuffer buffer);
+  DOMString describeAnyView(optional [AllowShared, AllowResizable] ArrayBufferView? view = null);
 
   Promise<DOMString> promiseEcho(DOMString value);
   Promise<undefined> promiseRejectWith(DOMString name);
@@ -158,6 +162,14 @@ interface TestBinding : EventTarget {
 partial interface TestBinding {
   readonly attribute DOMString fromPartial;
   DOMString partialOperation(DOMString value);
+  // A static and a regular operation with the same identifier are not
+  // overloads of each other (as Fetch's `static json(data)` and `json()`).
+  DOMString sameName();
+  static DOMString sameName(DOMString value, optional long count = 1);
+  // [SecureContext] members: absent outside secure contexts.
+  [SecureContext] readonly attribute DOMString secureAttribute;
+  [SecureContext] DOMString secureOperation();
+  [SecureContext] static DOMString secureStatic();
 };
 
 [Exposed=DedicatedWorker, Pref="dom.testbinding.enabled"]
@@ -214,4 +226,28 @@ interface TestPairIterable {
   undefined append(DOMString name, long value);
   undefined clear();
   iterable<DOMString, long>;
+};
+
+// Inherited special operations (as HTMLFormControlsCollection :
+// HTMLCollection, which overrides the named getter, and RadioNodeList :
+// NodeList, which inherits the indexed getter).
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestDerivedCollection : TestCollection {
+  constructor(sequence<DOMString> entries);
+  getter (long or DOMString)? namedItem(DOMString name);
+};
+
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled"]
+interface TestDerivedList : TestIndexedList {
+  // Overloaded constructors (by type at index 0, and by count).
+  constructor(sequence<DOMString> items);
+  constructor(TestIndexedList copyOf);
+  constructor(DOMString item, [EnforceRange] unsigned long count);
+  attribute DOMString value;
+};
+
+// A [SecureContext] interface: no interface object outside secure contexts.
+[Exposed=(Window,DedicatedWorker), Pref="dom.testbinding.enabled", SecureContext]
+interface TestSecureOnly {
+  constructor();
 };

@@ -97,7 +97,7 @@ pub enum Type {
     /// by its Rust name in `dom::bindings::buffer` (`ArrayBuffer`,
     /// `ArrayBufferView`, `BufferSource`, `AllowSharedBufferSource`,
     /// `Uint8Array`, ...).
-    Buffer(&'static str),
+    Buffer(&'static str, BufferAllow),
     Sequence(Box<Type>),
     Nullable(Box<Type>),
     Promise(Box<Type>),
@@ -109,6 +109,17 @@ pub enum Type {
     /// The flattened member types of a union (no nullable members: a
     /// nullable union is `Nullable(Union(..))`).
     Union(Vec<Type>),
+}
+
+/// `[AllowShared]` and `[AllowResizable]` on a buffer source type
+/// (<https://webidl.spec.whatwg.org/#AllowShared>,
+/// <https://webidl.spec.whatwg.org/#AllowResizable>): whether views of a
+/// `SharedArrayBuffer`, and resizable (or growable) buffers and views of
+/// them, convert.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BufferAllow {
+    pub shared: bool,
+    pub resizable: bool,
 }
 
 impl Type {
@@ -145,7 +156,7 @@ impl Type {
             Type::Record(k, v) => {
                 format!("{}{}Record", k.union_member_name(), v.union_member_name())
             }
-            Type::Buffer(name) => (*name).into(),
+            Type::Buffer(name, _) => (*name).into(),
             Type::Sequence(t) => format!("{}Sequence", t.union_member_name()),
             Type::Nullable(t) => format!("Nullable{}", t.union_member_name()),
             Type::Promise(t) => format!("{}Promise", t.union_member_name()),
@@ -223,6 +234,9 @@ pub struct Operation {
     pub name: Option<String>,
     pub arguments: Vec<Argument>,
     pub return_type: Type,
+    /// `[SecureContext]` (<https://webidl.spec.whatwg.org/#SecureContext>):
+    /// defined only on globals whose settings object is a secure context.
+    pub secure_context: bool,
     pub location: Location,
 }
 
@@ -272,6 +286,9 @@ pub struct Attribute {
     /// `[Replaceable]` (<https://webidl.spec.whatwg.org/#Replaceable>):
     /// assigning defines an own data property shadowing the attribute.
     pub replaceable: bool,
+    /// `[SecureContext]` (<https://webidl.spec.whatwg.org/#SecureContext>):
+    /// defined only on globals whose settings object is a secure context.
+    pub secure_context: bool,
     pub location: Location,
 }
 
@@ -372,7 +389,13 @@ pub struct Interface {
     /// operations are own properties of the global, whose class is the
     /// interface's class.
     pub global: bool,
-    pub constructor: Option<Operation>,
+    /// `[SecureContext]` (<https://webidl.spec.whatwg.org/#SecureContext>):
+    /// the interface object is defined only on globals whose settings
+    /// object is a secure context.
+    pub secure_context: bool,
+    /// The constructor operations, overloads of each other (in
+    /// declaration order); empty when the interface has none.
+    pub constructors: Vec<Operation>,
     pub attributes: Vec<Attribute>,
     pub operations: Vec<Operation>,
     /// Static operations (<https://webidl.spec.whatwg.org/#es-static-operations>):
@@ -576,7 +599,7 @@ pub fn overload_categories(ty: &Type) -> Vec<String> {
         Type::Record(..) | Type::CallbackInterface(_) => vec!["dictionary".into()],
         Type::Object => vec!["object".into()],
         Type::Interface(n) => vec![format!("interface {n}")],
-        Type::Buffer(_) => vec!["buffer".into()],
+        Type::Buffer(..) => vec!["buffer".into()],
         Type::CallbackFunction(_) => vec!["callback".into()],
         Type::Sequence(_) => vec!["sequence".into()],
         Type::Boolean => vec!["boolean".into()],

@@ -524,6 +524,7 @@ impl<'a> Resolver<'a> {
                                 name: Some(ident_name(id.0)),
                                 arguments,
                                 return_type,
+                                secure_context: false,
                                 location: op_location,
                             });
                         }
@@ -623,6 +624,7 @@ impl<'a> Resolver<'a> {
                 "Exposed",
                 "Pref",
                 "Global",
+                "SecureContext",
                 "LegacyOverrideBuiltIns",
                 "LegacyUnenumerableNamedProperties",
             ],
@@ -668,7 +670,8 @@ impl<'a> Resolver<'a> {
             exposure,
             pref,
             global,
-            constructor: None,
+            secure_context: attrs.has("SecureContext"),
+            constructors: Vec::new(),
             attributes: Vec::new(),
             operations: Vec::new(),
             static_operations: Vec::new(),
@@ -773,14 +776,15 @@ impl<'a> Resolver<'a> {
         match member {
             InterfaceMember::Constructor(c) => {
                 ExtAttrs::new(&c.attributes).check(file, "a constructor", &[])?;
-                if iface.constructor.is_some() {
-                    return Err(err(location, "overloaded constructors are not supported"));
-                }
+                // Overloaded constructors
+                // (https://webidl.spec.whatwg.org/#idl-overloading) are
+                // checked in `validate`.
                 let arguments = self.arguments(file, &c.args.body.list, location, false)?;
-                iface.constructor = Some(Operation {
+                iface.constructors.push(Operation {
                     name: None,
                     arguments,
                     return_type: Type::Interface(name.to_owned()),
+                    secure_context: false,
                     location: location.clone(),
                 });
             }
@@ -1033,6 +1037,7 @@ impl<'a> Resolver<'a> {
                     name: None,
                     arguments: self.arguments(file, &op.args.body.list, &op_loc, false)?,
                     return_type: self.return_type(file, &op.return_type, &op_loc)?,
+                    secure_context: false,
                     location: op_loc.clone(),
                 }
             }
@@ -1207,6 +1212,7 @@ impl<'a> Resolver<'a> {
                 "PutForwards",
                 "Replaceable",
                 "Exposed",
+                "SecureContext",
             ]
         } else {
             &[
@@ -1216,6 +1222,7 @@ impl<'a> Resolver<'a> {
                 "SameObject",
                 "PutForwards",
                 "Replaceable",
+                "SecureContext",
             ]
         };
         a_attrs.check(file, "an attribute", allowed)?;
@@ -1260,6 +1267,13 @@ impl<'a> Resolver<'a> {
         let ty = self.attributed_type(file, type_, &a_loc)?;
         check_attribute_type(&ty, &a_loc)?;
         let unforgeable = a_attrs.has("LegacyUnforgeable");
+        let secure_context = a_attrs.has("SecureContext");
+        if unforgeable && secure_context {
+            return Err(err(
+                &a_loc,
+                "[SecureContext] [LegacyUnforgeable] attributes are not supported",
+            ));
+        }
         if unforgeable && !readonly {
             return Err(err(
                 &a_loc,
@@ -1284,6 +1298,7 @@ impl<'a> Resolver<'a> {
             on_error_event_handler,
             put_forwards,
             replaceable,
+            secure_context,
             location: a_loc,
         })
     }
@@ -1308,7 +1323,9 @@ impl<'a> Resolver<'a> {
         } else {
             OPERATION_ATTRIBUTES
         };
-        ExtAttrs::new(ext).check(file, "an operation", allowed)?;
+        let op_attrs = ExtAttrs::new(ext);
+        op_attrs.check(file, "an operation", allowed)?;
+        let secure_context = op_attrs.has("SecureContext");
         let op_name = ident_name(identifier);
         // Operations may be overloaded (checked in `validate`); any other
         // member with the name is a duplicate.
@@ -1326,6 +1343,7 @@ impl<'a> Resolver<'a> {
             name: Some(op_name),
             arguments,
             return_type,
+            secure_context,
             location: op_loc,
         })
     }
@@ -1557,9 +1575,16 @@ impl<'a> Resolver<'a> {
                     arg_attrs.check(
                         file,
                         "an argument",
-                        &["EnforceRange", "Clamp", "LegacyNullToEmptyString"],
+                        &[
+                            "EnforceRange",
+                            "Clamp",
+                            "LegacyNullToEmptyString",
+                            "AllowShared",
+                            "AllowResizable",
+                        ],
                     )?;
                     let mut ty = self.attributed_type(file, &a.type_, &a_loc)?;
+                    ty = buffer_allow(ty, &arg_attrs, &a_loc)?;
                     if arg_attrs.has("LegacyNullToEmptyString") {
                         ty = null_to_empty_string(ty, &a_loc)?;
                     }
@@ -1666,8 +1691,18 @@ impl<'a> Resolver<'a> {
         attrs.check(
             file,
             "a type",
-            &["EnforceRange", "Clamp", "LegacyNullToEmptyString"],
+            &[
+                "EnforceRange",
+                "Clamp",
+                "LegacyNullToEmptyString",
+                "AllowShared",
+                "AllowResizable",
+            ],
         )?;
+        if attrs.has("AllowShared") || attrs.has("AllowResizable") {
+            let plain = self.plain_type(file, &ty.type_, None, location)?;
+            return buffer_allow(plain, &attrs, location);
+        }
         if attrs.has("LegacyNullToEmptyString") {
             return null_to_empty_string(
                 self.plain_type(file, &ty.type_, None, location)?,
@@ -1847,22 +1882,54 @@ impl<'a> Resolver<'a> {
                 }
                 nullable!(t.q_mark, Type::Record(Box::new(key), Box::new(value)))
             }
-            NonAnyType::ArrayBuffer(t) => nullable!(t.q_mark, Type::Buffer("ArrayBuffer")),
-            NonAnyType::Int8Array(t) => nullable!(t.q_mark, Type::Buffer("Int8Array")),
-            NonAnyType::Int16Array(t) => nullable!(t.q_mark, Type::Buffer("Int16Array")),
-            NonAnyType::Int32Array(t) => nullable!(t.q_mark, Type::Buffer("Int32Array")),
-            NonAnyType::Uint8Array(t) => nullable!(t.q_mark, Type::Buffer("Uint8Array")),
-            NonAnyType::Uint16Array(t) => nullable!(t.q_mark, Type::Buffer("Uint16Array")),
-            NonAnyType::Uint32Array(t) => nullable!(t.q_mark, Type::Buffer("Uint32Array")),
+            NonAnyType::ArrayBuffer(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("ArrayBuffer", BufferAllow::default())
+            ),
+            NonAnyType::Int8Array(t) => {
+                nullable!(t.q_mark, Type::Buffer("Int8Array", BufferAllow::default()))
+            }
+            NonAnyType::Int16Array(t) => {
+                nullable!(t.q_mark, Type::Buffer("Int16Array", BufferAllow::default()))
+            }
+            NonAnyType::Int32Array(t) => {
+                nullable!(t.q_mark, Type::Buffer("Int32Array", BufferAllow::default()))
+            }
+            NonAnyType::Uint8Array(t) => {
+                nullable!(t.q_mark, Type::Buffer("Uint8Array", BufferAllow::default()))
+            }
+            NonAnyType::Uint16Array(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("Uint16Array", BufferAllow::default())
+            ),
+            NonAnyType::Uint32Array(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("Uint32Array", BufferAllow::default())
+            ),
             NonAnyType::Uint8ClampedArray(t) => {
-                nullable!(t.q_mark, Type::Buffer("Uint8ClampedArray"))
+                nullable!(
+                    t.q_mark,
+                    Type::Buffer("Uint8ClampedArray", BufferAllow::default())
+                )
             }
-            NonAnyType::Float32Array(t) => nullable!(t.q_mark, Type::Buffer("Float32Array")),
-            NonAnyType::Float64Array(t) => nullable!(t.q_mark, Type::Buffer("Float64Array")),
+            NonAnyType::Float32Array(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("Float32Array", BufferAllow::default())
+            ),
+            NonAnyType::Float64Array(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("Float64Array", BufferAllow::default())
+            ),
             NonAnyType::ArrayBufferView(t) => {
-                nullable!(t.q_mark, Type::Buffer("ArrayBufferView"))
+                nullable!(
+                    t.q_mark,
+                    Type::Buffer("ArrayBufferView", BufferAllow::default())
+                )
             }
-            NonAnyType::BufferSource(t) => nullable!(t.q_mark, Type::Buffer("BufferSource")),
+            NonAnyType::BufferSource(t) => nullable!(
+                t.q_mark,
+                Type::Buffer("BufferSource", BufferAllow::default())
+            ),
             NonAnyType::DataView(_) => return Err(err(location, "DataView is not supported")),
         })
     }
@@ -1882,7 +1949,10 @@ impl<'a> Resolver<'a> {
                     "[EnforceRange] and [Clamp] only apply to integer types",
                 ));
             }
-            return Ok(Type::Buffer("AllowSharedBufferSource"));
+            return Ok(Type::Buffer(
+                "AllowSharedBufferSource",
+                BufferAllow::default(),
+            ));
         }
         let Some((kind, _)) = self.kinds.get(name) else {
             let hint = match name {
@@ -2170,7 +2240,7 @@ fn check_union(members: &[Type], location: &Location) -> Result<(), GenError> {
             // Dictionaries and records are both "dictionary-like".
             Type::Dictionary(_) | Type::Record(..) => "dictionary",
             // Buffer source types: one member (BufferSource counts as one).
-            Type::Buffer(_) => "buffer source",
+            Type::Buffer(..) => "buffer source",
             Type::Interface(_) => {
                 continue;
             }
@@ -2259,8 +2329,50 @@ fn contains_callback_or_promise(ty: &Type) -> bool {
 /// (<https://webidl.spec.whatwg.org/#idl-extended-attributes>) that need no
 /// binding code here: `[CEReactions]` (no custom elements: nothing to
 /// queue), `[NewObject]` (the DOM method returns a new object anyway).
-const OPERATION_ATTRIBUTES: &[&str] = &["CEReactions", "NewObject"];
-const OPERATION_ATTRIBUTES_IN_MIXIN: &[&str] = &["CEReactions", "NewObject", "Exposed"];
+const OPERATION_ATTRIBUTES: &[&str] = &["CEReactions", "NewObject", "SecureContext"];
+const OPERATION_ATTRIBUTES_IN_MIXIN: &[&str] =
+    &["CEReactions", "NewObject", "Exposed", "SecureContext"];
+
+/// `[AllowShared]` (<https://webidl.spec.whatwg.org/#AllowShared>: on
+/// buffer view types) and `[AllowResizable]`
+/// (<https://webidl.spec.whatwg.org/#AllowResizable>: on buffer and buffer
+/// view types) in `attrs`, applied to `ty`.
+fn buffer_allow(ty: Type, attrs: &ExtAttrs<'_>, location: &Location) -> Result<Type, GenError> {
+    let shared = attrs.has("AllowShared");
+    let resizable = attrs.has("AllowResizable");
+    if !shared && !resizable {
+        return Ok(ty);
+    }
+    let apply = |t: Type| -> Result<Type, GenError> {
+        match t {
+            // BufferSource and AllowSharedBufferSource are typedefs of
+            // unions; the attributes go on their members.
+            Type::Buffer(name, allow) if name != "BufferSource" && name != "AllowSharedBufferSource" => {
+                if shared && name == "ArrayBuffer" {
+                    return Err(err(
+                        location,
+                        "[AllowShared] applies to buffer view types (ArrayBufferView and typed arrays), not ArrayBuffer",
+                    ));
+                }
+                Ok(Type::Buffer(
+                    name,
+                    BufferAllow {
+                        shared: allow.shared || shared,
+                        resizable: allow.resizable || resizable,
+                    },
+                ))
+            }
+            _ => Err(err(
+                location,
+                "[AllowShared] and [AllowResizable] only apply to ArrayBuffer, ArrayBufferView and typed array types",
+            )),
+        }
+    };
+    match ty {
+        Type::Nullable(inner) => Ok(Type::Nullable(Box::new(apply(*inner)?))),
+        t => apply(t),
+    }
+}
 
 /// `[LegacyNullToEmptyString]` applies to `DOMString` only
 /// (<https://webidl.spec.whatwg.org/#LegacyNullToEmptyString>).
@@ -2466,50 +2578,60 @@ fn validate(defs: &Definitions) -> Result<(), GenError> {
                 ));
             }
         }
-        // The objects of an interface inheriting special operations would
-        // need the parent's proxy handler with the child's struct: not
-        // supported (HTMLFormControlsCollection, RadioNodeList).
-        if let Some(ancestor) = defs
-            .ancestors(&iface.name)
-            .into_iter()
-            .find(|a| a.specials.legacy_platform_object())
-        {
-            return Err(err(
-                &iface.location,
-                format!(
-                    "interface {} inherits the special operations of {} (not supported)",
-                    iface.name, ancestor.name
-                ),
-            ));
+        // Special operations are inherited (a derived interface's objects
+        // are legacy platform objects too), which a [Global] interface
+        // cannot have (named properties objects are not supported).
+        if iface.global {
+            if let Some(ancestor) = defs
+                .ancestors(&iface.name)
+                .into_iter()
+                .find(|a| a.specials.legacy_platform_object())
+            {
+                return Err(err(
+                    &iface.location,
+                    format!(
+                        "special operations on [Global] interfaces are not supported ({} inherits them from {})",
+                        iface.name, ancestor.name
+                    ),
+                ));
+            }
         }
         if iface.name == "DOMException" && iface.parent.is_some() {
             return Err(err(&iface.location, "DOMException cannot inherit"));
         }
-        let ops = iface.constructor.iter().chain(iface.operations.iter());
+        let ops = iface.constructors.iter().chain(iface.operations.iter());
         for op in ops {
             check_final_dictionary_argument(defs, op)?;
         }
-        // Overloads (https://webidl.spec.whatwg.org/#idl-overloading).
-        for (list, other) in [
-            (&iface.operations, &iface.static_operations),
-            (&iface.static_operations, &iface.operations),
-        ] {
+        // Overloaded constructors: distinguishable as operations are.
+        if iface.constructors.len() > 1 {
+            let group: Vec<&Operation> = iface.constructors.iter().collect();
+            let last = group[group.len() - 1];
+            overload_plan(&group).map_err(|message| err(&last.location, message))?;
+        }
+        // Overloads (https://webidl.spec.whatwg.org/#idl-overloading): a
+        // static and a regular operation with the same identifier are not
+        // overloads of each other (overloads are among operations of the
+        // same static-ness; Fetch's `static json()` and `json()`).
+        for list in [&iface.operations, &iface.static_operations] {
             for group in overload_groups(list) {
                 let first = group[0];
                 let name = first.name.as_deref().unwrap_or_default();
-                if other.iter().any(|o| o.name.as_deref() == Some(name)) {
-                    return Err(err(
-                        &first.location,
-                        format!(
-                            "`{name}` is both a static and a regular operation of {}",
-                            iface.name
-                        ),
-                    ));
-                }
                 if group.len() < 2 {
                     continue;
                 }
                 let last = group[group.len() - 1];
+                // https://webidl.spec.whatwg.org/#SecureContext: on every
+                // overload or none.
+                if group
+                    .iter()
+                    .any(|o| o.secure_context != first.secure_context)
+                {
+                    return Err(err(
+                        &last.location,
+                        format!("[SecureContext] must be on every overload of `{name}` or none"),
+                    ));
+                }
                 if group
                     .iter()
                     .any(|o| o.returns_promise() != first.returns_promise())

@@ -178,12 +178,12 @@ fn unsupported_constructs_are_rejected() {
 }
 
 #[test]
-fn special_operations_are_not_inherited() {
+fn global_interfaces_cannot_inherit_special_operations() {
     assert_error(
-        "[Exposed=Window] interface C { getter long (unsigned long i); };\n[Exposed=Window] interface D : C { };",
+        "[Exposed=Window] interface C { getter long (unsigned long i); };\n[Global=Window, Exposed=Window] interface D : C { };",
         2,
-        28,
-        "interface D inherits the special operations of C (not supported)",
+        43,
+        "special operations on [Global] interfaces are not supported (D inherits them from C)",
     );
 }
 
@@ -381,14 +381,7 @@ fn the_project_webidl_files_are_accepted() {
     }
     let worker = &defs.interfaces["Worker"];
     assert!(!worker.global && worker.exposure.window && worker.exposure.dedicated_worker);
-    assert_eq!(
-        profiler
-            .constructor
-            .as_ref()
-            .unwrap()
-            .required_argument_count(),
-        1
-    );
+    assert_eq!(profiler.constructors[0].required_argument_count(), 1);
     let names: Vec<_> = defs.dictionaries["ProfilerFrame"]
         .members
         .iter()
@@ -545,5 +538,37 @@ fn cross_origin_isolated_dictionary_members() {
         1,
         18,
         "unsupported extended attribute [CrossOriginIsolated]",
+    );
+}
+
+#[test]
+fn overloaded_constructors_must_be_distinguishable() {
+    assert_error(
+        "[Exposed=Window] interface A { constructor(long a); constructor(short b); };",
+        1,
+        28,
+        "the overloads of `constructor` are not distinguishable at argument 1 with 1 arguments",
+    );
+}
+
+#[test]
+fn secure_context_and_buffer_attributes_are_checked() {
+    assert_error(
+        "[Exposed=Window] interface A { [SecureContext] undefined f(long a); undefined f(DOMString s); };",
+        1,
+        79,
+        "[SecureContext] must be on every overload of `f` or none",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f([AllowShared] ArrayBuffer b); };",
+        1,
+        70,
+        "[AllowShared] applies to buffer view types",
+    );
+    assert_error(
+        "[Exposed=Window] interface A { undefined f([AllowResizable] long b); };",
+        1,
+        66,
+        "[AllowShared] and [AllowResizable] only apply to",
     );
 }

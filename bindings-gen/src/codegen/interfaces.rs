@@ -107,6 +107,27 @@ fn argument_type(arg: &Argument) -> TokenStream {
     }
 }
 
+/// The conversion of the value assigned to an attribute, an expression of
+/// type `Result<T, ()>` inside a native's body
+/// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>): "If the
+/// attribute's type is an enumeration": S = ? ToString(V); if S is not one
+/// of the enumeration's values, return undefined (no TypeError).
+fn attribute_setter_conversion(defs: &Definitions, ty: &Type) -> TokenStream {
+    match ty {
+        Type::Enum(e) => {
+            let e = ident(e);
+            quote!(match #e::from_attribute_value(cx, args.get(0))? {
+                Some(value) => Ok::<_, ()>(value),
+                None => {
+                    args.rval().set(UndefinedValue());
+                    return Ok(());
+                }
+            })
+        }
+        _ => from_js_expr(defs, ty, quote!(args.get(0))),
+    }
+}
+
 pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
     let name = &iface.name;
     let module = format_ident!("{}Binding", name);
@@ -120,6 +141,12 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
     let mut natives = Vec::new();
     let mut attribute_specs = Vec::new();
     let mut method_specs = Vec::new();
+    // [SecureContext] members (https://webidl.spec.whatwg.org/#SecureContext):
+    // defined only on globals that are secure contexts.
+    let mut secure_attribute_specs = Vec::new();
+    let mut secure_method_specs = Vec::new();
+    let mut secure_static_attribute_specs = Vec::new();
+    let mut secure_static_method_specs = Vec::new();
 
     // Attributes: https://webidl.spec.whatwg.org/#es-attributes
     for attr in &iface.attributes {
@@ -260,7 +287,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                     fn #setter_name(&self, cx: &mut JSContext, value: #t) -> Fallible<()>;
                 });
             }
-            let convert = from_js_expr(defs, &attr.ty, quote!(args.get(0)));
+            let convert = attribute_setter_conversion(defs, &attr.ty);
             let root = if contains_callback(&attr.ty) {
                 quote!(let _root_value = RootedTraceableBox::new(value.clone());)
             } else {
@@ -286,8 +313,12 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         };
         if !attr.unforgeable {
             let key = c_str(&attr.name);
-            attribute_specs
-                .push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
+            let specs = if attr.secure_context {
+                &mut secure_attribute_specs
+            } else {
+                &mut attribute_specs
+            };
+            specs.push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
         }
     }
 
@@ -341,7 +372,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 #[doc = #doc]
                 fn #setter_name(cx: &mut JSContext, global: &GlobalScope, value: #t) -> Fallible<()>;
             });
-            let convert = from_js_expr(defs, &attr.ty, quote!(args.get(0)));
+            let convert = attribute_setter_conversion(defs, &attr.ty);
             natives.push(quote! {
                 /// The static attribute's setter
                 /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
@@ -360,8 +391,12 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             quote!(Some(#setter))
         };
         let key = c_str(&attr.name);
-        static_attribute_specs
-            .push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
+        let specs = if attr.secure_context {
+            &mut secure_static_attribute_specs
+        } else {
+            &mut static_attribute_specs
+        };
+        specs.push(quote!(accessor_spec(#key, Some(#getter), #setter, JSPROP_ENUMERATE)));
     }
 
     // Operations: https://webidl.spec.whatwg.org/#es-operations, and
@@ -388,9 +423,21 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         };
         let what = format!("{}.{}", name, op_name);
         let mut bodies = Vec::new();
+        // A static operation named as a regular one is `StaticFoo` in the
+        // trait (they are not overloads of each other).
+        let base = if is_static
+            && iface
+                .operations
+                .iter()
+                .any(|o| o.name.as_deref() == Some(op_name))
+        {
+            format!("Static{}", camel_case(op_name))
+        } else {
+            camel_case(op_name)
+        };
         for (index, op) in group.iter().enumerate() {
             // Overloads are `Foo`, `Foo_`, `Foo__`... in declaration order.
-            let method = ident(&format!("{}{}", camel_case(op_name), "_".repeat(index)));
+            let method = ident(&format!("{}{}", base, "_".repeat(index)));
             let (stmts, arg_names) = argument_conversions(defs, op, &what);
             let params = op.arguments.iter().zip(&arg_names).map(|(a, n)| {
                 let t = argument_type(a);
@@ -466,19 +513,8 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             });
             group[0].required_argument_count() as u16
         } else {
-            let plan = overload_plan(&group).expect("checked by the parser");
-            let overload_fns: Vec<_> = (0..group.len())
-                .map(|i| format_ident!("{}_overload_{}", native, i))
-                .collect();
-            for (f, body) in overload_fns.iter().zip(&bodies) {
-                natives.push(quote! {
-                    #[allow(unused_variables)]
-                    unsafe fn #f(cx: &mut JSContext, args: NativeArgs) -> Result<(), ()> {
-                        unsafe { #body }
-                    }
-                });
-            }
-            let dispatch = overload_dispatch(&group, &plan, &overload_fns, &what);
+            let (plan, dispatch) =
+                overload_functions(&group, &bodies, &native.to_string(), &what, &mut natives);
             natives.push(quote! {
                 #native_doc
                 /// Overloaded: the overload resolution algorithm
@@ -495,10 +531,11 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
         };
         let key = c_str(op_name);
         let spec = quote!(function_spec(#key, Some(#native), #length, JSPROP_ENUMERATE));
-        if is_static {
-            static_method_specs.push(spec);
-        } else {
-            method_specs.push(spec);
+        match (is_static, group[0].secure_context) {
+            (true, false) => static_method_specs.push(spec),
+            (true, true) => secure_static_method_specs.push(spec),
+            (false, false) => method_specs.push(spec),
+            (false, true) => secure_method_specs.push(spec),
         }
     }
 
@@ -649,38 +686,79 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
     let legacy = legacy_platform_object(defs, iface, &mut trait_items);
 
     // The constructor: https://webidl.spec.whatwg.org/#js-constructor
-    let (constructor, constructor_length) = match &iface.constructor {
-        Some(op) => {
-            let what = format!("{} constructor", name);
+    // Overloaded constructors are `Constructor`, `Constructor_`, ... in
+    // declaration order, picked by the overload resolution algorithm.
+    let (constructor, constructor_length) = if iface.constructors.is_empty() {
+        (quote!(None), 0)
+    } else {
+        let what = format!("{} constructor", name);
+        let id = ident(name);
+        let group: Vec<&Operation> = iface.constructors.iter().collect();
+        let mut bodies = Vec::new();
+        for (index, op) in group.iter().enumerate() {
+            let method = ident(&format!("Constructor{}", "_".repeat(index)));
             let (stmts, arg_names) = argument_conversions(defs, op, &what);
             let params = op.arguments.iter().zip(&arg_names).map(|(a, n)| {
                 let t = argument_type(a);
                 quote!(#n: #t)
             });
+            let doc = if group.len() > 1 {
+                format!(
+                    " `constructor(...)`, overload {} (<https://webidl.spec.whatwg.org/#idl-overloading>): create the object with",
+                    index + 1
+                )
+            } else {
+                " `constructor(...)`: create the object with".to_owned()
+            };
             trait_items.push(quote! {
-                /// `constructor(...)`: create the object with
+                #[doc = #doc]
                 /// `reflect_dom_object` and `proto`
                 /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>).
-                fn Constructor(cx: &mut JSContext, global: &GlobalScope, proto: Option<HandleObject>, #(#params),*) -> Fallible<DomRoot<#self_ty>>;
+                fn #method(cx: &mut JSContext, global: &GlobalScope, proto: Option<HandleObject>, #(#params),*) -> Fallible<DomRoot<#self_ty>>;
             });
-            let id = ident(name);
+            bodies.push(quote! {
+                let (global, proto) = constructor_prologue(cx, &args, PrototypeList::#id, #name)?;
+                #(#stmts)*
+                let result = <#self_ty as #methods_trait>::#method(cx, global, Some(proto.handle()), #(#arg_names),*)
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                result.to_js(cx, args.rval());
+                Ok(())
+            });
+        }
+        if group.len() == 1 {
+            let body = &bodies[0];
             natives.push(quote! {
                 /// The interface object's [[Call]] and [[Construct]]
                 /// (<https://webidl.spec.whatwg.org/#js-constructor>).
                 pub(crate) unsafe extern "C" fn construct(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
                     call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
-                        let (global, proto) = constructor_prologue(cx, &args, PrototypeList::#id, #name)?;
-                        #(#stmts)*
-                        let result = <#self_ty as #methods_trait>::Constructor(cx, global, Some(proto.handle()), #(#arg_names),*)
-                            .map_err(|error| throw_dom_error(cx, error))?;
-                        result.to_js(cx, args.rval());
-                        Ok(())
+                        #body
                     })
                 }
             });
-            (quote!(Some(construct)), op.required_argument_count() as u32)
+            (
+                quote!(Some(construct)),
+                group[0].required_argument_count() as u32,
+            )
+        } else {
+            let (plan, dispatch) =
+                overload_functions(&group, &bodies, "construct", &what, &mut natives);
+            natives.push(quote! {
+                /// The interface object's [[Call]] and [[Construct]]
+                /// (<https://webidl.spec.whatwg.org/#js-constructor>): step
+                /// 1 (NewTarget), then the overload resolution algorithm
+                /// (<https://webidl.spec.whatwg.org/#es-overloads>) picks the
+                /// constructor.
+                #[allow(unreachable_code)]
+                pub(crate) unsafe extern "C" fn construct(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+                    call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
+                        require_new_target(cx, &args, #name)?;
+                        #dispatch
+                    })
+                }
+            });
+            (quote!(Some(construct)), plan.length as u32)
         }
-        None => (quote!(None), 0),
     };
 
     // [LegacyUnforgeable] attributes of this interface and its ancestors
@@ -713,6 +791,10 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
 
     let n_attrs = attribute_specs.len() + 1;
     let n_methods = method_specs.len() + 1;
+    let n_secure_attrs = secure_attribute_specs.len() + 1;
+    let n_secure_methods = secure_method_specs.len() + 1;
+    let n_secure_static_attrs = secure_static_attribute_specs.len() + 1;
+    let n_secure_static_methods = secure_static_method_specs.len() + 1;
     let n_static_methods = static_method_specs.len() + 1;
     let n_static_attrs = static_attribute_specs.len() + 1;
     let n_unforgeable = unforgeable.len() + 1;
@@ -818,6 +900,7 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
     // (https://webidl.spec.whatwg.org/#Global), with the global trace hook
     // and the standard-class resolve hooks.
     let is_global = iface.global;
+    let secure_context = iface.secure_context;
     let (class_ops, base_class) = if is_global {
         (
             quote!(static CLASS_OPS: JSClassOps = global_class_ops::<#self_path>();),
@@ -883,6 +966,14 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
             static UNFORGEABLE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_unforgeable]> =
                 StaticSpecs([#(#unforgeable,)* JSPropertySpec::ZERO]);
             static CONSTANTS: &[ConstantSpec] = &[#(#constants),*];
+            static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_secure_attrs]> =
+                StaticSpecs([#(#secure_attribute_specs,)* JSPropertySpec::ZERO]);
+            static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; #n_secure_methods]> =
+                StaticSpecs([#(#secure_method_specs,)* JSFunctionSpec::ZERO]);
+            static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; #n_secure_static_attrs]> =
+                StaticSpecs([#(#secure_static_attribute_specs,)* JSPropertySpec::ZERO]);
+            static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; #n_secure_static_methods]> =
+                StaticSpecs([#(#secure_static_method_specs,)* JSFunctionSpec::ZERO]);
 
             /// What the runtime creates the interface and prototype objects
             /// from.
@@ -902,6 +993,13 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
                 pref: #pref,
                 global: #is_global,
                 iterator: #iterator,
+                secure_context: #secure_context,
+                secure: SecureContextMembers {
+                    attributes: &SECURE_ATTRIBUTES.0,
+                    methods: &SECURE_METHODS.0,
+                    static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+                    static_methods: &SECURE_STATIC_METHODS.0,
+                },
             };
 
             #(#upcast_fns)*
@@ -949,40 +1047,67 @@ pub(crate) fn interface(defs: &Definitions, iface: &Interface) -> TokenStream {
 
 /// The special operations' trait methods, and the `LegacyPlatformObject`
 /// implementation calling them, for an interface whose objects are legacy
-/// platform objects (<https://webidl.spec.whatwg.org/#es-legacy-platform-objects>).
+/// platform objects (<https://webidl.spec.whatwg.org/#es-legacy-platform-objects>):
+/// it has special operations or inherits them. Each kind of special
+/// operation is the interface's own if declared, else the nearest
+/// ancestor's (called on the struct's part of that ancestor's type); only
+/// the interface's own ones are methods of its trait.
 fn legacy_platform_object(
     defs: &Definitions,
     iface: &Interface,
     trait_items: &mut Vec<TokenStream>,
 ) -> Option<TokenStream> {
-    let specials = &iface.specials;
-    if !specials.legacy_platform_object() {
+    // The interface, then its ancestors, nearest first.
+    let mut lineage: Vec<&Interface> = vec![iface];
+    lineage.extend(defs.ancestors(&iface.name));
+    if !lineage.iter().any(|i| i.specials.legacy_platform_object()) {
         return None;
     }
-    let name = &iface.name;
-    let self_path = dom_struct_path(name);
-    let module = format_ident!("{}Binding", name);
-    let trait_name = format_ident!("{}Methods", name);
-    // The impl is outside the binding module.
-    let self_ty = &self_path;
-    let methods_trait = quote!(#module::#trait_name);
+    let self_path = dom_struct_path(&iface.name);
+    // The declaring interface of one kind of special operation, the
+    // operation, and how to reach that interface's part of `self` and call
+    // its trait.
+    let provider = |pick: &dyn Fn(&Specials) -> Option<&Operation>| {
+        lineage.iter().enumerate().find_map(|(level, i)| {
+            pick(&i.specials).map(|op| {
+                let module = format_ident!("{}Binding", i.name);
+                let trait_name = format_ident!("{}Methods", i.name);
+                let path = dom_struct_path(&i.name);
+                // self -> parent -> ... -> the declaring interface's part.
+                let mut this = quote!(self);
+                for step in &lineage[1..=level] {
+                    let step_path = dom_struct_path(&step.name);
+                    this = quote!(AsRef::<#step_path>::as_ref(#this));
+                }
+                (
+                    level == 0,
+                    op.clone(),
+                    this,
+                    quote!(<#path as #module::#trait_name>),
+                )
+            })
+        })
+    };
     let mut items = Vec::new();
-    if let Some(getter) = &specials.indexed_getter {
+    let indexed_getter = provider(&|s| s.indexed_getter.as_ref());
+    if let Some((own, getter, this, methods)) = &indexed_getter {
         let t = rust_type(getter.return_type.inner());
-        trait_items.push(quote! {
-            /// The indexed property getter
-            /// (<https://webidl.spec.whatwg.org/#dfn-indexed-property-getter>):
-            /// the value at a supported property index, `None` for any
-            /// other index.
-            fn IndexedGetter(&self, cx: &mut JSContext, index: u32) -> Option<#t>;
-            /// The supported property indices
-            /// (<https://webidl.spec.whatwg.org/#dfn-supported-property-indices>)
-            /// are `0..SupportedIndexCount()`.
-            fn SupportedIndexCount(&self, cx: &mut JSContext) -> u32;
-        });
+        if *own {
+            trait_items.push(quote! {
+                /// The indexed property getter
+                /// (<https://webidl.spec.whatwg.org/#dfn-indexed-property-getter>):
+                /// the value at a supported property index, `None` for any
+                /// other index.
+                fn IndexedGetter(&self, cx: &mut JSContext, index: u32) -> Option<#t>;
+                /// The supported property indices
+                /// (<https://webidl.spec.whatwg.org/#dfn-supported-property-indices>)
+                /// are `0..SupportedIndexCount()`.
+                fn SupportedIndexCount(&self, cx: &mut JSContext) -> u32;
+            });
+        }
         items.push(quote! {
             unsafe fn indexed_get(&self, cx: &mut JSContext, index: u32, rval: MutableHandleValue) -> Result<bool, ()> {
-                match <#self_ty as #methods_trait>::IndexedGetter(self, cx, index) {
+                match #methods::IndexedGetter(#this, cx, index) {
                     Some(value) => {
                         unsafe { value.to_js(cx, rval) };
                         Ok(true)
@@ -991,43 +1116,49 @@ fn legacy_platform_object(
                 }
             }
             fn supported_index_count(&self, cx: &mut JSContext) -> u32 {
-                <#self_ty as #methods_trait>::SupportedIndexCount(self, cx)
+                #methods::SupportedIndexCount(#this, cx)
             }
         });
     }
-    if let Some(setter) = &specials.indexed_setter {
+    let indexed_setter = provider(&|s| s.indexed_setter.as_ref());
+    if let Some((own, setter, this, methods)) = &indexed_setter {
         let ty = &setter.arguments[1].ty;
         let t = rust_type(ty);
         let convert = from_js_expr(defs, ty, quote!(value));
-        trait_items.push(quote! {
-            /// The indexed property setter
-            /// (<https://webidl.spec.whatwg.org/#dfn-indexed-property-setter>).
-            fn IndexedSetter(&self, cx: &mut JSContext, index: u32, value: #t) -> Fallible<()>;
-        });
+        if *own {
+            trait_items.push(quote! {
+                /// The indexed property setter
+                /// (<https://webidl.spec.whatwg.org/#dfn-indexed-property-setter>).
+                fn IndexedSetter(&self, cx: &mut JSContext, index: u32, value: #t) -> Fallible<()>;
+            });
+        }
         items.push(quote! {
             unsafe fn indexed_set(&self, cx: &mut JSContext, index: u32, value: HandleValue) -> Result<(), ()> {
                 let value: #t = unsafe { #convert }?;
-                <#self_ty as #methods_trait>::IndexedSetter(self, cx, index, value)
+                #methods::IndexedSetter(#this, cx, index, value)
                     .map_err(|error| throw_dom_error(cx, error))
             }
         });
     }
-    if let Some(getter) = &specials.named_getter {
+    let named_getter = provider(&|s| s.named_getter.as_ref());
+    if let Some((own, getter, this, methods)) = &named_getter {
         let t = rust_type(getter.return_type.inner());
-        trait_items.push(quote! {
-            /// The named property getter
-            /// (<https://webidl.spec.whatwg.org/#dfn-named-property-getter>):
-            /// the value of a supported property name, `None` for any
-            /// other name.
-            fn NamedGetter(&self, cx: &mut JSContext, name: DOMString) -> Option<#t>;
-            /// The supported property names
-            /// (<https://webidl.spec.whatwg.org/#dfn-supported-property-names>),
-            /// in the interface's order.
-            fn SupportedPropertyNames(&self, cx: &mut JSContext) -> Vec<DOMString>;
-        });
+        if *own {
+            trait_items.push(quote! {
+                /// The named property getter
+                /// (<https://webidl.spec.whatwg.org/#dfn-named-property-getter>):
+                /// the value of a supported property name, `None` for any
+                /// other name.
+                fn NamedGetter(&self, cx: &mut JSContext, name: DOMString) -> Option<#t>;
+                /// The supported property names
+                /// (<https://webidl.spec.whatwg.org/#dfn-supported-property-names>),
+                /// in the interface's order.
+                fn SupportedPropertyNames(&self, cx: &mut JSContext) -> Vec<DOMString>;
+            });
+        }
         items.push(quote! {
             unsafe fn named_get(&self, cx: &mut JSContext, name: &str, rval: MutableHandleValue) -> Result<bool, ()> {
-                match <#self_ty as #methods_trait>::NamedGetter(self, cx, DOMString::from(name)) {
+                match #methods::NamedGetter(#this, cx, DOMString::from(name)) {
                     Some(value) => {
                         unsafe { value.to_js(cx, rval) };
                         Ok(true)
@@ -1036,56 +1167,69 @@ fn legacy_platform_object(
                 }
             }
             fn supported_property_names(&self, cx: &mut JSContext) -> Vec<String> {
-                <#self_ty as #methods_trait>::SupportedPropertyNames(self, cx)
+                #methods::SupportedPropertyNames(#this, cx)
             }
         });
     }
-    if let Some(setter) = &specials.named_setter {
+    let named_setter = provider(&|s| s.named_setter.as_ref());
+    if let Some((own, setter, this, methods)) = &named_setter {
         let ty = &setter.arguments[1].ty;
         let t = rust_type(ty);
         let convert = from_js_expr(defs, ty, quote!(value));
-        trait_items.push(quote! {
-            /// The named property setter
-            /// (<https://webidl.spec.whatwg.org/#dfn-named-property-setter>).
-            fn NamedSetter(&self, cx: &mut JSContext, name: DOMString, value: #t) -> Fallible<()>;
-        });
+        if *own {
+            trait_items.push(quote! {
+                /// The named property setter
+                /// (<https://webidl.spec.whatwg.org/#dfn-named-property-setter>).
+                fn NamedSetter(&self, cx: &mut JSContext, name: DOMString, value: #t) -> Fallible<()>;
+            });
+        }
         items.push(quote! {
             unsafe fn named_set(&self, cx: &mut JSContext, name: &str, value: HandleValue) -> Result<(), ()> {
                 let value: #t = unsafe { #convert }?;
-                <#self_ty as #methods_trait>::NamedSetter(self, cx, DOMString::from(name), value)
+                #methods::NamedSetter(#this, cx, DOMString::from(name), value)
                     .map_err(|error| throw_dom_error(cx, error))
             }
         });
     }
-    if let Some(deleter) = &specials.named_deleter {
+    let named_deleter = provider(&|s| s.named_deleter.as_ref());
+    if let Some((own, deleter, this, methods)) = &named_deleter {
         let returns_bool = matches!(deleter.return_type, Type::Boolean);
         let (ret, result) = if returns_bool {
             (quote!(bool), quote!(deleted))
         } else {
             (quote!(()), quote!(true))
         };
-        trait_items.push(quote! {
-            /// The named property deleter
-            /// (<https://webidl.spec.whatwg.org/#dfn-named-property-deleter>).
-            fn NamedDeleter(&self, cx: &mut JSContext, name: DOMString) -> Fallible<#ret>;
-        });
+        if *own {
+            trait_items.push(quote! {
+                /// The named property deleter
+                /// (<https://webidl.spec.whatwg.org/#dfn-named-property-deleter>).
+                fn NamedDeleter(&self, cx: &mut JSContext, name: DOMString) -> Fallible<#ret>;
+            });
+        }
         items.push(quote! {
             #[allow(clippy::let_unit_value, unused_variables)]
             unsafe fn named_delete(&self, cx: &mut JSContext, name: &str) -> Result<bool, ()> {
-                let deleted = <#self_ty as #methods_trait>::NamedDeleter(self, cx, DOMString::from(name))
+                let deleted = #methods::NamedDeleter(#this, cx, DOMString::from(name))
                     .map_err(|error| throw_dom_error(cx, error))?;
                 Ok(#result)
             }
         });
     }
     let flag = |b: bool| if b { quote!(true) } else { quote!(false) };
-    let indexed_getter = flag(specials.indexed_getter.is_some());
-    let indexed_setter = flag(specials.indexed_setter.is_some());
-    let named_getter = flag(specials.named_getter.is_some());
-    let named_setter = flag(specials.named_setter.is_some());
-    let named_deleter = flag(specials.named_deleter.is_some());
-    let override_builtins = flag(specials.override_builtins);
-    let unenumerable = flag(specials.unenumerable_named_properties);
+    let indexed_getter = flag(indexed_getter.is_some());
+    let indexed_setter = flag(indexed_setter.is_some());
+    let named_getter = flag(named_getter.is_some());
+    let named_setter = flag(named_setter.is_some());
+    let named_deleter = flag(named_deleter.is_some());
+    // The interface "implements an interface with" the extended attribute
+    // when it or an ancestor has it
+    // (<https://webidl.spec.whatwg.org/#LegacyOverrideBuiltIns>).
+    let override_builtins = flag(lineage.iter().any(|i| i.specials.override_builtins));
+    let unenumerable = flag(
+        lineage
+            .iter()
+            .any(|i| i.specials.unenumerable_named_properties),
+    );
     Some(quote! {
         impl LegacyPlatformObject for #self_path {
             const SPECIALS: Specials = Specials {
@@ -1100,6 +1244,32 @@ fn legacy_platform_object(
             #(#items)*
         }
     })
+}
+
+/// One function per overload of `group` (`{prefix}_overload_{i}`, running
+/// `bodies[i]`), pushed to `natives`; returns the overload plan and the
+/// dispatch code calling them.
+fn overload_functions(
+    group: &[&Operation],
+    bodies: &[TokenStream],
+    prefix: &str,
+    what: &str,
+    natives: &mut Vec<TokenStream>,
+) -> (OverloadPlan, TokenStream) {
+    let plan = overload_plan(group).expect("checked by the parser");
+    let overload_fns: Vec<_> = (0..group.len())
+        .map(|i| format_ident!("{}_overload_{}", prefix, i))
+        .collect();
+    for (f, body) in overload_fns.iter().zip(bodies) {
+        natives.push(quote! {
+            #[allow(unused_variables)]
+            unsafe fn #f(cx: &mut JSContext, args: NativeArgs) -> Result<(), ()> {
+                unsafe { #body }
+            }
+        });
+    }
+    let dispatch = overload_dispatch(group, &plan, &overload_fns, what);
+    (plan, dispatch)
 }
 
 /// The overload resolution algorithm (<https://webidl.spec.whatwg.org/#es-overloads>)
@@ -1184,12 +1354,13 @@ fn overload_dispatch(
                                 if DomRoot::<crate::dom::#module::#i>::try_from_object(value.to_object()).is_some() { #c }
                             });
                         }
-                        if let Type::Buffer(b) = t {
+                        if let Type::Buffer(b, _) = t {
                             // Steps 12.6-12.9: buffer source types.
+                            let config = super::types::config_expr(t);
                             let b = ident(b);
                             let c = call(e);
                             object_steps.push(quote! {
-                                if #b::try_from_object(value.to_object()).is_some() { #c }
+                                if #b::try_from_object(value.to_object(), #config).is_some() { #c }
                             });
                         }
                     }

@@ -91,7 +91,7 @@ fn collect_unions(
         for a in &iface.attributes {
             visit(&a.ty, out);
         }
-        for op in iface.operations.iter().chain(iface.constructor.iter()) {
+        for op in iface.operations.iter().chain(iface.constructors.iter()) {
             visit(&op.return_type, out);
             for arg in &op.arguments {
                 visit(&arg.ty, out);

@@ -33,7 +33,7 @@ pub(crate) fn rust_type(ty: &Type) -> TokenStream {
             let v = rust_type(v);
             quote!(Record<#k, #v>)
         }
-        Type::Buffer(name) => {
+        Type::Buffer(name, _) => {
             let n = ident(name);
             quote!(#n)
         }
@@ -75,6 +75,11 @@ pub(crate) fn config_expr(ty: &Type) -> TokenStream {
             IntegerConversion::Clamp => quote!(IntegerConversion::Clamp),
         },
         Type::Sequence(t) | Type::Nullable(t) | Type::Record(_, t) => config_expr(t),
+        Type::Buffer(_, allow) => {
+            let shared = allow.shared;
+            let resizable = allow.resizable;
+            quote!(BufferConversion { allow_shared: #shared, allow_resizable: #resizable })
+        }
         _ => quote!(()),
     }
 }
@@ -274,7 +279,7 @@ pub(crate) fn enumeration(e: &Enumeration) -> TokenStream {
     let values = &e.values;
     let value_docs: Vec<String> = values.iter().map(|v| format!(" `\"{v}\"`")).collect();
     let doc = format!(" The WebIDL enum `{}`.", e.name);
-    let indices = 0..variants.len();
+    let indices: Vec<usize> = (0..variants.len()).collect();
     let idl_name = &e.name;
     quote! {
         #[doc = #doc]
@@ -290,6 +295,20 @@ pub(crate) fn enumeration(e: &Enumeration) -> TokenStream {
             /// The IDL value.
             pub fn as_str(self) -> &'static str {
                 Self::VALUES[self as usize]
+            }
+
+            /// The value assigned to an attribute of this type
+            /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>):
+            /// `None` for a string that is not one of the values, which
+            /// the setter ignores.
+            ///
+            /// # Safety
+            /// `cx` must be in a realm and `value` rooted.
+            pub unsafe fn from_attribute_value(cx: &mut JSContext, value: HandleValue) -> Result<Option<Self>, ()> {
+                Ok(match enum_attribute_index(cx, value, Self::VALUES)? {
+                    #( Some(#indices) => Some(#name::#variants), )*
+                    _ => None,
+                })
             }
         }
 
@@ -505,11 +524,12 @@ pub(crate) fn union(defs: &Definitions, members: &[Type]) -> TokenStream {
     }
     // Steps 5-8: buffer source types (by their internal slots).
     for m in members {
-        if let Type::Buffer(b) = m {
+        if let Type::Buffer(b, _) = m {
             let t = ident(b);
             let v = variant(m);
+            let config = config_expr(m);
             object_steps.push(quote! {
-                if let Some(buffer) = #t::try_from_object(value.to_object()) {
+                if let Some(buffer) = #t::try_from_object(value.to_object(), #config) {
                     return Ok(#name::#v(buffer));
                 }
             });

@@ -19,6 +19,26 @@ impl Mode {
     pub fn as_str(self) -> &'static str {
         Self::VALUES[self as usize]
     }
+    /// The value assigned to an attribute of this type
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>):
+    /// `None` for a string that is not one of the values, which
+    /// the setter ignores.
+    ///
+    /// # Safety
+    /// `cx` must be in a realm and `value` rooted.
+    pub unsafe fn from_attribute_value(
+        cx: &mut JSContext,
+        value: HandleValue,
+    ) -> Result<Option<Self>, ()> {
+        Ok(
+            match enum_attribute_index(cx, value, Self::VALUES)? {
+                Some(0usize) => Some(Mode::Empty),
+                Some(1usize) => Some(Mode::Fast),
+                Some(2usize) => Some(Mode::VerySlow),
+                _ => None,
+            },
+        )
+    }
 }
 impl FromJsValue for Mode {
     type Config = ();

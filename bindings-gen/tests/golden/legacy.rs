@@ -47,6 +47,18 @@ pub mod DOMStringMapBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -68,6 +80,13 @@ pub mod DOMStringMapBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_DOMStringMap(object: *const c_void) -> *const c_void {
         let this: &crate::dom::domstringmap::DOMStringMap = unsafe {
@@ -201,6 +220,18 @@ pub mod NodeBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -222,6 +253,13 @@ pub mod NodeBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_Node(object: *const c_void) -> *const c_void {
         let this: &crate::dom::node::Node = unsafe {
@@ -358,6 +396,18 @@ pub mod NodeListBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -379,6 +429,13 @@ pub mod NodeListBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::Value,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_NodeList(object: *const c_void) -> *const c_void {
         let this: &crate::dom::nodelist::NodeList = unsafe {
@@ -699,6 +756,18 @@ pub mod StorageBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -720,6 +789,13 @@ pub mod StorageBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_Storage(object: *const c_void) -> *const c_void {
         let this: &crate::dom::storage::Storage = unsafe {
@@ -1006,6 +1082,18 @@ pub mod URLSearchParamsBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -1027,6 +1115,13 @@ pub mod URLSearchParamsBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::Pair(&PAIR_ITERATOR),
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_URLSearchParams(object: *const c_void) -> *const c_void {
         let this: &crate::dom::urlsearchparams::URLSearchParams = unsafe {

@@ -2,6 +2,60 @@
 
 #[allow(unused_imports)]
 use crate::dom::bindings::codegen_prelude::*;
+/// The WebIDL enum `Speed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speed {
+    /// `"slow"`
+    Slow,
+    /// `"fast"`
+    Fast,
+}
+impl Speed {
+    /// The IDL values, in declaration order.
+    pub const VALUES: &'static [&'static str] = &["slow", "fast"];
+    /// The IDL value.
+    pub fn as_str(self) -> &'static str {
+        Self::VALUES[self as usize]
+    }
+    /// The value assigned to an attribute of this type
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>):
+    /// `None` for a string that is not one of the values, which
+    /// the setter ignores.
+    ///
+    /// # Safety
+    /// `cx` must be in a realm and `value` rooted.
+    pub unsafe fn from_attribute_value(
+        cx: &mut JSContext,
+        value: HandleValue,
+    ) -> Result<Option<Self>, ()> {
+        Ok(
+            match enum_attribute_index(cx, value, Self::VALUES)? {
+                Some(0usize) => Some(Speed::Slow),
+                Some(1usize) => Some(Speed::Fast),
+                _ => None,
+            },
+        )
+    }
+}
+impl FromJsValue for Speed {
+    type Config = ();
+    unsafe fn from_js(
+        cx: &mut JSContext,
+        value: HandleValue,
+        _config: (),
+    ) -> Result<Self, ()> {
+        match convert_to_enum_index(cx, value, Self::VALUES, "Speed")? {
+            0usize => Ok(Speed::Slow),
+            1usize => Ok(Speed::Fast),
+            _ => unreachable!("convert_to_enum_index returns an index of VALUES"),
+        }
+    }
+}
+impl ToJsValue for Speed {
+    unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+        self.as_str().to_js(cx, rval)
+    }
+}
 /// The WebIDL dictionary `Dict` (<https://webidl.spec.whatwg.org/#idl-dictionaries>).
 pub struct Dict {
     /// `flag`
@@ -65,6 +119,10 @@ pub mod ExtendedBinding {
         fn Child(&self, cx: &mut JSContext) -> DomRoot<crate::dom::extended::Extended>;
         /// `readonly attribute replaceable`
         fn Replaceable(&self, cx: &mut JSContext) -> i32;
+        /// `attribute speed`
+        fn Speed(&self, cx: &mut JSContext) -> Speed;
+        /// `attribute speed`
+        fn SetSpeed(&self, cx: &mut JSContext, value: Speed) -> Fallible<()>;
         /// `static attribute counter`
         fn Counter(cx: &mut JSContext, global: &GlobalScope) -> i32;
         /// `static attribute counter`
@@ -213,6 +271,57 @@ pub mod ExtendedBinding {
             },
         )
     }
+    /// The attribute getter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+    pub(crate) unsafe extern "C" fn get_speed(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "get Extended.speed",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<Extended>(cx, &args, "get Extended.speed")?;
+                let result: Speed = <Extended as ExtendedMethods>::Speed(this, cx);
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    /// The attribute setter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>).
+    pub(crate) unsafe extern "C" fn set_speed(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "set Extended.speed",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<Extended>(cx, &args, "set Extended.speed")?;
+                check_argument_count(cx, &args, 1, "set Extended.speed")?;
+                let value: Speed = match Speed::from_attribute_value(cx, args.get(0))? {
+                    Some(value) => Ok::<_, ()>(value),
+                    None => {
+                        args.rval().set(UndefinedValue());
+                        return Ok(());
+                    }
+                }?;
+                <Extended as ExtendedMethods>::SetSpeed(this, cx, value)
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                args.rval().set(UndefinedValue());
+                Ok(())
+            },
+        )
+    }
     /// The static attribute's getter
     /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
     pub(crate) unsafe extern "C" fn static_get_counter(
@@ -314,7 +423,7 @@ pub mod ExtendedBinding {
             },
         )
     }
-    static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 4usize]> = StaticSpecs([
+    static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 5usize]> = StaticSpecs([
         accessor_spec(
             c"innerHTML",
             Some(get_innerHTML),
@@ -328,6 +437,7 @@ pub mod ExtendedBinding {
             Some(set_replaceable),
             JSPROP_ENUMERATE,
         ),
+        accessor_spec(c"speed", Some(get_speed), Some(set_speed), JSPROP_ENUMERATE),
         JSPropertySpec::ZERO,
     ]);
     static METHODS: StaticSpecs<[JSFunctionSpec; 2usize]> = StaticSpecs([
@@ -351,6 +461,18 @@ pub mod ExtendedBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -372,6 +494,13 @@ pub mod ExtendedBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_Extended(object: *const c_void) -> *const c_void {
         let this: &crate::dom::extended::Extended = unsafe {
@@ -415,6 +544,15 @@ pub mod OverloadsBinding {
     use crate::dom::overloads::Overloads;
     /// What the DOM struct `Overloads` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait OverloadsMethods {
+        /// `readonly attribute secureLong`
+        fn SecureLong(&self, cx: &mut JSContext) -> i32;
+        /// `secureOnly()`
+        fn SecureOnly(
+            &self,
+            cx: &mut JSContext,
+            arg_view: Uint8Array,
+            arg_buffer: ArrayBuffer,
+        ) -> Fallible<()>;
         /// `open()`, overload 1 (<https://webidl.spec.whatwg.org/#idl-overloading>)
         fn Open(
             &self,
@@ -453,6 +591,91 @@ pub mod OverloadsBinding {
             global: &GlobalScope,
             arg_s: DOMString,
         ) -> Fallible<i32>;
+        /// `constructor(...)`, overload 1 (<https://webidl.spec.whatwg.org/#idl-overloading>): create the object with
+        /// `reflect_dom_object` and `proto`
+        /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>).
+        fn Constructor(
+            cx: &mut JSContext,
+            global: &GlobalScope,
+            proto: Option<HandleObject>,
+        ) -> Fallible<DomRoot<Overloads>>;
+        /// `constructor(...)`, overload 2 (<https://webidl.spec.whatwg.org/#idl-overloading>): create the object with
+        /// `reflect_dom_object` and `proto`
+        /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>).
+        fn Constructor_(
+            cx: &mut JSContext,
+            global: &GlobalScope,
+            proto: Option<HandleObject>,
+            arg_name: DOMString,
+            arg_count: i32,
+        ) -> Fallible<DomRoot<Overloads>>;
+    }
+    /// The attribute getter
+    /// (<https://webidl.spec.whatwg.org/#dfn-attribute-getter>).
+    pub(crate) unsafe extern "C" fn get_secureLong(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "get Overloads.secureLong",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<
+                    Overloads,
+                >(cx, &args, "get Overloads.secureLong")?;
+                let result: i32 = <Overloads as OverloadsMethods>::SecureLong(this, cx);
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
+    /// The operation's function
+    /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+    pub(crate) unsafe extern "C" fn op_secureOnly(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "Overloads.secureOnly",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let this = unwrap_this::<Overloads>(cx, &args, "Overloads.secureOnly")?;
+                check_argument_count(cx, &args, 2usize, "Overloads.secureOnly")?;
+                let arg_view: Uint8Array = <Uint8Array as FromJsValue>::from_js(
+                    cx,
+                    args.get(0u32),
+                    BufferConversion {
+                        allow_shared: true,
+                        allow_resizable: false,
+                    },
+                )?;
+                let arg_buffer: ArrayBuffer = <ArrayBuffer as FromJsValue>::from_js(
+                    cx,
+                    args.get(1u32),
+                    BufferConversion {
+                        allow_shared: false,
+                        allow_resizable: true,
+                    },
+                )?;
+                let result: () = <Overloads as OverloadsMethods>::SecureOnly(
+                        this,
+                        cx,
+                        arg_view,
+                        arg_buffer,
+                    )
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
     }
     #[allow(unused_variables)]
     unsafe fn op_open_overload_0(
@@ -758,6 +981,96 @@ pub mod OverloadsBinding {
             },
         )
     }
+    #[allow(unused_variables)]
+    unsafe fn construct_overload_0(
+        cx: &mut JSContext,
+        args: NativeArgs,
+    ) -> Result<(), ()> {
+        unsafe {
+            let (global, proto) = constructor_prologue(
+                cx,
+                &args,
+                PrototypeList::Overloads,
+                "Overloads",
+            )?;
+            let result = <Overloads as OverloadsMethods>::Constructor(
+                    cx,
+                    global,
+                    Some(proto.handle()),
+                )
+                .map_err(|error| throw_dom_error(cx, error))?;
+            result.to_js(cx, args.rval());
+            Ok(())
+        }
+    }
+    #[allow(unused_variables)]
+    unsafe fn construct_overload_1(
+        cx: &mut JSContext,
+        args: NativeArgs,
+    ) -> Result<(), ()> {
+        unsafe {
+            let (global, proto) = constructor_prologue(
+                cx,
+                &args,
+                PrototypeList::Overloads,
+                "Overloads",
+            )?;
+            check_argument_count(cx, &args, 1usize, "Overloads constructor")?;
+            let arg_name: DOMString = <DOMString as FromJsValue>::from_js(
+                cx,
+                args.get(0u32),
+                (),
+            )?;
+            let arg_count: i32 = if args.get(1u32).is_undefined() {
+                Ok(1 as i32)?
+            } else {
+                <i32 as FromJsValue>::from_js(
+                    cx,
+                    args.get(1u32),
+                    IntegerConversion::Default,
+                )?
+            };
+            let result = <Overloads as OverloadsMethods>::Constructor_(
+                    cx,
+                    global,
+                    Some(proto.handle()),
+                    arg_name,
+                    arg_count,
+                )
+                .map_err(|error| throw_dom_error(cx, error))?;
+            result.to_js(cx, args.rval());
+            Ok(())
+        }
+    }
+    /// The interface object's [[Call]] and [[Construct]]
+    /// (<https://webidl.spec.whatwg.org/#js-constructor>): step
+    /// 1 (NewTarget), then the overload resolution algorithm
+    /// (<https://webidl.spec.whatwg.org/#es-overloads>) picks the
+    /// constructor.
+    #[allow(unreachable_code)]
+    pub(crate) unsafe extern "C" fn construct(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "Overloads constructor",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                require_new_target(cx, &args, "Overloads")?;
+                let argcount = args.len().min(2u32);
+                match argcount {
+                    0u32 => construct_overload_0(cx, args),
+                    1u32 => construct_overload_1(cx, args),
+                    2u32 => construct_overload_1(cx, args),
+                    _ => unreachable!("argcount is at most maxarg"),
+                }
+            },
+        )
+    }
     static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -777,6 +1090,20 @@ pub mod OverloadsBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 2usize]> = StaticSpecs([
+        accessor_spec(c"secureLong", Some(get_secureLong), None, JSPROP_ENUMERATE),
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 2usize]> = StaticSpecs([
+        function_spec(c"secureOnly", Some(op_secureOnly), 2u16, JSPROP_ENUMERATE),
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -784,7 +1111,7 @@ pub mod OverloadsBinding {
         name: c"Overloads",
         parent: None,
         proto_parent: ProtoParent::ObjectPrototype,
-        constructor: None,
+        constructor: Some(construct),
         constructor_length: 0u32,
         attributes: &ATTRIBUTES.0,
         methods: &METHODS.0,
@@ -798,6 +1125,13 @@ pub mod OverloadsBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_Overloads(object: *const c_void) -> *const c_void {
         let this: &crate::dom::overloads::Overloads = unsafe {
@@ -856,6 +1190,13 @@ pub mod RegistryBinding {
             global: &GlobalScope,
             arg_key: DOMString,
         ) -> Fallible<()>;
+        /// `static has()`
+        fn StaticHas(
+            cx: &mut JSContext,
+            global: &GlobalScope,
+            arg_key: DOMString,
+            arg_strict: bool,
+        ) -> Fallible<bool>;
     }
     /// The operation's function
     /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
@@ -955,6 +1296,44 @@ pub mod RegistryBinding {
             },
         )
     }
+    /// The static operation's function
+    /// (<https://webidl.spec.whatwg.org/#dfn-create-operation-function>).
+    pub(crate) unsafe extern "C" fn static_op_has(
+        cx: *mut RawJSContext,
+        argc: u32,
+        vp: *mut JSVal,
+    ) -> bool {
+        call_native(
+            cx,
+            argc,
+            vp,
+            "Registry.has",
+            ReturnKind::Value,
+            |cx, args| unsafe {
+                let global = static_operation_global(cx)?;
+                check_argument_count(cx, &args, 2usize, "Registry.has")?;
+                let arg_key: DOMString = <DOMString as FromJsValue>::from_js(
+                    cx,
+                    args.get(0u32),
+                    (),
+                )?;
+                let arg_strict: bool = <bool as FromJsValue>::from_js(
+                    cx,
+                    args.get(1u32),
+                    (),
+                )?;
+                let result: bool = <Registry as RegistryMethods>::StaticHas(
+                        cx,
+                        global,
+                        arg_key,
+                        arg_strict,
+                    )
+                    .map_err(|error| throw_dom_error(cx, error))?;
+                result.to_js(cx, args.rval());
+                Ok(())
+            },
+        )
+    }
     static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
         JSPropertySpec::ZERO,
     ]);
@@ -962,9 +1341,10 @@ pub mod RegistryBinding {
         function_spec(c"has", Some(op_has), 1u16, JSPROP_ENUMERATE),
         JSFunctionSpec::ZERO,
     ]);
-    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 3usize]> = StaticSpecs([
+    static STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 4usize]> = StaticSpecs([
         function_spec(c"register", Some(static_op_register), 1u16, JSPROP_ENUMERATE),
         function_spec(c"forget", Some(static_op_forget), 1u16, JSPROP_ENUMERATE),
+        function_spec(c"has", Some(static_op_has), 2u16, JSPROP_ENUMERATE),
         JSFunctionSpec::ZERO,
     ]);
     static STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
@@ -974,6 +1354,18 @@ pub mod RegistryBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -995,6 +1387,13 @@ pub mod RegistryBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_Registry(object: *const c_void) -> *const c_void {
         let this: &crate::dom::registry::Registry = unsafe {

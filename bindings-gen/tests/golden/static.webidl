@@ -5,6 +5,8 @@ interface Registry {
   static DOMString register(object value, optional DOMString kind = "plain");
   static undefined forget(DOMString key);
   boolean has(DOMString key);
+  // Not an overload of the regular `has`: `StaticHas` in the trait.
+  static boolean has(DOMString key, boolean strict);
 };
 
 // Static attributes and extended attributes on attributes and arguments.
@@ -15,12 +17,20 @@ interface Extended {
   [CEReactions] attribute [LegacyNullToEmptyString] DOMString innerHTML;
   [SameObject, PutForwards=value] readonly attribute Extended child;
   [Replaceable] readonly attribute long replaceable;
+  // An enum attribute: the setter ignores other strings.
+  attribute Speed speed;
   [CEReactions, NewObject] DOMString echo([LegacyNullToEmptyString] DOMString data);
 };
 
 // Overloads.
 [Exposed=Window]
 interface Overloads {
+  // Overloaded constructors: `Constructor`, `Constructor_`.
+  constructor();
+  constructor(DOMString name, optional long count = 1);
+  // [SecureContext] members; [AllowShared]/[AllowResizable] buffer types.
+  [SecureContext] undefined secureOnly([AllowShared] Uint8Array view, [AllowResizable] ArrayBuffer buffer);
+  [SecureContext] readonly attribute long secureLong;
   undefined open(ByteString method, USVString url);
   undefined open(ByteString method, USVString url, boolean async, optional USVString? username = null);
   undefined postMessage(any message, USVString targetOrigin);
@@ -32,3 +42,5 @@ interface Overloads {
 dictionary Dict {
   boolean flag = false;
 };
+
+enum Speed { "slow", "fast" };

@@ -131,6 +131,18 @@ pub mod GuardedBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -152,6 +164,13 @@ pub mod GuardedBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_Guarded(object: *const c_void) -> *const c_void {
         let this: &crate::dom::guarded::Guarded = unsafe {

@@ -17,7 +17,13 @@ impl FromJsValue for BufferSourceOrUSVString {
         _config: (),
     ) -> Result<Self, ()> {
         if value.is_object() {
-            if let Some(buffer) = BufferSource::try_from_object(value.to_object()) {
+            if let Some(buffer) = BufferSource::try_from_object(
+                value.to_object(),
+                BufferConversion {
+                    allow_shared: false,
+                    allow_resizable: false,
+                },
+            ) {
                 return Ok(BufferSourceOrUSVString::BufferSource(buffer));
             }
         }
@@ -232,6 +238,18 @@ pub mod HeadersBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -253,6 +271,13 @@ pub mod HeadersBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_Headers(object: *const c_void) -> *const c_void {
         let this: &crate::dom::headers::Headers = unsafe {
@@ -366,12 +391,18 @@ pub mod TextEncoderBinding {
                 let arg_source: AllowSharedBufferSource = <AllowSharedBufferSource as FromJsValue>::from_js(
                     cx,
                     args.get(0u32),
-                    (),
+                    BufferConversion {
+                        allow_shared: false,
+                        allow_resizable: false,
+                    },
                 )?;
                 let arg_view: ArrayBufferView = <ArrayBufferView as FromJsValue>::from_js(
                     cx,
                     args.get(1u32),
-                    (),
+                    BufferConversion {
+                        allow_shared: false,
+                        allow_resizable: false,
+                    },
                 )?;
                 let result: () = <TextEncoder as TextEncoderMethods>::Fill(
                         this,
@@ -436,6 +467,18 @@ pub mod TextEncoderBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -457,6 +500,13 @@ pub mod TextEncoderBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_TextEncoder(object: *const c_void) -> *const c_void {
         let this: &crate::dom::textencoder::TextEncoder = unsafe {

@@ -215,6 +215,18 @@ pub mod ConsoleBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -236,6 +248,13 @@ pub mod ConsoleBinding {
         pref: None,
         global: false,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_Console(object: *const c_void) -> *const c_void {
         let this: &crate::dom::console::Console = unsafe {
@@ -366,6 +385,18 @@ pub mod GlobalThingBinding {
         JSPropertySpec::ZERO,
     ]);
     static CONSTANTS: &[ConstantSpec] = &[];
+    static SECURE_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
+    static SECURE_STATIC_ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
+        JSPropertySpec::ZERO,
+    ]);
+    static SECURE_STATIC_METHODS: StaticSpecs<[JSFunctionSpec; 1usize]> = StaticSpecs([
+        JSFunctionSpec::ZERO,
+    ]);
     /// What the runtime creates the interface and prototype objects
     /// from.
     pub static INTERFACE: InterfaceSpec = InterfaceSpec {
@@ -387,6 +418,13 @@ pub mod GlobalThingBinding {
         pref: None,
         global: true,
         iterator: IteratorKind::None,
+        secure_context: false,
+        secure: SecureContextMembers {
+            attributes: &SECURE_ATTRIBUTES.0,
+            methods: &SECURE_METHODS.0,
+            static_attributes: &SECURE_STATIC_ATTRIBUTES.0,
+            static_methods: &SECURE_STATIC_METHODS.0,
+        },
     };
     unsafe fn upcast_to_GlobalThing(object: *const c_void) -> *const c_void {
         let this: &crate::dom::globalthing::GlobalThing = unsafe {

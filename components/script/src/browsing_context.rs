@@ -381,6 +381,10 @@ pub fn create_child_navigable(
         let mut realm = AutoRealm::new(cx, child_global);
         // SAFETY: the registry roots the global.
         let scope = unsafe { GlobalScope::from_global(global) };
+        // https://webidl.spec.whatwg.org/#SecureContext: a child of a
+        // secure context has the [SecureContext] interfaces and members.
+        crate::dom::bindings::interface::expose_secure_context_members_if_secure(&mut realm, scope)
+            .ok()?;
         let initial = Document::new(&mut realm, scope, blank);
         initial.set_ready_state(crate::dom::document::DocumentReadyState::Complete);
         child_window.set_document(&initial);

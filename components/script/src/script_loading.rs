@@ -483,6 +483,14 @@ pub(crate) fn load_fetched_document(
         top_level_creation_url: &top_level_url,
     });
     window.set_secure_context(secure);
+    // https://webidl.spec.whatwg.org/#SecureContext: the [SecureContext]
+    // interfaces and members exist from now on.
+    if crate::dom::bindings::interface::expose_secure_context_members_if_secure(cx, global).is_err()
+    {
+        return Err(PageLoadError::Fetch(
+            "could not define the [SecureContext] members".to_owned(),
+        ));
+    }
     let isolation = CrossOriginIsolation::from_response(&response.headers, secure);
     global.set_cross_origin_isolated(isolation.is_cross_origin_isolated());
     crate::profiling::note_realm_origin(global);

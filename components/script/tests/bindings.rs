@@ -424,7 +424,21 @@ fn strings_sequences_nullable_any_object_enums_unions() {
         assert_equals(t.echoEnum(""), "");
         assert_throws_js(TypeError, function () { t.echoEnum("nope"); });
         t.enumAttribute = "foo"; assert_equals(t.enumAttribute, "foo");
-        assert_throws_js(TypeError, function () { t.enumAttribute = "FOO"; });
+        // https://webidl.spec.whatwg.org/#dfn-attribute-setter: a string
+        // that is not one of the enumeration's values is ignored, but
+        // ToString's exceptions propagate.
+        t.enumAttribute = "FOO"; assert_equals(t.enumAttribute, "foo", "invalid value ignored");
+        t.enumAttribute = "bar-baz"; assert_equals(t.enumAttribute, "bar-baz");
+        t.enumAttribute = { toString: function () { return "nope"; } };
+        assert_equals(t.enumAttribute, "bar-baz");
+        t.enumAttribute = { toString: function () { return ""; } };
+        assert_equals(t.enumAttribute, "");
+        assert_throws_js(RangeError, function () {
+          t.enumAttribute = { toString: function () { throw new RangeError("from toString"); } };
+        });
+        assert_throws_js(TypeError, function () { t.enumAttribute = Symbol("s"); });
+        assert_equals(t.enumAttribute, "");
+        assert_equals(Reflect.set(t, "enumAttribute", "bogus"), true);
         // Unions.
         assert_equals(t.echoUnion(5), 5);
         assert_equals(t.echoUnion("5"), "5");
@@ -1196,6 +1210,158 @@ fn named_properties() {
     );
 }
 
+/// A test runtime showing a `file:` page (a secure context:
+/// <https://w3c.github.io/webappsec-secure-contexts/#is-origin-trustworthy>).
+fn secure_runtime(name: &str) -> JsRuntime {
+    let dir = std::env::temp_dir().join(format!("jsprof-bindings-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("index.html");
+    std::fs::write(&page, "<!DOCTYPE html><title>secure</title>").unwrap();
+    let mut rt = runtime();
+    let fetcher = jsprof_net::Fetcher::new(jsprof_net::NetConfig::default()).unwrap();
+    rt.load_page(
+        &url::Url::from_file_path(&page).unwrap(),
+        std::rc::Rc::new(fetcher),
+    )
+    .expect("page loads");
+    assert!(rt.run_until_idle(None));
+    rt
+}
+
+#[test]
+fn secure_context_members_exist_only_in_secure_contexts() {
+    // Not a secure context (no document: the test global's environment is
+    // not trustworthy).
+    {
+        let mut rt = runtime();
+        run(
+            &mut rt,
+            r#"
+        assert_false(isSecureContext);
+        var t = new TestBinding();
+        assert_false("secureAttribute" in t);
+        assert_false("secureOperation" in TestBinding.prototype);
+        assert_false("secureStatic" in TestBinding);
+        assert_equals(typeof TestSecureOnly, "undefined");
+        assert_false("TestSecureOnly" in globalThis);
+        assert_false("randomUUID" in Crypto.prototype);
+        // Other members are there.
+        assert_equals(t.sameName(), "regular 0");
+        "ok"
+    "#,
+        );
+    }
+    // A secure context (a file: page).
+    let mut rt = secure_runtime("secure");
+    run(
+        &mut rt,
+        r#"
+        assert_true(isSecureContext);
+        var t = new TestBinding();
+        assert_equals(t.secureAttribute, "secure");
+        var d = Object.getOwnPropertyDescriptor(TestBinding.prototype, "secureAttribute");
+        assert_true(d.enumerable); assert_true(d.configurable); assert_equals(d.set, undefined);
+        assert_equals(t.secureOperation(), "secure operation");
+        assert_equals(TestBinding.prototype.secureOperation.length, 0);
+        assert_equals(TestBinding.secureStatic(), "secure static true");
+        assert_equals(typeof TestSecureOnly, "function");
+        assert_false(Object.getOwnPropertyDescriptor(globalThis, "TestSecureOnly").enumerable);
+        assert_true(new TestSecureOnly() instanceof TestSecureOnly);
+        assert_equals(typeof crypto.randomUUID(), "string");
+        // Interfaces whose objects are created after the page loaded get
+        // them too, once.
+        assert_equals(TestBinding.prototype.secureOperation, TestBinding.prototype.secureOperation);
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn overloaded_constructors() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        // The interface object's length is the shortest argument list.
+        assert_equals(TestDerivedList.length, 1);
+        // By type at the distinguishing index: a platform object, then
+        // an iterable.
+        var src = new TestIndexedList(["p", "q"]);
+        assert_array_equals([...new TestDerivedList(src)], ["p", "q"]);
+        assert_array_equals([...new TestDerivedList(["a", "b", "c"])], ["a", "b", "c"]);
+        assert_array_equals([...new TestDerivedList(new Set(["s"]))], ["s"]);
+        assert_array_equals([...new TestDerivedList(new TestDerivedList(["d"]))], ["d"], "a derived object is a TestIndexedList");
+        assert_throws_js(TypeError, function () { new TestDerivedList("abc"); }, "a string is not a sequence at 1 argument");
+        assert_throws_js(TypeError, function () { new TestDerivedList(5); });
+        // By argument count.
+        assert_array_equals([...new TestDerivedList("x", 3)], ["x", "x", "x"]);
+        assert_array_equals([...new TestDerivedList("x", 0, "extra")], []);
+        assert_throws_js(TypeError, function () { new TestDerivedList("x", -1); }, "[EnforceRange]");
+        assert_throws_js(RangeError, function () { new TestDerivedList("x", 1001); });
+        assert_throws_js(TypeError, function () { new TestDerivedList(); }, "no overload takes 0");
+        // [[Call]] throws whatever the arguments.
+        assert_throws_js(TypeError, function () { TestDerivedList(["a"]); });
+        assert_throws_js(TypeError, function () { TestDerivedList(); });
+        // NewTarget's prototype.
+        class Sub extends TestDerivedList {}
+        var sub = new Sub("y", 1);
+        assert_equals(Object.getPrototypeOf(sub), Sub.prototype);
+        assert_equals(sub[0], "y");
+        "ok"
+    "#,
+    );
+}
+
+#[test]
+fn inherited_special_operations() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        // HTMLFormControlsCollection-like: the indexed getter inherited,
+        // the named getter overridden (numbers come back as numbers), the
+        // parent's [LegacyUnenumerableNamedProperties] still applying.
+        var c = new TestDerivedCollection(["a=1", "b=two", "=4"]);
+        assert_equals(Object.getPrototypeOf(TestDerivedCollection.prototype), TestCollection.prototype);
+        assert_true(c instanceof TestCollection);
+        assert_equals(c.length, 3);
+        assert_equals(c[0], "1", "inherited indexed getter");
+        assert_equals(c[2], "4");
+        assert_equals(c[3], undefined);
+        assert_equals(c.a, 1, "the derived named getter");
+        assert_equals(c.b, "two");
+        assert_equals(c.namedItem("a"), 1, "the derived namedItem()");
+        assert_equals(TestCollection.prototype.namedItem.call(c, "a"), "1", "the parent's namedItem()");
+        assert_equals(c.item(1), "two");
+        assert_array_equals(Reflect.ownKeys(c), ["0", "1", "2", "a", "b"]);
+        var d = Object.getOwnPropertyDescriptor(c, "a");
+        assert_false(d.enumerable); assert_equals(d.value, 1);
+        assert_array_equals(Object.keys(c), ["0", "1", "2"]);
+        assert_throws_js(TypeError, function () { "use strict"; c[0] = "x"; });
+        assert_true("1" in c); assert_false("5" in c); assert_true("a" in c);
+        assert_throws_js(TypeError, function () { TestDerivedCollection.prototype.namedItem.call(new TestCollection([]), "a"); });
+
+        // RadioNodeList-like: the indexed getter and the value iterator
+        // inherited, an attribute of its own.
+        var l = new TestDerivedList(["x", "y"]);
+        assert_true(l instanceof TestIndexedList);
+        assert_equals(l.length, 2);
+        assert_equals(l[0], "x"); assert_equals(l[1], "y"); assert_equals(l[2], undefined);
+        assert_array_equals(Object.keys(l), ["0", "1"]);
+        assert_array_equals([...l], ["x", "y"]);
+        l.push("z");
+        assert_equals(l[2], "z");
+        assert_equals(String(l), "x y z");
+        l.value = "v"; assert_equals(l.value, "v");
+        l[7] = "ignored";
+        assert_equals(l[7], undefined);
+        assert_throws_js(TypeError, function () { "use strict"; l[0] = "no setter"; });
+        assert_equals(Object.getOwnPropertyDescriptor(l, "0").value, "x");
+        "ok"
+    "#,
+    );
+}
+
 #[test]
 fn pair_iterators() {
     let mut rt = runtime();
@@ -1341,6 +1507,51 @@ fn byte_strings_and_records() {
 }
 
 #[test]
+fn allow_shared_and_allow_resizable_buffer_types() {
+    let mut rt = runtime();
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        // [AllowResizable] ArrayBuffer: resizable buffers convert (the
+        // plain ArrayBuffer/BufferSource types still reject them).
+        var rab = new ArrayBuffer(2, { maxByteLength: 8 });
+        new Uint8Array(rab)[1] = 9;
+        assert_equals(t.describeResizable(rab), "buffer 2 [0, 9]");
+        rab.resize(3);
+        assert_equals(t.describeResizable(rab), "buffer 3 [0, 9, 0]");
+        assert_equals(t.describeResizable(new ArrayBuffer(1)), "buffer 1 [0]");
+        assert_throws_js(TypeError, function () { t.describeBuffer(rab); });
+        assert_throws_js(TypeError, function () { t.describeResizable(new Uint8Array(1)); }, "not a view");
+        // [AllowShared, AllowResizable] ArrayBufferView: views of resizable
+        // buffers (length-tracking too).
+        assert_equals(t.describeAnyView(new Uint8Array(rab)), "view 3 [0, 9, 0]");
+        assert_equals(t.describeAnyView(new Uint8Array(rab, 1, 1)), "view 1 [9]");
+        assert_equals(t.describeAnyView(), "null");
+        assert_throws_js(TypeError, function () { t.echoView(new Uint8Array(rab)); }, "no [AllowResizable]");
+        assert_throws_js(TypeError, function () { t.describeAnyView(rab); }, "a buffer is not a view");
+        "ok"
+    "#,
+    );
+    // [AllowShared] Uint8Array: non-shared views convert as without it.
+    // (The shell enables no shared memory: no SharedArrayBuffer and no
+    // shared WebAssembly memory, so a shared view cannot be made here.)
+    run(
+        &mut rt,
+        r#"
+        var t = new TestBinding();
+        assert_equals(typeof SharedArrayBuffer, "undefined");
+        assert_array_equals(t.bytesOfSharedView(new Uint8Array([1, 2])), [1, 2]);
+        assert_array_equals(t.bytesOfSharedView(new Uint8Array([1, 2, 3]).subarray(2)), [3]);
+        assert_throws_js(TypeError, function () { t.bytesOfSharedView(new Int8Array(1)); }, "another element type");
+        assert_throws_js(TypeError, function () { t.bytesOfSharedView(new ArrayBuffer(1)); }, "a buffer is not a view");
+        assert_throws_js(TypeError, function () { t.bytesOfSharedView(new Uint8Array(new ArrayBuffer(1, { maxByteLength: 2 }))); }, "no [AllowResizable]");
+        "ok"
+    "#,
+    );
+}
+
+#[test]
 fn buffer_source_types() {
     let mut rt = runtime();
     run(
@@ -1448,6 +1659,17 @@ fn extended_attributes_and_partial_interfaces() {
         assert_equals(t.fromPartial, "partial");
         assert_equals(t.partialOperation("x"), "partial x");
         assert_equals(TestBinding.prototype.partialOperation.length, 1);
+        // A static and a regular operation with the same identifier: two
+        // functions, neither an overload of the other.
+        assert_equals(new TestBinding(4).sameName(), "regular 4");
+        assert_equals(new TestBinding(4).sameName("ignored"), "regular 4");
+        assert_equals(TestBinding.sameName("x"), "static x 1");
+        assert_equals(TestBinding.sameName("x", 3), "static x 3");
+        assert_equals(TestBinding.prototype.sameName.length, 0);
+        assert_equals(TestBinding.sameName.length, 1);
+        assert_true(TestBinding.sameName !== TestBinding.prototype.sameName);
+        assert_throws_js(TypeError, function () { TestBinding.sameName(); });
+        assert_throws_js(TypeError, function () { TestBinding.prototype.sameName.call({}); });
         "ok"
     "#,
     );

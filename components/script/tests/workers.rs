@@ -1057,6 +1057,38 @@ fn workers_of_an_isolated_page_need_a_compatible_embedder_policy() {
     );
 }
 
+#[test]
+fn secure_context_members_in_workers_follow_the_owner() {
+    // [SecureContext] (https://webidl.spec.whatwg.org/#SecureContext): a
+    // worker of an https page is a secure context and has
+    // crypto.randomUUID(); one of an http page has not.
+    let (_serial, server) = serial_server();
+    let report = "postMessage([isSecureContext, typeof crypto.randomUUID, \
+        'randomUUID' in Crypto.prototype, typeof crypto.getRandomValues, \
+        typeof crypto.randomUUID === 'function' && crypto.randomUUID().length])";
+    let body = format!(
+        r#"<!DOCTYPE html><script>{PRELUDE}
+        const w = blobWorker({report:?});
+        w.onmessage = (e) => log.push(location.protocol + ' ' + JSON.stringify(e.data));
+        </script>"#
+    );
+    server.route("/index.html", move |_| html(&body));
+    for (url, expected) in [
+        (
+            server.https_url(SAME, "/index.html"),
+            r#"["https: [true,\"function\",true,\"function\",36]"]"#,
+        ),
+        (
+            server.http_url(SAME, "/index.html"),
+            r#"["http: [false,\"undefined\",false,\"function\",false]"]"#,
+        ),
+    ] {
+        let mut rt = load(&server, &url);
+        idle(&mut rt);
+        assert_eq!(page_log(&mut rt), expected);
+    }
+}
+
 /// A measurement, not a pass/fail test (run it with `--ignored
 /// --nocapture`): the time from `new Worker()` to the page receiving the
 /// worker's first message, for `data:` workers started one after the other

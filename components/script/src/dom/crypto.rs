@@ -11,7 +11,7 @@ use crate::dom::bindings::buffer::ArrayBufferView;
 use crate::dom::bindings::codegen::CryptoBinding::CryptoMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
-use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
+use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
@@ -47,12 +47,6 @@ impl Crypto {
             }),
             None,
         )
-    }
-
-    fn global(&self) -> &GlobalScope {
-        let object = self.reflector().get_jsobject();
-        // SAFETY: a reflector's global lives while the reflector does.
-        unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) }
     }
 }
 
@@ -129,15 +123,8 @@ impl CryptoMethods for Crypto {
     }
 
     /// <https://w3c.github.io/webcrypto/#Crypto-method-randomUUID>
+    /// ([SecureContext]: the member exists only in secure contexts.)
     fn RandomUUID(&self, _cx: &mut JSContext) -> Fallible<DOMString> {
-        // [SecureContext] (see the deviation in Crypto.webidl): outside a
-        // secure context the member does not exist in the standard.
-        if !self.global().is_secure_context() {
-            return Err(Error::dom_with_message(
-                DomExceptionName::NotSupportedError,
-                "crypto.randomUUID() is only available in secure contexts",
-            ));
-        }
         // Step 1: Let bytes be a byte sequence of length 16.
         let mut bytes = [0u8; 16];
         // Step 2: Fill bytes with cryptographically secure random bytes.

@@ -384,6 +384,14 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
                 owner_is_secure_context: outside.secure_context,
             },
         ));
+        // https://webidl.spec.whatwg.org/#SecureContext: the [SecureContext]
+        // interfaces and members exist from now on.
+        if crate::dom::bindings::interface::expose_secure_context_members_if_secure(cx, scope)
+            .is_err()
+        {
+            queue_simple_error(&shared);
+            return false;
+        }
         // The JS Self-Profiling API: an eager policy prepares this agent's
         // sampler now, as for a document.
         crate::profiling::worker_global_created(cx, &policy.outcome.policy);

@@ -247,6 +247,10 @@ pub struct GlobalScope {
     /// The `crypto` object (<https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>),
     /// made on first use.
     crypto: crate::dom::bindings::root::MutNullableDom<crate::dom::crypto::Crypto>,
+    /// Whether the `[SecureContext]` interfaces and members are defined
+    /// (<https://webidl.spec.whatwg.org/#SecureContext>): set once the
+    /// global's environment is known to be a secure context.
+    secure_members_exposed: Cell<bool>,
 }
 
 impl GlobalScope {
@@ -313,6 +317,7 @@ impl GlobalScope {
             in_error_reporting_mode: Cell::new(false),
             modules: Default::default(),
             crypto: Default::default(),
+            secure_members_exposed: Cell::new(false),
         });
         let raw = Box::into_raw(scope);
         unsafe {
@@ -568,6 +573,16 @@ impl GlobalScope {
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#secure-context>
     /// of this global's environment.
+    /// Whether the `[SecureContext]` interfaces and members are defined on
+    /// this global (see `expose_secure_context_members`).
+    pub(crate) fn secure_members_exposed(&self) -> bool {
+        self.secure_members_exposed.get()
+    }
+
+    pub(crate) fn set_secure_members_exposed(&self) {
+        self.secure_members_exposed.set(true);
+    }
+
     pub fn is_secure_context(&self) -> bool {
         if let Some(window) = self.as_window() {
             return window.is_secure_context();

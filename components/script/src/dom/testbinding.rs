@@ -383,6 +383,26 @@ impl TestBindingMethods for TestBinding {
     fn PartialOperation(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<DOMString> {
         Ok(format!("partial {value}"))
     }
+    fn SecureAttribute(&self, _cx: &mut JSContext) -> DOMString {
+        "secure".into()
+    }
+    fn SecureOperation(&self, _cx: &mut JSContext) -> Fallible<DOMString> {
+        Ok("secure operation".into())
+    }
+    fn SecureStatic(_cx: &mut JSContext, global: &GlobalScope) -> Fallible<DOMString> {
+        Ok(format!("secure static {}", global.is_secure_context()))
+    }
+    fn SameName(&self, _cx: &mut JSContext) -> Fallible<DOMString> {
+        Ok(format!("regular {}", self.long.get()))
+    }
+    fn StaticSameName(
+        _cx: &mut JSContext,
+        _global: &GlobalScope,
+        value: DOMString,
+        count: i32,
+    ) -> Fallible<DOMString> {
+        Ok(format!("static {value} {count}"))
+    }
     fn OverloadedByCount(&self, _cx: &mut JSContext, a: DOMString) -> Fallible<DOMString> {
         Ok(format!("1: {a}"))
     }
@@ -626,6 +646,26 @@ impl TestBindingMethods for TestBinding {
     }
     fn BytesOf(&self, _cx: &mut JSContext, source: AllowSharedBufferSource) -> Fallible<Vec<u8>> {
         Ok(source.bytes())
+    }
+    fn BytesOfSharedView(&self, _cx: &mut JSContext, view: Uint8Array) -> Fallible<Vec<u8>> {
+        Ok(view.bytes())
+    }
+    fn DescribeResizable(&self, _cx: &mut JSContext, buffer: ArrayBuffer) -> Fallible<DOMString> {
+        Ok(format!(
+            "buffer {} {:?}",
+            buffer.byte_length(),
+            buffer.bytes()
+        ))
+    }
+    fn DescribeAnyView(
+        &self,
+        _cx: &mut JSContext,
+        view: Option<ArrayBufferView>,
+    ) -> Fallible<DOMString> {
+        Ok(match view {
+            Some(view) => format!("view {} {:?}", view.byte_length(), view.bytes()),
+            None => "null".into(),
+        })
     }
     fn MakeArrayBuffer(&self, cx: &mut JSContext, bytes: Vec<u8>) -> Fallible<ArrayBuffer> {
         ArrayBuffer::new(cx, &bytes).map_err(|()| Error::JSFailed)

@@ -27,13 +27,9 @@ unsafe impl Traceable for TestCollection {
     }
 }
 
-impl TestCollectionMethods for TestCollection {
-    fn Constructor(
-        cx: &mut JSContext,
-        global: &GlobalScope,
-        proto: Option<HandleObject>,
-        entries: Vec<DOMString>,
-    ) -> Fallible<DomRoot<TestCollection>> {
+impl TestCollection {
+    /// The collection part of a derived interface's struct.
+    pub(crate) fn new_inherited(entries: Vec<DOMString>) -> TestCollection {
         let entries = entries
             .into_iter()
             .map(|e| match e.split_once('=') {
@@ -41,10 +37,21 @@ impl TestCollectionMethods for TestCollection {
                 None => (String::new(), e),
             })
             .collect();
-        let collection = TestCollection {
+        TestCollection {
             reflector: Reflector::new(),
             entries,
-        };
+        }
+    }
+}
+
+impl TestCollectionMethods for TestCollection {
+    fn Constructor(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        entries: Vec<DOMString>,
+    ) -> Fallible<DomRoot<TestCollection>> {
+        let collection = TestCollection::new_inherited(entries);
         Ok(reflect_dom_object(cx, global, Box::new(collection), proto))
     }
 

@@ -28,6 +28,16 @@ unsafe impl Traceable for TestIndexedList {
     }
 }
 
+impl TestIndexedList {
+    /// The list part of a derived interface's struct.
+    pub(crate) fn new_inherited(items: Vec<DOMString>) -> TestIndexedList {
+        TestIndexedList {
+            reflector: Reflector::new(),
+            items: RefCell::new(items),
+        }
+    }
+}
+
 impl TestIndexedListMethods for TestIndexedList {
     fn Constructor(
         cx: &mut JSContext,
@@ -35,10 +45,7 @@ impl TestIndexedListMethods for TestIndexedList {
         proto: Option<HandleObject>,
         items: Vec<DOMString>,
     ) -> Fallible<DomRoot<TestIndexedList>> {
-        let list = TestIndexedList {
-            reflector: Reflector::new(),
-            items: RefCell::new(items),
-        };
+        let list = TestIndexedList::new_inherited(items);
         Ok(reflect_dom_object(cx, global, Box::new(list), proto))
     }
 

@@ -153,29 +153,43 @@ impl ToJsValue for BufferObject {
 /// The shared steps of the conversions
 /// (<https://webidl.spec.whatwg.org/#js-buffer-source-types>): the shape
 /// of `object` if it is one this type accepts.
-fn classify(object: *mut JSObject, accepts: Accepts) -> Option<Shape> {
+fn classify(
+    object: *mut JSObject,
+    accepts: Accepts,
+    conversion: BufferConversion,
+) -> Option<Shape> {
     unsafe {
         let buffer = UnwrapArrayBuffer(object);
         if !buffer.is_null() {
-            // "If IsResizableArrayBuffer(V) is true, throw a TypeError"
-            // (no [AllowResizable] here).
-            return (accepts.array_buffer && !IsResizableArrayBufferMaybeShared(buffer))
-                .then_some(Shape::ArrayBuffer);
+            // "If the conversion is not to an IDL type associated with the
+            // [AllowResizable] extended attribute, and
+            // IsFixedLengthArrayBuffer(V) is false, then throw a TypeError."
+            let resizable_refused =
+                !conversion.allow_resizable && IsResizableArrayBufferMaybeShared(buffer);
+            return (accepts.array_buffer && !resizable_refused).then_some(Shape::ArrayBuffer);
         }
         let shared = UnwrapSharedArrayBuffer(object);
         if !shared.is_null() {
-            return (accepts.shared_array_buffer && !IsResizableArrayBufferMaybeShared(shared))
+            // (Growable SharedArrayBuffers likewise.)
+            let resizable_refused =
+                !conversion.allow_resizable && IsResizableArrayBufferMaybeShared(shared);
+            return (accepts.shared_array_buffer && !resizable_refused)
                 .then_some(Shape::SharedArrayBuffer);
         }
         let view = UnwrapArrayBufferView(object);
         if !view.is_null() {
-            // "If IsSharedArrayBuffer(V.[[ViewedArrayBuffer]]) is true
-            // ([AllowShared] aside), or the buffer is resizable, throw a
-            // TypeError."
-            if !accepts.view || IsResizableArrayBufferView(view) {
+            // https://webidl.spec.whatwg.org/#js-buffer-source-types: "If
+            // the conversion is not to an IDL type associated with the
+            // [AllowShared] extended attribute, and
+            // IsSharedArrayBuffer(V.[[ViewedArrayBuffer]]) is true, then
+            // throw a TypeError. If the conversion is not to an IDL type
+            // associated with the [AllowResizable] extended attribute, and
+            // IsFixedLengthArrayBuffer(V.[[ViewedArrayBuffer]]) is false,
+            // then throw a TypeError."
+            if !accepts.view || (!conversion.allow_resizable && IsResizableArrayBufferView(view)) {
                 return None;
             }
-            if IsArrayBufferViewShared(view) && !accepts.shared_view {
+            if IsArrayBufferViewShared(view) && !accepts.shared_view && !conversion.allow_shared {
                 return None;
             }
             if let Some(only) = accepts.element {
@@ -187,6 +201,19 @@ fn classify(object: *mut JSObject, accepts: Accepts) -> Option<Shape> {
         }
         None
     }
+}
+
+/// `[AllowShared]` and `[AllowResizable]` on the type converted to
+/// (<https://webidl.spec.whatwg.org/#AllowShared>,
+/// <https://webidl.spec.whatwg.org/#AllowResizable>): the conversion's
+/// `Config` for every buffer source type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BufferConversion {
+    /// Views of a `SharedArrayBuffer` convert.
+    pub allow_shared: bool,
+    /// Resizable `ArrayBuffer`s, growable `SharedArrayBuffer`s and views
+    /// of them convert.
+    pub allow_resizable: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -203,10 +230,11 @@ fn convert(
     cx: &mut JSContext,
     value: HandleValue,
     accepts: Accepts,
+    conversion: BufferConversion,
     name: &str,
 ) -> Result<BufferObject, ()> {
     if value.is_object() {
-        if let Some(shape) = classify(value.to_object(), accepts) {
+        if let Some(shape) = classify(value.to_object(), accepts, conversion) {
             return Ok(BufferObject::new(value.to_object(), shape));
         }
     }
@@ -227,17 +255,23 @@ macro_rules! buffer_source_type {
         }
 
         impl $name {
-            /// The value if `object` is one this type accepts (a union's
-            /// conversion steps), else `None` (nothing thrown).
-            pub fn try_from_object(object: *mut JSObject) -> Option<Self> {
-                classify(object, $accepts).map(|shape| $name(BufferObject::new(object, shape)))
+            /// The value if `object` is one this type (with `conversion`'s
+            /// extended attributes) accepts (a union's conversion steps,
+            /// overload resolution), else `None` (nothing thrown).
+            pub fn try_from_object(object: *mut JSObject, conversion: BufferConversion) -> Option<Self> {
+                classify(object, $accepts, conversion)
+                    .map(|shape| $name(BufferObject::new(object, shape)))
             }
         }
 
         impl FromJsValue for $name {
-            type Config = ();
-            unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _: ()) -> Result<Self, ()> {
-                convert(cx, value, $accepts, $idl).map($name)
+            type Config = BufferConversion;
+            unsafe fn from_js(
+                cx: &mut JSContext,
+                value: HandleValue,
+                conversion: BufferConversion,
+            ) -> Result<Self, ()> {
+                convert(cx, value, $accepts, conversion, $idl).map($name)
             }
         }
 

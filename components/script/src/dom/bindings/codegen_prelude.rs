@@ -15,9 +15,9 @@ pub use mozjs::rust::{HandleObject, HandleValue, MutableHandleValue};
 pub use mozjs::{rooted, rooted_vec};
 
 pub use crate::dom::bindings::buffer::{
-    AllowSharedBufferSource, ArrayBuffer, ArrayBufferView, BufferSource, Float32Array,
-    Float64Array, Int16Array, Int32Array, Int8Array, Uint16Array, Uint32Array, Uint8Array,
-    Uint8ClampedArray,
+    AllowSharedBufferSource, ArrayBuffer, ArrayBufferView, BufferConversion, BufferSource,
+    Float32Array, Float64Array, Int16Array, Int32Array, Int8Array, Uint16Array, Uint32Array,
+    Uint8Array, Uint8ClampedArray,
 };
 pub use crate::dom::bindings::callback::{
     callback_conversion_failed, CallbackFunction, CallbackInterface, ExceptionHandling,
@@ -25,16 +25,17 @@ pub use crate::dom::bindings::callback::{
 pub use crate::dom::bindings::codegen::{PrototypeList, INTERFACES};
 pub use crate::dom::bindings::conversions::{
     convert_null_to_empty_string, convert_to_enum_index, current_realm_is_cross_origin_isolated,
-    define_dictionary_member, dictionary_object, dom_object_to_js, get_dictionary_member,
-    has_iterator_method, is_callable, new_plain_object, ByteString, DOMString, Finite, FromJsValue,
-    IntegerConversion, Record, RootedJsObject, RootedJsValue, ToJsValue, USVString,
+    define_dictionary_member, dictionary_object, dom_object_to_js, enum_attribute_index,
+    get_dictionary_member, has_iterator_method, is_callable, new_plain_object, ByteString,
+    DOMString, Finite, FromJsValue, IntegerConversion, Record, RootedJsObject, RootedJsValue,
+    ToJsValue, USVString,
 };
 pub use crate::dom::bindings::error::{
     throw_dom_error, throw_type_error, DomExceptionName, Error, ErrorResult, Fallible,
 };
 pub use crate::dom::bindings::interface::{
     accessor_spec, function_spec, ConstantSpec, ConstantValue, Exposure, InterfaceSpec,
-    IteratorKind, ProtoParent, PrototypeId, StaticSpecs,
+    IteratorKind, ProtoParent, PrototypeId, SecureContextMembers, StaticSpecs,
 };
 pub use crate::dom::bindings::iterable::{
     pair_iterable_for_each, pair_iterable_method, pair_iterator_next, IterationKind,
@@ -42,7 +43,7 @@ pub use crate::dom::bindings::iterable::{
 };
 pub use crate::dom::bindings::native::{
     call_native, check_argument_count, constructor_prologue, put_forwards, replace_attribute,
-    static_operation_global, unwrap_this, NativeArgs, ReturnKind,
+    require_new_target, static_operation_global, unwrap_this, NativeArgs, ReturnKind,
 };
 pub use crate::dom::bindings::promise::Promise;
 pub use crate::dom::bindings::proxyhandler::{

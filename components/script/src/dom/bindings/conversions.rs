@@ -575,6 +575,25 @@ pub unsafe fn convert_to_enum_index(
     }
 }
 
+/// The enumeration step of the attribute setter
+/// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>, "If the
+/// attribute's type is an enumeration"): `S` is `? ToString(V)`; a value
+/// that is not one of the enumeration's values is ignored (`None`: the
+/// setter returns undefined without throwing).
+///
+/// # Safety
+/// `cx` must be in a realm and `value` rooted.
+pub unsafe fn enum_attribute_index(
+    cx: &mut JSContext,
+    value: HandleValue,
+    values: &[&str],
+) -> Result<Option<usize>, ()> {
+    // 1. Let S be ? ToString(V).
+    let s = to_rust_string(cx, value)?;
+    // 2. If S is not one of the enumeration's values, then return undefined.
+    Ok(values.iter().position(|v| *v == s))
+}
+
 /// <https://webidl.spec.whatwg.org/#js-dictionary>, step 1: the object to
 /// read members from (null for `undefined` and `null`), or a TypeError.
 pub unsafe fn dictionary_object(

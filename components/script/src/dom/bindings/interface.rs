@@ -105,6 +105,23 @@ pub struct InterfaceSpec {
     pub global: bool,
     /// The iterable declaration, if any.
     pub iterator: IteratorKind,
+    /// `[SecureContext]` on the interface
+    /// (<https://webidl.spec.whatwg.org/#SecureContext>): its interface
+    /// object is defined only on globals that are secure contexts.
+    pub secure_context: bool,
+    /// The `[SecureContext]` members, defined only on globals that are
+    /// secure contexts.
+    pub secure: SecureContextMembers,
+}
+
+/// The `[SecureContext]` regular and static attributes and operations of
+/// an interface (<https://webidl.spec.whatwg.org/#SecureContext>), each
+/// list ending with a zero spec.
+pub struct SecureContextMembers {
+    pub attributes: &'static [JSPropertySpec],
+    pub methods: &'static [JSFunctionSpec],
+    pub static_attributes: &'static [JSPropertySpec],
+    pub static_methods: &'static [JSFunctionSpec],
 }
 
 /// The iterable declaration of an interface
@@ -256,6 +273,9 @@ pub fn get_or_create_interface_objects(
     // https://webidl.spec.whatwg.org/#define-the-operations).
     if !spec.global {
         define_members(cx, proto.handle(), spec)?;
+        if scope.secure_members_exposed() {
+            define_secure_members(cx, proto.handle(), spec)?;
+        }
     }
     define_constants(cx, proto.handle(), spec.constants)?;
     match spec.iterator {
@@ -340,6 +360,9 @@ pub fn get_or_create_interface_objects(
     {
         return Err(());
     }
+    if scope.secure_members_exposed() {
+        define_secure_static_members(cx, interface.handle(), spec)?;
+    }
     // The prototype's "constructor" ({[[Writable]]: true, [[Enumerable]]:
     // false, [[Configurable]]: true}).
     rooted!(&in(cx) let interface_value = ObjectValue(interface.get()));
@@ -375,6 +398,125 @@ pub fn define_members(
         }
     }
     Ok(())
+}
+
+/// The `[SecureContext]` regular attributes and operations of `spec` on
+/// `object` (its interface prototype object, or the global for a
+/// `[Global]` interface) (<https://webidl.spec.whatwg.org/#SecureContext>).
+fn define_secure_members(
+    cx: &mut JSContext,
+    object: HandleObject,
+    spec: &InterfaceSpec,
+) -> Result<(), ()> {
+    let secure = &spec.secure;
+    unsafe {
+        if secure.attributes.len() > 1
+            && !JS_DefineProperties(cx, object, secure.attributes.as_ptr())
+        {
+            return Err(());
+        }
+        if secure.methods.len() > 1 && !JS_DefineFunctions(cx, object, secure.methods.as_ptr()) {
+            return Err(());
+        }
+    }
+    Ok(())
+}
+
+/// The `[SecureContext]` static attributes and operations of `spec` on its
+/// interface object (<https://webidl.spec.whatwg.org/#SecureContext>).
+fn define_secure_static_members(
+    cx: &mut JSContext,
+    interface: HandleObject,
+    spec: &InterfaceSpec,
+) -> Result<(), ()> {
+    let secure = &spec.secure;
+    unsafe {
+        if secure.static_methods.len() > 1
+            && !JS_DefineFunctions(cx, interface, secure.static_methods.as_ptr())
+        {
+            return Err(());
+        }
+        if secure.static_attributes.len() > 1
+            && !JS_DefineProperties(cx, interface, secure.static_attributes.as_ptr())
+        {
+            return Err(());
+        }
+    }
+    Ok(())
+}
+
+/// Whether the global `scope` exposes the interface `spec` at all (its
+/// kind of global, its prefs, and `[SecureContext]`).
+fn interface_exposed(scope: &GlobalScope, spec: &InterfaceSpec) -> bool {
+    spec.exposure.includes(scope.kind())
+        && scope.prefs().interface_enabled(spec)
+        && (!spec.secure_context || scope.secure_members_exposed())
+}
+
+/// Defines the global property of `spec`'s interface object on `global`
+/// ({[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true};
+/// <https://webidl.spec.whatwg.org/#define-the-global-property-references>),
+/// creating the interface objects first.
+fn define_interface_property(
+    cx: &mut JSContext,
+    global: HandleObject,
+    scope: &GlobalScope,
+    spec: &InterfaceSpec,
+) -> Result<(), ()> {
+    get_or_create_interface_objects(cx, global, spec.id)?;
+    rooted!(&in(cx) let value = ObjectValue(scope.cached_interface_object(spec.id)));
+    if !unsafe { JS_DefineProperty(cx, global, spec.name.as_ptr(), value.handle(), 0) } {
+        return Err(());
+    }
+    Ok(())
+}
+
+/// Defines the `[SecureContext]` interfaces and members
+/// (<https://webidl.spec.whatwg.org/#SecureContext>: "exposed ... only if
+/// the realm's settings object is a secure context") on `global`, once its
+/// environment is known to be a secure context
+/// (<https://html.spec.whatwg.org/multipage/webappapis.html#secure-context>;
+/// a document's or worker's environment is decided after its global is
+/// created, before any of its scripts runs). Does nothing the second time.
+/// `cx` is in `global`'s realm.
+pub fn expose_secure_context_members(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
+    let scope = unsafe { GlobalScope::from_global(global.get()) };
+    if scope.secure_members_exposed() {
+        return Ok(());
+    }
+    scope.set_secure_members_exposed();
+    for spec in INTERFACES.iter() {
+        if !interface_exposed(scope, spec) {
+            continue;
+        }
+        // The members of interfaces whose objects exist already (the
+        // others get them when they are created).
+        let proto = scope.cached_prototype(spec.id);
+        if !proto.is_null() {
+            rooted!(&in(cx) let proto = proto);
+            rooted!(&in(cx) let interface = scope.cached_interface_object(spec.id));
+            let target = if spec.global { global } else { proto.handle() };
+            define_secure_members(cx, target, spec)?;
+            define_secure_static_members(cx, interface.handle(), spec)?;
+        }
+        if spec.secure_context {
+            define_interface_property(cx, global, scope, spec)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`expose_secure_context_members`] for `scope`'s global if its
+/// environment is a secure context (`cx` in its realm).
+pub(crate) fn expose_secure_context_members_if_secure(
+    cx: &mut JSContext,
+    scope: &GlobalScope,
+) -> Result<(), ()> {
+    if !scope.is_secure_context() {
+        return Ok(());
+    }
+    rooted!(&in(cx) let global = scope.global_object());
+    expose_secure_context_members(cx, global.handle())
 }
 
 /// The properties of an interface with a value iterator
@@ -483,21 +625,18 @@ fn define_constants(
 pub fn install_interfaces(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
     let scope = unsafe { GlobalScope::from_global(global.get()) };
     for spec in INTERFACES.iter() {
-        if !spec.exposure.includes(scope.kind()) {
-            continue;
-        }
-        if !scope.prefs().interface_enabled(spec) {
+        if !interface_exposed(scope, spec) {
             continue;
         }
         get_or_create_interface_objects(cx, global, spec.id)?;
         if spec.global {
             // The members of a [Global] interface live on the global.
             define_members(cx, global, spec)?;
+            if scope.secure_members_exposed() {
+                define_secure_members(cx, global, spec)?;
+            }
         }
-        rooted!(&in(cx) let value = ObjectValue(scope.cached_interface_object(spec.id)));
-        if !unsafe { JS_DefineProperty(cx, global, spec.name.as_ptr(), value.handle(), 0) } {
-            return Err(());
-        }
+        define_interface_property(cx, global, scope, spec)?;
     }
     Ok(())
 }

@@ -197,11 +197,6 @@ pub fn check_argument_count(
     Err(())
 }
 
-/// The first steps of an interface's constructor
-/// (<https://webidl.spec.whatwg.org/#js-constructor>): the NewTarget
-/// check, the current global, and the prototype of the new object from
-/// NewTarget (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>,
-/// steps "Let prototype be ? Get(newTarget, "prototype")").
 /// The global a static operation runs for: the current global (the
 /// interface object's realm).
 /// <https://webidl.spec.whatwg.org/#dfn-create-operation-function> step
@@ -210,13 +205,9 @@ pub fn static_operation_global<'g>(cx: &mut JSContext) -> Result<&'g GlobalScope
     unsafe { GlobalScope::current(cx) }.ok_or(())
 }
 
-pub fn constructor_prologue<'g>(
-    cx: &mut JSContext,
-    args: &NativeArgs,
-    id: PrototypeId,
-    name: &str,
-) -> Result<(&'g GlobalScope, RootedJsObject), ()> {
-    // Step 1: If NewTarget is undefined, then throw a TypeError.
+/// <https://webidl.spec.whatwg.org/#js-constructor>, step 1: "If NewTarget
+/// is undefined, then throw a TypeError."
+pub fn require_new_target(cx: &mut JSContext, args: &NativeArgs, name: &str) -> Result<(), ()> {
     if !args.is_constructing() {
         throw_type_error(
             cx,
@@ -224,6 +215,21 @@ pub fn constructor_prologue<'g>(
         );
         return Err(());
     }
+    Ok(())
+}
+
+/// The first steps of an interface's constructor
+/// (<https://webidl.spec.whatwg.org/#js-constructor>): the NewTarget
+/// check, the current global, and the prototype of the new object from
+/// NewTarget (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>,
+/// steps "Let prototype be ? Get(newTarget, "prototype")").
+pub fn constructor_prologue<'g>(
+    cx: &mut JSContext,
+    args: &NativeArgs,
+    id: PrototypeId,
+    name: &str,
+) -> Result<(&'g GlobalScope, RootedJsObject), ()> {
+    require_new_target(cx, args, name)?;
     let global = unsafe { GlobalScope::current(cx) }.ok_or(())?;
     let new_target = args.new_target();
     rooted!(&in(cx) let target = if new_target.is_object() { new_target.to_object() } else { ptr::null_mut::<JSObject>() });
