@@ -292,3 +292,37 @@ fn cookies_between_http_and_document_cookie() {
         "server=1|server=1; script=3|server=1; secret=2; script=3|true|server=1"
     );
 }
+
+/// `navigator.userAgent` and the HTTP `User-Agent` header are one string
+/// (HTML's "default `User-Agent` value"), naming the SpiderMonkey release
+/// that really runs.
+#[test]
+fn navigator_user_agent_is_the_http_user_agent() {
+    let server = TestServer::start().unwrap();
+    server.route("/ua", |r| {
+        TestResponse::ok(r.header("User-Agent").unwrap_or("-").to_owned())
+            .with_content_type("text/plain")
+    });
+    let log = run_page(
+        &server,
+        "(async () => {\
+           const sent = await (await fetch('/ua')).text();\
+           log.push(sent === navigator.userAgent, sent);\
+           const xhr = new XMLHttpRequest(); xhr.open('GET', '/ua');\
+           xhr.onload = () => log.push(xhr.responseText === navigator.userAgent);\
+           xhr.send();\
+         })();",
+    );
+    let ua = jsprof_net::default_user_agent();
+    assert_eq!(log, format!("true|{ua}|true"));
+    // SAFETY: JS_GetImplementationVersion returns a static NUL-terminated
+    // string and needs no runtime.
+    let engine = unsafe { std::ffi::CStr::from_ptr(mozjs::jsapi::JS_GetImplementationVersion()) };
+    let engine = engine.to_str().unwrap();
+    assert_eq!(
+        engine.strip_prefix("JavaScript-C"),
+        Some(jsprof_net::SPIDERMONKEY_VERSION),
+        "jsprof_net::SPIDERMONKEY_VERSION names the embedded SpiderMonkey"
+    );
+    assert!(ua.ends_with(&format!("SpiderMonkey/{}", jsprof_net::SPIDERMONKEY_VERSION)));
+}
