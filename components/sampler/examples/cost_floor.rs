@@ -49,6 +49,7 @@ fn main() {
                 time_origin: Instant::now(),
                 cross_origin_isolated: false,
                 on_buffer_full: None,
+                markers: None,
             },
         )),
         other => {
