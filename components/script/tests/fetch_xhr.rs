@@ -324,5 +324,8 @@ fn navigator_user_agent_is_the_http_user_agent() {
         Some(jsprof_net::SPIDERMONKEY_VERSION),
         "jsprof_net::SPIDERMONKEY_VERSION names the embedded SpiderMonkey"
     );
-    assert!(ua.ends_with(&format!("SpiderMonkey/{}", jsprof_net::SPIDERMONKEY_VERSION)));
+    assert!(ua.ends_with(&format!(
+        "SpiderMonkey/{}",
+        jsprof_net::SPIDERMONKEY_VERSION
+    )));
 }

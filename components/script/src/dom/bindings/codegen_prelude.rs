@@ -25,10 +25,9 @@ pub use crate::dom::bindings::callback::{
 pub use crate::dom::bindings::codegen::{PrototypeList, INTERFACES};
 pub use crate::dom::bindings::conversions::{
     convert_null_to_empty_string, convert_to_enum_index, current_realm_is_cross_origin_isolated,
-    define_dictionary_member,
-    dictionary_object, dom_object_to_js, get_dictionary_member, has_iterator_method, is_callable,
-    new_plain_object, ByteString, DOMString, Finite, FromJsValue, IntegerConversion, Record,
-    RootedJsObject, RootedJsValue, ToJsValue, USVString,
+    define_dictionary_member, dictionary_object, dom_object_to_js, get_dictionary_member,
+    has_iterator_method, is_callable, new_plain_object, ByteString, DOMString, Finite, FromJsValue,
+    IntegerConversion, Record, RootedJsObject, RootedJsValue, ToJsValue, USVString,
 };
 pub use crate::dom::bindings::error::{
     throw_dom_error, throw_type_error, DomExceptionName, Error, ErrorResult, Fallible,
