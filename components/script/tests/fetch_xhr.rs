@@ -59,6 +59,8 @@ fn fetch_with_request_init_and_headers() {
            log.push(h.get('X-A'));\
            h.append('Set-Cookie', 'a'); h.append('set-cookie', 'b'); h.append('B-First', '0');\
            log.push([...h].map(p => p.join('=')).join(';'), [...h.keys()].length);\
+           /* A Headers init converts as the sequence its iterator gives\
+              (sort and combine: one `x-a: 2, 3`). */\
            r = await fetch(new Request('/echo', {method: 'PUT', headers: h, body: new Blob(['blob'], {type: 'text/x-b'})}));\
            log.push(await r.text());\
            r = await fetch('/echo', {method: 'POST', body: new URLSearchParams([['q', 'a b'], ['x', '&']])});\
@@ -85,7 +87,7 @@ fn fetch_with_request_init_and_headers() {
     assert_eq!(
         log,
         "POST text/plain;charset=UTF-8 1 a=1|yes|false|2, 3|\
-         b-first=0;set-cookie=a;set-cookie=b;x-a=2, 3|4|PUT text/x-b 2 blob|\
+         b-first=0;set-cookie=a;set-cookie=b;x-a=2, 3|4|PUT text/x-b 2, 3 blob|\
          POST application/x-www-form-urlencoded;charset=UTF-8 - q=a+b&x=%26|\
          8|true|text/plain|8|header:TypeError|pair:TypeError|getbody:TypeError|\
          trace:TypeError|url:TypeError|false|1|GET|cors|same-origin|follow|\

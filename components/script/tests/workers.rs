@@ -194,7 +194,7 @@ fn worker_global_scope_members() {
     );
     assert_eq!(
         log,
-        r#"[{"name":"w1","self":true,"location":"blob:","origin":"null","types":"function,function,function,function,function,function,function,function,function,function,function,function,function,undefined","secure":false,"isolated":false,"order":["sync","microtask","promise","timeout arg","interval"]}]"#
+        r#"[{"name":"w1","self":true,"location":"blob:","origin":"null","types":"function,function,function,function,function,function,function,function,function,function,function,function,function,function","secure":false,"isolated":false,"order":["sync","microtask","promise","timeout arg","interval"]}]"#
     );
 }
 
