@@ -331,3 +331,51 @@ fn navigator_user_agent_is_the_http_user_agent() {
         jsprof_net::SPIDERMONKEY_VERSION
     )));
 }
+
+/// HeadersInit as a record (a plain object), ByteString conversions
+/// (a code point above U+00FF is a TypeError), BufferSource bodies
+/// (ArrayBuffer, typed arrays, DataView) for fetch, Request, Response and
+/// XMLHttpRequest, and `open()`'s two overloads.
+#[test]
+fn record_headers_byte_strings_and_buffer_source_bodies() {
+    let server = TestServer::start().unwrap();
+    server.route("/echo", |r| {
+        TestResponse::ok(format!(
+            "{} {} {}",
+            r.header("X-R").unwrap_or("-"),
+            r.header("Content-Type").unwrap_or("-"),
+            r.body
+                .iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ))
+        .with_content_type("text/plain")
+    });
+    let log = run_page(
+        &server,
+        "(async () => {\
+           const h = new Headers({'X-R': 'r', 'B': '\\u00ff'});\
+           log.push([...h].join(';'), h.get('b').charCodeAt(0));\
+           try { new Headers({'X-\\u0100': 'x'}); } catch (e) { log.push('name:' + e.name); }\
+           try { new Headers().append('a', '\\u20ac'); } catch (e) { log.push('value:' + e.name); }\
+           try { new Headers(5); } catch (e) { log.push('init:' + e.name); }\
+           try { new Request('/echo', {method: 'P\\u0100ST'}); } catch (e) { log.push('method:' + e.name); }\
+           let r = await fetch('/echo', {method: 'POST', headers: {'X-R': '1'}, body: new Uint8Array([1, 2]).buffer});\
+           log.push(await r.text());\
+           r = await fetch(new Request('/echo', {method: 'POST', body: new DataView(new Uint8Array([0, 3, 4, 0]).buffer, 1, 2)}));\
+           log.push(await r.text());\
+           log.push(new Uint8Array(await new Response(new Uint16Array([258])).arrayBuffer()).join(','));\
+           const x = new XMLHttpRequest(); x.open('POST', '/echo');\
+           x.setRequestHeader('X-R', 'xhr');\
+           try { x.setRequestHeader('X-R', '\\u0100'); } catch (e) { log.push('xhr:' + e.name); }\
+           x.onload = () => log.push(x.responseText);\
+           x.send(new Int8Array([-1]));\
+         })();",
+    );
+    assert_eq!(
+        log,
+        "b,\u{ff};x-r,r|255|name:TypeError|value:TypeError|init:TypeError|method:TypeError|\
+         1 - 1,2|- - 3,4|2,1|xhr:TypeError|xhr - 255"
+    );
+}
