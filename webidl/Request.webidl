@@ -1,27 +1,26 @@
 // Fetch Standard
 // https://fetch.spec.whatwg.org/#request-class
-// Deviations until the generator has them (branch s4-gen): ByteString
-// `method` is DOMString (checked as a method token); BodyInit is
-// `(Blob or URLSearchParams or USVString)` (no BufferSource, FormData,
-// ReadableStream); no `[SameObject]`. Not done: `destination`,
+// Deviations: BodyInit has no ReadableStream member (no streams here)
+// and no FormData member (no FormData interface yet).
+// Not done: `destination`,
 // `referrer`, `referrerPolicy`, `cache`, `integrity`, `keepalive`,
 // `isReloadNavigation`, `isHistoryNavigation`, `duplex`, `priority`,
 // `window`, the `body` stream, `bytes()`, `formData()`.
 
 typedef (Request or USVString) RequestInfo;
-typedef (Blob or URLSearchParams or USVString) BodyInit;
+typedef (Blob or BufferSource or URLSearchParams or USVString) BodyInit;
 
 [Exposed=(Window,Worker)]
 interface Request {
   constructor(RequestInfo input, optional RequestInit init = {});
 
-  readonly attribute DOMString method;
+  readonly attribute ByteString method;
   readonly attribute USVString url;
-  readonly attribute Headers headers;
+  [SameObject] readonly attribute Headers headers;
   readonly attribute RequestMode mode;
   readonly attribute RequestCredentials credentials;
   readonly attribute RequestRedirect redirect;
-  readonly attribute AbortSignal signal;
+  [SameObject] readonly attribute AbortSignal signal;
 
   Request clone();
 
@@ -36,7 +35,7 @@ interface Request {
 };
 
 dictionary RequestInit {
-  DOMString method;
+  ByteString method;
   HeadersInit headers;
   BodyInit? body;
   RequestMode mode;

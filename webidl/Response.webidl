@@ -1,8 +1,6 @@
 // Fetch Standard
 // https://fetch.spec.whatwg.org/#response-class
-// Deviations until the generator has them (branch s4-gen): `statusText`
-// is DOMString (ByteString); BodyInit is in Request.webidl (see
-// Request.webidl). Not done: the `body` stream,
+// BodyInit is in Request.webidl (see there). Not done: the `body` stream,
 // `bytes()`, `formData()`.
 
 enum ResponseType { "basic", "cors", "default", "error", "opaque", "opaqueredirect" };
@@ -22,8 +20,8 @@ interface Response {
   readonly attribute boolean redirected;
   readonly attribute unsigned short status;
   readonly attribute boolean ok;
-  readonly attribute DOMString statusText;
-  readonly attribute Headers headers;
+  readonly attribute ByteString statusText;
+  [SameObject] readonly attribute Headers headers;
 
   Response clone();
 
@@ -39,6 +37,6 @@ interface Response {
 
 dictionary ResponseInit {
   unsigned short status = 200;
-  DOMString statusText = "";
+  ByteString statusText = "";
   HeadersInit headers;
 };

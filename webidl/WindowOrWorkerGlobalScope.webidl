@@ -6,7 +6,6 @@
 //
 // Deviations (each noted where it applies):
 // * A subset: no `createImageBitmap`, `caches`, `indexedDB`.
-// * `fetch()` is exposed on Window only in the shell.
 // * `performance` is not [Replaceable] (not supported by the generator).
 // * `console` is a namespace in the Console Standard; the generator has no
 //   namespaces, so it is an attribute returning a `Console` object, here
@@ -31,7 +30,7 @@ interface mixin WindowOrWorkerGlobalScope {
 
   // https://fetch.spec.whatwg.org/#fetch-method
   // (Window only in the shell: see the deviations above.)
-  [Exposed=Window] Promise<Response> fetch(RequestInfo input, optional RequestInit init = {});
+  Promise<Response> fetch(RequestInfo input, optional RequestInit init = {});
 
   // https://w3c.github.io/hr-time/#the-performance-attribute
   readonly attribute Performance performance;

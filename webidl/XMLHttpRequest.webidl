@@ -1,13 +1,9 @@
 // XMLHttpRequest Standard
 // https://xhr.spec.whatwg.org/#interface-xmlhttprequest
 // Deviations:
-// * Exposed on Window only (not in dedicated workers yet).
-// * `open` is one operation with optional arguments instead of the two
-//   overloads (the generator has no overloads yet): the same behaviour,
-//   `open.length` is 2 either way.
-// * ByteString is DOMString (checked as the ByteString conversion would
-//   be); the body is BodyInit (Request.webidl: no Document, BufferSource,
-//   FormData yet).
+// * No SharedWorker in `[Exposed]` (the shell has no shared workers).
+// * The body is BodyInit (Request.webidl: no Document or FormData
+//   member yet).
 // * Not done: `upload` (XMLHttpRequestUpload), `responseXML`, the
 //   "document" response type (setting it is accepted; the response is
 //   null), synchronous requests: `open(method, url, false)` throws an
@@ -22,7 +18,7 @@ enum XMLHttpRequestResponseType {
   "text"
 };
 
-[Exposed=Window]
+[Exposed=(Window,DedicatedWorker)]
 interface XMLHttpRequest : XMLHttpRequestEventTarget {
   constructor();
 
@@ -38,8 +34,9 @@ interface XMLHttpRequest : XMLHttpRequestEventTarget {
   readonly attribute unsigned short readyState;
 
   // request
-  undefined open(DOMString method, USVString url, optional boolean async = true, optional USVString? username = null, optional USVString? password = null);
-  undefined setRequestHeader(DOMString name, DOMString value);
+  undefined open(ByteString method, USVString url);
+  undefined open(ByteString method, USVString url, boolean async, optional USVString? username = null, optional USVString? password = null);
+  undefined setRequestHeader(ByteString name, ByteString value);
   attribute unsigned long timeout;
   attribute boolean withCredentials;
   undefined send(optional BodyInit? body = null);
@@ -48,9 +45,9 @@ interface XMLHttpRequest : XMLHttpRequestEventTarget {
   // response
   readonly attribute USVString responseURL;
   readonly attribute unsigned short status;
-  readonly attribute DOMString statusText;
-  DOMString? getResponseHeader(DOMString name);
-  DOMString getAllResponseHeaders();
+  readonly attribute ByteString statusText;
+  ByteString? getResponseHeader(ByteString name);
+  ByteString getAllResponseHeaders();
   undefined overrideMimeType(DOMString mime);
   attribute XMLHttpRequestResponseType responseType;
   readonly attribute any response;

@@ -1,8 +1,9 @@
 // XMLHttpRequest Standard
 // https://xhr.spec.whatwg.org/#xmlhttprequesteventtarget
-// Deviation: exposed on Window only (the shell's XMLHttpRequest is).
+// Deviation: `[Exposed=(Window,DedicatedWorker,SharedWorker)]` without
+// SharedWorker (the shell has no shared workers).
 
-[Exposed=Window]
+[Exposed=(Window,DedicatedWorker)]
 interface XMLHttpRequestEventTarget : EventTarget {
   attribute EventHandler onloadstart;
   attribute EventHandler onprogress;

@@ -89,7 +89,7 @@ pub use api_fetch::{
     ApiRequest, ApiResponse, PreflightCache, RedirectMode, RequestMode, ResponseType,
 };
 pub use blob::{BlobCreator, BlobEntry, BlobStore};
-pub use config::NetConfig;
+pub use config::{default_user_agent, platform, NetConfig, SPIDERMONKEY_VERSION};
 pub use cookies::{CookieContext, CookieJar, CookieRejected};
 pub use data_url::{process_data_url, DataUrl, DataUrlError};
 pub use error::{NetError, TlsProblem};

@@ -489,10 +489,10 @@ fn request_headers_are_sent_and_recorded() {
     assert_eq!(recorded[0].header_all("X-Test"), ["1"]);
     assert_eq!(recorded[0].query.as_deref(), Some("q"));
     assert_eq!(recorded[0].method, "GET");
-    assert!(recorded[0]
-        .header("User-Agent")
-        .unwrap()
-        .starts_with("jsprof-shell/"));
+    assert_eq!(
+        recorded[0].header("User-Agent"),
+        Some(jsprof_net::default_user_agent())
+    );
     server.clear_requests();
     assert!(server.requests().is_empty());
 }

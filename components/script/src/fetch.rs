@@ -36,7 +36,6 @@ use crate::dom::bindings::promise::Promise;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::request::Request;
 use crate::dom::response::Response;
-use crate::dom::window::Window;
 use crate::event_loop::EventLoop;
 
 /// What runs when a fetch ends (in a networking task, on the loop's
@@ -193,14 +192,15 @@ fn in_realm(
     f(&mut realm);
 }
 
-/// <https://fetch.spec.whatwg.org/#fetch-method> for `window`.
+/// <https://fetch.spec.whatwg.org/#fetch-method> for a Window or a
+/// dedicated worker `global` (the request's client: its origin decides
+/// CORS).
 pub fn fetch_method(
-    window: &Window,
+    global: &GlobalScope,
     cx: &mut JSContext,
     input: RequestOrUSVString,
     init: RequestInit,
 ) -> Fallible<Rc<Promise>> {
-    let global: &GlobalScope = window.global_scope();
     // Step 1: Let p be a new promise.
     let promise = Promise::new(cx);
     // Step 2: Let requestObject be the result of invoking the initial value

@@ -59,6 +59,8 @@ fn fetch_with_request_init_and_headers() {
            log.push(h.get('X-A'));\
            h.append('Set-Cookie', 'a'); h.append('set-cookie', 'b'); h.append('B-First', '0');\
            log.push([...h].map(p => p.join('=')).join(';'), [...h.keys()].length);\
+           /* A Headers init converts as the sequence its iterator gives\
+              (sort and combine: one `x-a: 2, 3`). */\
            r = await fetch(new Request('/echo', {method: 'PUT', headers: h, body: new Blob(['blob'], {type: 'text/x-b'})}));\
            log.push(await r.text());\
            r = await fetch('/echo', {method: 'POST', body: new URLSearchParams([['q', 'a b'], ['x', '&']])});\
@@ -85,7 +87,7 @@ fn fetch_with_request_init_and_headers() {
     assert_eq!(
         log,
         "POST text/plain;charset=UTF-8 1 a=1|yes|false|2, 3|\
-         b-first=0;set-cookie=a;set-cookie=b;x-a=2, 3|4|PUT text/x-b 2 blob|\
+         b-first=0;set-cookie=a;set-cookie=b;x-a=2, 3|4|PUT text/x-b 2, 3 blob|\
          POST application/x-www-form-urlencoded;charset=UTF-8 - q=a+b&x=%26|\
          8|true|text/plain|8|header:TypeError|pair:TypeError|getbody:TypeError|\
          trace:TypeError|url:TypeError|false|1|GET|cors|same-origin|follow|\
@@ -290,5 +292,90 @@ fn cookies_between_http_and_document_cookie() {
     assert_eq!(
         log,
         "server=1|server=1; script=3|server=1; secret=2; script=3|true|server=1"
+    );
+}
+
+/// `navigator.userAgent` and the HTTP `User-Agent` header are one string
+/// (HTML's "default `User-Agent` value"), naming the SpiderMonkey release
+/// that really runs.
+#[test]
+fn navigator_user_agent_is_the_http_user_agent() {
+    let server = TestServer::start().unwrap();
+    server.route("/ua", |r| {
+        TestResponse::ok(r.header("User-Agent").unwrap_or("-").to_owned())
+            .with_content_type("text/plain")
+    });
+    let log = run_page(
+        &server,
+        "(async () => {\
+           const sent = await (await fetch('/ua')).text();\
+           log.push(sent === navigator.userAgent, sent);\
+           const xhr = new XMLHttpRequest(); xhr.open('GET', '/ua');\
+           xhr.onload = () => log.push(xhr.responseText === navigator.userAgent);\
+           xhr.send();\
+         })();",
+    );
+    let ua = jsprof_net::default_user_agent();
+    assert_eq!(log, format!("true|{ua}|true"));
+    // SAFETY: JS_GetImplementationVersion returns a static NUL-terminated
+    // string and needs no runtime.
+    let engine = unsafe { std::ffi::CStr::from_ptr(mozjs::jsapi::JS_GetImplementationVersion()) };
+    let engine = engine.to_str().unwrap();
+    assert_eq!(
+        engine.strip_prefix("JavaScript-C"),
+        Some(jsprof_net::SPIDERMONKEY_VERSION),
+        "jsprof_net::SPIDERMONKEY_VERSION names the embedded SpiderMonkey"
+    );
+    assert!(ua.ends_with(&format!(
+        "SpiderMonkey/{}",
+        jsprof_net::SPIDERMONKEY_VERSION
+    )));
+}
+
+/// HeadersInit as a record (a plain object), ByteString conversions
+/// (a code point above U+00FF is a TypeError), BufferSource bodies
+/// (ArrayBuffer, typed arrays, DataView) for fetch, Request, Response and
+/// XMLHttpRequest, and `open()`'s two overloads.
+#[test]
+fn record_headers_byte_strings_and_buffer_source_bodies() {
+    let server = TestServer::start().unwrap();
+    server.route("/echo", |r| {
+        TestResponse::ok(format!(
+            "{} {} {}",
+            r.header("X-R").unwrap_or("-"),
+            r.header("Content-Type").unwrap_or("-"),
+            r.body
+                .iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ))
+        .with_content_type("text/plain")
+    });
+    let log = run_page(
+        &server,
+        "(async () => {\
+           const h = new Headers({'X-R': 'r', 'B': '\\u00ff'});\
+           log.push([...h].join(';'), h.get('b').charCodeAt(0));\
+           try { new Headers({'X-\\u0100': 'x'}); } catch (e) { log.push('name:' + e.name); }\
+           try { new Headers().append('a', '\\u20ac'); } catch (e) { log.push('value:' + e.name); }\
+           try { new Headers(5); } catch (e) { log.push('init:' + e.name); }\
+           try { new Request('/echo', {method: 'P\\u0100ST'}); } catch (e) { log.push('method:' + e.name); }\
+           let r = await fetch('/echo', {method: 'POST', headers: {'X-R': '1'}, body: new Uint8Array([1, 2]).buffer});\
+           log.push(await r.text());\
+           r = await fetch(new Request('/echo', {method: 'POST', body: new DataView(new Uint8Array([0, 3, 4, 0]).buffer, 1, 2)}));\
+           log.push(await r.text());\
+           log.push(new Uint8Array(await new Response(new Uint16Array([258])).arrayBuffer()).join(','));\
+           const x = new XMLHttpRequest(); x.open('POST', '/echo');\
+           x.setRequestHeader('X-R', 'xhr');\
+           try { x.setRequestHeader('X-R', '\\u0100'); } catch (e) { log.push('xhr:' + e.name); }\
+           x.onload = () => log.push(x.responseText);\
+           x.send(new Int8Array([-1]));\
+         })();",
+    );
+    assert_eq!(
+        log,
+        "b,\u{ff};x-r,r|255|name:TypeError|value:TypeError|init:TypeError|method:TypeError|\
+         1 - 1,2|- - 3,4|2,1|xhr:TypeError|xhr - 255"
     );
 }

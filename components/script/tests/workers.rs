@@ -194,7 +194,7 @@ fn worker_global_scope_members() {
     );
     assert_eq!(
         log,
-        r#"[{"name":"w1","self":true,"location":"blob:","origin":"null","types":"function,function,function,function,function,function,function,function,function,function,function,function,function,undefined","secure":false,"isolated":false,"order":["sync","microtask","promise","timeout arg","interval"]}]"#
+        r#"[{"name":"w1","self":true,"location":"blob:","origin":"null","types":"function,function,function,function,function,function,function,function,function,function,function,function,function,function","secure":false,"isolated":false,"order":["sync","microtask","promise","timeout arg","interval"]}]"#
     );
 }
 
@@ -1413,4 +1413,88 @@ fn a_workers_trace_has_no_frame_of_its_busy_page() {
         None,
     );
     assert_eq!(page_log(&mut rt), r#"[["",true]]"#);
+}
+
+/// `fetch`, `Headers`, `Request`, `Response`, `AbortController` and
+/// `XMLHttpRequest` in a dedicated worker: the request's client is the
+/// worker (its origin is the `Origin` a cross-origin request carries, and
+/// decides CORS: a cross-origin response without CORS headers is a
+/// TypeError), and the worker's event loop keeps running while a fetch is
+/// in flight.
+#[test]
+fn worker_fetch_and_xhr_with_the_worker_as_client() {
+    let (_serial, server) = serial_server();
+    server.route("/data", |r| {
+        TestResponse::ok(format!(
+            "data {} {}",
+            r.method,
+            String::from_utf8_lossy(&r.body)
+        ))
+        .with_content_type("text/plain")
+    });
+    server.route("/open", |r| {
+        TestResponse::ok(format!("origin {}", r.header("Origin").unwrap_or("-"))).with_cors_echo(r)
+    });
+    server.route("/closed", |_| TestResponse::ok("secret"));
+    server.route("/slow", |_| {
+        TestResponse::ok("slow").stall_before_headers(Duration::from_millis(800))
+    });
+    let open = server.http_url(CROSS, "/open");
+    let closed = server.http_url(CROSS, "/closed");
+    let worker = format!(
+        r#"
+        const r = [];
+        (async () => {{
+          r.push([typeof fetch, typeof Headers, typeof Request, typeof Response,
+                  typeof AbortController, typeof XMLHttpRequest].join());
+          let res = await fetch('/data', {{method: 'POST', body: new Uint8Array([104, 105]),
+                                          headers: {{'X-A': '1'}}}});
+          r.push(await res.text(), res.url.endsWith('/data'));
+          res = await fetch('{open}');
+          r.push(await res.text(), res.type);
+          try {{ await fetch('{closed}'); r.push('closed read'); }}
+          catch (e) {{ r.push('closed ' + e.name); }}
+          let ticks = 0;
+          const t = setInterval(() => ticks++, 10);
+          res = await fetch('/slow');
+          clearInterval(t);
+          r.push(await res.text(), ticks > 0);
+          const c = new AbortController();
+          const p = fetch('/slow', {{signal: c.signal}});
+          c.abort();
+          try {{ await p; }} catch (e) {{ r.push('abort ' + e.name); }}
+          const h = new Headers({{'B': '2', 'A': '1'}});
+          r.push([...h].join(';'));
+          const x = new XMLHttpRequest();
+          x.responseType = 'document';
+          r.push('type "' + x.responseType + '"');
+          x.open('PUT', '/data');
+          x.onload = () => {{
+            r.push(x.status, x.responseText);
+            const y = new XMLHttpRequest();
+            y.open('GET', '{closed}');
+            y.onerror = () => {{ r.push('xhr cors ' + y.status); postMessage(r); }};
+            y.onload = () => {{ r.push('xhr read ' + y.responseText); postMessage(r); }};
+            y.send();
+          }};
+          x.send(new Uint8Array([120]).buffer);
+        }})().catch(e => postMessage(['failed', String(e)]));
+        "#
+    );
+    server.route("/worker.js", move |_| js(&worker));
+    let mut rt = page(
+        &server,
+        r#"<script>
+        const w = new Worker('/worker.js');
+        w.onmessage = (e) => log.push(e.data);
+        </script>"#,
+        None,
+    );
+    let origin = server.http_url(SAME, "/").origin().ascii_serialization();
+    assert_eq!(
+        page_log(&mut rt),
+        format!(
+            r#"[["function,function,function,function,function,function","data POST hi",true,"origin {origin}","cors","closed TypeError","slow",true,"abort AbortError","a,1;b,2","type \"\"",200,"data PUT x","xhr cors 0"]]"#
+        )
+    );
 }

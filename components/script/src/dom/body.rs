@@ -13,7 +13,7 @@ use mozjs::jsval::{JSVal, ObjectValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::typedarray::{ArrayBuffer, CreateWith};
 
-use crate::dom::bindings::codegen::BlobOrURLSearchParamsOrUSVString;
+use crate::dom::bindings::codegen::BlobOrBufferSourceOrURLSearchParamsOrUSVString;
 use crate::dom::bindings::conversions::RootedJsValue;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
@@ -31,29 +31,36 @@ pub enum BodyKind {
 }
 
 /// <https://fetch.spec.whatwg.org/#concept-bodyinit-extract> for the
-/// BodyInit members the shell has: the bytes and the type (`None`:
-/// null).
-pub fn extract_body(object: &BlobOrURLSearchParamsOrUSVString) -> (Vec<u8>, Option<String>) {
+/// BodyInit members the shell has (all but ReadableStream and FormData):
+/// the bytes and the type (`None`: null). A detached buffer gives no
+/// bytes, as "get a copy of the bytes held by the buffer source" says.
+pub fn extract_body(
+    object: &BlobOrBufferSourceOrURLSearchParamsOrUSVString,
+) -> (Vec<u8>, Option<String>) {
     match object {
         // Blob: set source to object; if object's type attribute is not
         // the empty byte sequence, set type to its value.
-        BlobOrURLSearchParamsOrUSVString::Blob(blob) => {
+        BlobOrBufferSourceOrURLSearchParamsOrUSVString::Blob(blob) => {
             let type_ = blob.type_string();
             (
                 blob.bytes().to_vec(),
                 (!type_.is_empty()).then(|| type_.to_owned()),
             )
         }
+        // BufferSource: set source to a copy of the bytes held by object.
+        BlobOrBufferSourceOrURLSearchParamsOrUSVString::BufferSource(buffer) => {
+            (buffer.bytes(), None)
+        }
         // URLSearchParams: set source to the result of running the
         // application/x-www-form-urlencoded serializer with object's list;
         // set type to `application/x-www-form-urlencoded;charset=UTF-8`.
-        BlobOrURLSearchParamsOrUSVString::URLSearchParams(params) => (
+        BlobOrBufferSourceOrURLSearchParamsOrUSVString::URLSearchParams(params) => (
             params.serialized().into_bytes(),
             Some("application/x-www-form-urlencoded;charset=UTF-8".to_owned()),
         ),
         // scalar value string: set source to the UTF-8 encoding of object;
         // set type to `text/plain;charset=UTF-8`.
-        BlobOrURLSearchParamsOrUSVString::USVString(text) => (
+        BlobOrBufferSourceOrURLSearchParamsOrUSVString::USVString(text) => (
             text.0.as_bytes().to_vec(),
             Some("text/plain;charset=UTF-8".to_owned()),
         ),

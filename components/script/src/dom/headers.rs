@@ -1,10 +1,9 @@
 //! `Headers` (<https://fetch.spec.whatwg.org/#headers-class>): a header
 //! list and its guard.
 //!
-//! ByteString arguments arrive as DOMStrings until the generator has
-//! ByteString (see `webidl/Headers.webidl`): [`byte_string`] rejects a
-//! code point above U+00FF with a TypeError, as the conversion would.
-//! Values are kept as isomorphic-decoded strings (one char per byte).
+//! Names and values arrive as ByteStrings (the IDL conversion has
+//! already thrown a TypeError for a code point above U+00FF) and are kept
+//! as isomorphic-decoded strings (one char per byte).
 
 use std::cell::{Cell, RefCell};
 
@@ -19,9 +18,9 @@ use mozjs::gc::Traceable;
 use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
+use crate::dom::bindings::codegen::ByteStringSequenceSequenceOrByteStringByteStringRecord as HeadersInit;
 use crate::dom::bindings::codegen::HeadersBinding::HeadersMethods;
-use crate::dom::bindings::codegen::HeadersOrStringSequenceSequence;
-use crate::dom::bindings::conversions::DOMString;
+use crate::dom::bindings::conversions::ByteString;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
@@ -56,16 +55,9 @@ unsafe impl Traceable for Headers {
     }
 }
 
-/// The IDL ByteString conversion of `value`: a TypeError if a code point
-/// is above U+00FF.
-/// <https://webidl.spec.whatwg.org/#es-ByteString>
-pub fn byte_string(value: &str) -> Fallible<String> {
-    if value.chars().any(|c| u32::from(c) > 0xFF) {
-        return Err(Error::Type(format!(
-            "{value:?} is not a ByteString (a character is above U+00FF)"
-        )));
-    }
-    Ok(value.to_owned())
+/// <https://infra.spec.whatwg.org/#isomorphic-decode>
+pub fn isomorphic_decode(bytes: &ByteString) -> String {
+    bytes.as_bytes().iter().map(|&b| char::from(b)).collect()
 }
 
 /// Isomorphic encode.
@@ -238,13 +230,11 @@ impl Headers {
 
     /// <https://fetch.spec.whatwg.org/#concept-headers-append>
     pub fn append(&self, name: &str, value: &str) -> Fallible<()> {
-        let name = byte_string(name)?;
-        let value = byte_string(value)?;
         // Step 1: Normalize value.
-        let value = normalize_header_value(&value);
+        let value = normalize_header_value(value);
         // Step 2: If validating (name, value) for headers returns false,
         // then return.
-        if !self.validate(&name, value)? {
+        if !self.validate(name, value)? {
             return Ok(());
         }
         // Step 3: If headers's guard is "request-no-cors": let
@@ -254,16 +244,18 @@ impl Headers {
         // (name, temporaryValue) is not a no-CORS-safelisted
         // request-header, then return.
         if self.guard.get() == Guard::RequestNoCors {
-            let temporary = match self.get_value(&name) {
+            let temporary = match self.get_value(name) {
                 None => value.to_owned(),
                 Some(existing) => format!("{existing}, {value}"),
             };
-            if !is_no_cors_safelisted_request_header(&name, &temporary) {
+            if !is_no_cors_safelisted_request_header(name, &temporary) {
                 return Ok(());
             }
         }
         // Step 4: Append (name, value) to headers's header list.
-        self.list.borrow_mut().push((name, value.to_owned()));
+        self.list
+            .borrow_mut()
+            .push((name.to_owned(), value.to_owned()));
         // Step 5: If headers's guard is "request-no-cors", then remove
         // privileged no-CORS request-headers from headers.
         if self.guard.get() == Guard::RequestNoCors {
@@ -273,12 +265,13 @@ impl Headers {
     }
 
     /// <https://fetch.spec.whatwg.org/#concept-headers-fill>
-    pub fn fill(&self, object: &HeadersOrStringSequenceSequence) -> Fallible<()> {
+    pub fn fill(&self, object: &HeadersInit) -> Fallible<()> {
         match object {
             // Step 1: If object is a sequence, then for each header of
             // object: if header's size is not 2, then throw a TypeError;
-            // append (header[0], header[1]) to headers.
-            HeadersOrStringSequenceSequence::StringSequenceSequence(sequence) => {
+            // append (header[0], header[1]) to headers. (A Headers object
+            // converts to this sequence through its iterator.)
+            HeadersInit::ByteStringSequenceSequence(sequence) => {
                 for header in sequence {
                     let [name, value] = header.as_slice() else {
                         return Err(Error::Type(format!(
@@ -286,13 +279,14 @@ impl Headers {
                             header.len()
                         )));
                     };
-                    self.append(name, value)?;
+                    self.append(&isomorphic_decode(name), &isomorphic_decode(value))?;
                 }
             }
-            // (A Headers object converts as the sequence of its pairs.)
-            HeadersOrStringSequenceSequence::Headers(other) => {
-                for (name, value) in other.pairs() {
-                    self.append(&name, &value)?;
+            // Step 2: Otherwise, object is a record: for each key → value
+            // of object, append (key, value) to headers.
+            HeadersInit::ByteStringByteStringRecord(record) => {
+                for (key, value) in &record.0 {
+                    self.append(&isomorphic_decode(key), &isomorphic_decode(value))?;
                 }
             }
         }
@@ -341,8 +335,15 @@ impl HeadersMethods for Headers {
     /// <https://fetch.spec.whatwg.org/#ref-for-dfn-iterable%E2%91%A0>: the
     /// value pairs to iterate over are the return value of running sort
     /// and combine with this's header list (recomputed at each step).
-    fn PairIterableEntry(&self, _cx: &mut JSContext, index: u32) -> Option<(DOMString, DOMString)> {
-        self.sort_and_combine().into_iter().nth(index as usize)
+    fn PairIterableEntry(
+        &self,
+        _cx: &mut JSContext,
+        index: u32,
+    ) -> Option<(ByteString, ByteString)> {
+        self.sort_and_combine()
+            .into_iter()
+            .nth(index as usize)
+            .map(|(name, value)| (ByteString(bytes(&name)), ByteString(bytes(&value))))
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-headers>
@@ -350,7 +351,7 @@ impl HeadersMethods for Headers {
         cx: &mut JSContext,
         global: &GlobalScope,
         proto: Option<HandleObject>,
-        init: Option<HeadersOrStringSequenceSequence>,
+        init: Option<HeadersInit>,
     ) -> Fallible<DomRoot<Headers>> {
         // Step 1: Set this's guard to "none".
         let headers = Headers::new_with_proto(cx, global, Guard::None, proto);
@@ -362,15 +363,15 @@ impl HeadersMethods for Headers {
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-headers-append>
-    fn Append(&self, _cx: &mut JSContext, name: DOMString, value: DOMString) -> Fallible<()> {
+    fn Append(&self, _cx: &mut JSContext, name: ByteString, value: ByteString) -> Fallible<()> {
         // The append(name, value) method steps are to append (name, value)
         // to this.
-        self.append(&name, &value)
+        self.append(&isomorphic_decode(&name), &isomorphic_decode(&value))
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-headers-delete>
-    fn Delete(&self, _cx: &mut JSContext, name: DOMString) -> Fallible<()> {
-        let name = byte_string(&name)?;
+    fn Delete(&self, _cx: &mut JSContext, name: ByteString) -> Fallible<()> {
+        let name = isomorphic_decode(&name);
         // Step 1: If validating (name, ``) for this returns false, then
         // return.
         if !self.validate(&name, "")? {
@@ -397,19 +398,19 @@ impl HeadersMethods for Headers {
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-headers-get>
-    fn Get(&self, _cx: &mut JSContext, name: DOMString) -> Fallible<Option<DOMString>> {
-        let name = byte_string(&name)?;
+    fn Get(&self, _cx: &mut JSContext, name: ByteString) -> Fallible<Option<ByteString>> {
+        let name = isomorphic_decode(&name);
         // Step 1: If name is not a header name, then throw a TypeError.
         if !is_header_name(&name) {
             return Err(Error::Type(format!("{name:?} is not a valid header name")));
         }
         // Step 2: Return the result of getting name from this's header
         // list.
-        Ok(self.get_value(&name))
+        Ok(self.get_value(&name).map(|v| ByteString(bytes(&v))))
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-headers-getsetcookie>
-    fn GetSetCookie(&self, _cx: &mut JSContext) -> Fallible<Vec<DOMString>> {
+    fn GetSetCookie(&self, _cx: &mut JSContext) -> Fallible<Vec<ByteString>> {
         // Step 1: If this's header list does not contain `Set-Cookie`, then
         // return « ».
         // Step 2: Return the values of all headers in this's header list
@@ -420,13 +421,13 @@ impl HeadersMethods for Headers {
             .borrow()
             .iter()
             .filter(|(n, _)| n.eq_ignore_ascii_case("Set-Cookie"))
-            .map(|(_, v)| v.clone())
+            .map(|(_, v)| ByteString(bytes(v)))
             .collect())
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-headers-has>
-    fn Has(&self, _cx: &mut JSContext, name: DOMString) -> Fallible<bool> {
-        let name = byte_string(&name)?;
+    fn Has(&self, _cx: &mut JSContext, name: ByteString) -> Fallible<bool> {
+        let name = isomorphic_decode(&name);
         // Step 1: If name is not a header name, then throw a TypeError.
         if !is_header_name(&name) {
             return Err(Error::Type(format!("{name:?} is not a valid header name")));
@@ -437,9 +438,9 @@ impl HeadersMethods for Headers {
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-headers-set>
-    fn Set(&self, _cx: &mut JSContext, name: DOMString, value: DOMString) -> Fallible<()> {
-        let name = byte_string(&name)?;
-        let value = byte_string(&value)?;
+    fn Set(&self, _cx: &mut JSContext, name: ByteString, value: ByteString) -> Fallible<()> {
+        let name = isomorphic_decode(&name);
+        let value = isomorphic_decode(&value);
         // Step 1: Normalize value.
         let value = normalize_header_value(&value);
         // Step 2: If validating (name, value) for this returns false, then

@@ -19,47 +19,18 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
-/// The shell's version, as the HTTP `User-Agent` names it.
-const SHELL_VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// SpiderMonkey's version, from `JS_GetImplementationVersion()`
-/// ("JavaScript-C153.6.0" → "153.6.0").
-fn spidermonkey_version() -> String {
-    // SAFETY: returns a static NUL-terminated string.
-    let version = unsafe { std::ffi::CStr::from_ptr(mozjs::jsapi::JS_GetImplementationVersion()) };
-    let version = version.to_string_lossy();
-    version
-        .strip_prefix("JavaScript-C")
-        .unwrap_or(&version)
-        .to_owned()
-}
-
 /// The platform part of the user agent string and of `navigator.platform`
-/// (<https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-platform>:
-/// "Linux x86_64", "MacIntel", "Win32", as browsers say on these systems).
+/// (the network layer's, [`jsprof_net::platform`]).
 pub(crate) fn platform() -> String {
-    match std::env::consts::OS {
-        "macos" => "MacIntel".to_owned(),
-        "windows" => "Win32".to_owned(),
-        "linux" => format!("Linux {}", std::env::consts::ARCH),
-        other => format!("{other} {}", std::env::consts::ARCH),
-    }
+    jsprof_net::platform()
 }
 
 /// The "default `User-Agent` value"
 /// (<https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-useragent>)
-/// as pages see it: browsers' "Mozilla/5.0 (platform)" prefix, then the
-/// shell and SpiderMonkey with their versions.
+/// as pages see it: the string the network layer sends as the HTTP
+/// `User-Agent` header ([`jsprof_net::default_user_agent`]).
 pub(crate) fn user_agent() -> String {
-    let system = match std::env::consts::OS {
-        "macos" => "Macintosh; Intel Mac OS X 10_15_7".to_owned(),
-        "windows" => "Windows NT 10.0; Win64; x64".to_owned(),
-        _ => format!("X11; {}", platform()),
-    };
-    format!(
-        "Mozilla/5.0 ({system}) jsprof-shell/{SHELL_VERSION} SpiderMonkey/{}",
-        spidermonkey_version()
-    )
+    jsprof_net::default_user_agent().to_owned()
 }
 
 /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appversion>

@@ -18,17 +18,17 @@ use mozjs::rust::HandleObject;
 use crate::dom::abortsignal::AbortSignal;
 use crate::dom::bindings::codegen::RequestBinding::RequestMethods;
 use crate::dom::bindings::codegen::{
-    HeadersOrStringSequenceSequence, RequestCredentials, RequestInit, RequestMode,
-    RequestOrUSVString, RequestRedirect,
+    ByteStringSequenceSequenceOrByteStringByteStringRecord as HeadersInit, RequestCredentials,
+    RequestInit, RequestMode, RequestOrUSVString, RequestRedirect,
 };
-use crate::dom::bindings::conversions::{DOMString, USVString};
+use crate::dom::bindings::conversions::{ByteString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::body::{consume, extract_body, BodyKind};
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::headers::{byte_string, Guard, Headers};
+use crate::dom::headers::{isomorphic_decode, Guard, Headers};
 
 pub struct Request {
     pub(crate) reflector: Reflector,
@@ -226,7 +226,7 @@ impl RequestMethods for Request {
         // forbidden method, then throw a TypeError; normalize method; set
         // request's method to method.
         if let Some(init_method) = &init.method {
-            let token = byte_string(init_method)?;
+            let token = isomorphic_decode(init_method);
             if !is_method(&token) {
                 return Err(Error::Type(format!("{token:?} is not a valid method")));
             }
@@ -270,8 +270,16 @@ impl RequestMethods for Request {
         // otherwise, fill this's headers with headers.
         let source = match init.headers {
             Some(init_headers) => init_headers,
-            None => HeadersOrStringSequenceSequence::StringSequenceSequence(
-                input_headers.into_iter().map(|(n, v)| vec![n, v]).collect(),
+            None => HeadersInit::ByteStringSequenceSequence(
+                input_headers
+                    .into_iter()
+                    .map(|(n, v)| {
+                        vec![
+                            ByteString(n.chars().map(|c| c as u8).collect()),
+                            ByteString(v.chars().map(|c| c as u8).collect()),
+                        ]
+                    })
+                    .collect(),
             ),
         };
         headers.clear();
@@ -347,8 +355,8 @@ impl RequestMethods for Request {
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-request-method>
-    fn Method(&self, _cx: &mut JSContext) -> DOMString {
-        self.method.as_str().to_owned()
+    fn Method(&self, _cx: &mut JSContext) -> ByteString {
+        ByteString::from(self.method.as_str())
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-request-url>

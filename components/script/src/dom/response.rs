@@ -11,15 +11,17 @@ use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::ResponseBinding::ResponseMethods;
-use crate::dom::bindings::codegen::{BlobOrURLSearchParamsOrUSVString, ResponseInit, ResponseType};
-use crate::dom::bindings::conversions::{DOMString, USVString};
+use crate::dom::bindings::codegen::{
+    BlobOrBufferSourceOrURLSearchParamsOrUSVString, ResponseInit, ResponseType,
+};
+use crate::dom::bindings::conversions::{ByteString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::body::{consume, extract_body, BodyKind};
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::headers::{byte_string, Guard, Headers};
+use crate::dom::headers::{isomorphic_decode, Guard, Headers};
 
 pub struct Response {
     pub(crate) reflector: Reflector,
@@ -152,7 +154,7 @@ impl ResponseMethods for Response {
         cx: &mut JSContext,
         global: &GlobalScope,
         proto: Option<HandleObject>,
-        body: Option<BlobOrURLSearchParamsOrUSVString>,
+        body: Option<BlobOrBufferSourceOrURLSearchParamsOrUSVString>,
         init: ResponseInit,
     ) -> Fallible<DomRoot<Response>> {
         // Step 1: Set this's response to a new response.
@@ -177,7 +179,7 @@ impl ResponseMethods for Response {
         // Step 5.2: If init["statusText"] is not the empty string and does
         // not match the reason-phrase token production, then throw a
         // TypeError.
-        let status_text = byte_string(&init.status_text)?;
+        let status_text = isomorphic_decode(&init.status_text);
         if !is_reason_phrase(&status_text) {
             return Err(Error::Type(format!(
                 "{status_text:?} is not a valid status text"
@@ -320,8 +322,8 @@ impl ResponseMethods for Response {
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-response-statustext>
-    fn StatusText(&self, _cx: &mut JSContext) -> DOMString {
-        self.status_text.clone()
+    fn StatusText(&self, _cx: &mut JSContext) -> ByteString {
+        ByteString(self.status_text.chars().map(|c| c as u8).collect())
     }
 
     /// <https://fetch.spec.whatwg.org/#dom-response-headers>

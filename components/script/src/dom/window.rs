@@ -419,7 +419,7 @@ impl WindowMethods for Window {
         input: crate::dom::bindings::codegen::RequestOrUSVString,
         init: crate::dom::bindings::codegen::RequestInit,
     ) -> Fallible<Rc<crate::dom::bindings::promise::Promise>> {
-        crate::fetch::fetch_method(self, cx, input, init)
+        crate::fetch::fetch_method(self.global_scope(), cx, input, init)
     }
 
     // The WindowOrWorkerGlobalScope mixin (webidl/WindowOrWorkerGlobalScope.webidl),

@@ -300,6 +300,16 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
     // The WindowOrWorkerGlobalScope mixin (webidl/WindowOrWorkerGlobalScope.webidl),
     // implemented once by `GlobalScope`.
 
+    /// <https://fetch.spec.whatwg.org/#dom-global-fetch>
+    fn Fetch(
+        &self,
+        cx: &mut JSContext,
+        input: crate::dom::bindings::codegen::RequestOrUSVString,
+        init: crate::dom::bindings::codegen::RequestInit,
+    ) -> Fallible<Rc<crate::dom::bindings::promise::Promise>> {
+        crate::fetch::fetch_method(self.global_scope(), cx, input, init)
+    }
+
     fn Origin(&self, _cx: &mut JSContext) -> USVString {
         self.global_scope().serialized_origin()
     }

@@ -34,8 +34,12 @@ use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::XMLHttpRequestBinding::XMLHttpRequestMethods;
-use crate::dom::bindings::codegen::{BlobOrURLSearchParamsOrUSVString, XMLHttpRequestResponseType};
-use crate::dom::bindings::conversions::{DOMString, RootedJsValue, ToJsValue, USVString};
+use crate::dom::bindings::codegen::{
+    BlobOrBufferSourceOrURLSearchParamsOrUSVString, XMLHttpRequestResponseType,
+};
+use crate::dom::bindings::conversions::{
+    ByteString, DOMString, RootedJsValue, ToJsValue, USVString,
+};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::DomRoot;
@@ -44,7 +48,7 @@ use crate::dom::body::{extract_body, new_array_buffer, parse_json, utf8_decode};
 use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::headers::byte_string;
+use crate::dom::headers::isomorphic_decode;
 use crate::dom::progressevent::ProgressEvent;
 use crate::dom::xmlhttprequesteventtarget::XMLHttpRequestEventTarget;
 
@@ -352,10 +356,18 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
     }
 
     /// <https://xhr.spec.whatwg.org/#dom-xmlhttprequest-open>
-    fn Open(
+    fn Open(&self, cx: &mut JSContext, method: ByteString, url: USVString) -> Fallible<()> {
+        // The open(method, url) method steps are to run the open(method,
+        // url, async, username, password) method steps with method, url,
+        // true, null, and null.
+        self.Open_(cx, method, url, true, None, None)
+    }
+
+    /// <https://xhr.spec.whatwg.org/#dom-xmlhttprequest-open>
+    fn Open_(
         &self,
         cx: &mut JSContext,
-        method: DOMString,
+        method: ByteString,
         url: USVString,
         async_: bool,
         _username: Option<USVString>,
@@ -367,7 +379,7 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         // active here.)
         // Step 2: If method is not a method, then throw a "SyntaxError"
         // DOMException.
-        let method = byte_string(&method)?;
+        let method = isomorphic_decode(&method);
         if !is_method(&method) {
             return Err(Error::dom_with_message(
                 DomExceptionName::SyntaxError,
@@ -440,8 +452,8 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
     fn SetRequestHeader(
         &self,
         _cx: &mut JSContext,
-        name: DOMString,
-        value: DOMString,
+        name: ByteString,
+        value: ByteString,
     ) -> Fallible<()> {
         // Step 1: If this's state is not opened, then throw an
         // "InvalidStateError" DOMException.
@@ -450,8 +462,8 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         if self.state.get() != OPENED || self.send_flag.get() {
             return Err(Error::dom(DomExceptionName::InvalidStateError));
         }
-        let name = byte_string(&name)?;
-        let value = byte_string(&value)?;
+        let name = isomorphic_decode(&name);
+        let value = isomorphic_decode(&value);
         // Step 3: Normalize value.
         let value = normalize_header_value(&value);
         // Step 4: If name is not a header name or value is not a header
@@ -521,7 +533,7 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
     fn Send(
         &self,
         cx: &mut JSContext,
-        body: Option<BlobOrURLSearchParamsOrUSVString>,
+        body: Option<BlobOrBufferSourceOrURLSearchParamsOrUSVString>,
     ) -> Fallible<()> {
         // Step 1: If this's state is not opened, then throw an
         // "InvalidStateError" DOMException.
@@ -684,39 +696,41 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
     }
 
     /// <https://xhr.spec.whatwg.org/#dom-xmlhttprequest-statustext>
-    fn StatusText(&self, _cx: &mut JSContext) -> DOMString {
-        self.response
+    fn StatusText(&self, _cx: &mut JSContext) -> ByteString {
+        let text = self
+            .response
             .borrow()
             .as_ref()
-            .map_or_else(String::new, |r| r.status_text.clone())
+            .map_or_else(String::new, |r| r.status_text.clone());
+        ByteString(text.chars().map(|c| c as u32 as u8).collect())
     }
 
     /// <https://xhr.spec.whatwg.org/#dom-xmlhttprequest-getresponseheader>
     fn GetResponseHeader(
         &self,
         _cx: &mut JSContext,
-        name: DOMString,
-    ) -> Fallible<Option<DOMString>> {
-        let name = byte_string(&name)?;
+        name: ByteString,
+    ) -> Fallible<Option<ByteString>> {
+        let name = isomorphic_decode(&name);
         // The getResponseHeader(name) method steps are to return the result
         // of getting name from this's response's header list.
-        Ok(self.response.borrow().as_ref().and_then(|r| {
-            r.headers
-                .get(&name)
-                .map(|v| v.iter().map(|&b| char::from(b)).collect())
-        }))
+        Ok(self
+            .response
+            .borrow()
+            .as_ref()
+            .and_then(|r| r.headers.get(&name).map(|v| ByteString(v.to_vec()))))
     }
 
     /// <https://xhr.spec.whatwg.org/#dom-xmlhttprequest-getallresponseheaders>
-    fn GetAllResponseHeaders(&self, _cx: &mut JSContext) -> Fallible<DOMString> {
+    fn GetAllResponseHeaders(&self, _cx: &mut JSContext) -> Fallible<ByteString> {
         // Step 1: Let output be an empty byte sequence.
-        let mut output = String::new();
+        let mut output = Vec::new();
         // Step 2: Let initialHeaders be the result of running sort and
         // combine with this's response's header list (names lowercased,
         // sorted, values of one name combined with ", ").
         let response = self.response.borrow();
         let Some(response) = response.as_ref() else {
-            return Ok(output);
+            return Ok(ByteString(output));
         };
         let mut names: Vec<String> = response
             .headers
@@ -730,14 +744,14 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         // followed by a 0x0D 0x0A byte pair, to output.
         for name in names {
             if let Some(value) = response.headers.get(&name) {
-                output.push_str(&name);
-                output.push_str(": ");
-                output.extend(value.iter().map(|&b| char::from(b)));
-                output.push_str("\r\n");
+                output.extend_from_slice(name.as_bytes());
+                output.extend_from_slice(b": ");
+                output.extend_from_slice(&value);
+                output.extend_from_slice(b"\r\n");
             }
         }
         // Step 5: Return output.
-        Ok(output)
+        Ok(ByteString(output))
     }
 
     /// <https://xhr.spec.whatwg.org/#dom-xmlhttprequest-overridemimetype>
@@ -767,7 +781,12 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         value: XMLHttpRequestResponseType,
     ) -> Fallible<()> {
         // Step 1: If the current global object is not a Window object and
-        // the given value is "document", then return. (Window only.)
+        // the given value is "document", then return.
+        if value == XMLHttpRequestResponseType::Document
+            && self.global_scope().as_window().is_none()
+        {
+            return Ok(());
+        }
         // Step 2: If this's state is loading or done, then throw an
         // "InvalidStateError" DOMException.
         if matches!(self.state.get(), LOADING | DONE) {
