@@ -462,21 +462,13 @@ impl HTMLInputElementMethods for HTMLInputElement {
     /// reflects `maxlength`, limited to only non-negative numbers (-1 when
     /// absent or invalid).
     fn MaxLength(&self, _cx: &mut JSContext) -> i32 {
-        let value = self.element().reflected_long("maxlength", -1);
-        if value < 0 {
-            -1
-        } else {
-            value
-        }
+        self.element().reflected_non_negative_long("maxlength")
     }
 
     /// On setting a negative value: throw an "IndexSizeError".
     fn SetMaxLength(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        if value < 0 {
-            return Err(Error::dom(DomExceptionName::IndexSizeError));
-        }
-        self.element().set_reflected_long("maxlength", value);
-        Ok(())
+        self.element()
+            .set_reflected_non_negative_long("maxlength", value)
     }
 
     crate::reflect_string_attribute!(
@@ -488,20 +480,12 @@ impl HTMLInputElementMethods for HTMLInputElement {
     /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-minlength>:
     /// reflects `minlength`, limited to only non-negative numbers.
     fn MinLength(&self, _cx: &mut JSContext) -> i32 {
-        let value = self.element().reflected_long("minlength", -1);
-        if value < 0 {
-            -1
-        } else {
-            value
-        }
+        self.element().reflected_non_negative_long("minlength")
     }
 
     fn SetMinLength(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        if value < 0 {
-            return Err(Error::dom(DomExceptionName::IndexSizeError));
-        }
-        self.element().set_reflected_long("minlength", value);
-        Ok(())
+        self.element()
+            .set_reflected_non_negative_long("minlength", value)
     }
 
     crate::reflect_bool_attribute!(

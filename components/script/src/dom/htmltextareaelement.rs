@@ -9,7 +9,7 @@ use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLTextAreaElementBinding::HTMLTextAreaElementMethods;
 use crate::dom::bindings::conversions::DOMString;
-use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
@@ -105,41 +105,25 @@ impl HTMLTextAreaElementMethods for HTMLTextAreaElement {
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-maxlength>: reflects `maxlength`, limited to only non-negative
     /// numbers (-1 when absent or invalid).
     fn MaxLength(&self, _cx: &mut JSContext) -> i32 {
-        let value = self.element().reflected_long("maxlength", -1);
-        if value < 0 {
-            -1
-        } else {
-            value
-        }
+        self.element().reflected_non_negative_long("maxlength")
     }
 
     /// On setting a negative value: throw an "IndexSizeError".
     fn SetMaxLength(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        if value < 0 {
-            return Err(Error::dom(DomExceptionName::IndexSizeError));
-        }
-        self.element().set_reflected_long("maxlength", value);
-        Ok(())
+        self.element()
+            .set_reflected_non_negative_long("maxlength", value)
     }
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-minlength>: reflects `minlength`, limited to only non-negative
     /// numbers (-1 when absent or invalid).
     fn MinLength(&self, _cx: &mut JSContext) -> i32 {
-        let value = self.element().reflected_long("minlength", -1);
-        if value < 0 {
-            -1
-        } else {
-            value
-        }
+        self.element().reflected_non_negative_long("minlength")
     }
 
     /// On setting a negative value: throw an "IndexSizeError".
     fn SetMinLength(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        if value < 0 {
-            return Err(Error::dom(DomExceptionName::IndexSizeError));
-        }
-        self.element().set_reflected_long("minlength", value);
-        Ok(())
+        self.element()
+            .set_reflected_non_negative_long("minlength", value)
     }
 
     crate::reflect_string_attribute!(

@@ -5,6 +5,7 @@
 
 use mozjs::context::JSContext;
 
+use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::element::Element;
 use crate::dom::text::Text;
 
@@ -194,6 +195,27 @@ impl Element {
     /// attribute to the integer's shortest base-ten string.
     pub fn set_reflected_long(&self, name: &str, value: i32) {
         self.set_attribute_value(name, &value.to_string());
+    }
+
+    /// The getter of a reflected `long` attribute "limited to only
+    /// non-negative numbers"
+    /// (<https://html.spec.whatwg.org/multipage/common-dom-interfaces.html#reflecting-content-attributes-in-idl-attributes>,
+    /// `maxLength`, `minLength`): the content attribute parsed if that
+    /// succeeds, is in range and is not negative, else -1 (the default).
+    pub fn reflected_non_negative_long(&self, name: &str) -> i32 {
+        self.reflected_long(name, -1).max(-1)
+    }
+
+    /// Its setter: "If the reflected IDL attribute has the type long and
+    /// is limited to only non-negative numbers, then, on setting, if the
+    /// new value is negative, the user agent must throw an "IndexSizeError"
+    /// DOMException."
+    pub fn set_reflected_non_negative_long(&self, name: &str, value: i32) -> Fallible<()> {
+        if value < 0 {
+            return Err(Error::dom(DomExceptionName::IndexSizeError));
+        }
+        self.set_reflected_long(name, value);
+        Ok(())
     }
 
     /// The getter of a reflected `unsigned long` attribute: the content
