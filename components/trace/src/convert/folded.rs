@@ -41,12 +41,17 @@ pub fn folded_lines(profile: &Profile) -> Vec<String> {
 }
 
 /// A frame label safe in a folded line: no `;` (the separator), no line
-/// breaks, and no leading `#` (a comment line to flame graph tools; the
-/// fullwidth number sign looks the same).
+/// breaks, and no `#` first after leading whitespace (a comment line to
+/// flame graph tools, which trim the line first; the fullwidth number sign
+/// looks the same).
 fn folded_label(label: &str) -> String {
     let label = label.replace(';', ":").replace(['\n', '\r'], " ");
-    match label.strip_prefix('#') {
-        Some(rest) => format!("\u{FF03}{rest}"),
+    let trimmed = label.trim_start();
+    match trimmed.strip_prefix('#') {
+        Some(rest) => {
+            let indent = &label[..label.len() - trimmed.len()];
+            format!("{indent}\u{FF03}{rest}")
+        }
         None => label,
     }
 }
