@@ -66,6 +66,85 @@
 //! "protected worker", and its `Worker` object is kept, only while it has
 //! pending activity: timers, messages, nested workers...); this is a
 //! simplification, not the spec.
+//!
+//! # Messages
+//!
+//! No JS value crosses threads. Each event loop has an `Inbox`
+//! (`event_loop.rs`): a mutex-protected queue of `Send` tasks plus a
+//! condition variable its loop waits on when it has nothing to run.
+//! `postMessage` on either side structured-clones the message into bytes
+//! (SpiderMonkey's different-process clone format) and posts a task to
+//! the other side's inbox; the task deserializes in the receiving realm
+//! and fires `message` (or `messageerror`). The owner finds the `Worker`
+//! object by the worker's ID in its thread-local registry, which roots
+//! the object while the worker may still send it something. Messages to a
+//! worker wait in its inbox until its script has run (the loop starts
+//! then), so none is lost.
+//!
+//! # Errors
+//!
+//! "Report an exception" in a worker fires `ErrorEvent` at the worker
+//! global; if not canceled, a task fires `ErrorEvent` (cancelable,
+//! `error` null, same message/filename/lineno/colno, muted errors already
+//! applied) at the `Worker` object; if not canceled there either, the
+//! error is reported in the owner's global (window `error` event and
+//! console, or one more level up for a nested worker). A script that
+//! cannot be fetched (network error, non-ok status, cross-origin,
+//! non-JavaScript MIME type over HTTP(S), revoked `blob:`) or does not
+//! parse gives a plain `error` event.
+//!
+//! # The idle rule
+//!
+//! `run_until_idle` returns true when the page has no task, no timer, no
+//! pending load, nothing in its inbox, and every worker it owns is idle:
+//! blocked in its loop with nothing to run and nothing posted (decided
+//! under its inbox's lock, so a post and the idle flag cannot race), with
+//! all of its own workers idle, or finished and joined. A worker posts
+//! before it declares itself idle and the owner reads the workers' flags
+//! before its own inbox, so no message is in flight when the page is
+//! declared idle: the rule is exact, not a grace period. A worker that
+//! keeps a timer or a busy loop keeps the page running until the deadline
+//! (`--timeout`), where the runtime is dropped and the workers
+//! terminated.
+//!
+//! # Document policy
+//!
+//! A network worker takes the `Document-Policy` of its own script
+//! response; a `blob:` or `data:` worker inherits its creator's (the
+//! document's, or for a nested worker its parent worker's, transitively):
+//! `jsprof_document::worker_document_policy`, applied when the script is
+//! fetched. Without the policy `new Profiler()` in the worker throws
+//! `NotAllowedError`. An `eager` policy prepares the worker's sampler
+//! before its script runs.
+//!
+//! # Profiling in a worker
+//!
+//! The worker's sessions run on its own `AgentSampler`, which signals and
+//! samples the worker's thread only and keeps frames of the worker's
+//! realm only (no page frame can be on that thread's stack); timestamps
+//! are relative to the worker's time origin (the time its owner ran `new
+//! Worker`).
+//!
+//! # Settings
+//!
+//! A worker's origin is its owner's (opaque for `data:`), its secure
+//! context its owner's, its cross-origin isolated capability its owner's
+//! and-ed with its own COEP (false for `data:`), its COEP its own
+//! response's (inherited for local schemes) and checked against its
+//! owner's.
+//!
+//! # Loading
+//!
+//! Worker threads load through `Loader::for_workers()` (the shell's
+//! `Fetcher`, shared; same host rules, CA and blob URL store), or, for an
+//! owner without a shareable loader, a default `Fetcher` over the owner's
+//! blob URL store. The worker script is fetched on the worker's thread
+//! with mode "same-origin" and redirects followed hop by hop;
+//! `importScripts` fetches synchronously with mode "no-cors" through the
+//! document component's classic-script state machine, so cross-origin
+//! imports run with muted errors (registered muted in the worker's script
+//! registry: the sampler hides them, their errors read "Script error.",
+//! and rethrown they become `NetworkError`).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
