@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use jsprof_document::{CredentialsMode, Origin};
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_net::{
     ApiRequest, Fetcher, Method, NetError, RedirectMode, RequestMode, ResponseType, Url,
 };

@@ -7,7 +7,7 @@ use std::time::Duration;
 use jsprof_document::{
     CorsSettings, EmbedderPolicyValue, Origin, ScriptCorsOutcome, ScriptFetchParams,
 };
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_net::{
     BlobStore, Fetcher, HopRequest, HostRules, Method, NetConfig, NetError, TlsProblem, Url,
     REDIRECT_LIMIT,
@@ -898,7 +898,7 @@ fn test_server_serves_static_files_safely() {
     std::fs::write(root.join("dir/p.html"), "<p>").unwrap();
     std::fs::write(
         root.join("dir/p.html.headers"),
-        "Document-Policy: js-profiling\nContent-Type: text/html;charset=utf-8\nbogus line\n",
+        "Document-Policy: js-profiling\nContent-Type: text/html;charset=utf-8\n",
     )
     .unwrap();
     let server = TestServer::builder()

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{html, SAME};
-use jsprof_net::testing::TestServer;
+use jsprof_test_server::TestServer;
 use jsprof_script::JsRuntime;
 
 fn page(server: &TestServer, body: &'static str) -> JsRuntime {

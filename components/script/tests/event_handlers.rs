@@ -10,7 +10,7 @@
 mod common;
 
 use common::{html, SAME};
-use jsprof_net::testing::TestServer;
+use jsprof_test_server::TestServer;
 use jsprof_script::JsRuntime;
 
 /// Serves `body` at /index.html and loads it in a test runtime.

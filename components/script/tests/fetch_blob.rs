@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
 use jsprof_script::JsRuntime;
 

@@ -9,7 +9,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::SAME;
-use jsprof_net::testing::TestServer;
+use jsprof_test_server::TestServer;
 use jsprof_script::JsRuntime;
 
 /// Far longer than any of these runs may take: a hang-catcher.

@@ -14,7 +14,7 @@ mod common;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use jsprof_net::testing::TestServer;
+use jsprof_test_server::TestServer;
 use jsprof_script::watchdog::{self, Watchdog};
 use jsprof_script::{workers, JsRuntime};
 

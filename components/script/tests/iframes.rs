@@ -6,7 +6,7 @@
 mod common;
 
 use common::{CROSS, SAME};
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
 
 fn html(body: &str) -> TestResponse {

@@ -9,7 +9,7 @@
 mod common;
 
 use common::{html, js, CROSS, SAME};
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
 
 /// Serves `body` as JavaScript at `path`.

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
 use jsprof_script::dom::globalscope::GlobalScope;
 use jsprof_script::script_loading::PageLoadError;

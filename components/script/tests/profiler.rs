@@ -10,7 +10,7 @@
 mod common;
 
 use common::{fetcher, html, html_with_policy, js, load, result, CROSS, SAME, SLOW};
-use jsprof_net::testing::TestServer;
+use jsprof_test_server::TestServer;
 use jsprof_script::JsRuntime;
 
 /// Helpers every page gets: `tb` (the test hook object), `result`,

@@ -17,7 +17,7 @@ mod common;
 use std::time::Instant;
 
 use common::{html, js, load, CROSS, SAME};
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
 use serde_json::Value;
 

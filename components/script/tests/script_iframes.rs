@@ -11,7 +11,7 @@
 mod common;
 
 use common::{html, html_with_policy, CROSS, SAME, SLOW};
-use jsprof_net::testing::TestServer;
+use jsprof_test_server::TestServer;
 use jsprof_script::JsRuntime;
 
 fn log(rt: &mut JsRuntime) -> String {

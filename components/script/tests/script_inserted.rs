@@ -11,7 +11,7 @@ mod common;
 use std::time::Duration;
 
 use common::{html, js, load, CROSS, SAME};
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
 
 fn eval(rt: &mut JsRuntime, source: &str) -> String {

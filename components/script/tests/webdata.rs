@@ -10,7 +10,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{html, SAME};
-use jsprof_net::testing::TestServer;
+use jsprof_test_server::TestServer;
 use jsprof_script::JsRuntime;
 
 /// Loads a page made of `body` at `path` of the http origin and returns

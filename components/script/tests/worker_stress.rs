@@ -65,7 +65,7 @@ use std::time::{Duration, Instant};
 
 use common::threads;
 
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
 use jsprof_script::JsRuntime;
 

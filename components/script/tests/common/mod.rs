@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
 use jsprof_script::JsRuntime;
 
