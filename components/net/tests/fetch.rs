@@ -7,11 +7,11 @@ use std::time::Duration;
 use jsprof_document::{
     CorsSettings, EmbedderPolicyValue, Origin, ScriptCorsOutcome, ScriptFetchParams,
 };
-use jsprof_test_server::{TestResponse, TestServer};
 use jsprof_net::{
     BlobStore, Fetcher, HopRequest, HostRules, Method, NetConfig, NetError, TlsProblem, Url,
     REDIRECT_LIMIT,
 };
+use jsprof_test_server::{TestResponse, TestServer};
 
 const WPT: &str = "web-platform.test";
 const WWW: &str = "www.web-platform.test";
