@@ -742,6 +742,55 @@ mod tests {
         assert_eq!(a.set_idle(since), (false, false));
     }
 
+    /// Runs `inbox.wait(None)` on another thread; what it returned, or
+    /// `None` if it still blocks after 10 s (a lost wake-up: a hang).
+    fn wait_on_thread(inbox: &Arc<Inbox>) -> Option<bool> {
+        let inbox = inbox.clone();
+        let (sender, receiver) = crossbeam_channel::bounded(1);
+        std::thread::spawn(move || {
+            let _ = sender.send(inbox.wait(None).is_some());
+        });
+        receiver.recv_timeout(Duration::from_secs(10)).ok()
+    }
+
+    /// A wake-up or a task that comes before the loop blocks is not lost:
+    /// the hand-written wait had to look at its `signalled` flag and its
+    /// queue under the lock before each condition-variable wait (a wait
+    /// that forgot would sleep through a termination); a channel keeps
+    /// the wake-up until a wait takes it.
+    #[test]
+    fn a_wake_up_or_a_task_before_the_wait_ends_it() {
+        let inbox = Inbox::new();
+        inbox.wake();
+        inbox.wake();
+        assert_eq!(wait_on_thread(&inbox), Some(false));
+        inbox.post(noop());
+        assert_eq!(wait_on_thread(&inbox), Some(true), "the task is returned");
+        assert!(inbox.is_empty());
+        // A deadline in the past ends the wait at once.
+        assert!(inbox.wait(Some(Instant::now())).is_none());
+    }
+
+    /// A closed inbox refuses tasks and drops the queued ones.
+    #[test]
+    fn a_closed_inbox_refuses_tasks() {
+        let inbox = Inbox::new();
+        let dropped = Arc::new(AtomicBool::new(false));
+        struct SetOnDrop(Arc<AtomicBool>);
+        impl Drop for SetOnDrop {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let guard = SetOnDrop(dropped.clone());
+        assert!(inbox.post(Box::new(move |_| drop(guard))));
+        inbox.close();
+        assert!(dropped.load(Ordering::SeqCst), "the queued task is dropped");
+        assert!(inbox.is_empty());
+        assert!(!inbox.post(noop()));
+        assert!(inbox.is_empty());
+    }
+
     /// The owner is woken when a worker becomes idle, not each time the
     /// worker looks again while idle (every 10 ms with a session).
     #[test]
