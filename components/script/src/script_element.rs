@@ -25,8 +25,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::ptr::NonNull;
 use std::rc::Rc;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use mozjs::context::JSContext;
@@ -138,20 +137,21 @@ struct FetchPool {
     /// new page load with another loader gets a new pool).
     source: *const (),
     loader: Arc<dyn Loader + Send + Sync>,
-    jobs: Option<mpsc::Sender<FetchJob>>,
-    receiver: Arc<Mutex<mpsc::Receiver<FetchJob>>>,
+    jobs: Option<crossbeam_channel::Sender<FetchJob>>,
+    /// Shared by the threads: each job goes to one idle thread.
+    receiver: crossbeam_channel::Receiver<FetchJob>,
     /// Started one per job until there are [`FETCH_THREADS`].
     threads: Vec<JoinHandle<()>>,
 }
 
 impl FetchPool {
     fn new(source: *const (), loader: Arc<dyn Loader + Send + Sync>) -> FetchPool {
-        let (jobs, receiver) = mpsc::channel::<FetchJob>();
+        let (jobs, receiver) = crossbeam_channel::unbounded::<FetchJob>();
         FetchPool {
             source,
             loader,
             jobs: Some(jobs),
-            receiver: Arc::new(Mutex::new(receiver)),
+            receiver,
             threads: Vec::new(),
         }
     }
@@ -161,17 +161,8 @@ impl FetchPool {
             let receiver = self.receiver.clone();
             let spawned = std::thread::Builder::new()
                 .name("js-script-fetch".to_owned())
-                .spawn(move || loop {
-                    let job = {
-                        let receiver = receiver.lock().unwrap_or_else(|e| e.into_inner());
-                        receiver.recv()
-                    };
-                    match job {
-                        Ok(job) => job(),
-                        // The pool was discarded.
-                        Err(_) => return,
-                    }
-                });
+                // (Until the pool is discarded: its sender dropped.)
+                .spawn(move || receiver.iter().for_each(|job| job()));
             if let Ok(handle) = spawned {
                 self.threads.push(handle);
             }

@@ -11,8 +11,8 @@ mod common;
 use std::time::Duration;
 
 use common::{html, js, load, CROSS, SAME};
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
+use jsprof_test_server::{TestResponse, TestServer};
 
 fn eval(rt: &mut JsRuntime, source: &str) -> String {
     rt.evaluate(source, "check.js", 1).unwrap()

@@ -18,10 +18,12 @@
 
 use std::path::{Path, PathBuf};
 
+use jsprof_test_server::headers;
+
 use crate::config::Hosts;
+use crate::report;
 use crate::substitute::{self, query_param, Context};
 use crate::wrappers::{self, Kind};
-use crate::{headers, report};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
