@@ -5,6 +5,7 @@ use weedle::literal::{DefaultValue as WDefault, FloatLit, IntegerLit};
 
 use super::types::{
     buffer_allow, check_no_nested_callbacks_in, contains_callback_or_promise, null_to_empty_string,
+    TYPE_ATTRIBUTES,
 };
 use super::Resolver;
 use crate::error::GenError;
@@ -60,17 +61,7 @@ impl<'a> Resolver<'a> {
                     // `[EnforceRange] long x` attaches the attribute to the
                     // argument; it applies to the type.
                     let arg_attrs = ExtAttrs::new(&a.attributes);
-                    arg_attrs.check(
-                        file,
-                        "an argument",
-                        &[
-                            "EnforceRange",
-                            "Clamp",
-                            "LegacyNullToEmptyString",
-                            "AllowShared",
-                            "AllowResizable",
-                        ],
-                    )?;
+                    arg_attrs.check(file, "an argument", TYPE_ATTRIBUTES)?;
                     let mut ty = self.attributed_type(file, &a.type_, &a_loc)?;
                     ty = buffer_allow(ty, &arg_attrs, &a_loc)?;
                     if arg_attrs.has("LegacyNullToEmptyString") {

@@ -47,38 +47,14 @@ impl<'a> Resolver<'a> {
             }
             InterfaceMember::Attribute(a) => {
                 let a_loc = loc(file, a.identifier.0);
-                let mut stringifier = false;
-                match a.modifier {
-                    None => {}
-                    Some(StringifierOrInheritOrStatic::Static(_)) => {
-                        let attribute = self.regular_attribute(
-                            file,
-                            name,
-                            false,
-                            &a.attributes,
-                            a.readonly.is_some(),
-                            &a.type_,
-                            a.identifier.0,
-                            member_names,
-                        )?;
-                        if attribute.event_handler
-                            || attribute.unforgeable
-                            || attribute.put_forwards.is_some()
-                            || attribute.replaceable
-                        {
-                            return Err(err(
-                                &a_loc,
-                                "static attributes cannot be event handlers, [LegacyUnforgeable], [PutForwards] or [Replaceable]",
-                            ));
-                        }
-                        iface.static_attributes.push(attribute);
-                        return Ok(());
-                    }
-                    Some(StringifierOrInheritOrStatic::Stringifier(_)) => stringifier = true,
+                let (is_static, stringifier) = match a.modifier {
+                    None => (false, false),
+                    Some(StringifierOrInheritOrStatic::Static(_)) => (true, false),
+                    Some(StringifierOrInheritOrStatic::Stringifier(_)) => (false, true),
                     Some(StringifierOrInheritOrStatic::Inherit(_)) => {
                         return Err(err(&a_loc, "inherit attributes are not supported"))
                     }
-                }
+                };
                 let attribute = self.regular_attribute(
                     file,
                     name,
@@ -89,6 +65,20 @@ impl<'a> Resolver<'a> {
                     a.identifier.0,
                     member_names,
                 )?;
+                if is_static {
+                    if attribute.event_handler
+                        || attribute.unforgeable
+                        || attribute.put_forwards.is_some()
+                        || attribute.replaceable
+                    {
+                        return Err(err(
+                            &a_loc,
+                            "static attributes cannot be event handlers, [LegacyUnforgeable], [PutForwards] or [Replaceable]",
+                        ));
+                    }
+                    iface.static_attributes.push(attribute);
+                    return Ok(());
+                }
                 if stringifier {
                     check_stringifier_type(&attribute.ty, &a_loc)?;
                     set_stringifier(

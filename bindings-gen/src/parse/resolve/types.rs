@@ -37,17 +37,7 @@ impl<'a> Resolver<'a> {
         location: &Location,
     ) -> Result<Type, GenError> {
         let attrs = ExtAttrs::new(&ty.attributes);
-        attrs.check(
-            file,
-            "a type",
-            &[
-                "EnforceRange",
-                "Clamp",
-                "LegacyNullToEmptyString",
-                "AllowShared",
-                "AllowResizable",
-            ],
-        )?;
+        attrs.check(file, "a type", TYPE_ATTRIBUTES)?;
         if attrs.has("AllowShared") || attrs.has("AllowResizable") {
             let plain = self.plain_type(file, &ty.type_, None, location)?;
             return buffer_allow(plain, &attrs, location);
@@ -349,6 +339,16 @@ impl<'a> Resolver<'a> {
         })
     }
 }
+
+/// The extended attributes that apply to a type, written on the type or on
+/// the argument it is the type of (`[EnforceRange] long x`).
+pub(super) const TYPE_ATTRIBUTES: &[&str] = &[
+    "EnforceRange",
+    "Clamp",
+    "LegacyNullToEmptyString",
+    "AllowShared",
+    "AllowResizable",
+];
 
 pub(super) fn nullable(t: Type, location: &Location) -> Result<Type, GenError> {
     match t {

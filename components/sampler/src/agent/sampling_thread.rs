@@ -81,12 +81,8 @@ pub(super) fn run(shared: Arc<Shared>) {
         }
         if due.is_empty() {
             drop(st);
-            for cb in fired.drain(..) {
-                cb();
-            }
             // Let the JS thread turn the instrumentation off.
-            shared.resolve_requested.store(true, Ordering::Release);
-            shared.cx.request_interrupt();
+            fire_and_request_resolution(&shared, &mut fired);
             st = shared.lock();
             continue;
         }
@@ -97,14 +93,22 @@ pub(super) fn run(shared: Arc<Shared>) {
         let many = st.pending.len() >= RESOLVE_THRESHOLD;
         if many || !fired.is_empty() {
             drop(st);
-            for cb in fired.drain(..) {
-                cb();
-            }
-            shared.resolve_requested.store(true, Ordering::Release);
-            shared.cx.request_interrupt();
+            fire_and_request_resolution(&shared, &mut fired);
             st = shared.lock();
         }
     }
+}
+
+/// Outside the agent's mutex: runs the buffer-full callbacks of the
+/// sessions that filled up, then asks the JS thread, through an interrupt,
+/// to resolve (and, once no session samples, to turn the instrumentation
+/// off).
+fn fire_and_request_resolution(shared: &Shared, fired: &mut Vec<BufferFullCallback>) {
+    for cb in fired.drain(..) {
+        cb();
+    }
+    shared.resolve_requested.store(true, Ordering::Release);
+    shared.cx.request_interrupt();
 }
 
 /// Serves one tick (sampling thread, under the agent's mutex): an idle
