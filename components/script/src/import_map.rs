@@ -604,9 +604,15 @@ impl ImportMapState {
         // record's specifier, then: the user agent may report a warning to
         // the console indicating the ignored rule; remove
         // newImportMapImports[specifier].
+        // (The condition is the other way round, as Firefox and Servo do and
+        // the upstream tests expect: a rule is dropped when the resolved
+        // specifier starts with the rule's specifier, e.g. a prefix rule
+        // "http:/" or "../resources/" that would now remap a URL already
+        // resolved; the text as written drops longer, unrelated keys
+        // instead. <https://github.com/whatwg/html/issues/11875>)
         for record in &self.resolved_module_set {
             new_imports.retain(|(specifier, _)| {
-                let clashes = specifier.starts_with(record.specifier.as_str());
+                let clashes = record.specifier.starts_with(specifier.as_str());
                 if clashes {
                     warnings.push(format!(
                         "import map rule for {specifier:?} ignored: {:?} was already resolved",
@@ -756,5 +762,39 @@ mod tests {
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert_eq!(s.resolve("a", &base(), true).unwrap().path(), "/a1.js");
         assert_eq!(s.resolve("b", &base(), true).unwrap().path(), "/b.js");
+    }
+
+    #[test]
+    fn a_new_prefix_rule_never_remaps_a_resolved_specifier() {
+        // A URL resolved before any rule matched it (the resolved module
+        // set holds its normalized specifier)...
+        let mut s = state(r#"{"imports": {}}"#);
+        let resolved = s.resolve("./lib/a.js", &base(), true).unwrap();
+        // ...is not remapped by a later map's prefix rules covering it
+        // ("https:/" is a bare key that prefixes every https URL), while a
+        // longer key it does not start with, and other prefixes, still
+        // apply (whatwg/html#11875: the spec text compares the other way
+        // round).
+        let later = parse_import_map_string(
+            r#"{"imports": {
+                "https:/": "/scheme/",
+                "./lib/": "/elsewhere/",
+                "./lib/a.js/extra": "/extra.js",
+                "./other/": "/other2/"
+            }}"#,
+            &base(),
+        )
+        .unwrap();
+        let warnings = s.merge(later.map);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!(s.resolve("./lib/a.js", &base(), true).unwrap(), resolved);
+        assert_eq!(
+            s.resolve("./lib/a.js/extra", &base(), true).unwrap().path(),
+            "/extra.js"
+        );
+        assert_eq!(
+            s.resolve("./other/x.js", &base(), true).unwrap().path(),
+            "/other2/x.js"
+        );
     }
 }

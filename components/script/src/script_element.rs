@@ -396,7 +396,10 @@ pub(crate) fn prepare_the_script_element(
     // equal to el's preparation-time document, then return. (The parser
     // document is the node document here: the parser's nodes are not
     // moved to other documents before they run.)
-    // Step 17: If scripting is disabled for el, then return (it is not).
+    // Step 17: If scripting is disabled for el, then return.
+    if scripting_is_disabled(cx, &document) {
+        return;
+    }
     // Step 18: If el has a nomodule content attribute and its type is
     // "classic", then return.
     if element.get_attribute("nomodule").is_some() {
@@ -547,6 +550,12 @@ fn prepare_module_or_import_map(
         return;
     };
     script.set_preparation_time_document(Some(&document));
+    // Step 17: If scripting is disabled for el, then return (after step
+    // 14: el's already started is true).
+    if scripting_is_disabled(cx, &document) {
+        script.set_already_started(true);
+        return;
+    }
     // Step 14 (already started) and the fetch: `module_loading`.
     let Some((module, _)) =
         crate::module_loading::prepare_module_or_import_map(cx, &document, script, type_)
@@ -602,28 +611,8 @@ fn append_ready_module_to_in_order_list(
     script: &HTMLScriptElement,
     module: crate::module_loading::ModuleResult,
 ) {
-    document.delay_load();
-    let event_loop = EventLoop::current();
-    event_loop.begin_load();
-    let id = STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        s.next_id += 1;
-        let id = s.next_id;
-        s.waiting.insert(
-            id,
-            WaitingScript {
-                element: DomRoot::from_ref(script),
-                document: DomRoot::from_ref(document),
-                when_ready: WhenReady::InOrder,
-                result: None,
-                module: None,
-            },
-        );
-        // Step 34.3.2: Append el to scripts.
-        s.in_order.push_back(id);
-        id
-    });
-    event_loop.queue_task(Box::new(move |cx| {
+    let id = start_waiting(document, script, WhenReady::InOrder);
+    EventLoop::current().queue_task(Box::new(move |cx| {
         fetch_completed(cx, id, None, Some(module));
     }));
 }
@@ -669,31 +658,9 @@ fn start_fetch(
         queue_error_event(script);
         return;
     };
-    // Step 31.8: Set el's delaying the load event to true.
-    document.delay_load();
-    let event_loop = EventLoop::current();
-    event_loop.begin_load();
     let params = classic_script_fetch_params(document, url, script.element());
-    let id = STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        s.next_id += 1;
-        let id = s.next_id;
-        s.waiting.insert(
-            id,
-            WaitingScript {
-                element: DomRoot::from_ref(script),
-                document: DomRoot::from_ref(document),
-                when_ready: when,
-                result: None,
-                module: None,
-            },
-        );
-        if when == WhenReady::InOrder {
-            // Step 33.3.2: Append el to scripts.
-            s.in_order.push_back(id);
-        }
-        id
-    });
+    let id = start_waiting(document, script, when);
+    let event_loop = EventLoop::current();
     let url = url.clone();
     let origin = params.client_origin.clone();
     let shared = pool_loader(&loader);
@@ -718,6 +685,36 @@ fn start_fetch(
             }));
         }
     }
+}
+
+/// Step 31.8 (or 32.2 for a module script) and 33.2-33.3 of "prepare the
+/// script element" for `script`, whose result is not ready yet: set el's
+/// delaying the load event to true (and hold a pending load of the event
+/// loop, released by [`fetch_completed`]), and add el to `document`'s set
+/// or list. Returns its ID.
+fn start_waiting(document: &Document, script: &HTMLScriptElement, when: WhenReady) -> u64 {
+    document.delay_load();
+    EventLoop::current().begin_load();
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        s.next_id += 1;
+        let id = s.next_id;
+        s.waiting.insert(
+            id,
+            WaitingScript {
+                element: DomRoot::from_ref(script),
+                document: DomRoot::from_ref(document),
+                when_ready: when,
+                result: None,
+                module: None,
+            },
+        );
+        if when == WhenReady::InOrder {
+            // Step 33.3.2 (34.3.2): Append el to scripts.
+            s.in_order.push_back(id);
+        }
+        id
+    })
 }
 
 /// The loader this agent's fetch threads use for the page loader
@@ -934,6 +931,17 @@ pub(crate) fn execute_the_script_element(
     // named load at el.
     if script.from_an_external_file() {
         fire_simple_event(cx, &script, "load");
+    }
+}
+
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-n-noscript>
+/// for a script element whose node document is `document`: scripting is
+/// disabled when the document has no browsing context (it is not its
+/// window's document: `createHTMLDocument()`, `DOMParser`-like documents).
+fn scripting_is_disabled(cx: &mut JSContext, document: &Document) -> bool {
+    match document.upcast_node().global().as_window() {
+        Some(window) => !std::ptr::eq(&*window.document(cx), document),
+        None => true,
     }
 }
 

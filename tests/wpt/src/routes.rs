@@ -427,7 +427,9 @@ pub fn content_type(name: &str) -> &'static str {
     match ext.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
         "xhtml" | "xht" => "application/xhtml+xml; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
+        // No charset, as wptserve serves scripts: a script element's
+        // `charset` attribute (else the document's encoding) decides.
+        "js" | "mjs" => "text/javascript",
         "css" => "text/css; charset=utf-8",
         "json" => "application/json",
         "txt" | "ini" | "headers" => "text/plain; charset=utf-8",

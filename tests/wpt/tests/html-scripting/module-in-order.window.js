@@ -1,17 +1,6 @@
 // META: title=Script-inserted module scripts with async = false execute in order
+// META: script=resources/insert-script.js
 "use strict";
-
-function insert(src, configure) {
-  const s = document.createElement("script");
-  if (configure) configure(s);
-  s.src = src;
-  const event = new Promise(resolve => {
-    s.onload = () => resolve("load");
-    s.onerror = () => resolve("error");
-  });
-  document.head.appendChild(s);
-  return event;
-}
 
 const inOrder = s => (s.async = false);
 const module = s => (s.type = "module");
@@ -24,10 +13,10 @@ promise_test(async () => {
   window.orderLog = [];
   // A slow classic script first: the module behind it in the list waits.
   const events = [
-    insert("resources/order-classic.js?1&pipe=trickle(d0.3)", inOrder),
-    insert("resources/order-module.js?2", inOrderModule),
-    insert("resources/order-classic.js?3", inOrder),
-    insert("resources/order-module.js?4", inOrderModule),
+    insertScript("resources/order-classic.js?1&pipe=trickle(d0.3)", inOrder),
+    insertScript("resources/order-module.js?2", inOrderModule),
+    insertScript("resources/order-classic.js?3", inOrder),
+    insertScript("resources/order-module.js?4", inOrderModule),
   ];
   assert_array_equals(await Promise.all(events), ["load", "load", "load", "load"]);
   assert_array_equals(window.orderLog, [
@@ -40,8 +29,8 @@ promise_test(async () => {
 
 promise_test(async () => {
   window.orderLog = [];
-  const slow = insert("resources/order-classic.js?5&pipe=trickle(d0.3)", inOrder);
-  const asap = insert("resources/order-module.js?6", module);
+  const slow = insertScript("resources/order-classic.js?5&pipe=trickle(d0.3)", inOrder);
+  const asap = insertScript("resources/order-module.js?6", module);
   assert_equals(await asap, "load");
   assert_array_equals(window.orderLog, ["module?6"], "the async module did not wait");
   assert_equals(await slow, "load");
@@ -63,8 +52,8 @@ promise_test(async () => {
 
 promise_test(async () => {
   window.orderLog = [];
-  const missing = insert("resources/no-such-module.js", inOrderModule);
-  const after = insert("resources/order-classic.js?7", inOrder);
+  const missing = insertScript("resources/no-such-module.js", inOrderModule);
+  const after = insertScript("resources/order-classic.js?7", inOrder);
   assert_array_equals(await Promise.all([missing, after]), ["error", "load"]);
   assert_array_equals(window.orderLog, ["classic?7"]);
 }, "a module that fails to fetch fires error in its turn and does not block the list");
