@@ -460,7 +460,10 @@ mod tests {
             script_blocked_due_to_nosniff(&headers(&lines))
         };
         assert!(!nosniff(&js, "nosniff"));
-        assert!(!nosniff(&[("Content-Type", "Application/X-JavaScript;charset=utf-8")], "NoSniff"));
+        assert!(!nosniff(
+            &[("Content-Type", "Application/X-JavaScript;charset=utf-8")],
+            "NoSniff"
+        ));
         assert!(nosniff(&css, "nosniff"));
         assert!(nosniff(&[("Content-Type", "text/plain")], "nosniff"));
         // No Content-Type, or one that does not parse: failure, blocked.
@@ -475,7 +478,9 @@ mod tests {
     #[test]
     fn javascript_mime_types() {
         assert!(is_javascript_mime_type_essence_match("TEXT/JavaScript"));
-        assert!(!is_javascript_mime_type_essence_match("text/javascript;x=y"));
+        assert!(!is_javascript_mime_type_essence_match(
+            "text/javascript;x=y"
+        ));
         assert!(!is_javascript_mime_type_essence_match(" text/javascript"));
         assert!(!is_javascript_mime_type_essence_match("module"));
         let m = MimeType::parse("text/ecmascript; charset=latin1").unwrap();

@@ -206,12 +206,19 @@ impl Routes {
                     .parse()
                     .map_err(|_| Response::error(400, "log.py: sec is not an integer"))?;
                 std::thread::sleep(std::time::Duration::from_secs(sec).min(MAX_DELAY));
-                Ok(Response::new(200, "text/javascript", format!("log('{id}')")))
+                Ok(Response::new(
+                    200,
+                    "text/javascript",
+                    format!("log('{id}')"),
+                ))
             }
             "serve-with-content-type.py" => {
                 let file = param("fn")?;
                 let content_type = param("ct")?;
-                if file.split('/').any(|s| s.is_empty() || s == ".." || s == ".") {
+                if file
+                    .split('/')
+                    .any(|s| s.is_empty() || s == ".." || s == ".")
+                {
                     return Err(Response::error(400, format!("bad file name `{file}`")));
                 }
                 let on_disk = self.root.join(&SCRIPT_ELEMENT_DIR[1..]).join(&file);
@@ -538,15 +545,27 @@ mod tests {
             Some("text/javascript;charset=windows-1250")
         );
         for bad in ["../../a/page.html", "missing.js", "/etc/passwd"] {
-            let r = get(&f, &format!("{dir}/serve-with-content-type.py?fn={bad}&ct=x"));
+            let r = get(
+                &f,
+                &format!("{dir}/serve-with-content-type.py?fn={bad}&ct=x"),
+            );
             assert_eq!(r.status, 400, "{bad}");
         }
-        let r = get(&f, &format!("{dir}/resources/load-error-events.py?test=t1_load"));
+        let r = get(
+            &f,
+            &format!("{dir}/resources/load-error-events.py?test=t1_load"),
+        );
         assert_eq!(r.status, 200);
         assert_eq!(body(&r), "\"use strict\"; t1_load.executed = true;");
-        let r = get(&f, &format!("{dir}/resources/load-error-events.py?test=t2_error"));
+        let r = get(
+            &f,
+            &format!("{dir}/resources/load-error-events.py?test=t2_error"),
+        );
         assert_eq!(r.status, 404);
-        let r = get(&f, &format!("{dir}/resources/load-error-events.py?test=a.b"));
+        let r = get(
+            &f,
+            &format!("{dir}/resources/load-error-events.py?test=a.b"),
+        );
         assert_eq!(r.status, 400);
         assert_eq!(get(&f, &format!("{dir}/other.py")).status, 501);
     }

@@ -800,18 +800,28 @@ fn nosniff_blocks_a_script_that_is_not_javascript() {
             assert_eq!(with("text/javascript; charset=utf-8"), run(muted, script));
             // CSS, a missing or an unparsable Content-Type: blocked.
             for bad in ["text/css", "", "javascript", "text/plain"] {
-                assert_eq!(with(bad), blocked(BlockReason::Nosniff), "{script} {cors:?} {bad}");
+                assert_eq!(
+                    with(bad),
+                    blocked(BlockReason::Nosniff),
+                    "{script} {cors:?} {bad}"
+                );
             }
         }
     }
     // Without nosniff the type is not looked at.
     assert_eq!(
-        outcome(params("https://page.test/a.js", None), &[ok(&[("Content-Type", "text/css")])]),
+        outcome(
+            params("https://page.test/a.js", None),
+            &[ok(&[("Content-Type", "text/css")])]
+        ),
         run(false, "https://page.test/a.js")
     );
     // The check is on the final response, not on a redirect's.
     let chain = [
-        redirect("https://page.test/b.js", &[nosniff, ("Content-Type", "text/html")]),
+        redirect(
+            "https://page.test/b.js",
+            &[nosniff, ("Content-Type", "text/html")],
+        ),
         ok(&[nosniff, ("Content-Type", "application/javascript")]),
     ];
     assert_eq!(
@@ -820,7 +830,12 @@ fn nosniff_blocks_a_script_that_is_not_javascript() {
     );
     // Main fetch's nosniff check comes before "fetch a classic script"
     // looks at the status: a 404 stylesheet is blocked for nosniff.
-    let response = ResponseInfo::new(404, [nosniff, ("Content-Type", "text/css")].into_iter().collect());
+    let response = ResponseInfo::new(
+        404,
+        [nosniff, ("Content-Type", "text/css")]
+            .into_iter()
+            .collect(),
+    );
     assert_eq!(
         outcome(params("https://page.test/a.js", None), &[response]),
         blocked(BlockReason::Nosniff)
