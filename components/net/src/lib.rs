@@ -80,7 +80,7 @@ pub mod fetch;
 pub mod file;
 pub mod hosts;
 mod http;
-pub mod mime;
+pub use jsprof_document::mime;
 pub mod script_fetch;
 
 pub use api_fetch::{
