@@ -390,7 +390,10 @@ mutedThen(Promise.resolve(1))
     tb.forceProfilerSample();
     p.stop().then(t => { window.result = report(t); });
   });"#,
-        &["next<visibleGen<", "-", "-", "-", "visibleReaction"],
+        // The muted script's `queueMicrotask` callback runs in the
+        // microtask checkpoint after that script (HTML "clean up after
+        // running script"), before the next script: its sample comes first.
+        &["-", "next<visibleGen<", "-", "-", "visibleReaction"],
     );
 }
 
