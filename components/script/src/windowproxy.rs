@@ -53,20 +53,20 @@ use mozjs::context::{JSContext, RawJSContext};
 use mozjs::glue::{CreateWrapperProxyHandler, GetCrossCompartmentWrapper, ProxyTraps};
 use mozjs::jsapi::{
     GetFunctionNativeReserved, IsWindowProxy, JSObject, JSWrapObjectCallbacks,
-    JS_GetFunctionObject, JS_IsGlobalObject, ObjectOpResult, PropertyDescriptor, PropertyKey,
+    JS_GetFunctionObject, JS_IsGlobalObject, PropertyDescriptor, PropertyKey,
     SetFunctionNativeReserved, SymbolCode, ToWindowIfWindowProxy, ToWindowProxyIfWindowSlow,
 };
 use mozjs::jsapi::{
-    HandleId as RawHandleId, HandleObject as RawHandleObject,
-    MutableHandle as RawMutableHandle, MutableHandleIdVector as RawMutableHandleIdVector,
+    HandleId as RawHandleId, HandleObject as RawHandleObject, MutableHandle as RawMutableHandle,
+    MutableHandleIdVector as RawMutableHandleIdVector,
     MutableHandleObject as RawMutableHandleObject,
 };
 use mozjs::jsval::{BooleanValue, Int32Value, JSVal, NullValue, ObjectValue, UInt32Value};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{
-    AppendToIdVector, GetWellKnownSymbolKey, JS_AtomizeAndPinString, JS_IndexToId,
-    JS_StringToId, JS_TransplantObject, JS_WrapValue, NewFunctionWithReserved, NewWindowProxy,
-    SetWindowProxy, SetWindowProxyClass,
+    AppendToIdVector, GetWellKnownSymbolKey, JS_AtomizeAndPinString, JS_IndexToId, JS_StringToId,
+    JS_TransplantObject, JS_WrapValue, NewFunctionWithReserved, NewWindowProxy, SetWindowProxy,
+    SetWindowProxyClass,
 };
 use mozjs::rust::{Handle, HandleId, HandleObject};
 
@@ -74,7 +74,9 @@ use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::conversions::{FromJsValue, RootedJsValue, USVString};
 use crate::dom::bindings::error::{throw_dom_error, DomExceptionName, Error};
 use crate::dom::bindings::native::{call_native, ReturnKind};
-use crate::dom::bindings::proxyhandler::{array_index, data_descriptor, key_string, trap};
+use crate::dom::bindings::proxyhandler::{
+    array_index, data_descriptor, key_string, prevent_extensions, trap,
+};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::window::Window;
 
@@ -117,8 +119,9 @@ fn cross_origin_handler() -> *const c_void {
     static HANDLER: OnceLock<usize> = OnceLock::new();
     // SAFETY: CALLBACKS is a static table of plain functions; the handler
     // copies it.
-    *HANDLER.get_or_init(|| unsafe { jsprof_new_cross_origin_window_wrapper_handler(&CALLBACKS) }
-        as usize) as *const c_void
+    *HANDLER.get_or_init(
+        || unsafe { jsprof_new_cross_origin_window_wrapper_handler(&CALLBACKS) } as usize,
+    ) as *const c_void
 }
 
 /// The handler of WindowProxy objects themselves: a `js::Wrapper` (every
@@ -162,17 +165,7 @@ fn window_proxy_handler() -> *const c_void {
     };
     // SAFETY: TRAPS is a constant table of plain functions; the handler
     // copies it.
-    *HANDLER.get_or_init(|| unsafe { CreateWrapperProxyHandler(&TRAPS) } as usize)
-        as *const c_void
-}
-
-unsafe extern "C" fn prevent_extensions(
-    _cx: *mut RawJSContext,
-    _proxy: RawHandleObject,
-    result: *mut ObjectOpResult,
-) -> bool {
-    // SAFETY: SpiderMonkey passes a live result.
-    unsafe { (*result).fail(mozjs::jsapi::JSErrNum::JSMSG_CANT_PREVENT_EXTENSIONS) }
+    *HANDLER.get_or_init(|| unsafe { CreateWrapperProxyHandler(&TRAPS) } as usize) as *const c_void
 }
 
 static WRAP_CALLBACKS: JSWrapObjectCallbacks = JSWrapObjectCallbacks {
@@ -466,18 +459,22 @@ unsafe extern "C" fn cross_origin_get_own_property(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles and live out-pointers.
     unsafe {
-        trap(cx, "[[GetOwnProperty]] of a cross-origin WindowProxy", |cx| {
-            let wrapper = Handle::from_raw(wrapper);
-            let id = Handle::from_raw(id);
-            match cross_origin_get_own_property_steps(cx, wrapper, id)? {
-                Some(d) => {
-                    *desc.ptr = d;
-                    *is_none = false;
+        trap(
+            cx,
+            "[[GetOwnProperty]] of a cross-origin WindowProxy",
+            |cx| {
+                let wrapper = Handle::from_raw(wrapper);
+                let id = Handle::from_raw(id);
+                match cross_origin_get_own_property_steps(cx, wrapper, id)? {
+                    Some(d) => {
+                        *desc.ptr = d;
+                        *is_none = false;
+                    }
+                    None => *is_none = true,
                 }
-                None => *is_none = true,
-            }
-            Ok(())
-        })
+                Ok(())
+            },
+        )
     }
 }
 
@@ -638,7 +635,8 @@ fn cross_origin_get_own_property_helper(
         // PropertyDescriptor{ [[Value]]: value, [[Enumerable]]: false,
         // [[Writable]]: false, [[Configurable]]: true }.
         CrossOriginKind::Method(_) => {
-            let value = cross_origin_function(cx, wrapper, navigable, index, CrossOriginFunction::Value)?;
+            let value =
+                cross_origin_function(cx, wrapper, navigable, index, CrossOriginFunction::Value)?;
             data_descriptor(ObjectValue(value), false, false, true)
         }
         // Step 2.1.5: Otherwise: Let crossOriginGet be undefined. If
@@ -652,7 +650,8 @@ fn cross_origin_get_own_property_helper(
         // PropertyDescriptor{ [[Get]]: crossOriginGet, [[Set]]:
         // crossOriginSet, [[Enumerable]]: false, [[Configurable]]: true }.
         CrossOriginKind::Attribute { needs_set } => {
-            let getter = cross_origin_function(cx, wrapper, navigable, index, CrossOriginFunction::Getter)?;
+            let getter =
+                cross_origin_function(cx, wrapper, navigable, index, CrossOriginFunction::Getter)?;
             let setter = if needs_set {
                 cross_origin_function(cx, wrapper, navigable, index, CrossOriginFunction::Setter)?
             } else {
@@ -711,7 +710,9 @@ fn cross_origin_function(
     }
     let (property, kind) = CROSS_ORIGIN_PROPERTIES[index];
     let (name, length) = match (which, kind) {
-        (CrossOriginFunction::Value, CrossOriginKind::Method(length)) => (property.to_owned(), length),
+        (CrossOriginFunction::Value, CrossOriginKind::Method(length)) => {
+            (property.to_owned(), length)
+        }
         (CrossOriginFunction::Setter, _) => (format!("set {property}"), 1),
         _ => (format!("get {property}"), 0),
     };
@@ -719,13 +720,8 @@ fn cross_origin_function(
     // SAFETY: the live context in the current realm; the new function is
     // rooted before the next allocation, its slots set before use.
     unsafe {
-        let function = NewFunctionWithReserved(
-            cx,
-            Some(cross_origin_native),
-            length,
-            0,
-            name.as_ptr(),
-        );
+        let function =
+            NewFunctionWithReserved(cx, Some(cross_origin_native), length, 0, name.as_ptr());
         if function.is_null() {
             return Err(());
         }
@@ -750,76 +746,89 @@ unsafe extern "C" fn cross_origin_native(cx: *mut RawJSContext, argc: u32, vp: *
         let callee = mozjs::jsapi::CallArgs::from_vp(vp, argc).callee();
         let property = *GetFunctionNativeReserved(callee, SLOT_PROPERTY);
         let target = *GetFunctionNativeReserved(callee, SLOT_TARGET);
-        call_native(cx, argc, vp, "a cross-origin WindowProxy function", ReturnKind::Value, |cx, args| {
-            if !property.is_int32() || !target.is_object() {
-                return Err(());
-            }
-            let property = property.to_int32() as usize;
-            let (index, which) = (property / 4, property % 4);
-            let name = CROSS_ORIGIN_PROPERTIES.get(index).map(|(p, _)| *p).unwrap_or_default();
-            rooted!(&in(cx) let wrapper = target.to_object());
-            let Some(window) = target_window(wrapper.get()) else {
-                throw_dom_error(cx, security_error(name));
-                return Err(());
-            };
-            let navigable = window.navigable_id();
-            let mut rval = args.rval();
-            match (name, which) {
-                // <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window>,
-                // #dom-self, #dom-frames: "return this's relevant realm's
-                // WindowProxy" (its wrapper here).
-                ("window" | "self" | "frames", 1) => rval.set(ObjectValue(wrapper.get())),
-                ("closed", 1) => rval.set(BooleanValue(window.closed())),
-                ("length", 1) => rval.set(UInt32Value(window.length())),
-                ("top", 1) => rval.set(match window.top_navigable() {
-                    Some(top) => window_proxy_value(cx, top)?,
-                    None => NullValue(),
-                }),
-                ("parent", 1) => rval.set(match window.parent_navigable() {
-                    Some(parent) => window_proxy_value(cx, parent)?,
-                    None => NullValue(),
-                }),
-                // <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-opener>:
-                // "If this's browsing context's opener browsing context
-                // is null, then return null": this shell has no
-                // auxiliary browsing contexts (no `window.open`).
-                ("opener", 1) => rval.set(NullValue()),
-                ("close", 0) => window.close_steps(),
-                ("focus", 0) => window.focus_steps(cx),
-                // <https://html.spec.whatwg.org/multipage/interaction.html#dom-window-blur>:
-                // "The blur() method steps are to do nothing."
-                ("blur", 0) => {}
-                ("postMessage", 0) => {
-                    let message = RootedJsValue::from_js(cx, args.get(0), ()).map_err(|_| ())?;
-                    let target_origin = USVString::from_js(cx, args.get(1), ())?;
-                    if let Err(error) = crate::dom::window::window_post_message_steps(
-                        cx,
-                        navigable,
-                        &message,
-                        &target_origin.0,
-                    ) {
-                        throw_dom_error(cx, error);
-                        return Err(());
-                    }
+        call_native(
+            cx,
+            argc,
+            vp,
+            "a cross-origin WindowProxy function",
+            ReturnKind::Value,
+            |cx, args| {
+                if !property.is_int32() || !target.is_object() {
+                    return Err(());
                 }
-                // The cross-origin Location object is not implemented.
-                ("location", _) => {
-                    throw_dom_error(
+                let property = property.to_int32() as usize;
+                let (index, which) = (property / 4, property % 4);
+                let name = CROSS_ORIGIN_PROPERTIES
+                    .get(index)
+                    .map(|(p, _)| *p)
+                    .unwrap_or_default();
+                rooted!(&in(cx) let wrapper = target.to_object());
+                let Some(window) = target_window(wrapper.get()) else {
+                    throw_dom_error(cx, security_error(name));
+                    return Err(());
+                };
+                let navigable = window.navigable_id();
+                let mut rval = args.rval();
+                // (The return value slot holds the callee until set.)
+                rval.set(mozjs::jsval::UndefinedValue());
+                match (name, which) {
+                    // <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window>,
+                    // #dom-self, #dom-frames: "return this's relevant realm's
+                    // WindowProxy" (its wrapper here).
+                    ("window" | "self" | "frames", 1) => rval.set(ObjectValue(wrapper.get())),
+                    ("closed", 1) => rval.set(BooleanValue(window.closed())),
+                    ("length", 1) => rval.set(UInt32Value(window.length())),
+                    ("top", 1) => rval.set(match window.top_navigable() {
+                        Some(top) => window_proxy_value(cx, top)?,
+                        None => NullValue(),
+                    }),
+                    ("parent", 1) => rval.set(match window.parent_navigable() {
+                        Some(parent) => window_proxy_value(cx, parent)?,
+                        None => NullValue(),
+                    }),
+                    // <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-opener>:
+                    // "If this's browsing context's opener browsing context
+                    // is null, then return null": this shell has no
+                    // auxiliary browsing contexts (no `window.open`).
+                    ("opener", 1) => rval.set(NullValue()),
+                    ("close", 0) => window.close_steps(),
+                    ("focus", 0) => window.focus_steps(cx),
+                    // <https://html.spec.whatwg.org/multipage/interaction.html#dom-window-blur>:
+                    // "The blur() method steps are to do nothing."
+                    ("blur", 0) => {}
+                    ("postMessage", 0) => {
+                        let message =
+                            RootedJsValue::from_js(cx, args.get(0), ()).map_err(|_| ())?;
+                        let target_origin = USVString::from_js(cx, args.get(1), ())?;
+                        if let Err(error) = crate::dom::window::window_post_message_steps(
+                            cx,
+                            navigable,
+                            &message,
+                            &target_origin.0,
+                        ) {
+                            throw_dom_error(cx, error);
+                            return Err(());
+                        }
+                    }
+                    // The cross-origin Location object is not implemented.
+                    ("location", _) => {
+                        throw_dom_error(
                         cx,
                         Error::dom_with_message(
                             DomExceptionName::SecurityError,
                             "Blocked a cross-origin access to \"location\": cross-origin Location objects are not implemented",
                         ),
                     );
-                    return Err(());
+                        return Err(());
+                    }
+                    _ => {
+                        throw_dom_error(cx, security_error(name));
+                        return Err(());
+                    }
                 }
-                _ => {
-                    throw_dom_error(cx, security_error(name));
-                    return Err(());
-                }
-            }
-            Ok(())
-        })
+                Ok(())
+            },
+        )
     }
 }
 
@@ -833,51 +842,60 @@ unsafe extern "C" fn cross_origin_own_property_keys(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles.
     unsafe {
-        trap(cx, "[[OwnPropertyKeys]] of a cross-origin WindowProxy", |cx| {
-            // Step 1: Let W be the value of the [[Window]] internal slot of
-            // this.
-            let Some(window) = target_window(wrapper.get()) else {
-                return Ok(());
-            };
-            // Step 2: Let keys be a new empty List.
-            rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
-            // Step 3: Let maxProperties be the number of document-tree
-            // child navigables of W's associated Document.
-            let max_properties = window.length();
-            // Step 4: Let index be 0. Step 5: Repeat while index <
-            // maxProperties: add ! ToString(index) as the last element of
-            // keys; increment index by 1.
-            for index in 0..max_properties {
-                if !JS_IndexToId(cx, index, id.handle_mut()) || !AppendToIdVector(props, id.handle()) {
-                    return Err(());
+        trap(
+            cx,
+            "[[OwnPropertyKeys]] of a cross-origin WindowProxy",
+            |cx| {
+                // Step 1: Let W be the value of the [[Window]] internal slot of
+                // this.
+                let Some(window) = target_window(wrapper.get()) else {
+                    return Ok(());
+                };
+                // Step 2: Let keys be a new empty List.
+                rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
+                // Step 3: Let maxProperties be the number of document-tree
+                // child navigables of W's associated Document.
+                let max_properties = window.length();
+                // Step 4: Let index be 0. Step 5: Repeat while index <
+                // maxProperties: add ! ToString(index) as the last element of
+                // keys; increment index by 1.
+                for index in 0..max_properties {
+                    if !JS_IndexToId(cx, index, id.handle_mut())
+                        || !AppendToIdVector(props, id.handle())
+                    {
+                        return Err(());
+                    }
                 }
-            }
-            // Step 6 (cross origin): Return the concatenation of keys and
-            // ! CrossOriginOwnPropertyKeys(W).
-            // https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginownpropertykeys-(-o-)
-            // Step 1: Let keys be a new empty List. Step 2: For each e of
-            // CrossOriginProperties(O), append e.[[Property]] to keys.
-            // Step 3: Return the concatenation of keys and « "then",
-            // @@toStringTag, @@hasInstance, @@isConcatSpreadable ».
-            let names = CROSS_ORIGIN_PROPERTIES.iter().map(|(p, _)| *p).chain(["then"]);
-            for name in names {
-                let name = CString::new(name).unwrap_or_default();
-                rooted!(&in(cx) let string = JS_AtomizeAndPinString(cx, name.as_ptr()));
-                if string.get().is_null()
-                    || !JS_StringToId(cx, string.handle(), id.handle_mut())
-                    || !AppendToIdVector(props, id.handle())
-                {
-                    return Err(());
+                // Step 6 (cross origin): Return the concatenation of keys and
+                // ! CrossOriginOwnPropertyKeys(W).
+                // https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginownpropertykeys-(-o-)
+                // Step 1: Let keys be a new empty List. Step 2: For each e of
+                // CrossOriginProperties(O), append e.[[Property]] to keys.
+                // Step 3: Return the concatenation of keys and « "then",
+                // @@toStringTag, @@hasInstance, @@isConcatSpreadable ».
+                let names = CROSS_ORIGIN_PROPERTIES
+                    .iter()
+                    .map(|(p, _)| *p)
+                    .chain(["then"]);
+                for name in names {
+                    let name = CString::new(name).unwrap_or_default();
+                    rooted!(&in(cx) let string = JS_AtomizeAndPinString(cx, name.as_ptr()));
+                    if string.get().is_null()
+                        || !JS_StringToId(cx, string.handle(), id.handle_mut())
+                        || !AppendToIdVector(props, id.handle())
+                    {
+                        return Err(());
+                    }
                 }
-            }
-            for code in FALLBACK_SYMBOLS {
-                let key: PropertyKey = GetWellKnownSymbolKey(cx, code);
-                id.set(key);
-                if !AppendToIdVector(props, id.handle()) {
-                    return Err(());
+                for code in FALLBACK_SYMBOLS {
+                    let key: PropertyKey = GetWellKnownSymbolKey(cx, code);
+                    id.set(key);
+                    if !AppendToIdVector(props, id.handle()) {
+                        return Err(());
+                    }
                 }
-            }
-            Ok(())
-        })
+                Ok(())
+            },
+        )
     }
 }

@@ -1028,8 +1028,7 @@ document.documentElement.appendChild(cross);"#
     let child = parts.next().expect("the iframe's trace");
     let parent = parts.next().expect("the parent's trace");
     assert_eq!(
-        tries,
-        "SecurityError,SecurityError,SecurityError,SecurityError,SecurityError",
+        tries, "SecurityError,SecurityError,SecurityError,SecurityError,SecurityError",
         "{out}"
     );
     let href = run.server.http_url(SAME, "/index.html");

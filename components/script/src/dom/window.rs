@@ -259,9 +259,12 @@ impl Window {
         which: crate::windowproxy::CrossOriginFunction,
         function: *mut JSObject,
     ) {
-        self.cross_origin_functions
-            .borrow_mut()
-            .push((target, index, which, Heap::boxed(function)));
+        self.cross_origin_functions.borrow_mut().push((
+            target,
+            index,
+            which,
+            Heap::boxed(function),
+        ));
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-closed>:

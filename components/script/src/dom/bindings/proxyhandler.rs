@@ -807,7 +807,7 @@ unsafe extern "C" fn get_prototype_if_ordinary(
 
 /// [[PreventExtensions]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-preventextensions>):
 /// Return false.
-unsafe extern "C" fn prevent_extensions(
+pub(crate) unsafe extern "C" fn prevent_extensions(
     _cx: *mut RawJSContext,
     _proxy: RawHandleObject,
     result: *mut ObjectOpResult,
