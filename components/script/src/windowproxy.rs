@@ -77,6 +77,7 @@ use crate::dom::bindings::native::{call_native, ReturnKind};
 use crate::dom::bindings::proxyhandler::{
     array_index, data_descriptor, key_string, prevent_extensions, trap,
 };
+use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::window::Window;
 
@@ -305,13 +306,11 @@ pub(crate) unsafe fn window_of_window_proxy(object: *mut JSObject) -> *mut JSObj
 }
 
 /// The `Window` that the WindowProxy wrapper `wrapper` (made by [`wrap`])
-/// stands for: the wrapped WindowProxy's current [[Window]].
+/// stands for: the wrapped WindowProxy's current [[Window]], rooted.
 ///
 /// # Safety
-/// `wrapper` must be a live wrapper made with [`cross_origin_handler`];
-/// the reference is valid while the wrapper lives (it keeps the
-/// WindowProxy, and so the Window, alive).
-unsafe fn target_window<'a>(wrapper: *mut JSObject) -> Option<&'a Window> {
+/// `wrapper` must be a live object.
+unsafe fn target_window(wrapper: *mut JSObject) -> Option<DomRoot<Window>> {
     // SAFETY: the caller's wrapper is alive; its target is a WindowProxy
     // whose [[Window]] is a Window global of ours.
     unsafe {
@@ -323,17 +322,19 @@ unsafe fn target_window<'a>(wrapper: *mut JSObject) -> Option<&'a Window> {
         if global.is_null() || !JS_IsGlobalObject(global) {
             return None;
         }
-        GlobalScope::from_global(global).as_window()
+        GlobalScope::from_global(global)
+            .as_window()
+            .map(DomRoot::from_ref)
     }
 }
 
-/// The accessing window: the current realm's global.
-///
-/// # Safety
-/// The reference is valid during the current call into script.
-unsafe fn current_window<'a>(cx: &JSContext) -> Option<&'a Window> {
-    // SAFETY: the current global is alive during the call.
-    unsafe { GlobalScope::current(cx) }.and_then(|g| g.as_window())
+/// The accessing window: the current realm's global, rooted.
+fn current_window(cx: &JSContext) -> Option<DomRoot<Window>> {
+    // SAFETY: the current global is alive during the call; the reference
+    // lives only until DomRoot roots it.
+    unsafe { GlobalScope::current(cx) }
+        .and_then(|g| g.as_window())
+        .map(DomRoot::from_ref)
 }
 
 /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#isplatformobjectsameorigin-(-o-)>
@@ -342,8 +343,7 @@ unsafe fn current_window<'a>(cx: &JSContext) -> Option<&'a Window> {
 /// origin, and false otherwise." (`document.domain` is not supported, so
 /// same origin-domain is same origin.)
 fn is_platform_object_same_origin(cx: &JSContext, target: &Window) -> bool {
-    // SAFETY: used during the trap only.
-    match unsafe { current_window(cx) } {
+    match current_window(cx) {
         Some(current) => current.origin().same_origin(&target.origin()),
         None => false,
     }
@@ -357,7 +357,7 @@ unsafe extern "C" fn is_same_origin(cx: *mut RawJSContext, wrapper: *mut JSObjec
     // is live during the trap.
     unsafe {
         let cx = JSContext::from_ptr(raw);
-        target_window(wrapper).is_some_and(|w| is_platform_object_same_origin(&cx, w))
+        target_window(wrapper).is_some_and(|w| is_platform_object_same_origin(&cx, &w))
     }
 }
 
@@ -700,8 +700,7 @@ fn cross_origin_function(
     index: usize,
     which: CrossOriginFunction,
 ) -> Result<*mut JSObject, ()> {
-    // SAFETY: used during the trap only.
-    let Some(current) = (unsafe { current_window(cx) }) else {
+    let Some(current) = current_window(cx) else {
         throw_dom_error(cx, security_error(CROSS_ORIGIN_PROPERTIES[index].0));
         return Err(());
     };

@@ -139,7 +139,8 @@ fn cross_origin_identity_across_navigations() {
 /// out-of-range index), throws a "SecurityError" DOMException; the
 /// allowed ones work and give the same functions each time; the keys are
 /// the cross-origin ones; the prototype is null and cannot be set. And
-/// from the child, the same holds for `parent`.
+/// from the child, the same holds for `parent`, whose indexed and named
+/// frames (the child's own WindowProxy) are readable.
 ///
 /// Checked in headless Chromium, which gives the same SecurityErrors and
 /// values, and differs from the standard in three places where this
@@ -162,7 +163,7 @@ fn cross_origin_access_is_limited_to_the_cross_origin_properties() {
                catch (e) {{ out.push(name + ':' + e.name); }}\n\
              }}\n\
              out.push('top:' + (top === parent), 'closed:' + parent.closed, 'length:' + parent.length,\n\
-               'frames0:' + (parent[0] === window));\n\
+               'frames0:' + (parent[0] === window), 'named:' + (parent.kid === window));\n\
              parent.postMessage(out.join(','), '{parent_origin}');\n\
              </script>"
         ))
@@ -174,6 +175,7 @@ fn cross_origin_access_is_limited_to_the_cross_origin_properties() {
              addEventListener('message', e => log.push('child:' + e.data));\n\
              const iframe = document.createElement('iframe');\n\
              iframe.src = '{child}';\n\
+             iframe.name = 'kid';\n\
              document.body.appendChild(iframe);\n\
              function attempt(what, f) {{\n\
                try {{ f(); return what + ':ok'; }}\n\
@@ -246,7 +248,7 @@ fn cross_origin_access_is_limited_to_the_cross_origin_properties() {
         log(&mut rt),
         format!(
             "child:document:SecurityError,log:SecurityError,location.href:SecurityError,\
-             setTimeout:SecurityError,top:true,closed:false,length:1,frames0:true|{denied}|\
+             setTimeout:SecurityError,top:true,closed:false,length:1,frames0:true,named:true|{denied}|\
              allowed:function,true,true,false,0,,,,,,,true,,true,true,function,,false,true,true,\
              false,false,1,postMessage|\
              keys:0:window self location close closed focus blur frames length top opener parent postMessage then"
@@ -347,5 +349,43 @@ fn a_thousand_window_proxies_kept_across_removal_while_profiling() {
     assert_eq!(
         log(&mut rt),
         "made:1000|kept:1000|identical:1000|closed:1000|frames:0|ran:333|trace:true:true"
+    );
+}
+
+/// The WindowProxy is the `this` a page's callbacks get for the window:
+/// an event listener on `window`, an event handler, a timer callback
+/// (strict, so not coerced), and a method called as `window.foo()` with
+/// the WindowProxy as its `this` works on the Window.
+#[test]
+fn callbacks_get_the_window_proxy_as_this() {
+    let server = TestServer::start().unwrap();
+    serve(
+        &server,
+        "/index.html",
+        "<!DOCTYPE html><body><script>window.log = [];\n\
+         addEventListener('ping', function () { 'use strict'; log.push('listener:' + (this === window)); });\n\
+         window.addEventListener('ping2', { handleEvent() { 'use strict'; log.push('object:' + (this !== window)); } });\n\
+         onload = function () { 'use strict'; log.push('handler:' + (this === window) + ':' + (this === globalThis)); };\n\
+         setTimeout(function () { 'use strict'; log.push('timer:' + (this === window)); }, 0);\n\
+         window.dispatchEvent(new Event('ping'));\n\
+         window.dispatchEvent(new Event('ping2'));\n\
+         const getDocument = Object.getOwnPropertyDescriptor(window, 'document').get;\n\
+         log.push('getter:' + (getDocument.call(window) === document) + ':' + (window.document === document));\n\
+         </script>",
+    );
+    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
+    // (The load event and the timer may run in either order.)
+    let log = log(&mut rt);
+    let mut entries: Vec<&str> = log.split('|').collect();
+    entries.sort_unstable();
+    assert_eq!(
+        entries,
+        [
+            "getter:true:true",
+            "handler:true:true",
+            "listener:true",
+            "object:true",
+            "timer:true"
+        ]
     );
 }
