@@ -34,6 +34,23 @@
 //!   ([`window_of_window_proxy`]); a wrapper of another compartment is
 //!   never unwrapped.
 //!
+//! # Not done
+//! - The cross-origin `Location` object: `location` is a cross-origin
+//!   property, but its getter and setter throw a "SecurityError" here
+//!   (this shell navigates a document only to a fragment through
+//!   `Location`).
+//! - Indexed frames on the same-origin path are own properties of the
+//!   Window (`browsing_context::update_frame_properties`), not the
+//!   WindowProxy's index steps: defining or deleting `window[0]` succeeds
+//!   where HTML's [[DefineOwnProperty]]/[[Delete]] return false; a
+//!   same-origin caller does not see named frames (no named properties
+//!   object on Window).
+//! - The [[CrossOriginPropertyDescriptorMap]] is keyed by (accessing
+//!   Window, navigable, property), not by the target's relevant settings
+//!   object: after a navigation the same functions are given.
+//! - `document.domain` is not supported (same origin-domain is same
+//!   origin).
+//!
 //! # Invariants
 //! - One realm per compartment for windows (`RealmOptions::default()`:
 //!   a new compartment and zone each): so a WindowProxy object in the

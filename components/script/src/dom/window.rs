@@ -312,22 +312,16 @@ impl Window {
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-close>
     pub(crate) fn close_steps(&self) {
         // Step 1: Let thisTraversable be this's navigable.
-        let navigable = self.navigable_id();
         // Step 2: If thisTraversable is not a top-level traversable, then
         // return.
-        if browsing_context::parent_of(navigable).is_some()
-            || browsing_context::is_destroyed(navigable)
-        {
-            return;
-        }
         // Step 3: If thisTraversable's is closing is true, then return.
         // Steps 4-6: close it only if it is script-closable (a top-level
         // traversable created by script, through `window.open`, with one
         // session history entry) and the incumbent global's browsing
         // context is familiar with it. This shell creates no top-level
-        // traversable by script (there is no `window.open`), so none is
-        // script-closable and nothing happens, as for a page a browser
-        // opened itself.
+        // traversable by script (there is no `window.open`), so no
+        // navigable is script-closable and the steps never close one, as
+        // for a page a browser opened itself.
     }
 
     /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-window-focus>
