@@ -8,8 +8,8 @@
 //   attributes.
 // * The GlobalEventHandlers and WindowEventHandlers mixins are flattened
 //   into the interface (a subset of their members).
-// * `frames[i]` (the indexed getter of WindowProxy) is defined as own
-//   properties of the global when a child navigable is created.
+// * `frames[i]` are the WindowProxy's array index properties (see
+//   components/script/src/windowproxy.rs), not members of this interface.
 // * `top` and `parent` are `WindowProxy?` in the standard and `object?`
 //   here (the generator has no WindowProxy type): the WindowProxy object.
 // * `opener` is `[Replaceable] attribute any` in the standard; a readonly

@@ -13,7 +13,6 @@
 //! otherwise).
 
 use std::cell::RefCell;
-use std::ffi::CString;
 use std::ptr::NonNull;
 use std::rc::Rc;
 
@@ -65,8 +64,6 @@ struct Navigable {
     /// (<https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>:
     /// "delay the load event" while the content navigable navigates).
     delaying_load: bool,
-    /// How many `frames[i]` properties this window's global has.
-    frame_properties: usize,
 }
 
 thread_local! {
@@ -96,7 +93,6 @@ pub fn register(
             initial_about_blank: false,
             navigation: 0,
             delaying_load: false,
-            frame_properties: 0,
         });
         n.len() - 1
     })
@@ -379,8 +375,7 @@ pub fn create_child_navigable(
         child_window.set_document(&initial);
     }
     set_initial_about_blank(id, true);
-    // The parent window's `frames[i]` for the new child.
-    update_frame_properties(cx, parent_id);
+    // (The parent's WindowProxy gives the new child as `frames[i]`.)
     Some(id)
 }
 
@@ -591,7 +586,6 @@ pub fn destroy_child_navigable(container: &HTMLIFrameElement) {
     let Some(id) = navigable_of_container(container) else {
         return;
     };
-    let parent = parent_of(id);
     // Step 3: Set container's content navigable to null.
     // Steps 4-6: destroy the active document and its descendants
     // ("destroy a document and its descendants": each descendant
@@ -638,57 +632,11 @@ pub fn destroy_child_navigable(container: &HTMLIFrameElement) {
                 initial_about_blank: false,
                 navigation: 0,
                 delaying_load: false,
-                frame_properties: 0,
             });
         }
         removed
     });
     drop(removed);
-    // The parent window's `frames[i]` lose the removed child.
-    if let (Some(parent), Some(mut cx)) = (parent, crate::runtime::current_context()) {
-        update_frame_properties(&mut cx, parent);
-    }
-}
-
-/// Defines `frames[i]` on navigable `parent`'s global for each of its
-/// child navigables (the WindowProxy's indexed properties,
-/// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-getownproperty>,
-/// as own properties of the global: each the child's WindowProxy, which
-/// keeps its identity across the child's navigations) and deletes those
-/// past the last child.
-pub(crate) fn update_frame_properties(cx: &mut JSContext, parent: NavigableId) {
-    use mozjs::rust::wrappers2::{JS_DefineProperty, JS_DeleteProperty1, JS_WrapValue};
-    let children = children_of(parent);
-    let Some(parent_global) = global_ptr(parent) else {
-        return;
-    };
-    let previous = with_navigable(parent, |nav| nav.frame_properties).unwrap_or(0);
-    let mut realm = AutoRealm::new(cx, parent_global);
-    let cx = &mut *realm;
-    rooted!(&in(cx) let global = parent_global.as_ptr());
-    for (index, &child) in children.iter().enumerate() {
-        let Some(proxy) = window_proxy_of(child) else {
-            continue;
-        };
-        rooted!(&in(cx) let mut value = mozjs::jsval::ObjectValue(proxy.get()));
-        let name = CString::new(index.to_string()).unwrap_or_default();
-        // SAFETY: rooted values, in the parent's realm.
-        unsafe {
-            if JS_WrapValue(cx, value.handle_mut()) {
-                JS_DefineProperty(
-                    cx,
-                    global.handle(),
-                    name.as_ptr(),
-                    value.handle(),
-                    (mozjs::jsapi::JSPROP_ENUMERATE | mozjs::jsapi::JSPROP_READONLY) as u32,
-                );
-            }
-        }
-    }
-    for index in children.len()..previous {
-        let name = CString::new(index.to_string()).unwrap_or_default();
-        // SAFETY: a rooted global, in its realm.
-        unsafe { JS_DeleteProperty1(cx, global.handle(), name.as_ptr()) };
-    }
-    with_navigable(parent, |nav| nav.frame_properties = children.len());
+    // (The parent's WindowProxy no longer gives the removed child as
+    // `frames[i]`.)
 }

@@ -39,12 +39,9 @@
 //!   property, but its getter and setter throw a "SecurityError" here
 //!   (this shell navigates a document only to a fragment through
 //!   `Location`).
-//! - Indexed frames on the same-origin path are own properties of the
-//!   Window (`browsing_context::update_frame_properties`), not the
-//!   WindowProxy's index steps: defining or deleting `window[0]` succeeds
-//!   where HTML's [[DefineOwnProperty]]/[[Delete]] return false; a
-//!   same-origin caller does not see named frames (no named properties
-//!   object on Window).
+//! - Named frames for a same-origin caller (`window.frameName`): Window
+//!   has no named properties object (a cross-origin caller gets them,
+//!   [[GetOwnProperty]] step 6).
 //! - The [[CrossOriginPropertyDescriptorMap]] is keyed by (accessing
 //!   Window, navigable, property), not by the target's relevant settings
 //!   object: after a navigation the same functions are given.
@@ -78,6 +75,7 @@ use mozjs::jsapi::{
     MutableHandleIdVector as RawMutableHandleIdVector,
     MutableHandleObject as RawMutableHandleObject,
 };
+use mozjs::jsapi::{JSErrNum, ObjectOpResult, JSITER_HIDDEN, JSITER_OWNONLY, JSITER_SYMBOLS};
 use mozjs::jsval::{BooleanValue, Int32Value, JSVal, NullValue, ObjectValue, UInt32Value};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{
@@ -85,7 +83,12 @@ use mozjs::rust::wrappers2::{
     JS_TransplantObject, JS_WrapValue, NewFunctionWithReserved, NewWindowProxy, SetWindowProxy,
     SetWindowProxyClass,
 };
-use mozjs::rust::{Handle, HandleId, HandleObject};
+use mozjs::rust::wrappers2::{
+    GetPropertyKeys, JS_DefinePropertyById, JS_DeletePropertyById, JS_ForwardGetPropertyTo,
+    JS_ForwardSetPropertyTo, JS_GetOwnPropertyDescriptorById, JS_HasOwnPropertyById,
+    JS_HasPropertyById,
+};
+use mozjs::rust::{Handle, HandleId, HandleObject, IdVector};
 
 use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::conversions::{FromJsValue, RootedJsValue, USVString};
@@ -144,17 +147,18 @@ fn cross_origin_handler() -> *const c_void {
 
 /// The handler of WindowProxy objects themselves: a `js::Wrapper` (every
 /// internal method forwards to the Window, with the WindowProxy as the
-/// receiver) except [[PreventExtensions]]
+/// receiver) except the ones HTML defines for array indices (the child
+/// navigables' WindowProxy objects) and [[PreventExtensions]]
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-preventextensions>:
 /// "Return false").
 fn window_proxy_handler() -> *const c_void {
     static HANDLER: OnceLock<usize> = OnceLock::new();
     const TRAPS: ProxyTraps = ProxyTraps {
         enter: None,
-        getOwnPropertyDescriptor: None,
-        defineProperty: None,
-        ownPropertyKeys: None,
-        delete_: None,
+        getOwnPropertyDescriptor: Some(proxy_get_own_property),
+        defineProperty: Some(proxy_define_property),
+        ownPropertyKeys: Some(proxy_own_property_keys),
+        delete_: Some(proxy_delete),
         enumerate: None,
         getPrototypeIfOrdinary: None,
         getPrototype: None,
@@ -162,12 +166,12 @@ fn window_proxy_handler() -> *const c_void {
         setImmutablePrototype: None,
         preventExtensions: Some(prevent_extensions),
         isExtensible: None,
-        has: None,
-        get: None,
-        set: None,
+        has: Some(proxy_has),
+        get: Some(proxy_get),
+        set: Some(proxy_set),
         call: None,
         construct: None,
-        hasOwn: None,
+        hasOwn: Some(proxy_has_own),
         getOwnEnumerablePropertyKeys: None,
         nativeCall: None,
         objectClassIs: None,
@@ -184,6 +188,373 @@ fn window_proxy_handler() -> *const c_void {
     // SAFETY: TRAPS is a constant table of plain functions; the handler
     // copies it.
     *HANDLER.get_or_init(|| unsafe { CreateWrapperProxyHandler(&TRAPS) } as usize) as *const c_void
+}
+
+/// The Window behind the WindowProxy `proxy` (its [[Window]]), rooted.
+///
+/// # Safety
+/// `proxy` must be a live WindowProxy.
+unsafe fn window_of_proxy(proxy: *mut JSObject) -> Option<DomRoot<Window>> {
+    // SAFETY: the caller's WindowProxy is alive; its [[Window]] is a
+    // Window global of ours; the reference lives only until DomRoot roots
+    // it.
+    unsafe {
+        let global = ToWindowIfWindowProxy(proxy);
+        if global.is_null() || !JS_IsGlobalObject(global) {
+            return None;
+        }
+        GlobalScope::from_global(global)
+            .as_window()
+            .map(DomRoot::from_ref)
+    }
+}
+
+/// [[GetOwnProperty]] steps 2.1-2.4 for the WindowProxy `proxy` and array
+/// index `index`: children[index]'s active WindowProxy (as a value of the
+/// current compartment), where children are the document-tree child
+/// navigables of W's associated Document in order; `None` if there is no
+/// such child.
+fn indexed_child(cx: &mut JSContext, proxy: HandleObject, index: u32) -> Result<Option<JSVal>, ()> {
+    // SAFETY: the proxy is rooted by the caller.
+    let Some(window) = (unsafe { window_of_proxy(proxy.get()) }) else {
+        return Ok(None);
+    };
+    let navigable = window.navigable_id();
+    if browsing_context::is_destroyed(navigable) {
+        return Ok(None);
+    }
+    let Some(&child) = child_navigables(navigable).get(index as usize) else {
+        return Ok(None);
+    };
+    let value = window_proxy_value(cx, child)?;
+    Ok((!value.is_null()).then_some(value))
+}
+
+/// The [[Window]] of the WindowProxy `proxy`, as a rooted-able pointer.
+fn target_of(proxy: HandleObject) -> *mut JSObject {
+    // SAFETY: the proxy is rooted by the caller.
+    unsafe { ToWindowIfWindowProxy(proxy.get()) }
+}
+
+/// [[GetOwnProperty]] of a WindowProxy, the steps for a same-origin
+/// caller (the WindowProxy's own handler runs only for code of its own
+/// realm; other realms go through [`wrap`]'s wrappers, which call this
+/// when same origin)
+/// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-getownproperty>).
+unsafe extern "C" fn proxy_get_own_property(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    id: RawHandleId,
+    desc: RawMutableHandle<PropertyDescriptor>,
+    is_none: *mut bool,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles and live out-pointers.
+    unsafe {
+        trap(cx, "[[GetOwnProperty]] of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            let id = Handle::from_raw(id);
+            // Step 1: Let W be the value of the [[Window]] internal slot
+            // of this.
+            // Step 2: If P is an array index property name, then:
+            if let Some(index) = array_index(cx, id) {
+                // Steps 2.1-2.4: value is children[index]'s active
+                // WindowProxy, if any.
+                match indexed_child(cx, proxy, index)? {
+                    // Step 2.6: Return PropertyDescriptor{ [[Value]]:
+                    // value, [[Writable]]: false, [[Enumerable]]: false,
+                    // [[Configurable]]: true }.
+                    Some(value) => {
+                        *desc.ptr = data_descriptor(value, false, false, true);
+                        *is_none = false;
+                    }
+                    // Step 2.5.1: If value is undefined and
+                    // IsPlatformObjectSameOrigin(W) is true, then return
+                    // undefined.
+                    None => *is_none = true,
+                }
+                return Ok(());
+            }
+            // Step 3: If IsPlatformObjectSameOrigin(W) is true, then
+            // return ! OrdinaryGetOwnProperty(W, P).
+            rooted!(&in(cx) let target = target_of(proxy));
+            if !JS_GetOwnPropertyDescriptorById(
+                cx,
+                target.handle(),
+                id,
+                mozjs::rust::MutableHandle::from_raw(desc),
+                is_none,
+            ) {
+                return Err(());
+            }
+            Ok(())
+        })
+    }
+}
+
+/// [[DefineOwnProperty]] of a WindowProxy, same origin
+/// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-defineownproperty>).
+unsafe extern "C" fn proxy_define_property(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    id: RawHandleId,
+    desc: mozjs::jsapi::Handle<PropertyDescriptor>,
+    result: *mut ObjectOpResult,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles and a live result.
+    unsafe {
+        trap(cx, "[[DefineOwnProperty]] of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            let id = Handle::from_raw(id);
+            // Step 1: Let W be the value of the [[Window]] internal slot
+            // of this.
+            // Step 2: If IsPlatformObjectSameOrigin(W) is true, then:
+            // Step 2.1: If P is an array index property name, return
+            // false.
+            if array_index(cx, id).is_some() {
+                (*result).fail(JSErrNum::JSMSG_CANT_DEFINE_WINDOW_ELEMENT);
+                return Ok(());
+            }
+            // Step 2.2: Return ? OrdinaryDefineOwnProperty(W, P, Desc).
+            rooted!(&in(cx) let target = target_of(proxy));
+            if !JS_DefinePropertyById(cx, target.handle(), id, Handle::from_raw(desc), result) {
+                return Err(());
+            }
+            Ok(())
+        })
+    }
+}
+
+/// [[Delete]] of a WindowProxy, same origin
+/// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-delete>).
+unsafe extern "C" fn proxy_delete(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    id: RawHandleId,
+    result: *mut ObjectOpResult,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles and a live result.
+    unsafe {
+        trap(cx, "[[Delete]] of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            let id = Handle::from_raw(id);
+            // Step 1: Let W be the value of the [[Window]] internal slot
+            // of this.
+            // Step 2: If IsPlatformObjectSameOrigin(W) is true, then:
+            // Step 2.1: If P is an array index property name, then:
+            if let Some(index) = array_index(cx, id) {
+                // Step 2.1.1: Let desc be ! this.[[GetOwnProperty]](P).
+                // Step 2.1.2: If desc is undefined, then return true.
+                if indexed_child(cx, proxy, index)?.is_none() {
+                    (*result).succeed();
+                    return Ok(());
+                }
+                // Step 2.1.3: Return false.
+                (*result).fail(JSErrNum::JSMSG_CANT_DELETE_WINDOW_ELEMENT);
+                return Ok(());
+            }
+            // Step 2.2: Return ? OrdinaryDelete(W, P).
+            rooted!(&in(cx) let target = target_of(proxy));
+            if !JS_DeletePropertyById(cx, target.handle(), id, result) {
+                return Err(());
+            }
+            Ok(())
+        })
+    }
+}
+
+/// [[OwnPropertyKeys]] of a WindowProxy, same origin
+/// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-ownpropertykeys>).
+unsafe extern "C" fn proxy_own_property_keys(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    props: RawMutableHandleIdVector,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles.
+    unsafe {
+        trap(cx, "[[OwnPropertyKeys]] of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            // Step 1: Let W be the value of the [[Window]] internal slot
+            // of this.
+            let Some(window) = window_of_proxy(proxy.get()) else {
+                return Ok(());
+            };
+            // Step 2: Let keys be a new empty List.
+            rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
+            // Step 3: Let maxProperties be the number of document-tree
+            // child navigables of W's associated Document.
+            let max_properties = window.length();
+            // Steps 4-5: add ! ToString(index) for each index below
+            // maxProperties.
+            for index in 0..max_properties {
+                if !JS_IndexToId(cx, index, id.handle_mut())
+                    || !AppendToIdVector(props, id.handle())
+                {
+                    return Err(());
+                }
+            }
+            // Step 6: If IsPlatformObjectSameOrigin(W) is true, then: for
+            // each P of ! W.[[OwnPropertyKeys]](): if keys does not
+            // contain P, then append P to keys. Return keys. (W has no
+            // array index keys of its own.)
+            rooted!(&in(cx) let target = target_of(proxy));
+            let mut own = IdVector::new(cx);
+            if !GetPropertyKeys(
+                cx,
+                target.handle(),
+                JSITER_OWNONLY | JSITER_HIDDEN | JSITER_SYMBOLS,
+                own.handle_mut(),
+            ) {
+                return Err(());
+            }
+            for key in own.iter() {
+                id.set(*key);
+                if !AppendToIdVector(props, id.handle()) {
+                    return Err(());
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// [[HasProperty]] of a WindowProxy: the ordinary one
+/// (<https://tc39.es/ecma262/#sec-ordinaryhasproperty>) on its
+/// [[GetOwnProperty]] (the child navigables for array indices, W's own
+/// properties otherwise) and W's prototype chain.
+unsafe extern "C" fn proxy_has(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    id: RawHandleId,
+    bp: *mut bool,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles and a live out-pointer.
+    unsafe {
+        trap(cx, "[[HasProperty]] of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            let id = Handle::from_raw(id);
+            if let Some(index) = array_index(cx, id) {
+                if indexed_child(cx, proxy, index)?.is_some() {
+                    *bp = true;
+                    return Ok(());
+                }
+            }
+            rooted!(&in(cx) let target = target_of(proxy));
+            if !JS_HasPropertyById(cx, target.handle(), id, bp) {
+                return Err(());
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Whether the WindowProxy has an own property: [[GetOwnProperty]] is not
+/// undefined.
+unsafe extern "C" fn proxy_has_own(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    id: RawHandleId,
+    bp: *mut bool,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles and a live out-pointer.
+    unsafe {
+        trap(cx, "[[GetOwnProperty]] of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            let id = Handle::from_raw(id);
+            if let Some(index) = array_index(cx, id) {
+                *bp = indexed_child(cx, proxy, index)?.is_some();
+                return Ok(());
+            }
+            rooted!(&in(cx) let target = target_of(proxy));
+            if !JS_HasOwnPropertyById(cx, target.handle(), id, bp) {
+                return Err(());
+            }
+            Ok(())
+        })
+    }
+}
+
+/// [[Get]] of a WindowProxy, same origin
+/// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-get>).
+unsafe extern "C" fn proxy_get(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    receiver: mozjs::jsapi::HandleValue,
+    id: RawHandleId,
+    vp: mozjs::jsapi::MutableHandleValue,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles.
+    unsafe {
+        trap(cx, "[[Get]] of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            let id = Handle::from_raw(id);
+            // Step 1: Let W be the value of the [[Window]] internal slot
+            // of this.
+            // Step 3: If IsPlatformObjectSameOrigin(W) is true, then
+            // return ? OrdinaryGet(this, P, Receiver): this's own property
+            // (a child navigable's WindowProxy for an array index, else
+            // W's), else W's prototype chain, which is what getting P from
+            // W with Receiver does once the index case is answered.
+            if let Some(index) = array_index(cx, id) {
+                if let Some(value) = indexed_child(cx, proxy, index)? {
+                    *vp.ptr = value;
+                    return Ok(());
+                }
+            }
+            rooted!(&in(cx) let target = target_of(proxy));
+            if !JS_ForwardGetPropertyTo(
+                cx,
+                target.handle(),
+                id,
+                Handle::from_raw(receiver),
+                mozjs::rust::MutableHandle::from_raw(vp),
+            ) {
+                return Err(());
+            }
+            Ok(())
+        })
+    }
+}
+
+/// [[Set]] of a WindowProxy, same origin
+/// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-set>).
+unsafe extern "C" fn proxy_set(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    id: RawHandleId,
+    v: mozjs::jsapi::HandleValue,
+    receiver: mozjs::jsapi::HandleValue,
+    result: *mut ObjectOpResult,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles and a live result.
+    unsafe {
+        trap(cx, "[[Set]] of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            let id = Handle::from_raw(id);
+            // Step 1: Let W be the value of the [[Window]] internal slot
+            // of this.
+            // Step 2: If IsPlatformObjectSameOrigin(W) is true, then
+            // return ? OrdinarySet(W, P, V, Receiver) (with Receiver the
+            // WindowProxy). An array index never becomes a property:
+            // a child's is read-only, and defining one on the WindowProxy
+            // returns false.
+            if array_index(cx, id).is_some() {
+                (*result).fail(JSErrNum::JSMSG_CANT_DEFINE_WINDOW_ELEMENT);
+                return Ok(());
+            }
+            rooted!(&in(cx) let target = target_of(proxy));
+            if !JS_ForwardSetPropertyTo(
+                cx,
+                target.handle(),
+                id,
+                Handle::from_raw(v),
+                Handle::from_raw(receiver),
+                result,
+            ) {
+                return Err(());
+            }
+            Ok(())
+        })
+    }
 }
 
 static WRAP_CALLBACKS: JSWrapObjectCallbacks = JSWrapObjectCallbacks {
