@@ -159,7 +159,7 @@ fn window_proxy_handler() -> *const c_void {
         defineProperty: Some(proxy_define_property),
         ownPropertyKeys: Some(proxy_own_property_keys),
         delete_: Some(proxy_delete),
-        enumerate: None,
+        enumerate: Some(proxy_enumerate),
         getPrototypeIfOrdinary: None,
         getPrototype: None,
         setPrototype: None,
@@ -172,7 +172,7 @@ fn window_proxy_handler() -> *const c_void {
         call: None,
         construct: None,
         hasOwn: Some(proxy_has_own),
-        getOwnEnumerablePropertyKeys: None,
+        getOwnEnumerablePropertyKeys: Some(proxy_own_enumerable_keys),
         nativeCall: None,
         objectClassIs: None,
         className: None,
@@ -261,10 +261,10 @@ unsafe extern "C" fn proxy_get_own_property(
                 // WindowProxy, if any.
                 match indexed_child(cx, proxy, index)? {
                     // Step 2.6: Return PropertyDescriptor{ [[Value]]:
-                    // value, [[Writable]]: false, [[Enumerable]]: false,
+                    // value, [[Writable]]: false, [[Enumerable]]: true,
                     // [[Configurable]]: true }.
                     Some(value) => {
-                        *desc.ptr = data_descriptor(value, false, false, true);
+                        *desc.ptr = data_descriptor(value, false, true, true);
                         *is_none = false;
                     }
                     // Step 2.5.1: If value is undefined and
@@ -375,44 +375,91 @@ unsafe extern "C" fn proxy_own_property_keys(
             let proxy = Handle::from_raw(proxy);
             // Step 1: Let W be the value of the [[Window]] internal slot
             // of this.
-            let Some(window) = window_of_proxy(proxy.get()) else {
-                return Ok(());
-            };
-            // Step 2: Let keys be a new empty List.
-            rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
-            // Step 3: Let maxProperties be the number of document-tree
-            // child navigables of W's associated Document.
-            let max_properties = window.length();
-            // Steps 4-5: add ! ToString(index) for each index below
-            // maxProperties.
-            for index in 0..max_properties {
-                if !JS_IndexToId(cx, index, id.handle_mut())
-                    || !AppendToIdVector(props, id.handle())
-                {
-                    return Err(());
-                }
-            }
-            // Step 6: If IsPlatformObjectSameOrigin(W) is true, then: for
-            // each P of ! W.[[OwnPropertyKeys]](): if keys does not
-            // contain P, then append P to keys. Return keys. (W has no
-            // array index keys of its own.)
-            rooted!(&in(cx) let target = target_of(proxy));
-            let mut own = IdVector::new(cx);
-            if !GetPropertyKeys(
+            // Step 2: Let maxProperties be W's associated Document's
+            // document-tree child navigables's size.
+            // Step 3: Let keys be the range 0 to maxProperties, exclusive.
+            // Step 4: If IsPlatformObjectSameOrigin(W) is true, then
+            // return the concatenation of keys and
+            // OrdinaryOwnPropertyKeys(W).
+            append_window_keys(
                 cx,
-                target.handle(),
+                proxy,
                 JSITER_OWNONLY | JSITER_HIDDEN | JSITER_SYMBOLS,
-                own.handle_mut(),
-            ) {
+                props,
+            )
+        })
+    }
+}
+
+/// Appends to `props` the array indices of the WindowProxy `proxy`'s
+/// child navigables (all enumerable), then the keys of its Window that
+/// `GetPropertyKeys` gives with `flags` (W has no array index keys of its
+/// own).
+///
+/// # Safety
+/// `props` is the vector SpiderMonkey passed to the trap.
+unsafe fn append_window_keys(
+    cx: &mut JSContext,
+    proxy: HandleObject,
+    flags: u32,
+    props: RawMutableHandleIdVector,
+) -> Result<(), ()> {
+    // SAFETY: the proxy is rooted by the caller; `props` is live.
+    unsafe {
+        let Some(window) = window_of_proxy(proxy.get()) else {
+            return Ok(());
+        };
+        rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
+        for index in 0..window.length() {
+            if !JS_IndexToId(cx, index, id.handle_mut()) || !AppendToIdVector(props, id.handle()) {
                 return Err(());
             }
-            for key in own.iter() {
-                id.set(*key);
-                if !AppendToIdVector(props, id.handle()) {
-                    return Err(());
-                }
+        }
+        rooted!(&in(cx) let target = target_of(proxy));
+        let mut own = IdVector::new(cx);
+        if !GetPropertyKeys(cx, target.handle(), flags, own.handle_mut()) {
+            return Err(());
+        }
+        for key in own.iter() {
+            id.set(*key);
+            if !AppendToIdVector(props, id.handle()) {
+                return Err(());
             }
-            Ok(())
+        }
+        Ok(())
+    }
+}
+
+/// The enumerable own keys of a WindowProxy (`Object.keys`): the ordinary
+/// filter of [[OwnPropertyKeys]] by [[GetOwnProperty]]'s [[Enumerable]]
+/// (the child navigables' indices are enumerable, step 2.6).
+unsafe extern "C" fn proxy_own_enumerable_keys(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    props: RawMutableHandleIdVector,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles.
+    unsafe {
+        trap(cx, "the enumerable keys of a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            append_window_keys(cx, proxy, JSITER_OWNONLY | JSITER_SYMBOLS, props)
+        })
+    }
+}
+
+/// The keys `for-in` visits on a WindowProxy
+/// (<https://tc39.es/ecma262/#sec-enumerate-object-properties>): its own
+/// enumerable keys (the indices first), then those of W's prototype chain.
+unsafe extern "C" fn proxy_enumerate(
+    cx: *mut RawJSContext,
+    proxy: RawHandleObject,
+    props: RawMutableHandleIdVector,
+) -> bool {
+    // SAFETY: SpiderMonkey passes rooted handles.
+    unsafe {
+        trap(cx, "for-in over a WindowProxy", |cx| {
+            let proxy = Handle::from_raw(proxy);
+            append_window_keys(cx, proxy, 0, props)
         })
     }
 }
@@ -532,15 +579,14 @@ unsafe extern "C" fn proxy_set(
             let id = Handle::from_raw(id);
             // Step 1: Let W be the value of the [[Window]] internal slot
             // of this.
-            // Step 2: If IsPlatformObjectSameOrigin(W) is true, then
-            // return ? OrdinarySet(W, P, V, Receiver) (with Receiver the
-            // WindowProxy). An array index never becomes a property:
-            // a child's is read-only, and defining one on the WindowProxy
-            // returns false.
+            // Step 3: If IsPlatformObjectSameOrigin(W) is true, then:
+            // Step 3.1: If P is an array index property name, then return
+            // false.
             if array_index(cx, id).is_some() {
                 (*result).fail(JSErrNum::JSMSG_CANT_DEFINE_WINDOW_ELEMENT);
                 return Ok(());
             }
+            // Step 3.2: Return ? OrdinarySet(W, P, V, Receiver).
             rooted!(&in(cx) let target = target_of(proxy));
             if !JS_ForwardSetPropertyTo(
                 cx,
@@ -905,9 +951,9 @@ fn cross_origin_get_own_property_steps(
             return Err(());
         }
         // Step 2.6: Return PropertyDescriptor{ [[Value]]: value,
-        // [[Writable]]: false, [[Enumerable]]: false, [[Configurable]]:
+        // [[Writable]]: false, [[Enumerable]]: true, [[Configurable]]:
         // true }.
-        return Ok(Some(data_descriptor(value, false, false, true)));
+        return Ok(Some(data_descriptor(value, false, true, true)));
     }
     // Step 3: If IsPlatformObjectSameOrigin(W) is true, then return !
     // OrdinaryGetOwnProperty(W, P). (The wrapper's same-origin branch.)
@@ -1238,14 +1284,11 @@ unsafe extern "C" fn cross_origin_own_property_keys(
                 let Some(window) = target_window(wrapper.get()) else {
                     return Ok(());
                 };
-                // Step 2: Let keys be a new empty List.
                 rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
-                // Step 3: Let maxProperties be the number of document-tree
-                // child navigables of W's associated Document.
+                // Step 2: Let maxProperties be W's associated Document's
+                // document-tree child navigables's size.
                 let max_properties = window.length();
-                // Step 4: Let index be 0. Step 5: Repeat while index <
-                // maxProperties: add ! ToString(index) as the last element of
-                // keys; increment index by 1.
+                // Step 3: Let keys be the range 0 to maxProperties, exclusive.
                 for index in 0..max_properties {
                     if !JS_IndexToId(cx, index, id.handle_mut())
                         || !AppendToIdVector(props, id.handle())
@@ -1253,7 +1296,7 @@ unsafe extern "C" fn cross_origin_own_property_keys(
                         return Err(());
                     }
                 }
-                // Step 6 (cross origin): Return the concatenation of keys and
+                // Step 5 (cross origin): Return the concatenation of keys and
                 // ! CrossOriginOwnPropertyKeys(W).
                 // https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginownpropertykeys-(-o-)
                 // Step 1: Let keys be a new empty List. Step 2: For each e of

@@ -389,3 +389,40 @@ fn callbacks_get_the_window_proxy_as_this() {
         ]
     );
 }
+
+/// `frames[i]` are the WindowProxy's array index properties: a data
+/// property per child navigable (read-only, enumerable, configurable; the
+/// indices come first in the keys and in `for-in`), which cannot be
+/// defined, deleted or assigned; an index past the last child is absent.
+/// The same results as headless Chromium.
+#[test]
+fn indexed_frames_are_the_window_proxys_index_properties() {
+    let server = TestServer::start().unwrap();
+    serve(
+        &server,
+        "/index.html",
+        "<!DOCTYPE html><body><script>window.log = [];\n\
+         function attempt(what, f) { try { return what + ':ok:' + String(f()); } catch (e) { return what + ':' + e.name; } }\n\
+         const f = document.createElement('iframe'); document.body.appendChild(f);\n\
+         const d = Object.getOwnPropertyDescriptor(window, '0');\n\
+         let forIn = false; for (const k in window) if (k === '0') forIn = true;\n\
+         log.push('desc:' + (d.value === f.contentWindow) + ':' + d.writable + ':' + d.enumerable + ':' + d.configurable,\n\
+           attempt('define', () => Object.defineProperty(window, '0', { value: 1 })),\n\
+           attempt('define5', () => Object.defineProperty(window, '5', { value: 1 })),\n\
+           attempt('delete0', () => delete window[0]), attempt('delete5', () => delete window[5]),\n\
+           attempt('in', () => '0' in window), attempt('get1', () => window[1]),\n\
+           attempt('keys', () => Object.keys(window).includes('0')), attempt('names0', () => Object.getOwnPropertyNames(window)[0]),\n\
+           attempt('set0', () => { window[0] = 1; return window[0] === f.contentWindow; }),\n\
+           attempt('strictset', () => { 'use strict'; window[0] = 1; }), 'for-in:' + forIn);\n\
+         document.body.removeChild(f);\n\
+         log.push('removed:' + window[0] + ':' + ('0' in window) + ':' + Object.getOwnPropertyNames(window).includes('0'));\n\
+         </script>",
+    );
+    let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
+    assert_eq!(
+        log(&mut rt),
+        "desc:true:false:true:true|define:TypeError|define5:TypeError|delete0:ok:false|\
+         delete5:ok:true|in:ok:true|get1:ok:undefined|keys:ok:true|names0:ok:0|set0:ok:true|\
+         strictset:TypeError|for-in:true|removed:undefined:false:false"
+    );
+}
