@@ -1,8 +1,8 @@
 // HTML Standard
 // https://html.spec.whatwg.org/multipage/iframe-embed-object.html#htmliframeelement
 // Subset. Deviation: `contentWindow` is `WindowProxy?` in the standard;
-// there is no WindowProxy here, so it is `object?`: the child's Window for
-// a same-origin caller, a `CrossOriginWindow` view otherwise.
+// the generator has no WindowProxy type, so it is `object?`: the child's
+// WindowProxy (components/script/src/windowproxy.rs).
 
 [Exposed=Window]
 interface HTMLIFrameElement : HTMLElement {

@@ -2,17 +2,18 @@
 // https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-window-object
 //
 // Deviations (generator limits, each noted where it applies):
-// * WindowProxy is not implemented; `Window` stands for it (the global is
-//   returned itself).
+// * `Window` attributes return the WindowProxy (SpiderMonkey outerizes the
+//   global when it hands it to script; see components/script/src/windowproxy.rs).
 // * [Replaceable] is not supported; `self` and `frames` are plain readonly
 //   attributes.
 // * The GlobalEventHandlers and WindowEventHandlers mixins are flattened
 //   into the interface (a subset of their members).
-// * `frames[i]` (the indexed getter of WindowProxy) is defined as own
-//   properties of the global when a child navigable is created.
+// * `frames[i]` are the WindowProxy's array index properties (see
+//   components/script/src/windowproxy.rs), not members of this interface.
 // * `top` and `parent` are `WindowProxy?` in the standard and `object?`
-//   here: the Window itself for a same-origin caller, a
-//   `CrossOriginWindow` view (see CrossOriginWindow.webidl) otherwise.
+//   here (the generator has no WindowProxy type): the WindowProxy object.
+// * `opener` is `[Replaceable] attribute any` in the standard; a readonly
+//   `object?` here (always null: there is no `window.open`).
 // * postMessage: only the `(message, targetOrigin)` overload, no transfer
 //   list (no overloads in the generator).
 
@@ -28,6 +29,11 @@ interface Window : EventTarget {
   [LegacyUnforgeable] readonly attribute object? top;
   readonly attribute object? parent;
   undefined postMessage(any message, USVString targetOrigin);
+  readonly attribute boolean closed;
+  undefined close();
+  undefined focus();
+  undefined blur();
+  readonly attribute object? opener;
 
   // GlobalEventHandlers / WindowEventHandlers (subset)
   attribute EventHandler onload;

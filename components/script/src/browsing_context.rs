@@ -6,12 +6,13 @@
 //! The registry roots every navigable's global and container element
 //! until the runtime goes away ([`shut_down`]). Code refers to another
 //! browsing context by its [`NavigableId`], never by holding an object of
-//! the other realm, and [`window_proxy_for`] decides what a realm sees of
-//! another window: the `Window` itself when same origin, a
-//! `CrossOriginWindow` view otherwise.
+//! the other realm; script reaches another window through its WindowProxy
+//! ([`window_proxy_of`], `crate::windowproxy`), one object for the
+//! navigable's lifetime, whose wrapper in each realm decides what that
+//! realm sees (everything when same origin, HTML's cross-origin properties
+//! otherwise).
 
 use std::cell::RefCell;
-use std::ffi::CString;
 use std::ptr::NonNull;
 use std::rc::Rc;
 
@@ -24,7 +25,6 @@ use mozjs::rooted;
 
 use crate::dom::bindings::conversions::RootedJsObject;
 use crate::dom::bindings::root::DomRoot;
-use crate::dom::crossoriginwindow::CrossOriginWindow;
 use crate::dom::document::Document;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmliframeelement::HTMLIFrameElement;
@@ -64,8 +64,6 @@ struct Navigable {
     /// (<https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>:
     /// "delay the load event" while the content navigable navigates).
     delaying_load: bool,
-    /// How many `frames[i]` properties this window's global has.
-    frame_properties: usize,
 }
 
 thread_local! {
@@ -95,7 +93,6 @@ pub fn register(
             initial_about_blank: false,
             navigation: 0,
             delaying_load: false,
-            frame_properties: 0,
         });
         n.len() - 1
     })
@@ -166,11 +163,15 @@ pub(crate) fn set_delaying_load(id: NavigableId, value: bool) -> bool {
     with_navigable(id, |nav| std::mem::replace(&mut nav.delaying_load, value)).unwrap_or(false)
 }
 
-/// The `Window` of navigable `id`.
-pub fn window_of<'a>(id: NavigableId) -> Option<&'a Window> {
+/// The `Window` of navigable `id`, rooted (so it stays alive while the
+/// caller holds it, whatever happens to the navigable meanwhile).
+pub fn window_of(id: NavigableId) -> Option<DomRoot<Window>> {
     let global = global_of(id)?;
-    // SAFETY: the registry roots the global until shut_down.
-    unsafe { GlobalScope::from_global(global) }.as_window()
+    // SAFETY: the registry roots the global of a navigable that is not
+    // destroyed; the reference lives only until DomRoot roots it.
+    unsafe { GlobalScope::from_global(global) }
+        .as_window()
+        .map(DomRoot::from_ref)
 }
 
 pub fn parent_of(id: NavigableId) -> Option<NavigableId> {
@@ -276,32 +277,16 @@ pub(crate) fn shut_down() {
     LOADER.with(|l| l.borrow_mut().take());
 }
 
-/// What the current realm's code gets for the window of navigable
-/// `target`: its `Window` (wrapped for this compartment by the caller's
-/// conversion) when the current global's origin is the same as the
-/// target's, else a `CrossOriginWindow` view created in the current realm
-/// (one per accessing window and target, so `frames[0] ===
-/// iframe.contentWindow`). `cx` is in the accessing realm.
-///
-/// The check is HTML's IsPlatformObjectSameOrigin
-/// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#isplatformobjectsameorigin-(-o-)>):
-/// the current settings object's origin and the target's document's
-/// origin are same origin.
-pub fn window_proxy_for(cx: &mut JSContext, target: NavigableId) -> Option<RootedJsObject> {
-    let target_window = window_of(target)?;
-    let current = unsafe { GlobalScope::current(cx) }?;
+/// The active WindowProxy of navigable `target`
+/// (<https://html.spec.whatwg.org/multipage/document-sequences.html#nav-wp>),
+/// an object of its active window's compartment (the bindings wrap it for
+/// the caller's: a same-origin caller sees through the wrapper, another
+/// sees only the cross-origin properties); `None` once the navigable is
+/// destroyed.
+pub fn window_proxy_of(target: NavigableId) -> Option<RootedJsObject> {
+    let global = global_of(target)?;
     let result = RootedTraceableBox::new(Heap::default());
-    let accessor = current.as_window();
-    let same_origin = accessor.is_none_or(|w| w.origin().same_origin(&target_window.origin()));
-    if same_origin {
-        result.set(global_of(target)?);
-        return Some(result);
-    }
-    let accessor = accessor?;
-    let view = accessor.cross_origin_view(cx, target, |cx| {
-        CrossOriginWindow::create(cx, current, target)
-    });
-    result.set(view);
+    result.set(crate::windowproxy::window_proxy_of_global(global));
     Some(result)
 }
 
@@ -390,8 +375,7 @@ pub fn create_child_navigable(
         child_window.set_document(&initial);
     }
     set_initial_about_blank(id, true);
-    // The parent window's `frames[i]` for the new child.
-    update_frame_properties(cx, parent_id);
+    // (The parent's WindowProxy gives the new child as `frames[i]`.)
     Some(id)
 }
 
@@ -483,7 +467,7 @@ fn load_in_child_navigable(cx: &mut JSContext, id: NavigableId, target: Navigati
     let window = if reuse {
         current
     } else {
-        match new_window_for(cx, id, parent_window) {
+        match new_window_for(cx, id, &parent_window) {
             Some(window) => window,
             None => {
                 HTMLIFrameElement::queue_iframe_load_event_steps(container);
@@ -500,7 +484,7 @@ fn load_in_child_navigable(cx: &mut JSContext, id: NavigableId, target: Navigati
         let creator = Some((creator_origin, top_url));
         let loaded = response.map_err(|e| e.to_string()).and_then(|response| {
             crate::script_loading::load_fetched_document(
-                &mut realm, window, response, loader, creator,
+                &mut realm, &window, response, loader, creator,
             )
             .map_err(|e| e.to_string())
         });
@@ -523,20 +507,32 @@ fn load_in_child_navigable(cx: &mut JSContext, id: NavigableId, target: Navigati
         }
         crate::runtime::perform_microtask_checkpoint(&mut realm);
     }
-    // The parent's `frames[i]` now refers to the new window (or its
-    // cross-origin view).
-    update_frame_properties(cx, parent_id);
+    // (The parent's `frames[i]` still is the child's WindowProxy, now
+    // standing for the new window.)
 }
 
 /// A new Window global for navigable `id`'s next document; the previous
 /// window's realm is discarded.
-fn new_window_for<'a>(cx: &mut JSContext, id: NavigableId, parent: &Window) -> Option<&'a Window> {
+fn new_window_for(cx: &mut JSContext, id: NavigableId, parent: &Window) -> Option<DomRoot<Window>> {
     if let Some(old) = window_of(id) {
-        discard_realm(scope_of(old));
+        discard_realm(scope_of(&old));
     }
     let parent_global = scope_of(parent);
-    let global = new_window_global(cx, parent_global, &parent.url())?;
-    set_global(id, global);
+    let new_global = new_window_global(cx, parent_global, &parent.url())?;
+    rooted!(&in(cx) let global = new_global);
+    // (Read after the allocations above: the registry roots the old
+    // global, a copy of the pointer would not follow a moving GC.)
+    let old_global = global_of(id)?;
+    // The browsing context's WindowProxy now stands for the new Window
+    // ("set the active document": the WindowProxy's [[Window]] becomes
+    // the new Window; every realm's reference to it keeps its identity).
+    if let Err(message) =
+        crate::windowproxy::transplant_window_proxy(cx, old_global, NonNull::new(global.get())?)
+    {
+        eprintln!("{}: {message}", parent.url());
+        return None;
+    }
+    set_global(id, global.get());
     let window = window_of(id)?;
     window.set_navigable_id(id);
     Some(window)
@@ -590,7 +586,6 @@ pub fn destroy_child_navigable(container: &HTMLIFrameElement) {
     let Some(id) = navigable_of_container(container) else {
         return;
     };
-    let parent = parent_of(id);
     // Step 3: Set container's content navigable to null.
     // Steps 4-6: destroy the active document and its descendants
     // ("destroy a document and its descendants": each descendant
@@ -603,7 +598,7 @@ pub fn destroy_child_navigable(container: &HTMLIFrameElement) {
     }
     for &navigable in &destroyed {
         if let Some(window) = window_of(navigable) {
-            discard_realm(scope_of(window));
+            discard_realm(scope_of(&window));
         }
         // Its load no longer delays its container's document.
         if set_delaying_load(navigable, false) {
@@ -637,57 +632,11 @@ pub fn destroy_child_navigable(container: &HTMLIFrameElement) {
                 initial_about_blank: false,
                 navigation: 0,
                 delaying_load: false,
-                frame_properties: 0,
             });
         }
         removed
     });
     drop(removed);
-    // The parent window's `frames[i]` lose the removed child.
-    if let (Some(parent), Some(mut cx)) = (parent, crate::runtime::current_context()) {
-        update_frame_properties(&mut cx, parent);
-    }
-}
-
-/// Defines `frames[i]` on navigable `parent`'s global for each of its
-/// child navigables (the WindowProxy's indexed properties,
-/// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-getownproperty>,
-/// as own properties of the global: each the child's window for a
-/// same-origin parent, its `CrossOriginWindow` view otherwise) and
-/// deletes those past the last child.
-pub(crate) fn update_frame_properties(cx: &mut JSContext, parent: NavigableId) {
-    use mozjs::rust::wrappers2::{JS_DefineProperty, JS_DeleteProperty1, JS_WrapValue};
-    let children = children_of(parent);
-    let Some(parent_global) = global_ptr(parent) else {
-        return;
-    };
-    let previous = with_navigable(parent, |nav| nav.frame_properties).unwrap_or(0);
-    let mut realm = AutoRealm::new(cx, parent_global);
-    let cx = &mut *realm;
-    rooted!(&in(cx) let global = parent_global.as_ptr());
-    for (index, &child) in children.iter().enumerate() {
-        let Some(proxy) = window_proxy_for(cx, child) else {
-            continue;
-        };
-        rooted!(&in(cx) let mut value = mozjs::jsval::ObjectValue(proxy.get()));
-        let name = CString::new(index.to_string()).unwrap_or_default();
-        // SAFETY: rooted values, in the parent's realm.
-        unsafe {
-            if JS_WrapValue(cx, value.handle_mut()) {
-                JS_DefineProperty(
-                    cx,
-                    global.handle(),
-                    name.as_ptr(),
-                    value.handle(),
-                    (mozjs::jsapi::JSPROP_ENUMERATE | mozjs::jsapi::JSPROP_READONLY) as u32,
-                );
-            }
-        }
-    }
-    for index in children.len()..previous {
-        let name = CString::new(index.to_string()).unwrap_or_default();
-        // SAFETY: a rooted global, in its realm.
-        unsafe { JS_DeleteProperty1(cx, global.handle(), name.as_ptr()) };
-    }
-    with_navigable(parent, |nav| nav.frame_properties = children.len());
+    // (The parent's WindowProxy no longer gives the removed child as
+    // `frames[i]`.)
 }

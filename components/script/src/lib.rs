@@ -24,6 +24,7 @@ pub mod script_loading;
 pub mod script_registry;
 pub(crate) mod timers;
 pub mod watchdog;
+pub mod windowproxy;
 pub mod worker_scripts;
 pub mod workers;
 

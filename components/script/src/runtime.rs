@@ -200,6 +200,7 @@ impl JsRuntime {
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
         crate::rejection::install(runtime.cx());
         crate::module_loading::install_hooks(runtime.cx());
+        crate::windowproxy::install(runtime.cx());
         // Before any script: the sampler attributes a wasm frame only to a
         // compilation it saw (false if security callbacks were already set:
         // wasm frames then never appear).

@@ -75,8 +75,9 @@ fn a_cross_origin_iframe_is_not_scriptable() {
                catch (e) {{ log.push('document:' + e.name + ':' + (e instanceof DOMException)); }}\
                try {{ w.location; log.push('location readable'); }}\
                catch (e) {{ log.push('location:' + e.name); }}\
+               let secret; try {{ secret = w.secret; }} catch (e) {{ secret = e.name; }}\
                log.push('contentDocument:' + iframe.contentDocument,\
-                 'secret:' + w.secret, 'frames0:' + (frames[0] === w),\
+                 'secret:' + secret, 'frames0:' + (frames[0] === w),\
                  'postMessage:' + typeof w.postMessage, 'self:' + (w.self === w),\
                  'parent:' + (w.parent === window));\
              }});</script>",
@@ -95,7 +96,7 @@ fn a_cross_origin_iframe_is_not_scriptable() {
     assert_eq!(
         log(&mut rt),
         "message:SecurityError:true:true,document:SecurityError:true,location:SecurityError,\
-         contentDocument:null,secret:undefined,frames0:true,postMessage:function,self:true,\
+         contentDocument:null,secret:SecurityError,frames0:true,postMessage:function,self:true,\
          parent:true"
     );
     assert!(

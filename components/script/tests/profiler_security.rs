@@ -944,3 +944,127 @@ visibleMutate();"#,
     let injected = run.rt.evaluate("window.injected", "check.js", 1).unwrap();
     assert_eq!(injected, "undefined", "a script inserted by innerHTML ran");
 }
+
+/// Case 10c: calls through WindowProxy objects, in both directions. A
+/// same-origin iframe made by script, profiling, calls the parent's
+/// functions through `parent`, `top` and `parent.frames[0].parent`, and
+/// through a parent function that calls back into the iframe: the
+/// iframe's trace has only its own frames (the parent's are cut out, its
+/// URL absent), and the parent's trace only the parent's. Then the parent, profiling, tries to reach a cross-origin
+/// iframe's functions through that iframe's WindowProxy (get, call,
+/// descriptor, `Reflect.get`, an inherited method), each a
+/// "SecurityError", and posts it a message whose listener forces a
+/// sample: that sample has no stack and nothing of the iframe appears.
+#[test]
+fn window_proxies_in_both_directions() {
+    let server = TestServer::start().unwrap();
+    let same_url = server.http_url(SAME, "/same.html");
+    let cross_url = server.http_url(CROSS, "/cross.html");
+    server.route("/same.html", |_| {
+        html_with_policy(&format!(
+            "<!DOCTYPE html>{HELPERS}<script>\n\
+             window.fp = new Profiler({SLOW});\n\
+             function childViaParent() {{ return parent.parentSecret_7f3a(); }}\n\
+             function childViaTop() {{ return top.parentSecret_7f3a(); }}\n\
+             function childViaFrames() {{ return parent.frames[0].parent.parentSecret_7f3a(); }}\n\
+             function childCallback() {{ return parent.parentCallsBack_7f3a(function childLeaf() {{ return tb.forceProfilerSample(); }}); }}\n\
+             function childRun() {{ childViaParent(); childViaTop(); childViaFrames(); childCallback(); }}\n\
+             </script>"
+        ))
+    });
+    server.route("/cross.html", |_| {
+        html_with_policy(
+            "<!DOCTYPE html><script>\n\
+             const tb_7f3a = new TestBinding();\n\
+             function childSecret_7f3a() { return tb_7f3a.forceProfilerSample(); }\n\
+             window.childSecret_7f3a = childSecret_7f3a;\n\
+             addEventListener('message', function childOnMessage_7f3a() {\n\
+               childSecret_7f3a(); parent.postMessage('done', '*');\n\
+             });\n\
+             </script>",
+        )
+    });
+    let run = run(
+        server,
+        "",
+        &format!(
+            r#"function parentSecret_7f3a() {{ return tb.forceProfilerSample(); }}
+function parentCallsBack_7f3a(f) {{ return f(); }}
+function parentTry(f) {{ try {{ f(); return "ok"; }} catch (e) {{ return e.name; }} }}
+const same = document.createElement("iframe");
+same.src = "{same_url}";
+const cross = document.createElement("iframe");
+cross.src = "{cross_url}";
+let loaded = 0;
+same.onload = cross.onload = function parentOnLoad_7f3a() {{
+  if (++loaded < 2) return;
+  const s = same.contentWindow;
+  s.childRun();
+  s.fp.stop().then(function parentStopped_7f3a(ft) {{
+    window.childTrace = s.report(ft);
+    const w = cross.contentWindow;
+    window.tries = [
+      parentTry(() => w.childSecret_7f3a()),
+      parentTry(() => Object.getOwnPropertyDescriptor(w, "childSecret_7f3a").value()),
+      parentTry(() => Reflect.get(w, "childSecret_7f3a")),
+      parentTry(() => w.addEventListener("x", () => {{}})),
+      parentTry(() => frames[1].childSecret_7f3a()),
+    ].join();
+    addEventListener("message", function parentOnDone() {{
+      tb.forceProfilerSample();
+      // The parent's own functions are visible in its trace: renamed, so
+      // that `parse` looks for the iframe's.
+      p.stop().then(t => {{
+        window.result = tries + "\n" + childTrace + "\n" + report(t).replace(/(parent\w*)_7f3a/g, "$1_PARENT");
+      }});
+    }});
+    w.postMessage("go", "*");
+  }});
+}};
+document.documentElement.appendChild(same);
+document.documentElement.appendChild(cross);"#
+        ),
+    );
+    let out = &run.out;
+    let mut parts = out.splitn(3, '\n');
+    let tries = parts.next().unwrap();
+    let child = parts.next().expect("the iframe's trace");
+    let parent = parts.next().expect("the parent's trace");
+    assert_eq!(
+        tries, "SecurityError,SecurityError,SecurityError,SecurityError,SecurityError",
+        "{out}"
+    );
+    let href = run.server.http_url(SAME, "/index.html");
+    // The same-origin iframe's trace: its frames only, never the parent's
+    // (`parse` fails on a `_7f3a` name or the parent's URL).
+    let cr = parse(child, &[href.as_str()]);
+    assert_eq!(
+        cr.stacks,
+        [
+            "childViaParent<childRun",
+            "childViaTop<childRun",
+            "childViaFrames<childRun",
+            "childLeaf<childCallback<childRun"
+        ],
+        "{out}"
+    );
+    assert_eq!(cr.resources, resources(&[&same_url]), "{out}");
+    // The parent's trace: the sample forced in the cross-origin iframe's
+    // listener has no stack; the parent's own has its frame; nothing of
+    // the iframe (`parse` fails on its URL or a `_7f3a` name).
+    let pr = parse(parent, &[cross_url.as_str(), same_url.as_str()]);
+    let via_parent = "parentSecret_PARENT<parentOnLoad_PARENT";
+    assert_eq!(
+        pr.stacks,
+        [
+            via_parent,
+            via_parent,
+            via_parent,
+            "parentCallsBack_PARENT<parentOnLoad_PARENT",
+            "-",
+            "parentOnDone"
+        ],
+        "{out}"
+    );
+    assert_eq!(pr.resources, resources(&[&href]), "{out}");
+}

@@ -109,7 +109,8 @@ fn srcdoc_loads_its_value() {
 }
 
 /// Setting `src` on a connected iframe navigates it again: a new document
-/// (in a new Window) and a second `load`.
+/// (in a new Window, behind the same WindowProxy: `contentWindow` is the
+/// object it was) and a second `load`.
 #[test]
 fn setting_src_navigates_again() {
     let server = TestServer::start().unwrap();
@@ -124,17 +125,18 @@ fn setting_src_navigates_again() {
          iframe.onload = () => {\n\
            log.push('load:' + iframe.contentDocument.title + ':' + frames.length);\n\
            if (!first) { first = iframe.contentWindow; iframe.src = 'b.html'; }\n\
-           else log.push('new-window:' + (first !== iframe.contentWindow) + ':' + (frames[0] === iframe.contentWindow));\n\
+           else log.push('same-proxy:' + (first === iframe.contentWindow) + ':' + (frames[0] === iframe.contentWindow) + ':' + first.document.title);\n\
          };\n\
          document.body.appendChild(iframe);\n\
          </script>",
     );
-    assert_eq!(log(&mut rt), "load:a:1|load:b:1|new-window:true:true");
+    assert_eq!(log(&mut rt), "load:a:1|load:b:1|same-proxy:true:true:b");
 }
 
 /// A cross-origin `src`: before the load the initial about:blank is
 /// same-origin; after it, `contentDocument` is null and `contentWindow`
-/// (and `frames[0]`) is the cross-origin view, whose `document` throws.
+/// (and `frames[0]`) is the WindowProxy seen cross origin, whose
+/// `document` throws.
 #[test]
 fn cross_origin_src_is_not_scriptable_after_load() {
     let server = TestServer::start().unwrap();
@@ -155,7 +157,8 @@ fn cross_origin_src_is_not_scriptable_after_load() {
              iframe.onload = () => {{\n\
                const w = iframe.contentWindow;\n\
                let r; try {{ w.document; r = 'readable'; }} catch (e) {{ r = e.name; }}\n\
-               log.push('after:' + iframe.contentDocument + ':' + r + ':' + w.secret + ':' + (frames[0] === w));\n\
+               let s; try {{ s = w.secret; }} catch (e) {{ s = e.name; }}\n\
+               log.push('after:' + iframe.contentDocument + ':' + r + ':' + s + ':' + (frames[0] === w));\n\
              }};\n\
              </script>"
         ))
@@ -163,7 +166,7 @@ fn cross_origin_src_is_not_scriptable_after_load() {
     let mut rt = common::load(&server, &server.http_url(SAME, "/index.html"));
     assert_eq!(
         log(&mut rt),
-        "before:true|message:hi:true|after:null:SecurityError:undefined:true"
+        "before:true|message:hi:true|after:null:SecurityError:SecurityError:true"
     );
 }
 

@@ -334,7 +334,10 @@ impl GlobalScope {
         // object of its [Global] interface.
         match kind {
             GlobalKind::Window => {
-                crate::dom::window::Window::attach_to_global(realm, global_handle)?
+                crate::dom::window::Window::attach_to_global(realm, global_handle)?;
+                // Its WindowProxy, before any script runs (top-level
+                // `this` and `globalThis` are the WindowProxy).
+                crate::windowproxy::attach_window_proxy(realm, global_handle)?
             }
             GlobalKind::DedicatedWorker => {
                 crate::dom::dedicatedworkerglobalscope::DedicatedWorkerGlobalScope::attach_to_global(

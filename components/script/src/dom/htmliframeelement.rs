@@ -317,7 +317,7 @@ impl HTMLIFrameElementMethods for HTMLIFrameElement {
     }
 
     /// <https://html.spec.whatwg.org/multipage/iframe-embed-object.html#dom-iframe-contentwindow>
-    fn ContentWindow(&self, cx: &mut JSContext) -> Option<RootedJsObject> {
-        browsing_context::window_proxy_for(cx, self.content_navigable()?)
+    fn ContentWindow(&self, _cx: &mut JSContext) -> Option<RootedJsObject> {
+        browsing_context::window_proxy_of(self.content_navigable()?)
     }
 }

@@ -112,8 +112,9 @@ impl LocationMethods for Location {
         // Step 2: If this's relevant Document's origin is not same
         // origin-domain with the entry settings object's origin, then
         // throw a "SecurityError" DOMException. (A cross-origin caller
-        // reaches a CrossOriginWindow view, which has no location: the
-        // caller is same origin here.)
+        // cannot reach this Location: a cross-origin WindowProxy does not
+        // give it out, see crate::windowproxy; the caller is same origin
+        // here.)
         // Step 3: Let copyURL be a copy of this's url.
         let url = self.url();
         let mut copy_url = url.clone();

@@ -12,7 +12,6 @@ pub mod body;
 pub mod characterdata;
 pub mod comment;
 pub mod console;
-pub mod crossoriginwindow;
 pub mod crypto;
 pub mod cssstyledeclaration;
 pub mod customevent;

@@ -33,9 +33,16 @@ use crate::dom::location::Location;
 use crate::dom::performance::Performance;
 use crate::event_loop::EventLoop;
 
-/// A `CrossOriginWindow` this realm made for a navigable (boxed: a Heap
-/// must not move).
-type CrossOriginView = (NavigableId, Box<Heap<*mut JSObject>>);
+/// A built-in function this realm made for a cross-origin property of the
+/// WindowProxy of a navigable (`crate::windowproxy`): the navigable, the
+/// property's index in CrossOriginProperties, which function (boxed: a
+/// Heap must not move).
+type CrossOriginFunctionEntry = (
+    NavigableId,
+    usize,
+    crate::windowproxy::CrossOriginFunction,
+    Box<Heap<*mut JSObject>>,
+);
 
 pub struct Window {
     eventtarget: EventTarget,
@@ -56,9 +63,11 @@ pub struct Window {
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#secure-context>
     /// of this window's environment.
     secure_context: Cell<bool>,
-    /// The `CrossOriginWindow` views this realm made, by target navigable
-    /// (so a view keeps its identity). Objects of this realm.
-    cross_origin_views: RefCell<Vec<CrossOriginView>>,
+    /// The functions this realm made for cross-origin properties of other
+    /// windows' WindowProxy objects (HTML's
+    /// [[CrossOriginPropertyDescriptorMap]], so that a property gives the
+    /// same function every time). Objects of this realm.
+    cross_origin_functions: RefCell<Vec<CrossOriginFunctionEntry>>,
     /// The map of animation frame callbacks and the idle callbacks
     /// (`crate::rendering`).
     frame_callbacks: crate::rendering::FrameCallbacks,
@@ -82,9 +91,9 @@ unsafe impl Traceable for Window {
             self.navigator.trace(trc);
             self.local_storage.trace(trc);
             self.session_storage.trace(trc);
-            if let Ok(views) = self.cross_origin_views.try_borrow() {
-                for (_, view) in views.iter() {
-                    view.trace(trc);
+            if let Ok(functions) = self.cross_origin_functions.try_borrow() {
+                for (_, _, _, function) in functions.iter() {
+                    function.trace(trc);
                 }
             }
             self.frame_callbacks.trace(trc);
@@ -113,7 +122,7 @@ impl Window {
             origin: RefCell::new(jsprof_document::Origin::new_opaque()),
             navigable: Cell::new(None),
             secure_context: Cell::new(false),
-            cross_origin_views: RefCell::new(Vec::new()),
+            cross_origin_functions: RefCell::new(Vec::new()),
             frame_callbacks: Default::default(),
         });
         GlobalScope::attach_platform_object(cx, global, window)
@@ -226,27 +235,114 @@ impl Window {
         self.navigable.set(Some(id));
     }
 
-    /// The view of navigable `target`'s window this realm uses, made by
-    /// `make` (in this realm) the first time.
-    pub(crate) fn cross_origin_view(
+    /// The function this realm made for cross-origin property `index` of
+    /// navigable `target`'s WindowProxy, if any.
+    pub(crate) fn cross_origin_function(
         &self,
-        cx: &mut JSContext,
         target: NavigableId,
-        make: impl FnOnce(&mut JSContext) -> *mut JSObject,
-    ) -> *mut JSObject {
-        if let Some((_, view)) = self
-            .cross_origin_views
+        index: usize,
+        which: crate::windowproxy::CrossOriginFunction,
+    ) -> Option<*mut JSObject> {
+        self.cross_origin_functions
             .borrow()
             .iter()
-            .find(|(id, _)| *id == target)
-        {
-            return view.get();
+            .find(|(t, i, w, _)| *t == target && *i == index && *w == which)
+            .map(|(_, _, _, function)| function.get())
+    }
+
+    /// Keeps `function` (of this realm) as the one for cross-origin
+    /// property `index` of navigable `target`'s WindowProxy.
+    pub(crate) fn set_cross_origin_function(
+        &self,
+        target: NavigableId,
+        index: usize,
+        which: crate::windowproxy::CrossOriginFunction,
+        function: *mut JSObject,
+    ) {
+        self.cross_origin_functions.borrow_mut().push((
+            target,
+            index,
+            which,
+            Heap::boxed(function),
+        ));
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-closed>:
+    /// "return true if this's browsing context is null or its is closing
+    /// is true; otherwise false" (a browsing context is null once its
+    /// navigable was destroyed; nothing here sets "is closing").
+    pub(crate) fn closed(&self) -> bool {
+        browsing_context::is_destroyed(self.navigable_id())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-length>:
+    /// the number of document-tree child navigables.
+    pub(crate) fn length(&self) -> u32 {
+        browsing_context::children_of(self.navigable_id()).len() as u32
+    }
+
+    /// The navigable whose WindowProxy `top` returns
+    /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-top>).
+    pub(crate) fn top_navigable(&self) -> Option<NavigableId> {
+        // Step 1: If this's navigable is null, then return null.
+        let navigable = self.navigable_id();
+        if browsing_context::is_destroyed(navigable) {
+            return None;
         }
-        let view = make(cx);
-        self.cross_origin_views
-            .borrow_mut()
-            .push((target, Heap::boxed(view)));
-        view
+        // Step 2: Return this's navigable's top-level traversable's active
+        // WindowProxy.
+        Some(browsing_context::top_of(navigable))
+    }
+
+    /// The navigable whose WindowProxy `parent` returns
+    /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-parent>).
+    pub(crate) fn parent_navigable(&self) -> Option<NavigableId> {
+        // Step 1: Let navigable be this's navigable.
+        let navigable = self.navigable_id();
+        // Step 2: If navigable is null, then return null.
+        if browsing_context::is_destroyed(navigable) {
+            return None;
+        }
+        // Step 3: If navigable's parent is not null, then set navigable to
+        // navigable's parent.
+        // Step 4: Return navigable's active WindowProxy.
+        Some(browsing_context::parent_of(navigable).unwrap_or(navigable))
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-close>
+    pub(crate) fn close_steps(&self) {
+        // Step 1: Let thisTraversable be this's navigable.
+        // Step 2: If thisTraversable is not a top-level traversable, then
+        // return.
+        // Step 3: If thisTraversable's is closing is true, then return.
+        // Steps 4-6: close it only if it is script-closable (a top-level
+        // traversable created by script, through `window.open`, with one
+        // session history entry) and the incumbent global's browsing
+        // context is familiar with it. This shell creates no top-level
+        // traversable by script (there is no `window.open`), so no
+        // navigable is script-closable and the steps never close one, as
+        // for a page a browser opened itself.
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-window-focus>
+    pub(crate) fn focus_steps(&self, cx: &mut JSContext) {
+        // Step 1: Let current be this's navigable.
+        let navigable = self.navigable_id();
+        // Step 2: If current is null, then return.
+        if browsing_context::is_destroyed(navigable) {
+            return;
+        }
+        // Step 3: If the allowed to show a popup flag is set... (no
+        // popups.)
+        // Step 4: Run the focusing steps with current: a child navigable
+        // is focused through its container, which becomes its document's
+        // focused area.
+        if let Some(container) = browsing_context::container_of(navigable) {
+            crate::dom::focus::focusing_steps(cx, container.element());
+        }
+        // Step 5: If current is a top-level traversable, user agents are
+        // encouraged to bring it to the user's attention (no windows to
+        // raise here).
     }
 
     /// The animation frame and idle callbacks of this window.
@@ -376,28 +472,48 @@ impl WindowMethods for Window {
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-length>:
     /// the number of document-tree child navigables.
     fn Length(&self, _cx: &mut JSContext) -> u32 {
-        browsing_context::children_of(self.navigable_id()).len() as u32
+        self.length()
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-top>
-    fn Top(&self, cx: &mut JSContext) -> Option<RootedJsObject> {
-        // Step 1: If this's navigable is null, then return null.
-        // Step 2: Return this's navigable's top-level traversable's active
-        // WindowProxy.
-        let top = browsing_context::top_of(self.navigable_id());
-        browsing_context::window_proxy_for(cx, top)
+    fn Top(&self, _cx: &mut JSContext) -> Option<RootedJsObject> {
+        browsing_context::window_proxy_of(self.top_navigable()?)
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-parent>
-    fn Parent(&self, cx: &mut JSContext) -> Option<RootedJsObject> {
-        // Step 1: Let navigable be this's navigable.
-        // Step 2: If navigable is null, then return null.
-        let navigable = self.navigable_id();
-        // Step 3: If navigable's parent is not null, then set navigable to
-        // navigable's parent.
-        let navigable = browsing_context::parent_of(navigable).unwrap_or(navigable);
-        // Step 4: Return navigable's active WindowProxy.
-        browsing_context::window_proxy_for(cx, navigable)
+    fn Parent(&self, _cx: &mut JSContext) -> Option<RootedJsObject> {
+        browsing_context::window_proxy_of(self.parent_navigable()?)
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-closed>
+    fn Closed(&self, _cx: &mut JSContext) -> bool {
+        self.closed()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-close>
+    fn Close(&self, _cx: &mut JSContext) -> Fallible<()> {
+        self.close_steps();
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-window-focus>
+    fn Focus(&self, cx: &mut JSContext) -> Fallible<()> {
+        self.focus_steps(cx);
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-window-blur>:
+    /// "The blur() method steps are to do nothing."
+    fn Blur(&self, _cx: &mut JSContext) -> Fallible<()> {
+        Ok(())
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-opener>:
+    /// step 1, "If this's browsing context's opener browsing context is
+    /// null, then return null": this shell has no auxiliary browsing
+    /// contexts (no `window.open`).
+    fn Opener(&self, _cx: &mut JSContext) -> Option<RootedJsObject> {
+        None
     }
 
     /// <https://html.spec.whatwg.org/multipage/web-messaging.html#dom-window-postmessage>
@@ -559,15 +675,15 @@ pub(crate) fn queue_global_task(
         let Some(window) = browsing_context::window_of(navigable) else {
             return;
         };
-        steps(cx, window);
+        steps(cx, &window);
     }));
 }
 
-#[allow(dead_code)]
 /// <https://html.spec.whatwg.org/multipage/web-messaging.html#window-post-message-steps>
 /// given the window of navigable `target`. `cx` is in the realm of the
-/// method called (the target's for a same-origin `Window`, the caller's
-/// for a `CrossOriginWindow` view); `message` is a value of that realm.
+/// method called (the target's for `Window.postMessage`, the caller's for
+/// the cross-origin built-in of `crate::windowproxy`); `message` is a value
+/// of that realm.
 pub(crate) fn window_post_message_steps(
     cx: &mut JSContext,
     target: NavigableId,
@@ -647,7 +763,7 @@ pub(crate) fn window_post_message_steps(
         // origin.
         // Step 8.3: Let source be the WindowProxy object corresponding to
         // incumbentSettings's global object (as this realm may see it).
-        let source = browsing_context::window_proxy_for(cx, source_navigable);
+        let source = browsing_context::window_proxy_of(source_navigable);
         rooted!(&in(cx) let mut source_object = source.as_ref().map_or(ptr::null_mut(), |s| s.get()));
         if !source_object.get().is_null() {
             rooted!(&in(cx) let mut v = ObjectValue(source_object.get()));

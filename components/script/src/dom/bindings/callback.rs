@@ -93,9 +93,15 @@ impl CallbackFunction {
         }
         // Steps 5-8: prepare to run script in F's realm.
         let _realm = unsafe { JSAutoRealm::new(cx.raw_cx_no_gc(), self.object()) };
+        // thisArg as a value of F's realm (a Window is its WindowProxy).
+        rooted!(&in(cx) let mut this = this_arg.get());
+        // SAFETY: a rooted value, wrapped into the entered realm.
+        if !unsafe { mozjs::rust::wrappers2::JS_WrapValue(cx, this.handle_mut()) } {
+            return Err(failed(cx, handling));
+        }
         let args = HandleValueArray::from(argv);
         // Step 11: Let callResult be Completion(Call(F, thisArg, jsArgs)).
-        if unsafe { Call(cx, this_arg, function.handle(), &args, rval) } {
+        if unsafe { Call(cx, this.handle(), function.handle(), &args, rval) } {
             Ok(())
         } else {
             Err(failed(cx, handling))
@@ -147,6 +153,11 @@ impl CallbackInterface {
         // Step 6: Let X be O.
         rooted!(&in(cx) let mut x = ObjectValue(self.object()));
         rooted!(&in(cx) let mut this = this_arg.get());
+        // thisArg as a value of O's realm (a Window is its WindowProxy).
+        // SAFETY: a rooted value, wrapped into the entered realm.
+        if !unsafe { mozjs::rust::wrappers2::JS_WrapValue(cx, this.handle_mut()) } {
+            return Err(failed(cx, handling));
+        }
         // Step 7: If IsCallable(O) is false, then:
         if !unsafe { IsCallable(self.object()) } {
             // Step 7.1: Let getResult be Completion(Get(O, opName)).

@@ -243,7 +243,7 @@ fn ensure_expando(cx: &mut JSContext, proxy: HandleObject) -> Result<*mut JSObje
 
 /// Runs a trap's body with a safe context, turning a panic into an
 /// `InternalError`.
-unsafe fn trap(
+pub(crate) unsafe fn trap(
     cx: *mut RawJSContext,
     what: &str,
     body: impl FnOnce(&mut JSContext) -> Result<(), ()>,
@@ -265,7 +265,7 @@ unsafe fn trap(
 
 /// A property key that is an array index
 /// (<https://tc39.es/ecma262/#array-index>): its value.
-unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32> {
+pub(crate) unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32> {
     unsafe {
         if RUST_JSID_IS_INT(id) {
             // Int keys are the array indices up to 2^31 - 1.
@@ -300,7 +300,7 @@ unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32> {
 }
 
 /// The property key as a string, or `None` for a symbol.
-unsafe fn key_string(cx: &mut JSContext, id: HandleId) -> Option<String> {
+pub(crate) unsafe fn key_string(cx: &mut JSContext, id: HandleId) -> Option<String> {
     unsafe {
         if RUST_JSID_IS_INT(id) {
             return Some(RUST_JSID_TO_INT(id).to_string());
@@ -313,7 +313,7 @@ unsafe fn key_string(cx: &mut JSContext, id: HandleId) -> Option<String> {
 }
 
 /// A data property descriptor.
-fn data_descriptor(
+pub(crate) fn data_descriptor(
     value: mozjs::jsval::JSVal,
     writable: bool,
     enumerable: bool,
@@ -807,7 +807,7 @@ unsafe extern "C" fn get_prototype_if_ordinary(
 
 /// [[PreventExtensions]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-preventextensions>):
 /// Return false.
-unsafe extern "C" fn prevent_extensions(
+pub(crate) unsafe extern "C" fn prevent_extensions(
     _cx: *mut RawJSContext,
     _proxy: RawHandleObject,
     result: *mut ObjectOpResult,

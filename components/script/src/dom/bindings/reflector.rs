@@ -228,6 +228,13 @@ pub unsafe fn dom_class_of(object: *mut JSObject) -> Option<&'static DOMClass> {
 /// # Safety
 /// The returned reference is valid while `object` is alive.
 pub unsafe fn unwrap_dom_object<'a, T: DomObjectIface>(object: *mut JSObject) -> Option<&'a T> {
+    // A WindowProxy of the current compartment stands for its Window
+    // (`window.setTimeout(...)` has the WindowProxy as `this`).
+    let object = if !object.is_null() && unsafe { is_proxy(object) } {
+        unsafe { crate::windowproxy::window_of_window_proxy(object) }
+    } else {
+        object
+    };
     let class = unsafe { dom_class_of(object) }?;
     if class.interface_chain.get(T::DEPTH) != Some(&T::PROTO_ID) {
         return None;
