@@ -16,9 +16,9 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::{JSVal, UndefinedValue};
 use mozjs::rooted;
 
@@ -71,12 +71,14 @@ fn timeout_fired(cx: &mut JSContext, id: u64) {
 /// One of a signal's abort algorithms (run with the signal's reason).
 pub type AbortAlgorithm = Box<dyn FnOnce(&mut JSContext, JSVal)>;
 
+#[derive(JSTraceable)]
 pub struct AbortSignal {
     eventtarget: EventTarget,
     /// <https://dom.spec.whatwg.org/#abortsignal-abort-reason>: undefined
     /// while not aborted.
     reason: Box<Heap<JSVal>>,
     /// <https://dom.spec.whatwg.org/#abortsignal-abort-algorithms>
+    #[no_trace]
     algorithms: RefCell<Vec<AbortAlgorithm>>,
     /// <https://dom.spec.whatwg.org/#abortsignal-dependent-signals>
     dependents: RefCell<Vec<Dom<AbortSignal>>>,
@@ -85,18 +87,6 @@ pub struct AbortSignal {
 impl AsRef<EventTarget> for AbortSignal {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for AbortSignal {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.reason.trace(trc);
-            for dependent in self.dependents.borrow().iter() {
-                dependent.trace(trc);
-            }
-        }
     }
 }
 

@@ -5,9 +5,10 @@
 //! It lives in the accessing realm and refers to the other window only by
 //! its navigable id, so no object of the other realm is reachable from it.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::{RootedTraceableBox, Traceable};
-use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::gc::RootedTraceableBox;
+use mozjs::jsapi::{Heap, JSObject};
 
 use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::codegen::CrossOriginWindowBinding::CrossOriginWindowMethods;
@@ -17,16 +18,11 @@ use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::window::window_post_message_steps;
 
+#[derive(JSTraceable)]
 pub struct CrossOriginWindow {
     pub(crate) reflector: Reflector,
     /// The window's navigable.
     target: NavigableId,
-}
-
-unsafe impl Traceable for CrossOriginWindow {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl CrossOriginWindow {

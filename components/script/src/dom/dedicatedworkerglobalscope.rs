@@ -15,9 +15,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::UndefinedValue;
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
@@ -39,6 +38,7 @@ use crate::script_loading::{ClassicScriptRun, Loader, SharedLoader};
 use crate::script_registry::ScriptRecord;
 use crate::workers::{PublishedContext, WorkerShared};
 
+#[derive(JSTraceable)]
 pub struct DedicatedWorkerGlobalScope {
     workerglobalscope: WorkerGlobalScope,
     /// <https://html.spec.whatwg.org/multipage/workers.html#concept-workerglobalscope-name>
@@ -48,12 +48,6 @@ pub struct DedicatedWorkerGlobalScope {
 impl AsRef<WorkerGlobalScope> for DedicatedWorkerGlobalScope {
     fn as_ref(&self) -> &WorkerGlobalScope {
         &self.workerglobalscope
-    }
-}
-
-unsafe impl Traceable for DedicatedWorkerGlobalScope {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.workerglobalscope.trace(trc) }
     }
 }
 

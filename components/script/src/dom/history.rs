@@ -14,9 +14,9 @@
 
 use std::cell::{Cell, RefCell};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::{JSVal, NullValue};
 use mozjs::rooted;
 
@@ -56,25 +56,18 @@ pub(crate) enum HistoryHandling {
     Replace,
 }
 
+#[derive(JSTraceable)]
 pub struct History {
     pub(crate) reflector: Reflector,
     /// The document's session history entries, oldest first (made with
     /// the document's URL when first needed).
+    #[no_trace]
     entries: RefCell<Vec<Entry>>,
     /// The index of the active session history entry in `entries`
     /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#concept-history-index>).
     index: Cell<usize>,
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#concept-history-state>
     state: Box<Heap<JSVal>>,
-}
-
-unsafe impl Traceable for History {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.state.trace(trc);
-        }
-    }
 }
 
 impl History {

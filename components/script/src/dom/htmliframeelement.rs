@@ -9,9 +9,8 @@
 use std::cell::Cell;
 use std::ptr::NonNull;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::realm::AutoRealm;
 
 use crate::browsing_context::{self, NavigationTarget};
@@ -26,6 +25,7 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmlelement::HTMLElement;
 use crate::event_loop::EventLoop;
 
+#[derive(JSTraceable)]
 pub struct HTMLIFrameElement {
     htmlelement: HTMLElement,
 }
@@ -33,12 +33,6 @@ pub struct HTMLIFrameElement {
 impl AsRef<HTMLElement> for HTMLIFrameElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLIFrameElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

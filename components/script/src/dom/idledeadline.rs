@@ -3,9 +3,8 @@
 
 use std::time::Instant;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::IdleDeadlineBinding::IdleDeadlineMethods;
 use crate::dom::bindings::conversions::Finite;
@@ -27,17 +26,13 @@ pub(crate) enum DeadlineTime {
     Fixed(Instant),
 }
 
+#[derive(JSTraceable)]
 pub struct IdleDeadline {
     pub(crate) reflector: Reflector,
+    #[no_trace]
     deadline: DeadlineTime,
     /// <https://w3c.github.io/requestidlecallback/#dfn-timeout>
     timeout: bool,
-}
-
-unsafe impl Traceable for IdleDeadline {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl IdleDeadline {

@@ -2,9 +2,8 @@
 //! the relevant Document's URL, read live (so `pushState` and fragment
 //! navigations show), and the `hash` setter's fragment navigation.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::LocationBinding::LocationMethods;
 use crate::dom::bindings::conversions::USVString;
@@ -17,14 +16,9 @@ use crate::dom::history::HistoryHandling;
 use crate::dom::urlhelper::UrlHelper;
 use crate::dom::window::Window;
 
+#[derive(JSTraceable)]
 pub struct Location {
     pub(crate) reflector: Reflector,
-}
-
-unsafe impl Traceable for Location {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl Location {

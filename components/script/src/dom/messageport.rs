@@ -7,9 +7,8 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::UndefinedValue;
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
@@ -28,6 +27,7 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::messageevent::MessageEvent;
 use crate::event_loop::EventLoop;
 
+#[derive(JSTraceable)]
 pub struct MessagePort {
     eventtarget: EventTarget,
     /// The entangled port (null once either side is closed).
@@ -36,21 +36,13 @@ pub struct MessagePort {
     /// is enabled.
     enabled: Cell<bool>,
     /// Messages waiting for the queue to be enabled.
+    #[no_trace]
     pending: RefCell<Vec<Serialized>>,
 }
 
 impl AsRef<EventTarget> for MessagePort {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for MessagePort {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.entangled.trace(trc);
-        }
     }
 }
 

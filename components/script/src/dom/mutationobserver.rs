@@ -20,9 +20,8 @@ use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::ObjectValue;
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
@@ -54,23 +53,14 @@ pub struct ObserverOptions {
 }
 
 /// <https://dom.spec.whatwg.org/#registered-observer>
+#[derive(JSTraceable)]
 pub struct RegisteredObserver {
     pub observer: Dom<MutationObserver>,
+    #[no_trace]
     pub options: ObserverOptions,
     /// For a transient registered observer, the node of its source
     /// registered observer; `None` for a registered observer.
     pub source: Option<Dom<Node>>,
-}
-
-unsafe impl Traceable for RegisteredObserver {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.observer.trace(trc);
-            if let Some(source) = &self.source {
-                source.trace(trc);
-            }
-        }
-    }
 }
 
 /// <https://dom.spec.whatwg.org/#concept-node-remove> step 14: "For each
@@ -107,6 +97,7 @@ pub fn add_transient_observers(parent: &Node, node: &Node) {
     }
 }
 
+#[derive(JSTraceable)]
 pub struct MutationObserver {
     pub(crate) reflector: Reflector,
     /// <https://dom.spec.whatwg.org/#concept-mo-callback>
@@ -117,26 +108,6 @@ pub struct MutationObserver {
     node_list: RefCell<Vec<Dom<Node>>>,
     /// <https://dom.spec.whatwg.org/#concept-mo-queue>
     record_queue: RefCell<Vec<PendingRecord>>,
-}
-
-unsafe impl Traceable for MutationObserver {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.callback.trace(trc);
-            // Never mutably borrowed across anything that can GC.
-            if let Ok(nodes) = self.node_list.try_borrow() {
-                for node in nodes.iter() {
-                    node.trace(trc);
-                }
-            }
-            if let Ok(records) = self.record_queue.try_borrow() {
-                for record in records.iter() {
-                    record.trace(trc);
-                }
-            }
-        }
-    }
 }
 
 thread_local! {

@@ -1,8 +1,7 @@
 //! `Performance` (<https://w3c.github.io/hr-time/#sec-performance>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::PerformanceBinding::PerformanceMethods;
 use crate::dom::bindings::conversions::Finite;
@@ -12,6 +11,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct Performance {
     eventtarget: EventTarget,
 }
@@ -19,12 +19,6 @@ pub struct Performance {
 impl AsRef<EventTarget> for Performance {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for Performance {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.eventtarget.trace(trc) }
     }
 }
 

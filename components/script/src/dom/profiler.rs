@@ -35,9 +35,8 @@ use std::cell::Cell;
 use std::ptr::NonNull;
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::realm::AutoRealm;
 use mozjs::rust::HandleObject;
 
@@ -57,9 +56,11 @@ use crate::dom::globalscope::GlobalScope;
 use crate::event_loop::EventLoop;
 use crate::profiling::{self, SessionHandle};
 
+#[derive(JSTraceable)]
 pub struct Profiler {
     eventtarget: EventTarget,
     /// The associated profiling session.
+    #[no_trace]
     session: Rc<SessionHandle>,
     /// Set by `stop()` (the session may also be stopped by a navigation).
     stop_called: Cell<bool>,
@@ -68,12 +69,6 @@ pub struct Profiler {
 impl AsRef<EventTarget> for Profiler {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for Profiler {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.eventtarget.trace(trc) }
     }
 }
 

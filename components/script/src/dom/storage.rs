@@ -14,9 +14,8 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{LazyLock, Mutex};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::codegen::StorageBinding::StorageMethods;
@@ -63,20 +62,16 @@ thread_local! {
     static SESSION: RefCell<HashMap<(NavigableId, String), Bottle>> = RefCell::new(HashMap::new());
 }
 
+#[derive(JSTraceable)]
 pub struct Storage {
     pub(crate) reflector: Reflector,
     /// <https://html.spec.whatwg.org/multipage/webstorage.html#concept-storage-type>
+    #[no_trace]
     kind: StorageType,
     /// The origin (serialized) of the bottle.
     origin: String,
     /// The top-level traversable of a session storage bottle.
     top: NavigableId,
-}
-
-unsafe impl Traceable for Storage {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl Storage {

@@ -3,13 +3,14 @@
 //! conversions. Installed only on runtimes made with
 //! `JsRuntime::new_for_tests`.
 
+use jsprof_script_derive::JSTraceable;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use mozjs::context::JSContext;
-use mozjs::gc::{RootedTraceableBox, Traceable};
+use mozjs::gc::RootedTraceableBox;
 use mozjs::jsapi::Heap;
-use mozjs::jsapi::{GCReason, JSObject, JSTracer};
+use mozjs::jsapi::{GCReason, JSObject};
 use mozjs::jsval::{JSVal, NullValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::JS_GC;
@@ -44,6 +45,7 @@ thread_local! {
     static STATIC_LONG: Cell<i32> = const { Cell::new(0) };
 }
 
+#[derive(JSTraceable)]
 pub struct TestBinding {
     eventtarget: EventTarget,
     boolean: Cell<bool>,
@@ -65,11 +67,13 @@ pub struct TestBinding {
     string: RefCell<DOMString>,
     usv_string: RefCell<USVString>,
     nullable_string: RefCell<Option<DOMString>>,
+    #[no_trace]
     enum_value: Cell<TestEnum>,
     any: Box<Heap<JSVal>>,
     object: Box<Heap<*mut JSObject>>,
     nullable_object: Box<Heap<*mut JSObject>>,
     event: MutNullableDom<Event>,
+    #[no_trace]
     union_value: RefCell<StringOrLong>,
     stored_callback: RefCell<Option<Rc<TestCallback>>>,
     readonly_long: i32,
@@ -84,21 +88,6 @@ impl AsRef<EventTarget> for TestBinding {
 impl Drop for TestBinding {
     fn drop(&mut self) {
         DROPPED.with(|d| d.set(d.get() + 1));
-    }
-}
-
-unsafe impl Traceable for TestBinding {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.any.trace(trc);
-            self.object.trace(trc);
-            self.nullable_object.trace(trc);
-            self.event.trace(trc);
-            if let Ok(callback) = self.stored_callback.try_borrow() {
-                callback.trace(trc);
-            }
-        }
     }
 }
 

@@ -5,9 +5,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::browsing_context;
@@ -21,23 +20,16 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::urlhelper::UrlHelper;
 use crate::dom::urlsearchparams::{parse, URLSearchParams};
 
+#[derive(JSTraceable)]
 pub struct URL {
     pub(crate) reflector: Reflector,
     /// <https://url.spec.whatwg.org/#concept-url-url>
+    #[no_trace]
     url: RefCell<url::Url>,
     /// <https://url.spec.whatwg.org/#concept-url-query-object>, made on
     /// first use (its list parsed from the query then, as it would have
     /// been at construction and kept since).
     query_object: MutNullableDom<URLSearchParams>,
-}
-
-unsafe impl Traceable for URL {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.query_object.trace(trc);
-        }
-    }
 }
 
 impl URL {

@@ -8,9 +8,9 @@ use std::cell::{Cell, RefCell};
 use std::ptr::{self, NonNull};
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::jsapi::{Heap, JSObject};
 use mozjs::jsval::{ObjectValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
@@ -37,6 +37,7 @@ use crate::event_loop::EventLoop;
 /// must not move).
 type CrossOriginView = (NavigableId, Box<Heap<*mut JSObject>>);
 
+#[derive(JSTraceable)]
 pub struct Window {
     eventtarget: EventTarget,
     document: MutNullableDom<Document>,
@@ -47,9 +48,11 @@ pub struct Window {
     navigator: MutNullableDom<crate::dom::navigator::Navigator>,
     local_storage: MutNullableDom<crate::dom::storage::Storage>,
     session_storage: MutNullableDom<crate::dom::storage::Storage>,
+    #[no_trace]
     url: RefCell<url::Url>,
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-origin>
     /// (the associated Document's origin).
+    #[no_trace]
     origin: RefCell<jsprof_document::Origin>,
     /// This window's navigable, once registered.
     navigable: Cell<Option<NavigableId>>,
@@ -67,28 +70,6 @@ pub struct Window {
 impl AsRef<EventTarget> for Window {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for Window {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.document.trace(trc);
-            self.location.trace(trc);
-            self.console.trace(trc);
-            self.performance.trace(trc);
-            self.history.trace(trc);
-            self.navigator.trace(trc);
-            self.local_storage.trace(trc);
-            self.session_storage.trace(trc);
-            if let Ok(views) = self.cross_origin_views.try_borrow() {
-                for (_, view) in views.iter() {
-                    view.trace(trc);
-                }
-            }
-            self.frame_callbacks.trace(trc);
-        }
     }
 }
 

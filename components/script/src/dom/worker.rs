@@ -11,9 +11,8 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 use std::time::Instant;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::{NullValue, UndefinedValue};
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
@@ -40,22 +39,18 @@ use crate::event_loop::EventLoop;
 use crate::runtime::ScriptError;
 use crate::workers::{self, WorkerShared};
 
+#[derive(JSTraceable)]
 pub struct Worker {
     eventtarget: EventTarget,
     /// What this object shares with its worker (the worker's inbox, its
     /// closing and terminated flags).
+    #[no_trace]
     shared: Arc<WorkerShared>,
 }
 
 impl AsRef<EventTarget> for Worker {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for Worker {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.eventtarget.trace(trc) }
     }
 }
 

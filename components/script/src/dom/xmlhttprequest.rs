@@ -26,9 +26,9 @@ use jsprof_net::api_fetch::{
     normalize_header_value,
 };
 use jsprof_net::{ApiRequest, ApiResponse, Method, MimeType};
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::{JSVal, NullValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
@@ -68,6 +68,7 @@ enum ResponseObject {
     Failure,
 }
 
+#[derive(JSTraceable)]
 pub struct XMLHttpRequest {
     target: XMLHttpRequestEventTarget,
     state: Cell<u16>,
@@ -77,20 +78,26 @@ pub struct XMLHttpRequest {
     timed_out: Cell<bool>,
     /// <https://xhr.spec.whatwg.org/#upload-complete-flag>
     upload_complete: Cell<bool>,
+    #[no_trace]
     method: RefCell<Method>,
+    #[no_trace]
     url: RefCell<Option<url::Url>>,
     /// <https://xhr.spec.whatwg.org/#author-request-headers>
     author_headers: RefCell<Vec<(String, String)>>,
     timeout: Cell<u32>,
     with_credentials: Cell<bool>,
+    #[no_trace]
     response_type: Cell<XMLHttpRequestResponseType>,
     /// <https://xhr.spec.whatwg.org/#response>: `None` is a network error.
+    #[no_trace]
     response: RefCell<Option<ApiResponse>>,
     /// <https://xhr.spec.whatwg.org/#received-bytes>
     received: RefCell<Vec<u8>>,
+    #[no_trace]
     response_object: Cell<ResponseObject>,
     response_value: Box<Heap<JSVal>>,
     /// <https://xhr.spec.whatwg.org/#override-mime-type>
+    #[no_trace]
     override_mime: RefCell<Option<MimeType>>,
     /// The fetch in flight (its id in `crate::fetch`).
     fetch_id: Cell<Option<u64>>,
@@ -99,15 +106,6 @@ pub struct XMLHttpRequest {
 impl AsRef<XMLHttpRequestEventTarget> for XMLHttpRequest {
     fn as_ref(&self) -> &XMLHttpRequestEventTarget {
         &self.target
-    }
-}
-
-unsafe impl Traceable for XMLHttpRequest {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.target.trace(trc);
-            self.response_value.trace(trc);
-        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! refers back to its target forms an ordinary collectable cycle. The
 //! generated glue roots callback arguments for the duration of a call.
 
+use jsprof_script_derive::JSTraceable;
 use std::ffi::CStr;
 
 use mozjs::context::JSContext;
@@ -33,6 +34,7 @@ pub enum ExceptionHandling {
 }
 
 /// The JS object of a callback.
+#[derive(JSTraceable)]
 struct CallbackObject {
     // Boxed: a Heap must not move once it holds a pointer.
     object: Box<Heap<*mut JSObject>>,
@@ -60,6 +62,7 @@ pub fn callback_conversion_failed(cx: &mut JSContext, handling: ExceptionHandlin
 }
 
 /// A callback function value.
+#[derive(JSTraceable)]
 pub struct CallbackFunction(CallbackObject);
 
 impl CallbackFunction {
@@ -101,10 +104,6 @@ impl CallbackFunction {
             Err(failed(cx, handling))
         }
     }
-
-    pub unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.0.object.trace(trc) }
-    }
 }
 
 impl ToJsValue for CallbackFunction {
@@ -117,6 +116,7 @@ impl ToJsValue for CallbackFunction {
 
 /// A callback interface value: a function, or an object with the
 /// operation as a method.
+#[derive(JSTraceable)]
 pub struct CallbackInterface(CallbackObject);
 
 impl CallbackInterface {
@@ -184,11 +184,5 @@ impl ToJsValue for CallbackInterface {
         let mut rval = rval;
         rval.set(ObjectValue(self.object()));
         mozjs::rust::maybe_wrap_value(cx, rval);
-    }
-}
-
-unsafe impl Traceable for CallbackFunction {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.0.object.trace(trc) }
     }
 }

@@ -16,6 +16,7 @@
 use std::ffi::{c_void, CStr};
 use std::ptr;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::glue::{
@@ -47,7 +48,7 @@ pub const MAX_PROTO_CHAIN_LENGTH: usize = 8;
 /// A DOM object's pointer to its JS object. Traced by the DOM object's
 /// trace hook, which keeps it current when the GC moves the object (the
 /// edge is from the object to itself, so it keeps nothing else alive).
-#[derive(Default)]
+#[derive(Default, JSTraceable)]
 pub struct Reflector {
     object: Heap<*mut JSObject>,
 }
@@ -65,12 +66,6 @@ impl Reflector {
     pub(crate) fn set_jsobject(&self, object: *mut JSObject) {
         debug_assert!(self.object.get().is_null());
         self.object.set(object);
-    }
-}
-
-unsafe impl Traceable for Reflector {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.object.trace(trc) }
     }
 }
 
