@@ -20,6 +20,7 @@ use mozjs::jsval::UndefinedValue;
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 
+use crate::dom::bindings::reflector::enter::global_of;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::promiserejectionevent::PromiseRejectionEvent;
 use crate::event_loop::EventLoop;
@@ -128,10 +129,12 @@ unsafe extern "C" fn host_promise_rejection_tracker(
 /// returns "not handled" (the event was not canceled), or true when there
 /// is no global to fire at.
 fn fire(cx: &mut JSContext, promise: &PromiseRoot, type_: &str, cancelable: bool) -> bool {
-    let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(promise.get()) };
-    let Some(global) = NonNull::new(global) else {
+    let Some(object) = NonNull::new(promise.get()) else {
         return true;
     };
+    // SAFETY: `promise` roots the object, a promise SpiderMonkey handed to
+    // the rejection tracker (never a cross-compartment wrapper).
+    let global = unsafe { global_of(object) };
     let mut realm = AutoRealm::new(cx, global);
     let cx = &mut *realm;
     let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
@@ -205,10 +208,12 @@ pub(crate) fn notify_about_rejected_promises() {
 
 /// The console warning: `Uncaught (in promise) <reason>`.
 fn warn_unhandled(cx: &mut JSContext, promise: &PromiseRoot) {
-    let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(promise.get()) };
-    let Some(global) = NonNull::new(global) else {
+    let Some(object) = NonNull::new(promise.get()) else {
         return;
     };
+    // SAFETY: `promise` roots the object, a promise SpiderMonkey handed to
+    // the rejection tracker (never a cross-compartment wrapper).
+    let global = unsafe { global_of(object) };
     let mut realm = AutoRealm::new(cx, global);
     let cx = &mut *realm;
     rooted!(&in(cx) let promise_object = promise.get());

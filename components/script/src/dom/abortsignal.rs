@@ -51,10 +51,7 @@ fn timeout_fired(cx: &mut JSContext, id: u64) {
     let Some(signal) = TIMEOUTS.with(|t| t.borrow_mut().remove(&id)) else {
         return;
     };
-    let Some(global) = std::ptr::NonNull::new(signal.global_scope().global_object()) else {
-        return;
-    };
-    let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+    let mut realm = signal.enter_relevant_realm(cx);
     let cx = &mut *realm;
     let exception = DOMException::new_named(
         cx,
@@ -104,15 +101,6 @@ impl AbortSignal {
             }),
             None,
         )
-    }
-
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
     }
 
     /// <https://dom.spec.whatwg.org/#abortsignal-aborted>: whether the

@@ -87,10 +87,8 @@ impl History {
 
     /// The History's relevant global object's Window.
     fn window(&self) -> &Window {
-        let object = self.reflector().get_jsobject();
-        // SAFETY: a reflector's global lives while the reflector does;
-        // History is exposed on Window only.
-        unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) }
+        // (History is exposed on Window only.)
+        self.global_scope()
             .as_window()
             .expect("History lives in a Window global")
     }
@@ -418,13 +416,7 @@ impl History {
     fn traverse_the_history_by_a_delta(&self, delta: i32) {
         let history = DomRoot::from_ref(self);
         EventLoop::current().queue_task(Box::new(move |cx| {
-            let object = history.reflector().get_jsobject();
-            // SAFETY: the History is rooted, so is its global.
-            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object) };
-            let Some(global) = std::ptr::NonNull::new(global) else {
-                return;
-            };
-            let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+            let mut realm = history.enter_relevant_realm(cx);
             let cx = &mut *realm;
             // (A document no longer fully active has no traversal.)
             if !history.document_is_fully_active() {

@@ -53,21 +53,12 @@ impl IdleDeadline {
             None,
         )
     }
-
-    fn global(&self) -> &GlobalScope {
-        // SAFETY: a DOM object's global outlives it.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
-    }
 }
 
 impl IdleDeadlineMethods for IdleDeadline {
     /// <https://w3c.github.io/requestidlecallback/#the-timeremaining-method>
     fn TimeRemaining(&self, _cx: &mut JSContext) -> Fallible<Finite<f64>> {
-        let global = self.global();
+        let global = self.global_scope();
         // Step 1: Let now be a DOMHighResTimeStamp representing current
         // high resolution time in milliseconds.
         let now = global.coarsened_now();

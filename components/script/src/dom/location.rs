@@ -35,10 +35,8 @@ impl Location {
 
     /// The relevant global object's Window.
     fn window(&self) -> &Window {
-        let object = self.reflector().get_jsobject();
-        // SAFETY: a reflector's global lives while the reflector does;
-        // Location is exposed on Window only.
-        unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) }
+        // (Location is exposed on Window only.)
+        self.global_scope()
             .as_window()
             .expect("Location lives in a Window global")
     }

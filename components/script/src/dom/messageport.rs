@@ -10,7 +10,6 @@ use std::rc::Rc;
 use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 use mozjs::jsval::UndefinedValue;
-use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 
 use crate::dom::bindings::codegen::EventHandlerNonNull;
@@ -71,14 +70,9 @@ impl MessagePort {
     fn queue_delivery(&self, data: Serialized) {
         let port = DomRoot::from_ref(self);
         EventLoop::current().queue_task(Box::new(move |cx| {
-            let object = port.reflector().get_jsobject();
-            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object) };
-            let Some(global) = std::ptr::NonNull::new(global) else {
-                return;
-            };
-            let mut realm = AutoRealm::new(cx, global);
+            let mut realm = port.enter_relevant_realm(cx);
             let cx = &mut *realm;
-            let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
+            let scope = port.global_scope();
             // Step 7.2 of the message port post message steps: deserialize
             // in the target's realm; failure fires messageerror.
             rooted!(&in(cx) let mut value = UndefinedValue());

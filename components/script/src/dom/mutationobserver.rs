@@ -23,7 +23,6 @@ use std::rc::Rc;
 use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 use mozjs::jsval::ObjectValue;
-use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
@@ -386,14 +385,8 @@ fn notify_mutation_observers(cx: &mut JSContext) {
         if pending.is_empty() {
             continue;
         }
-        let global_object = mo.reflector().get_jsobject();
-        // SAFETY: the observer's reflector is alive (rooted by `mo`).
-        let global =
-            unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(global_object)) };
-        let Some(global_ptr) = NonNull::new(global.global_object()) else {
-            continue;
-        };
-        let mut realm = AutoRealm::new(cx, global_ptr);
+        let global = mo.global_scope();
+        let mut realm = mo.enter_relevant_realm(cx);
         let cx = &mut *realm;
         let records: Vec<DomRoot<MutationRecord>> = pending
             .iter()
@@ -564,10 +557,7 @@ impl MutationObserverMethods for MutationObserver {
         // Step 2: Empty this's record queue.
         let pending = std::mem::take(&mut *self.record_queue.borrow_mut());
         // Step 3: Return records.
-        let global_object = self.reflector().get_jsobject();
-        // SAFETY: our reflector is alive while `self` is.
-        let global =
-            unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(global_object)) };
+        let global = self.global_scope();
         Ok(pending
             .iter()
             .map(|record| MutationRecord::from_pending(cx, global, record))

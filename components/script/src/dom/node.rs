@@ -1195,12 +1195,7 @@ impl Node {
 
     /// The global this node's reflector lives in.
     pub fn global(&self) -> &GlobalScope {
-        // SAFETY: a reflected node's reflector is alive while `self` is.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
+        self.global_scope()
     }
 }
 

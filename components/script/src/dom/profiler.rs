@@ -32,12 +32,10 @@
 //! its context goes.
 
 use std::cell::Cell;
-use std::ptr::NonNull;
 use std::rc::Rc;
 
 use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::realm::AutoRealm;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::ProfilerBinding::ProfilerMethods;
@@ -106,15 +104,15 @@ impl Profiler {
             // runs in the finalizer); no GC can run between the check and
             // rooting.
             let profiler = DomRoot::from_ref(unsafe { &*profiler_ptr });
-            let object = profiler.reflector().get_jsobject();
-            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object) };
-            let Some(global) = NonNull::new(global) else {
-                return;
-            };
-            let mut realm = AutoRealm::new(cx, global);
+            let mut realm = profiler.enter_relevant_realm(cx);
             let cx = &mut *realm;
-            let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-            let event = Event::new(cx, scope, "samplebufferfull", false, false);
+            let event = Event::new(
+                cx,
+                profiler.global_scope(),
+                "samplebufferfull",
+                false,
+                false,
+            );
             event.set_trusted(true);
             profiler.eventtarget.dispatch(cx, &event);
         }));
@@ -293,11 +291,7 @@ impl ProfilerMethods for Profiler {
         // JS thread).
         let p = promise.clone();
         EventLoop::current().queue_task(Box::new(move |cx| {
-            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(p.object().get()) };
-            let Some(global) = NonNull::new(global) else {
-                return;
-            };
-            let mut realm = AutoRealm::new(cx, global);
+            let mut realm = p.enter_realm(cx);
             let cx = &mut *realm;
             match trace {
                 Ok(trace) => p.resolve(cx, &to_dictionary(trace)),

@@ -54,15 +54,6 @@ pub struct Request {
 }
 
 impl Request {
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
-    }
-
     pub fn signal(&self) -> DomRoot<AbortSignal> {
         self.signal.root()
     }

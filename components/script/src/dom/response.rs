@@ -119,15 +119,6 @@ impl Response {
         )
     }
 
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
-    }
-
     /// <https://fetch.spec.whatwg.org/#concept-body-consume-body>
     fn consume(&self, cx: &mut JSContext, kind: BodyKind) -> Fallible<Rc<Promise>> {
         Ok(consume(

@@ -23,7 +23,6 @@ use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::DomRoot;
-use crate::dom::globalscope::GlobalScope;
 use crate::dom::storageevent::StorageEvent;
 use crate::dom::window::{queue_global_task, Window};
 
@@ -120,10 +119,8 @@ impl Storage {
     }
 
     fn window(&self) -> &Window {
-        let object = self.reflector().get_jsobject();
-        // SAFETY: a reflector's global lives while the reflector does;
-        // Storage is exposed on Window only.
-        unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) }
+        // (Storage is exposed on Window only.)
+        self.global_scope()
             .as_window()
             .expect("Storage lives in a Window global")
     }

@@ -110,15 +110,6 @@ impl AsRef<XMLHttpRequestEventTarget> for XMLHttpRequest {
 }
 
 impl XMLHttpRequest {
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
-    }
-
     fn event_target(&self) -> &EventTarget {
         self.target.upcast_event_target()
     }
@@ -617,14 +608,10 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         // req with processResponse, processResponseEndOfBody (run in one
         // networking task when the fetch ends: process_response).
         let this = DomRoot::from_ref(self);
-        let global_object = global.global_object();
         let id = crate::fetch::start(
             request,
             Box::new(move |cx, outcome| {
-                let Some(global) = std::ptr::NonNull::new(global_object) else {
-                    return;
-                };
-                let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+                let mut realm = this.enter_relevant_realm(cx);
                 this.process_response(&mut realm, outcome);
             }),
         );

@@ -4,6 +4,7 @@
 //! A `Promise` roots its JS object while the `Rc` lives: DOM code holds it
 //! until it settles it (possibly later, from a task), then drops it.
 
+use std::ptr::NonNull;
 use std::rc::Rc;
 
 use mozjs::context::JSContext;
@@ -11,6 +12,7 @@ use mozjs::gc::RootedTraceableBox;
 use mozjs::jsapi::Heap;
 use mozjs::jsapi::JSObject;
 use mozjs::jsval::{ObjectValue, UndefinedValue};
+use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{NewPromiseObject, RejectPromise, ResolvePromise};
 use mozjs::rust::{HandleObject, MutableHandleValue};
@@ -18,6 +20,7 @@ use mozjs::rust::{HandleObject, MutableHandleValue};
 use crate::dom::bindings::conversions::ToJsValue;
 use crate::dom::bindings::error::{throw_dom_error, Error};
 use crate::dom::bindings::native::reject_with_pending_exception;
+use crate::dom::bindings::reflector::enter::realm_of;
 
 pub struct Promise {
     object: RootedTraceableBox<Heap<*mut JSObject>>,
@@ -52,6 +55,16 @@ impl Promise {
 
     pub fn object(&self) -> HandleObject<'_> {
         self.object.handle()
+    }
+
+    /// Enters the realm of the promise's global (the realm it was made in)
+    /// until the guard is dropped.
+    pub fn enter_realm<'cx>(&self, cx: &'cx mut JSContext) -> AutoRealm<'cx> {
+        let object = NonNull::new(self.object.get()).expect("a promise object is never null");
+        // SAFETY: the promise object is rooted by `self`, and made in a
+        // realm of this thread (`NewPromiseObject` or a rejection made in
+        // the current realm), so it is not a cross-compartment wrapper.
+        unsafe { realm_of(cx, object) }
     }
 
     /// <https://webidl.spec.whatwg.org/#resolve>
