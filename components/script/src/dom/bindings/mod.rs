@@ -24,3 +24,4 @@ pub mod proxyhandler;
 pub mod reflector;
 pub mod root;
 pub mod structuredclone;
+pub mod weak;
