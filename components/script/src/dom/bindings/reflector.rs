@@ -429,9 +429,9 @@ mod tests {
     #[test]
     fn the_realm_of_an_unreflected_object_is_a_clear_panic() {
         let rect = DOMRectReadOnly::new_inherited(0.0, 0.0, 1.0, 1.0);
-        let panic = std::panic::catch_unwind(|| {
+        let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let _ = rect.relevant_global();
-        })
+        }))
         .expect_err("no global without a reflector");
         let message = panic.downcast_ref::<&str>().copied().unwrap_or_default();
         assert!(message.contains("before it was reflected"), "{message}");
