@@ -182,6 +182,8 @@ impl Timers {
             rooted!(&in(cx) let mut rval = UndefinedValue());
             rooted_vec!(let argv_root <- argv.into_iter());
             let args = HandleValueArray::from(&argv_root);
+            // SAFETY: the handler, `this` and the arguments are rooted, and we are in the
+            // global's realm.
             let ok = unsafe {
                 Call(
                     cx,

@@ -56,6 +56,8 @@ impl Console {
             let text = match to_rust_string(cx, value.handle()) {
                 Ok(s) => s,
                 Err(()) => {
+                    // SAFETY: clearing the pending exception of this thread's context is always
+                    // allowed.
                     unsafe { mozjs::rust::wrappers2::JS_ClearPendingException(cx) };
                     "[object]".to_owned()
                 }

@@ -119,6 +119,8 @@ impl DedicatedWorkerGlobalScope {
     /// task of its event loop, queued by `Worker.postMessage`).
     pub(crate) fn deliver_message_from_owner(cx: &mut JSContext, data: Serialized) {
         // The event loop runs tasks in the worker global's realm.
+        // SAFETY: the current global lives while its realm is entered, which outlasts this
+        // call.
         let Some(scope) = (unsafe { GlobalScope::current(cx) }) else {
             return;
         };
@@ -271,6 +273,8 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
 
     let closing = shared.closing_flag();
     let started = runtime.enter(|cx, global| {
+        // SAFETY: `global` is this runtime's global (made by `create_global`), rooted by the
+        // runtime for the closure.
         let scope = unsafe { GlobalScope::from_global(global.get()) };
         let Some(worker_global) = scope.as_dedicated_worker() else {
             return false;
@@ -455,6 +459,8 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
     // Step 16: Clear the worker global scope's map of active timers.
     runtime.enter(|_cx, global| {
         EventLoop::current().discard_tasks();
+        // SAFETY: `global` is this runtime's global (made by `create_global`), rooted by the
+        // runtime for the closure.
         let scope = unsafe { GlobalScope::from_global(global.get()) };
         scope.clear_timers();
     });

@@ -519,6 +519,7 @@ impl EventTarget {
         let element = unsafe { DomRoot::<Element>::try_from_object(object) };
         let document = match &element {
             Some(element) => element.upcast_node().owner_doc(),
+            // SAFETY: `object` is rooted by the caller (the event target's reflector).
             None => unsafe { DomRoot::<Window>::try_from_object(object) }
                 .and_then(|window| window.active_document()),
         };

@@ -774,18 +774,23 @@ impl TestBindingMethods for TestBinding {
         type_: DOMString,
         cancelable: bool,
     ) -> Fallible<DomRoot<Event>> {
+        // SAFETY: the current global lives while its realm is entered, which outlasts this
+        // call.
         let global = unsafe { GlobalScope::current(cx) }.ok_or(Error::JSFailed)?;
         Ok(Event::new(cx, global, &type_, false, cancelable))
     }
     fn FireEvent(&self, cx: &mut JSContext, type_: DOMString) -> Fallible<bool> {
         // https://dom.spec.whatwg.org/#concept-event-fire (trusted, from
         // the "user agent").
+        // SAFETY: the current global lives while its realm is entered, which outlasts this
+        // call.
         let global = unsafe { GlobalScope::current(cx) }.ok_or(Error::JSFailed)?;
         let event = Event::new(cx, global, &type_, false, true);
         event.set_trusted(true);
         Ok(self.eventtarget.dispatch(cx, &event))
     }
     fn CollectGarbage(&self, cx: &mut JSContext) -> Fallible<()> {
+        // SAFETY: a GC from a binding method: no unrooted GC pointer is held across it.
         unsafe { JS_GC(cx, GCReason::API) };
         Ok(())
     }
@@ -793,6 +798,8 @@ impl TestBindingMethods for TestBinding {
     /// <https://wicg.github.io/js-self-profiling/#force-sample> for the
     /// current browsing context.
     fn ForceProfilerSample(&self, cx: &mut JSContext) -> Fallible<u32> {
+        // SAFETY: the current global lives while its realm is entered, which outlasts this
+        // call.
         let navigable = unsafe { GlobalScope::current(cx) }
             .and_then(|g| g.as_window())
             .map(|w| w.navigable_id());

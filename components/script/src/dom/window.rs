@@ -101,6 +101,8 @@ impl Window {
     }
 
     pub(crate) fn global_scope(&self) -> &GlobalScope {
+        // SAFETY: a Window's reflector is its global (made by `create_global`), alive while
+        // `self` is.
         unsafe { GlobalScope::from_global(self.reflector().get_jsobject()) }
     }
 
@@ -560,8 +562,10 @@ pub(crate) fn window_post_message_steps(
     // Step 1: Let targetRealm be targetWindow's realm.
     // Step 2: Let incumbentSettings be the incumbent settings object (the
     // global of the script that called: SpiderMonkey's scripted caller).
+    // SAFETY: a query of this thread's context (inside a call from script).
     let caller = unsafe { mozjs::rust::wrappers2::GetScriptedCallerGlobal(cx) };
     let caller = if caller.is_null() {
+        // SAFETY: a query of this thread's context.
         unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) }
     } else {
         caller
@@ -569,6 +573,8 @@ pub(crate) fn window_post_message_steps(
     if caller.is_null() {
         return Ok(());
     }
+    // SAFETY: `caller` is a non-null global of a realm running on this thread (the scripted
+    // caller's or the current one), alive during this call.
     let Some(incumbent) = (unsafe { GlobalScope::from_global(caller) }).as_window() else {
         return Ok(());
     };
@@ -632,6 +638,7 @@ pub(crate) fn window_post_message_steps(
         rooted!(&in(cx) let mut source_object = source.as_ref().map_or(ptr::null_mut(), |s| s.get()));
         if !source_object.get().is_null() {
             rooted!(&in(cx) let mut v = ObjectValue(source_object.get()));
+            // SAFETY: `v` is rooted; wrapping it into the current realm is always allowed.
             unsafe { mozjs::rust::wrappers2::JS_WrapValue(cx, v.handle_mut()) };
             source_object.set(v.to_object());
         }

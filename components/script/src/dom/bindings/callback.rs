@@ -89,15 +89,20 @@ impl CallbackFunction {
         rooted!(&in(cx) let function = ObjectValue(self.object()));
         // Step 4: If IsCallable(F) is false ([LegacyTreatNonObjectAsNull]
         // only): return undefined.
+        // SAFETY: the callback object is traced by its holder, so alive; IsCallable only reads
+        // it.
         if !unsafe { IsCallable(self.object()) } {
             let mut rval = rval;
             rval.set(UndefinedValue());
             return Ok(());
         }
         // Steps 5-8: prepare to run script in F's realm.
+        // SAFETY: the callback object is alive (traced by its holder); the realm guard is
+        // dropped at the end of this scope, before `cx` is used elsewhere.
         let _realm = unsafe { JSAutoRealm::new(cx.raw_cx_no_gc(), self.object()) };
         let args = HandleValueArray::from(argv);
         // Step 11: Let callResult be Completion(Call(F, thisArg, jsArgs)).
+        // SAFETY: every argument is a rooted handle, and we are in the function's realm.
         if unsafe { Call(cx, this_arg, function.handle(), &args, rval) } {
             Ok(())
         } else {
@@ -143,17 +148,22 @@ impl CallbackInterface {
     ) -> Fallible<()> {
         rooted!(&in(cx) let object = self.object());
         // Steps 4-5: prepare to run script in O's realm.
+        // SAFETY: the callback object is alive (rooted as `object` above); the realm guard is
+        // dropped at the end of this scope.
         let _realm = unsafe { JSAutoRealm::new(cx.raw_cx_no_gc(), self.object()) };
         // Step 6: Let X be O.
         rooted!(&in(cx) let mut x = ObjectValue(self.object()));
         rooted!(&in(cx) let mut this = this_arg.get());
         // Step 7: If IsCallable(O) is false, then:
+        // SAFETY: the callback object is rooted as `object` above; IsCallable only reads it.
         if !unsafe { IsCallable(self.object()) } {
             // Step 7.1: Let getResult be Completion(Get(O, opName)).
+            // SAFETY: `object` and `x` are rooted; `operation` is a NUL-terminated name.
             if !unsafe { JS_GetProperty(cx, object.handle(), operation.as_ptr(), x.handle_mut()) } {
                 return Err(failed(cx, handling));
             }
             // Step 7.3: If IsCallable(X) is false, throw a TypeError.
+            // SAFETY: `x` is rooted and holds an object (checked first).
             if !(x.is_object() && unsafe { IsCallable(x.to_object()) }) {
                 let name = operation.to_string_lossy();
                 throw_type_error(
@@ -167,6 +177,7 @@ impl CallbackInterface {
         }
         let args = HandleValueArray::from(argv);
         // Step 10: Let callResult be Completion(Call(X, thisArg, jsArgs)).
+        // SAFETY: every argument is a rooted handle, and we are in the object's realm.
         if unsafe { Call(cx, this.handle(), x.handle(), &args, rval) } {
             Ok(())
         } else {
@@ -174,7 +185,13 @@ impl CallbackInterface {
         }
     }
 
+    /// Traces the callback object (from the generated callback interface
+    /// types' `Traceable` impls).
+    ///
+    /// # Safety
+    /// As `Traceable::trace`: `trc` is the tracer the GC passed in.
     pub unsafe fn trace(&self, trc: *mut JSTracer) {
+        // SAFETY: forwards this function's contract.
         unsafe { self.0.object.trace(trc) }
     }
 }

@@ -433,7 +433,11 @@ mod tests {
             let _ = rect.relevant_global();
         }))
         .expect_err("no global without a reflector");
-        let message = panic.downcast_ref::<&str>().copied().unwrap_or_default();
+        let message = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_default();
         assert!(message.contains("before it was reflected"), "{message}");
     }
 }

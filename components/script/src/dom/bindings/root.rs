@@ -123,6 +123,7 @@ impl<T: DomObjectIface> DomRoot<T> {
     /// # Safety
     /// `object` must be a live reflector implementing `T`.
     pub unsafe fn from_object(object: *mut JSObject) -> DomRoot<T> {
+        // SAFETY: as this function's contract: `object` is a live reflector.
         debug_assert!(unsafe { unwrap_dom_object::<T>(object) }.is_some());
         DomRoot {
             slot: ROOTS.with(|roots| roots.add(object)),
@@ -141,6 +142,8 @@ impl<T: DomObjectIface> DomRoot<T> {
     /// # Safety
     /// `object` is a live object (or null).
     pub unsafe fn try_from_object(object: *mut JSObject) -> Option<DomRoot<T>> {
+        // SAFETY: `object` is live or null (this function's contract), and `from_object` runs
+        // only when it is a reflector implementing `T`.
         unsafe { unwrap_dom_object::<T>(object) }.map(|_| unsafe { DomRoot::from_object(object) })
     }
 
@@ -190,6 +193,8 @@ impl<T: DomObjectIface> PartialEq for DomRoot<T> {
 // Hand-written: a `DomRoot` is already a root (the root set traces its
 // slot), so tracing it again from a container would be redundant; no
 // field of it is a GC edge.
+// SAFETY: tracing nothing is sound: the object is kept alive and updated by
+// the root set.
 unsafe impl<T: DomObjectIface> Traceable for DomRoot<T> {
     unsafe fn trace(&self, trc: *mut JSTracer) {
         // Already a root (the root set traces it): nothing more to do
