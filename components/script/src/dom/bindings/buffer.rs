@@ -125,10 +125,14 @@ impl BufferObject {
         if self.shape != Shape::View {
             return None;
         }
-        // SAFETY: `self.object()` is rooted by `self`; unwrapping only reads the object, and
-        // the view type is read from the non-null unwrapped view below.
+        // SAFETY: `self.object()` is rooted by `self`; unwrapping only reads
+        // the object.
         let unwrapped = unsafe { UnwrapArrayBufferView(self.object()) };
-        (!unwrapped.is_null()).then(|| unsafe { JS_GetArrayBufferViewType(unwrapped) })
+        if unwrapped.is_null() {
+            return None;
+        }
+        // SAFETY: `unwrapped` is a live (rooted through `self`) non-null view.
+        Some(unsafe { JS_GetArrayBufferViewType(unwrapped) })
     }
 
     /// Runs `f` on the bytes of a view (its viewed range), without
