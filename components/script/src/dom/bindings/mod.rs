@@ -28,8 +28,6 @@ pub mod interface;
 // Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
 #[allow(clippy::undocumented_unsafe_blocks)]
 pub mod iterable;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod native;
 pub mod promise;
 // Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
