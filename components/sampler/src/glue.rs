@@ -254,6 +254,7 @@ pub struct Context(*mut c_void);
 // SAFETY: the pointer is only dereferenced on the context's thread (module
 // invariants); other threads only pass it to thread-safe calls.
 unsafe impl Send for Context {}
+// SAFETY: as for `Send`: shared references only reach thread-safe calls.
 unsafe impl Sync for Context {}
 
 impl Context {
@@ -322,6 +323,7 @@ impl Context {
             // SAFETY: `data` is the `&mut &mut dyn FnMut` below; `path` has
             // `len` bytes.
             let f = unsafe { &mut *(data as *mut &mut dyn FnMut(u32, &str, u32)) };
+            // SAFETY: `path` points to `len` bytes for the callback's duration.
             let bytes = unsafe { std::slice::from_raw_parts(path as *const u8, len) };
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 f(id, &String::from_utf8_lossy(bytes), start_line)
@@ -349,6 +351,7 @@ pub(crate) struct ProfilingStack {
 // SAFETY: the stack's frames are only read on its thread (resolution, the
 // signal handler); other threads only read `depth`, an atomic load.
 unsafe impl Send for ProfilingStack {}
+// SAFETY: as for `Send`: other threads only read `depth` atomically.
 unsafe impl Sync for ProfilingStack {}
 
 impl ProfilingStack {
@@ -356,6 +359,7 @@ impl ProfilingStack {
     pub(crate) fn install(cx: Context) -> ProfilingStack {
         // SAFETY: plain C++ allocation; installation on the context's thread.
         let ptr = unsafe { jsprof_stack_new() };
+        // SAFETY: `ptr` is the new stack; installed on the context's thread.
         unsafe { jsprof_install_stack(cx.0, ptr) };
         ProfilingStack { ptr, cx }
     }
@@ -611,6 +615,7 @@ pub(crate) struct CaptureSlot {
 // SAFETY: the slot is a C++ object whose shared fields are atomics; the
 // request fields are only written by whoever moved the state out of idle.
 unsafe impl Send for CaptureSlot {}
+// SAFETY: as for `Send`: shared fields are atomics.
 unsafe impl Sync for CaptureSlot {}
 
 impl CaptureSlot {
@@ -618,9 +623,8 @@ impl CaptureSlot {
     /// installed (JS thread).
     pub(crate) fn install(cx: Context, stack: &ProfilingStack) -> CaptureSlot {
         // SAFETY: plain C++ allocation; registers the thread-local pointer.
-        CaptureSlot {
-            ptr: unsafe { jsprof_slot_new(cx.0, stack.ptr) },
-        }
+        let ptr = unsafe { jsprof_slot_new(cx.0, stack.ptr) };
+        CaptureSlot { ptr }
     }
 
     /// Deletes the slot (JS thread; call once, after the sampling thread is

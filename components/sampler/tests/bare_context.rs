@@ -39,13 +39,16 @@ thread_local! {
 unsafe extern "C" fn trace_globals(trc: *mut mozjs::jsapi::JSTracer, _data: *mut std::ffi::c_void) {
     GLOBALS.with(|g| {
         for global in g.borrow().iter() {
+            // SAFETY: `trc` is the tracer the GC passed to this root tracer;
+            // the globals' boxed heaps stay in `GLOBALS` while registered.
             unsafe { global.trace(trc) };
         }
     });
 }
 
 unsafe extern "C" fn js_sample(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
-    let args = CallArgs::from_vp(vp, argc);
+    // SAFETY: SpiderMonkey calls this native with a valid `vp`/`argc` pair.
+    let args = unsafe { CallArgs::from_vp(vp, argc) };
     SESSIONS.with(|s| {
         for session in s.borrow().iter() {
             session.force_sample();
@@ -62,7 +65,8 @@ thread_local! {
 /// `stopAll()`: stops every session from inside JS, as `Profiler.stop()`
 /// does.
 unsafe extern "C" fn js_stop_all(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
-    let args = CallArgs::from_vp(vp, argc);
+    // SAFETY: SpiderMonkey calls this native with a valid `vp`/`argc` pair.
+    let args = unsafe { CallArgs::from_vp(vp, argc) };
     let mut sessions = take_sessions();
     for s in sessions.iter_mut().filter(|s| !s.stopped()) {
         if let Ok(trace) = s.stop() {
@@ -77,7 +81,8 @@ unsafe extern "C" fn js_stop_all(_cx: *mut RawJSContext, argc: u32, vp: *mut Val
 /// `dropAgent()`: drops the sessions and the agent from inside JS, as a
 /// document torn down by a script would.
 unsafe extern "C" fn js_drop_agent(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
-    let args = CallArgs::from_vp(vp, argc);
+    // SAFETY: SpiderMonkey calls this native with a valid `vp`/`argc` pair.
+    let args = unsafe { CallArgs::from_vp(vp, argc) };
     drop(take_sessions());
     drop(STOPPED.with(|t| std::mem::take(&mut *t.borrow_mut())));
     let agent = AGENT.with(|a| a.borrow_mut().take());
@@ -87,7 +92,8 @@ unsafe extern "C" fn js_drop_agent(_cx: *mut RawJSContext, argc: u32, vp: *mut V
 }
 
 unsafe extern "C" fn js_captures(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
-    let args = CallArgs::from_vp(vp, argc);
+    // SAFETY: SpiderMonkey calls this native with a valid `vp`/`argc` pair.
+    let args = unsafe { CallArgs::from_vp(vp, argc) };
     let n = AGENT.with(|a| {
         a.borrow().as_ref().map_or(0, |a| {
             let stats = a.stats();
@@ -100,7 +106,8 @@ unsafe extern "C" fn js_captures(_cx: *mut RawJSContext, argc: u32, vp: *mut Val
 
 /// `wasmIonFrames()`: wasm frames resolved at the Ion tier so far.
 unsafe extern "C" fn js_wasm_ion_frames(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
-    let args = CallArgs::from_vp(vp, argc);
+    // SAFETY: SpiderMonkey calls this native with a valid `vp`/`argc` pair.
+    let args = unsafe { CallArgs::from_vp(vp, argc) };
     let n = AGENT.with(|a| {
         a.borrow()
             .as_ref()
@@ -118,7 +125,8 @@ thread_local! {
 /// `startSession()`: starts a forced-sample session on the agent in
 /// `AGENT` (realm `START_REALM`) from inside JS, as `new Profiler()` does.
 unsafe extern "C" fn js_start_session(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
-    let args = CallArgs::from_vp(vp, argc);
+    // SAFETY: SpiderMonkey calls this native with a valid `vp`/`argc` pair.
+    let args = unsafe { CallArgs::from_vp(vp, argc) };
     let session = AGENT.with(|a| {
         a.borrow()
             .as_ref()
@@ -151,6 +159,8 @@ impl Env {
         let mut options = RealmOptions::default();
         set_profiler_realm_id(&mut options, realm_id);
         let cx = self.rt.cx();
+        // SAFETY: the global is rooted before anything can GC, and `options`
+        // outlives the call.
         unsafe {
             rooted!(&in(cx) let global = JS_NewGlobalObject(
                 cx,
@@ -256,6 +266,8 @@ impl Env {
     fn share(&mut self, from: NonNull<JSObject>, to: NonNull<JSObject>, name: &str) {
         let cx = self.rt.cx();
         let cname = CString::new(name).unwrap();
+        // SAFETY: both objects are live globals of this context (kept by
+        // `GLOBALS`), rooted below before any call; `cname` is NUL-terminated.
         unsafe {
             rooted!(&in(cx) let src = from.as_ptr());
             rooted!(&in(cx) let dst = to.as_ptr());
@@ -848,8 +860,11 @@ fn two_agents_on_two_threads(env: &mut Env) {
     let parent = env.rt.prepare_for_new_child();
     let registry = env.registry.clone();
     let child = std::thread::spawn(move || {
+        // SAFETY: the parent runtime outlives this child (it joins the
+        // thread below before it is dropped).
         let rt = unsafe { Runtime::create_with_parent(parent) };
         let mut child_env = Env { rt, registry };
+        // SAFETY: `trace_globals` only reads this thread's `GLOBALS`.
         unsafe {
             mozjs::rust::wrappers2::JS_AddExtraGCRootsTracer(
                 child_env.rt.cx(),
@@ -1181,6 +1196,7 @@ fn main() {
         rt: Runtime::new(engine.handle()),
         registry: ScriptRegistry::new(),
     };
+    // SAFETY: `trace_globals` only reads this thread's `GLOBALS`.
     unsafe {
         mozjs::rust::wrappers2::JS_AddExtraGCRootsTracer(
             env.rt.cx(),

@@ -41,6 +41,7 @@ pub(crate) fn parse_document(
     mut on_script: impl FnMut(&mut JSContext, &HTMLScriptElement),
 ) {
     let sink = Sink {
+        // SAFETY: the sink lives only during this call, while `cx` is borrowed.
         cx: unsafe { cx.raw_cx() },
         document: DomRoot::from_ref(document),
         root: ParserHandle::new(DomRoot::from_ref(document.upcast_node())),
@@ -98,6 +99,7 @@ pub(crate) fn parse_fragment(
     };
     // Step 3: Create a new HTML parser, and associate it with document.
     let sink = Sink {
+        // SAFETY: the sink lives only during this call, while `cx` is borrowed.
         cx: unsafe { cx.raw_cx() },
         document: document.clone(),
         root: ParserHandle::new(root.upcast_node().root_ref()),

@@ -141,40 +141,111 @@ impl SessionHandle {
 /// What runs on the JS thread when a session's buffer filled.
 type BufferFullHandler = Box<dyn Fn(&mut JSContext)>;
 
-thread_local! {
-    static AGENT: RefCell<Option<AgentSampler>> = const { RefCell::new(None) };
-    static SESSIONS: RefCell<Vec<Weak<SessionHandle>>> = const { RefCell::new(Vec::new()) };
-    static NEXT_KEY: Cell<u64> = const { Cell::new(1) };
-    /// Keys of sessions whose buffer filled, pushed by `on_buffer_full`.
-    static INBOX: Arc<Mutex<Vec<u64>>> = Arc::new(Mutex::new(Vec::new()));
+/// This agent's profiling state, in one place: created on first use by the
+/// agent's [`crate::JsRuntime`] (one per thread), dropped by
+/// [`shut_down`] from the runtime's `Drop`, before the context. The
+/// teardown order is in its `Drop`.
+struct AgentProfiling {
+    /// The agent's sampler (created lazily, see [`with_agent`]).
+    agent: RefCell<Option<AgentSampler>>,
+    /// Every session of the agent, weakly (the handles own them).
+    sessions: RefCell<Vec<Weak<SessionHandle>>>,
+    next_key: Cell<u64>,
+    /// Keys of sessions whose buffer filled, pushed by `on_buffer_full`
+    /// (possibly on the sampling thread).
+    inbox: Arc<Mutex<Vec<u64>>>,
     /// Listeners for buffer-full notifications, by session key (the
     /// `Profiler` objects register a callback that queues their task).
-    static BUFFER_FULL_HANDLERS: RefCell<Vec<(u64, BufferFullHandler)>> =
-        const { RefCell::new(Vec::new()) };
+    buffer_full_handlers: RefCell<Vec<(u64, BufferFullHandler)>>,
     /// What the `jsprof profile` command asked for.
-    static SHELL_PROFILE: RefCell<Option<ShellProfileRequest>> = const { RefCell::new(None) };
-    static SHELL_SESSION: RefCell<Option<Rc<SessionHandle>>> = const { RefCell::new(None) };
+    shell_profile: RefCell<Option<ShellProfileRequest>>,
+    shell_session: RefCell<Option<Rc<SessionHandle>>>,
     /// Sessions of `Profiler`s finalized by the GC, cancelled at the next
     /// turn of the event loop (not inside the finalizer, which may run
     /// while the sampler itself is busy on this thread).
-    static GRAVEYARD: RefCell<Vec<Rc<SessionHandle>>> = const { RefCell::new(Vec::new()) };
+    graveyard: RefCell<Vec<Rc<SessionHandle>>>,
+}
+
+impl AgentProfiling {
+    fn new() -> AgentProfiling {
+        AgentProfiling {
+            agent: RefCell::new(None),
+            sessions: RefCell::new(Vec::new()),
+            next_key: Cell::new(1),
+            inbox: Arc::new(Mutex::new(Vec::new())),
+            buffer_full_handlers: RefCell::new(Vec::new()),
+            shell_profile: RefCell::new(None),
+            shell_session: RefCell::new(None),
+            graveyard: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl Drop for AgentProfiling {
+    /// The teardown order: sessions (the shell's, the finalized
+    /// `Profiler`s', then every live one) are cancelled while the sampler
+    /// exists, then the handlers and notifications go, the sampler last.
+    fn drop(&mut self) {
+        drop(self.shell_session.get_mut().take());
+        self.shell_profile.get_mut().take();
+        cancel_all(std::mem::take(self.graveyard.get_mut()));
+        for session in self.sessions.get_mut().iter().filter_map(Weak::upgrade) {
+            session.cancel();
+        }
+        self.sessions.get_mut().clear();
+        drop(std::mem::take(self.buffer_full_handlers.get_mut()));
+        self.inbox.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        drop(self.agent.get_mut().take());
+    }
+}
+
+thread_local! {
+    /// The state of the agent running on this thread (see
+    /// [`AgentProfiling`]); `None` before first use and after
+    /// [`shut_down`].
+    static STATE: RefCell<Option<Rc<AgentProfiling>>> = const { RefCell::new(None) };
+}
+
+/// This agent's profiling state, created on first use.
+fn state() -> Rc<AgentProfiling> {
+    STATE.with(|s| {
+        s.borrow_mut()
+            .get_or_insert_with(|| Rc::new(AgentProfiling::new()))
+            .clone()
+    })
+}
+
+/// This agent's profiling state if it exists (finalizers running during or
+/// after [`shut_down`], or at thread exit, do not create it again).
+fn existing_state() -> Option<Rc<AgentProfiling>> {
+    STATE.try_with(|s| s.borrow().clone()).ok().flatten()
+}
+
+/// Cancels `handles`' sessions, then drops the handles.
+fn cancel_all(handles: Vec<Rc<SessionHandle>>) {
+    for handle in &handles {
+        handle.cancel();
+    }
+    drop(handles);
 }
 
 /// Hands over the session of a finalized `Profiler` (see [`reap`]).
 pub(crate) fn bury(handle: Rc<SessionHandle>) {
-    // `try_with`: finalizers may run while the thread's locals are being
-    // destroyed (a runtime dropped at thread exit); the handle then simply
-    // drops here.
-    let _ = GRAVEYARD.try_with(|g| g.borrow_mut().push(handle));
+    // Without a state (the agent shut down, or the thread's locals are
+    // being destroyed) the handle simply drops here: its session was
+    // cancelled with the agent.
+    if let Some(state) = existing_state() {
+        state.graveyard.borrow_mut().push(handle);
+    }
 }
 
 /// Cancels the sessions of finalized `Profiler`s, freeing their buffers.
 pub fn reap() {
-    let dead = GRAVEYARD.with(|g| std::mem::take(&mut *g.borrow_mut()));
-    for handle in &dead {
-        handle.cancel();
-    }
-    drop(dead);
+    let Some(state) = existing_state() else {
+        return;
+    };
+    let dead = std::mem::take(&mut *state.graveyard.borrow_mut());
+    cancel_all(dead);
 }
 
 /// The agent's sampler, created on first use with `preparation`.
@@ -183,26 +254,26 @@ fn with_agent<R>(
     preparation: Preparation,
     f: impl FnOnce(&AgentSampler) -> R,
 ) -> R {
-    AGENT.with(|a| {
-        let mut agent = a.borrow_mut();
-        let agent = agent.get_or_insert_with(|| {
-            AgentSampler::new(cx, crate::script_registry::sampler_registry(), preparation)
-        });
-        f(agent)
-    })
+    let state = state();
+    let mut agent = state.agent.borrow_mut();
+    let agent = agent.get_or_insert_with(|| {
+        AgentSampler::new(cx, crate::script_registry::sampler_registry(), preparation)
+    });
+    f(agent)
 }
 
 /// Whether this agent's sampler exists.
 pub fn sampler_created() -> bool {
-    AGENT.with(|a| a.borrow().is_some())
+    existing_state().is_some_and(|s| s.agent.borrow().is_some())
 }
 
 /// Whether SpiderMonkey's profiler instrumentation is on in this agent
 /// (from document creation with an `eager` policy; during sessions with
 /// `lazy`).
 pub fn instrumentation_enabled() -> bool {
-    AGENT.with(|a| {
-        a.borrow()
+    existing_state().is_some_and(|s| {
+        s.agent
+            .borrow()
             .as_ref()
             .is_some_and(|a| a.instrumentation_enabled())
     })
@@ -216,13 +287,11 @@ pub fn start_session(
     interval_ms: f64,
     max_buffer_size: usize,
 ) -> Rc<SessionHandle> {
-    let key = NEXT_KEY.with(|k| {
-        let key = k.get();
-        k.set(key + 1);
-        key
-    });
+    let state = state();
+    let key = state.next_key.get();
+    state.next_key.set(key + 1);
     let buffer_full = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let inbox = INBOX.with(|i| i.clone());
+    let inbox = state.inbox.clone();
     let event_loop = crate::event_loop::EventLoop::current().inbox().clone();
     let flag = buffer_full.clone();
     let options = SessionOptions {
@@ -259,17 +328,23 @@ pub fn start_session(
         buffer_full,
         interval_ms,
     });
-    SESSIONS.with(|s| {
-        let mut s = s.borrow_mut();
-        s.retain(|w| w.strong_count() > 0);
-        s.push(Rc::downgrade(&handle));
-    });
+    let mut sessions = state.sessions.borrow_mut();
+    sessions.retain(|w| w.strong_count() > 0);
+    sessions.push(Rc::downgrade(&handle));
+    drop(sessions);
     handle
 }
 
 /// Every live session handle.
 fn live_sessions() -> Vec<Rc<SessionHandle>> {
-    SESSIONS.with(|s| s.borrow().iter().filter_map(Weak::upgrade).collect())
+    existing_state().map_or_else(Vec::new, |state| {
+        state
+            .sessions
+            .borrow()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect()
+    })
 }
 
 /// How many session handles are alive (held by a `Profiler` or the shell).
@@ -285,24 +360,28 @@ pub fn has_started_sessions() -> bool {
 /// Registers what to do on the JS thread when session `key`'s buffer
 /// fills (the `Profiler` queues its `samplebufferfull` task).
 pub(crate) fn on_buffer_full(key: u64, handler: BufferFullHandler) {
-    BUFFER_FULL_HANDLERS.with(|h| h.borrow_mut().push((key, handler)));
+    state()
+        .buffer_full_handlers
+        .borrow_mut()
+        .push((key, handler));
 }
 
 /// Forgets session `key`'s buffer-full handler (its `Profiler` is gone).
 pub(crate) fn forget(key: u64) {
-    let _ = BUFFER_FULL_HANDLERS.try_with(|h| {
-        // Take the handlers out before dropping them: a handler's captures
-        // may drop more state.
-        let removed: Vec<_> = {
-            let mut h = h.borrow_mut();
-            let (gone, kept) = std::mem::take(&mut *h)
-                .into_iter()
-                .partition(|(k, _)| *k == key);
-            *h = kept;
-            gone
-        };
-        drop(removed);
-    });
+    let Some(state) = existing_state() else {
+        return;
+    };
+    // Take the handlers out before dropping them: a handler's captures may
+    // drop more state.
+    let removed: Vec<_> = {
+        let mut h = state.buffer_full_handlers.borrow_mut();
+        let (gone, kept) = std::mem::take(&mut *h)
+            .into_iter()
+            .partition(|(k, _)| *k == key);
+        *h = kept;
+        gone
+    };
+    drop(removed);
 }
 
 /// Drains the buffer-full notifications (on the JS thread, from the event
@@ -310,17 +389,20 @@ pub(crate) fn forget(key: u64) {
 /// tasks. Returns whether any arrived.
 pub fn deliver_notifications(cx: &mut JSContext) -> bool {
     reap();
+    let Some(state) = existing_state() else {
+        return false;
+    };
     let keys: Vec<u64> =
-        INBOX.with(|i| std::mem::take(&mut *i.lock().unwrap_or_else(|e| e.into_inner())));
+        std::mem::take(&mut *state.inbox.lock().unwrap_or_else(|e| e.into_inner()));
     if keys.is_empty() {
         return false;
     }
     for key in keys {
         // Run the handler outside the borrow (it queues a task).
-        let handler = BUFFER_FULL_HANDLERS.with(|h| {
-            let mut h = h.borrow_mut();
+        let handler = {
+            let mut h = state.buffer_full_handlers.borrow_mut();
             h.iter().position(|(k, _)| *k == key).map(|i| h.remove(i).1)
-        });
+        };
         if let Some(handler) = handler {
             handler(cx);
         }
@@ -331,11 +413,11 @@ pub fn deliver_notifications(cx: &mut JSContext) -> bool {
 /// Resolves pending captures now and then during long sessions (the event
 /// loop calls this between tasks).
 pub fn poll() {
-    AGENT.with(|a| {
-        if let Some(agent) = a.borrow().as_ref() {
+    if let Some(state) = existing_state() {
+        if let Some(agent) = state.agent.borrow().as_ref() {
             agent.poll();
         }
-    });
+    }
 }
 
 /// WebDriver's "Force Sample"
@@ -390,12 +472,12 @@ pub struct ShellProfileRequest {
 /// command's user profiles their own page) and a session starts in its
 /// realm.
 pub fn request_shell_profile(request: ShellProfileRequest) {
-    SHELL_PROFILE.with(|p| *p.borrow_mut() = Some(request));
+    *state().shell_profile.borrow_mut() = Some(request);
 }
 
 /// The session the shell started for `jsprof profile`, if any.
 pub fn shell_session() -> Option<Rc<SessionHandle>> {
-    SHELL_SESSION.with(|s| s.borrow().clone())
+    existing_state().and_then(|s| s.shell_session.borrow().clone())
 }
 
 /// Called when a document is created in `global` (a navigation): stops
@@ -413,7 +495,8 @@ pub(crate) fn document_created(
     // created go with it.
     crate::workers::terminate_workers_of_realm(global.profiler_realm_id());
     if top_level {
-        if let Some(request) = SHELL_PROFILE.with(|p| p.borrow_mut().take()) {
+        let request = existing_state().and_then(|s| s.shell_profile.borrow_mut().take());
+        if let Some(request) = request {
             document.set_document_policy(Some(jsprof_document::DocumentPolicy::enabled(
                 jsprof_document::ProfilingMode::Eager,
             )));
@@ -422,7 +505,7 @@ pub(crate) fn document_created(
             });
             let interval = supported_interval(request.interval_ms);
             let handle = start_session(cx, global, interval, request.max_samples);
-            SHELL_SESSION.with(|s| *s.borrow_mut() = Some(handle));
+            *state().shell_session.borrow_mut() = Some(handle);
             return;
         }
     }
@@ -449,21 +532,11 @@ pub(crate) fn worker_global_created(cx: &mut JSContext, policy: &jsprof_document
     }
 }
 
-/// Drops every session and the sampler; called before the context goes
-/// away.
+/// Drops every session and the sampler (in the order of
+/// [`AgentProfiling`]'s `Drop`); called before the context goes away.
 pub(crate) fn shut_down() {
-    SHELL_SESSION.with(|s| s.borrow_mut().take());
-    SHELL_PROFILE.with(|p| p.borrow_mut().take());
-    reap();
-    for session in live_sessions() {
-        session.cancel();
-    }
-    SESSIONS.with(|s| s.borrow_mut().clear());
-    let handlers = BUFFER_FULL_HANDLERS.with(|h| std::mem::take(&mut *h.borrow_mut()));
-    drop(handlers);
-    INBOX.with(|i| i.lock().unwrap_or_else(|e| e.into_inner()).clear());
-    let agent = AGENT.with(|a| a.borrow_mut().take());
-    drop(agent);
+    let state = STATE.with(|s| s.borrow_mut().take());
+    drop(state);
 }
 
 /// Whether the event loop should [`poll`] now (at most every 50 ms;

@@ -20,6 +20,7 @@ use mozjs::jsval::UndefinedValue;
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 
+use crate::dom::bindings::reflector::enter::global_of;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::promiserejectionevent::PromiseRejectionEvent;
 use crate::event_loop::EventLoop;
@@ -44,6 +45,7 @@ fn root(promise: *mut JSObject) -> PromiseRoot {
 
 /// Installs the tracker on the context.
 pub(crate) fn install(cx: &JSContext) {
+    // SAFETY: installing a hook (a plain function) on this thread's context.
     unsafe {
         mozjs::rust::wrappers2::SetPromiseRejectionTrackerCallback(
             cx,
@@ -128,18 +130,23 @@ unsafe extern "C" fn host_promise_rejection_tracker(
 /// returns "not handled" (the event was not canceled), or true when there
 /// is no global to fire at.
 fn fire(cx: &mut JSContext, promise: &PromiseRoot, type_: &str, cancelable: bool) -> bool {
-    let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(promise.get()) };
-    let Some(global) = NonNull::new(global) else {
+    let Some(object) = NonNull::new(promise.get()) else {
         return true;
     };
+    // SAFETY: `promise` roots the object, a promise SpiderMonkey handed to
+    // the rejection tracker (never a cross-compartment wrapper).
+    let global = unsafe { global_of(object) };
     let mut realm = AutoRealm::new(cx, global);
     let cx = &mut *realm;
+    // SAFETY: `global` is the promise's global, a jsprof global alive while the promise (rooted
+    // by `promise`) is.
     let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
     let Some(target) = scope.event_target() else {
         return true;
     };
     rooted!(&in(cx) let promise_object = promise.get());
     rooted!(&in(cx) let mut reason = UndefinedValue());
+    // SAFETY: both handles are rooted; the promise is settled (rejected).
     unsafe {
         mozjs::rust::wrappers2::JS_GetPromiseResult(promise_object.handle(), reason.handle_mut())
     };
@@ -174,6 +181,7 @@ pub(crate) fn notify_about_rejected_promises() {
         for p in list {
             rooted!(&in(cx) let promise = p.get());
             // Step 5.1.1: If p.[[PromiseIsHandled]] is true, then continue.
+            // SAFETY: `promise` is rooted and is a promise object.
             if unsafe { mozjs::rust::wrappers2::GetPromiseIsHandled(promise.handle()) } {
                 continue;
             }
@@ -190,6 +198,7 @@ pub(crate) fn notify_about_rejected_promises() {
             }
             // Step 5.1.4: If p.[[PromiseIsHandled]] is false, then append p
             // to settings object's outstanding rejected promises weak set.
+            // SAFETY: `promise` is rooted and is a promise object.
             if !unsafe { mozjs::rust::wrappers2::GetPromiseIsHandled(promise.handle()) } {
                 OUTSTANDING.with(|l| {
                     let mut l = l.borrow_mut();
@@ -205,20 +214,25 @@ pub(crate) fn notify_about_rejected_promises() {
 
 /// The console warning: `Uncaught (in promise) <reason>`.
 fn warn_unhandled(cx: &mut JSContext, promise: &PromiseRoot) {
-    let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(promise.get()) };
-    let Some(global) = NonNull::new(global) else {
+    let Some(object) = NonNull::new(promise.get()) else {
         return;
     };
+    // SAFETY: `promise` roots the object, a promise SpiderMonkey handed to
+    // the rejection tracker (never a cross-compartment wrapper).
+    let global = unsafe { global_of(object) };
     let mut realm = AutoRealm::new(cx, global);
     let cx = &mut *realm;
     rooted!(&in(cx) let promise_object = promise.get());
     rooted!(&in(cx) let mut reason = UndefinedValue());
+    // SAFETY: both handles are rooted; the promise is settled (rejected).
     unsafe {
         mozjs::rust::wrappers2::JS_GetPromiseResult(promise_object.handle(), reason.handle_mut())
     };
     let text = match crate::dom::bindings::conversions::to_rust_string(cx, reason.handle()) {
         Ok(text) => text,
         Err(()) => {
+            // SAFETY: plain queries and clearing of the pending exception on this thread's
+            // context.
             unsafe {
                 if mozjs::rust::wrappers2::JS_IsExceptionPending(cx) {
                     mozjs::rust::wrappers2::JS_ClearPendingException(cx);

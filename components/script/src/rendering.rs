@@ -29,6 +29,7 @@
 //! it), so an idle callback requested by an idle callback runs in the next
 //! idle period, as the standard requires.
 
+use jsprof_script_derive::JSTraceable;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
 use std::ptr::NonNull;
@@ -36,8 +37,6 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::UndefinedValue;
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
@@ -65,7 +64,7 @@ pub const MAX_IDLE_PERIOD: Duration = Duration::from_millis(50);
 type IdleEntry = (u32, Rc<IdleRequestCallback>);
 
 /// A window's animation frame and idle callbacks.
-#[derive(Default)]
+#[derive(Default, JSTraceable)]
 pub(crate) struct FrameCallbacks {
     /// <https://html.spec.whatwg.org/multipage/imagebitmap-and-animations.html#list-of-animation-frame-callbacks>
     /// (an ordered map: handles only increase, so key order is insertion
@@ -82,27 +81,6 @@ pub(crate) struct FrameCallbacks {
 }
 
 impl FrameCallbacks {
-    /// Traces every callback.
-    ///
-    /// # Safety
-    /// As `Traceable::trace`.
-    pub(crate) unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            if let Ok(callbacks) = self.animation_frame_callbacks.try_borrow() {
-                for callback in callbacks.values() {
-                    callback.trace(trc);
-                }
-            }
-            for list in [&self.idle_request_callbacks, &self.runnable_idle_callbacks] {
-                if let Ok(list) = list.try_borrow() {
-                    for (_, callback) in list.iter() {
-                        callback.trace(trc);
-                    }
-                }
-            }
-        }
-    }
-
     /// <https://html.spec.whatwg.org/multipage/imagebitmap-and-animations.html#dom-animationframeprovider-requestanimationframe>
     /// (steps 2-6; `window` is this object, a Window, for which it is
     /// always supported).

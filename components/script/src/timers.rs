@@ -7,12 +7,13 @@
 //! The event loop keeps only `(global, id)` per scheduled timer; the
 //! handler and its arguments live here, traced by the owning global.
 
+use jsprof_script_derive::JSTraceable;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use mozjs::context::JSContext;
-use mozjs::jsapi::{HandleValueArray, Heap, JSObject, JSTracer};
+use mozjs::jsapi::{HandleValueArray, Heap, JSObject};
 use mozjs::jsval::{JSVal, ObjectValue, UndefinedValue};
 use mozjs::rust::wrappers2::Call;
 use mozjs::{rooted, rooted_vec};
@@ -23,6 +24,7 @@ use crate::event_loop::EventLoop;
 
 /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#map-of-active-timers>
 /// entry: the handler and arguments (traced), and what repeats need.
+#[derive(JSTraceable)]
 struct Timer {
     handler: Box<Heap<JSVal>>,
     // Boxed: a Heap must not move once it holds a pointer.
@@ -40,7 +42,7 @@ struct Timer {
 }
 
 /// A global's map of active timers.
-#[derive(Default)]
+#[derive(Default, JSTraceable)]
 pub(crate) struct Timers {
     timers: RefCell<BTreeMap<i32, Timer>>,
     next_timer_id: Cell<i32>,
@@ -54,24 +56,6 @@ impl Timers {
             timers: RefCell::new(BTreeMap::new()),
             next_timer_id: Cell::new(1),
             current_nesting_level: Cell::new(0),
-        }
-    }
-
-    /// Traces every handler and argument.
-    ///
-    /// # Safety
-    /// As `Traceable::trace`.
-    pub(crate) unsafe fn trace(&self, trc: *mut JSTracer) {
-        use mozjs::gc::Traceable;
-        if let Ok(timers) = self.timers.try_borrow() {
-            for timer in timers.values() {
-                unsafe {
-                    timer.handler.trace(trc);
-                    for a in &timer.arguments {
-                        a.trace(trc);
-                    }
-                }
-            }
         }
     }
 
@@ -198,6 +182,8 @@ impl Timers {
             rooted!(&in(cx) let mut rval = UndefinedValue());
             rooted_vec!(let argv_root <- argv.into_iter());
             let args = HandleValueArray::from(&argv_root);
+            // SAFETY: the handler, `this` and the arguments are rooted, and we are in the
+            // global's realm.
             let ok = unsafe {
                 Call(
                     cx,

@@ -238,6 +238,7 @@ fn response_headers_reach_the_document() {
     assert_eq!(log(&mut rt), "true");
     let document = {
         let global = rt.global().get();
+        // SAFETY: `global` is the runtime's global, alive while `rt` is.
         let window = unsafe { GlobalScope::from_global(global) }
             .as_window()
             .expect("a window");

@@ -29,7 +29,8 @@ thread_local! {
 }
 
 unsafe extern "C" fn js_now(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -> bool {
-    let args = CallArgs::from_vp(vp, argc);
+    // SAFETY: SpiderMonkey calls this native with a valid `vp`/`argc` pair.
+    let args = unsafe { CallArgs::from_vp(vp, argc) };
     let ms = START.with(|s| s.elapsed().as_secs_f64() * 1000.0);
     args.rval().set(DoubleValue(ms));
     true
@@ -37,6 +38,8 @@ unsafe extern "C" fn js_now(_cx: *mut RawJSContext, argc: u32, vp: *mut Value) -
 
 unsafe extern "C" fn trace_global(trc: *mut mozjs::jsapi::JSTracer, data: *mut std::ffi::c_void) {
     let heap = data as *const Heap<*mut JSObject>;
+    // SAFETY: `data` is the boxed global `Heap` registered with this tracer,
+    // removed before the box is dropped.
     unsafe { (*heap).trace(trc) };
 }
 
@@ -57,6 +60,8 @@ impl Js {
         let mut options = RealmOptions::default();
         set_profiler_realm_id(&mut options, realm);
         let cx = rt.cx();
+        // SAFETY: the global is rooted before anything can GC, and `options`
+        // outlives the call.
         let global = unsafe {
             rooted!(&in(cx) let global = JS_NewGlobalObject(
                 cx,
@@ -73,6 +78,8 @@ impl Js {
             );
             Heap::boxed(global.get())
         };
+        // SAFETY: the boxed `Heap` stays at its address while `Js` lives; the
+        // tracer is removed in `Drop` before the box goes.
         unsafe {
             JS_AddExtraGCRootsTracer(
                 rt.cx(),

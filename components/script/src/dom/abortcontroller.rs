@@ -1,8 +1,7 @@
 //! `AbortController` (<https://dom.spec.whatwg.org/#interface-abortcontroller>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::abortsignal::AbortSignal;
@@ -13,19 +12,11 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct AbortController {
     pub(crate) reflector: Reflector,
     /// <https://dom.spec.whatwg.org/#abortcontroller-signal>
     signal: Dom<AbortSignal>,
-}
-
-unsafe impl Traceable for AbortController {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.signal.trace(trc);
-        }
-    }
 }
 
 impl AbortControllerMethods for AbortController {

@@ -16,9 +16,9 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::{JSVal, UndefinedValue};
 use mozjs::rooted;
 
@@ -51,10 +51,7 @@ fn timeout_fired(cx: &mut JSContext, id: u64) {
     let Some(signal) = TIMEOUTS.with(|t| t.borrow_mut().remove(&id)) else {
         return;
     };
-    let Some(global) = std::ptr::NonNull::new(signal.global_scope().global_object()) else {
-        return;
-    };
-    let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+    let mut realm = signal.enter_relevant_realm(cx);
     let cx = &mut *realm;
     let exception = DOMException::new_named(
         cx,
@@ -71,12 +68,14 @@ fn timeout_fired(cx: &mut JSContext, id: u64) {
 /// One of a signal's abort algorithms (run with the signal's reason).
 pub type AbortAlgorithm = Box<dyn FnOnce(&mut JSContext, JSVal)>;
 
+#[derive(JSTraceable)]
 pub struct AbortSignal {
     eventtarget: EventTarget,
     /// <https://dom.spec.whatwg.org/#abortsignal-abort-reason>: undefined
     /// while not aborted.
     reason: Box<Heap<JSVal>>,
     /// <https://dom.spec.whatwg.org/#abortsignal-abort-algorithms>
+    #[no_trace]
     algorithms: RefCell<Vec<AbortAlgorithm>>,
     /// <https://dom.spec.whatwg.org/#abortsignal-dependent-signals>
     dependents: RefCell<Vec<Dom<AbortSignal>>>,
@@ -85,18 +84,6 @@ pub struct AbortSignal {
 impl AsRef<EventTarget> for AbortSignal {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for AbortSignal {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.reason.trace(trc);
-            for dependent in self.dependents.borrow().iter() {
-                dependent.trace(trc);
-            }
-        }
     }
 }
 
@@ -114,15 +101,6 @@ impl AbortSignal {
             }),
             None,
         )
-    }
-
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
     }
 
     /// <https://dom.spec.whatwg.org/#abortsignal-aborted>: whether the

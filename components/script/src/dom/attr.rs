@@ -6,9 +6,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::AttrBinding::AttrMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -19,6 +18,7 @@ use crate::dom::document::Document;
 use crate::dom::element::Element;
 use crate::dom::node::{Node, NodeKind};
 
+#[derive(JSTraceable)]
 pub struct Attr {
     node: Node,
     /// <https://dom.spec.whatwg.org/#concept-attribute-qualified-name>
@@ -32,15 +32,6 @@ pub struct Attr {
 impl AsRef<Node> for Attr {
     fn as_ref(&self) -> &Node {
         &self.node
-    }
-}
-
-unsafe impl Traceable for Attr {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.node.trace(trc);
-            self.element.trace(trc);
-        }
     }
 }
 

@@ -4,9 +4,8 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::BlobBinding::BlobMethods;
@@ -18,18 +17,14 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct Blob {
     pub(crate) reflector: Reflector,
     /// <https://w3c.github.io/FileAPI/#blob-snapshot-state>: the bytes.
+    #[no_trace]
     bytes: Arc<[u8]>,
     /// <https://w3c.github.io/FileAPI/#dfn-type>
     type_: String,
-}
-
-unsafe impl Traceable for Blob {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 /// The type normalisation of the constructor (step 3.1.1-3.1.2) and of
@@ -178,9 +173,7 @@ impl BlobMethods for Blob {
         // span bytes long, and type relativeContentType.
         let from = relative_start as usize;
         let bytes: Arc<[u8]> = self.bytes[from..from + span as usize].into();
-        let global = crate::dom::bindings::reflector::DomObject::reflector(self).get_jsobject();
-        let global =
-            unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(global)) };
+        let global = crate::dom::bindings::reflector::DomObject::global_scope(self);
         Ok(Blob::new(cx, global, bytes, content_type, None))
     }
 

@@ -9,9 +9,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::CharacterDataBinding::CharacterDataMethods;
 use crate::dom::bindings::codegen::NodeOrString;
@@ -22,6 +21,7 @@ use crate::dom::document::Document;
 use crate::dom::element::Element;
 use crate::dom::node::{Node, NodeKind};
 
+#[derive(JSTraceable)]
 pub struct CharacterData {
     node: Node,
     /// <https://dom.spec.whatwg.org/#concept-cd-data>
@@ -31,12 +31,6 @@ pub struct CharacterData {
 impl AsRef<Node> for CharacterData {
     fn as_ref(&self) -> &Node {
         &self.node
-    }
-}
-
-unsafe impl Traceable for CharacterData {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.node.trace(trc) }
     }
 }
 

@@ -1,8 +1,7 @@
 //! `Comment` (<https://dom.spec.whatwg.org/#interface-comment>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::CommentBinding::CommentMethods;
@@ -15,6 +14,7 @@ use crate::dom::document::Document;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::node::{Node, NodeKind};
 
+#[derive(JSTraceable)]
 pub struct Comment {
     characterdata: CharacterData,
 }
@@ -22,12 +22,6 @@ pub struct Comment {
 impl AsRef<CharacterData> for Comment {
     fn as_ref(&self) -> &CharacterData {
         &self.characterdata
-    }
-}
-
-unsafe impl Traceable for Comment {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.characterdata.trace(trc) }
     }
 }
 

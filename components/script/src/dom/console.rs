@@ -4,9 +4,8 @@
 
 use std::io::Write;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rooted;
 
 use crate::dom::bindings::codegen::ConsoleBinding::ConsoleMethods;
@@ -16,14 +15,9 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct Console {
     pub(crate) reflector: Reflector,
-}
-
-unsafe impl Traceable for Console {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 /// Which stream a log level goes to.
@@ -62,6 +56,8 @@ impl Console {
             let text = match to_rust_string(cx, value.handle()) {
                 Ok(s) => s,
                 Err(()) => {
+                    // SAFETY: clearing the pending exception of this thread's context is always
+                    // allowed.
                     unsafe { mozjs::rust::wrappers2::JS_ClearPendingException(cx) };
                     "[object]".to_owned()
                 }

@@ -3,9 +3,8 @@
 //! `getRandomValues()`). Random bytes come from the operating system's
 //! generator through `getrandom`.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::buffer::ArrayBufferView;
 use crate::dom::bindings::codegen::CryptoBinding::CryptoMethods;
@@ -15,14 +14,9 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct Crypto {
     pub(crate) reflector: Reflector,
-}
-
-unsafe impl Traceable for Crypto {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 /// Fills `bytes` with cryptographically secure random bytes (an

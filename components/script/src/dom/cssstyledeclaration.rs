@@ -13,9 +13,8 @@
 use std::cell::{Cell, RefCell};
 
 use cssparser::{Delimiter, ParseError, Parser, ParserInput, Token};
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::CSSStyleDeclarationBinding::CSSStyleDeclarationMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -33,20 +32,16 @@ pub struct Declaration {
     pub important: bool,
 }
 
+#[derive(JSTraceable)]
 pub struct CSSStyleDeclaration {
     pub(crate) reflector: Reflector,
     /// <https://drafts.csswg.org/cssom/#cssstyledeclaration-owner-node>
     owner_node: MutNullableDom<Element>,
     /// <https://drafts.csswg.org/cssom/#cssstyledeclaration-declarations>
+    #[no_trace]
     declarations: RefCell<Vec<Declaration>>,
     /// <https://drafts.csswg.org/cssom/#cssstyledeclaration-updating-flag>
     updating: Cell<bool>,
-}
-
-unsafe impl Traceable for CSSStyleDeclaration {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.owner_node.trace(trc) }
-    }
 }
 
 /// Whether `name` is a custom property name (`--*`).

@@ -1,8 +1,8 @@
 //! `CustomEvent` (<https://dom.spec.whatwg.org/#interface-customevent>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::JSVal;
 use mozjs::rust::HandleObject;
 
@@ -15,6 +15,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct CustomEvent {
     event: Event,
     /// <https://dom.spec.whatwg.org/#dom-customevent-detail>
@@ -24,15 +25,6 @@ pub struct CustomEvent {
 impl AsRef<Event> for CustomEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for CustomEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.event.trace(trc);
-            self.detail.trace(trc);
-        }
     }
 }
 

@@ -15,9 +15,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::UndefinedValue;
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
@@ -39,6 +38,7 @@ use crate::script_loading::{ClassicScriptRun, Loader, SharedLoader};
 use crate::script_registry::ScriptRecord;
 use crate::workers::{PublishedContext, WorkerShared};
 
+#[derive(JSTraceable)]
 pub struct DedicatedWorkerGlobalScope {
     workerglobalscope: WorkerGlobalScope,
     /// <https://html.spec.whatwg.org/multipage/workers.html#concept-workerglobalscope-name>
@@ -48,12 +48,6 @@ pub struct DedicatedWorkerGlobalScope {
 impl AsRef<WorkerGlobalScope> for DedicatedWorkerGlobalScope {
     fn as_ref(&self) -> &WorkerGlobalScope {
         &self.workerglobalscope
-    }
-}
-
-unsafe impl Traceable for DedicatedWorkerGlobalScope {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.workerglobalscope.trace(trc) }
     }
 }
 
@@ -125,6 +119,8 @@ impl DedicatedWorkerGlobalScope {
     /// task of its event loop, queued by `Worker.postMessage`).
     pub(crate) fn deliver_message_from_owner(cx: &mut JSContext, data: Serialized) {
         // The event loop runs tasks in the worker global's realm.
+        // SAFETY: the current global lives while its realm is entered, which outlasts this
+        // call.
         let Some(scope) = (unsafe { GlobalScope::current(cx) }) else {
             return;
         };
@@ -277,6 +273,8 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
 
     let closing = shared.closing_flag();
     let started = runtime.enter(|cx, global| {
+        // SAFETY: `global` is this runtime's global (made by `create_global`), rooted by the
+        // runtime for the closure.
         let scope = unsafe { GlobalScope::from_global(global.get()) };
         let Some(worker_global) = scope.as_dedicated_worker() else {
             return false;
@@ -461,6 +459,8 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
     // Step 16: Clear the worker global scope's map of active timers.
     runtime.enter(|_cx, global| {
         EventLoop::current().discard_tasks();
+        // SAFETY: `global` is this runtime's global (made by `create_global`), rooted by the
+        // runtime for the closure.
         let scope = unsafe { GlobalScope::from_global(global.get()) };
         scope.clear_timers();
     });

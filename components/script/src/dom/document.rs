@@ -5,9 +5,8 @@
 
 use std::cell::{Cell, RefCell};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::DocumentBinding::DocumentMethods;
 use crate::dom::bindings::codegen::NodeOrString;
@@ -35,20 +34,26 @@ pub enum DocumentReadyState {
     Complete,
 }
 
+#[derive(JSTraceable)]
 pub struct Document {
     node: Node,
     /// <https://dom.spec.whatwg.org/#concept-document-url>
+    #[no_trace]
     url: RefCell<url::Url>,
+    #[no_trace]
     ready_state: Cell<DocumentReadyState>,
     /// <https://html.spec.whatwg.org/multipage/dom.html#dom-document-currentscript>
     current_script: MutNullableDom<HTMLScriptElement>,
     /// The response's `Document-Policy` (parsed by `jsprof-document`).
+    #[no_trace]
     document_policy: RefCell<Option<jsprof_document::DocumentPolicy>>,
     /// The response's header list, kept for the document component
     /// (Document-Policy, COOP, COEP).
+    #[no_trace]
     response_headers: RefCell<jsprof_document::HeaderList>,
     /// <https://html.spec.whatwg.org/multipage/browsers.html#concept-document-policy-container>'s
     /// embedder policy value: the client's COEP for subresource fetches.
+    #[no_trace]
     embedder_policy: Cell<jsprof_document::EmbedderPolicyValue>,
     quirks: Cell<bool>,
     /// Things delaying the load event
@@ -74,18 +79,6 @@ pub struct Document {
 impl AsRef<Node> for Document {
     fn as_ref(&self) -> &Node {
         &self.node
-    }
-}
-
-unsafe impl Traceable for Document {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.node.trace(trc);
-            self.current_script.trace(trc);
-            self.focused.trace(trc);
-            self.inert_template_document.trace(trc);
-            self.implementation.trace(trc);
-        }
     }
 }
 

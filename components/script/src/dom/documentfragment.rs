@@ -3,9 +3,8 @@
 //! inserted (see `Node::insert`). Also the template contents of
 //! `<template>` and the result of HTML fragment parsing.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DocumentFragmentBinding::DocumentFragmentMethods;
@@ -21,6 +20,7 @@ use crate::dom::htmlcollection::HTMLCollection;
 use crate::dom::node::{Node, NodeKind};
 use crate::dom::nodelist::NodeList;
 
+#[derive(JSTraceable)]
 pub struct DocumentFragment {
     node: Node,
 }
@@ -28,12 +28,6 @@ pub struct DocumentFragment {
 impl AsRef<Node> for DocumentFragment {
     fn as_ref(&self) -> &Node {
         &self.node
-    }
-}
-
-unsafe impl Traceable for DocumentFragment {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.node.trace(trc) }
     }
 }
 

@@ -1,8 +1,7 @@
 //! `DOMException` (<https://webidl.spec.whatwg.org/#idl-DOMException>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DOMExceptionBinding::DOMExceptionMethods;
@@ -14,6 +13,7 @@ use crate::dom::globalscope::GlobalScope;
 
 /// A `DOMException`: a platform object whose prototype chain ends in
 /// `Error.prototype`.
+#[derive(JSTraceable)]
 pub struct DOMException {
     pub(crate) reflector: Reflector,
     name: DOMString,
@@ -64,12 +64,6 @@ impl DOMException {
             name,
             message,
         }
-    }
-}
-
-unsafe impl Traceable for DOMException {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
     }
 }
 

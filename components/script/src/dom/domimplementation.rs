@@ -7,9 +7,8 @@
 //! DocumentType nodes and XML documents the shell does not have; so a
 //! document made here has no doctype child (step 3 below).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::DOMImplementationBinding::DOMImplementationMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -20,20 +19,12 @@ use crate::dom::document::Document;
 use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::text::Text;
 
+#[derive(JSTraceable)]
 pub struct DOMImplementation {
     pub(crate) reflector: Reflector,
     /// <https://dom.spec.whatwg.org/#dom-domimplementation-document>:
     /// the document this object is associated with.
     document: Dom<Document>,
-}
-
-unsafe impl Traceable for DOMImplementation {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.document.trace(trc);
-        }
-    }
 }
 
 impl DOMImplementation {

@@ -1,8 +1,7 @@
 //! `DOMRect` (<https://drafts.fxtf.org/geometry/#domrect>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DOMRectBinding::DOMRectMethods;
@@ -12,6 +11,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::domrectreadonly::DOMRectReadOnly;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct DOMRect {
     rect: DOMRectReadOnly,
 }
@@ -19,12 +19,6 @@ pub struct DOMRect {
 impl AsRef<DOMRectReadOnly> for DOMRect {
     fn as_ref(&self) -> &DOMRectReadOnly {
         &self.rect
-    }
-}
-
-unsafe impl Traceable for DOMRect {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.rect.trace(trc) }
     }
 }
 

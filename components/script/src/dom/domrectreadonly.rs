@@ -2,9 +2,8 @@
 
 use std::cell::Cell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DOMRectReadOnlyBinding::DOMRectReadOnlyMethods;
@@ -13,16 +12,13 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct DOMRectReadOnly {
     pub(crate) reflector: Reflector,
     x: Cell<f64>,
     y: Cell<f64>,
     width: Cell<f64>,
     height: Cell<f64>,
-}
-
-unsafe impl Traceable for DOMRectReadOnly {
-    unsafe fn trace(&self, _trc: *mut JSTracer) {}
 }
 
 /// NaN-safe minimum (<https://drafts.fxtf.org/geometry/#dom-domrectreadonly-domrect-top>:

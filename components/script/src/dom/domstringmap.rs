@@ -2,9 +2,8 @@
 //! the `dataset` of an HTML element: named properties over its `data-*`
 //! attributes.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::DOMStringMapBinding::DOMStringMapMethods;
 use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
@@ -14,16 +13,11 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::element::Element;
 
+#[derive(JSTraceable)]
 pub struct DOMStringMap {
     pub(crate) reflector: Reflector,
     /// The associated element.
     element: MutNullableDom<Element>,
-}
-
-unsafe impl Traceable for DOMStringMap {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.element.trace(trc) }
-    }
 }
 
 /// An attribute name for a dataset name: "for each ASCII upper alpha in

@@ -4,9 +4,8 @@
 //! so it always follows the attribute
 //! (<https://dom.spec.whatwg.org/#ref-for-concept-element-attributes-change-ext①>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::DOMTokenListBinding::DOMTokenListMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -15,18 +14,13 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::element::Element;
 
+#[derive(JSTraceable)]
 pub struct DOMTokenList {
     pub(crate) reflector: Reflector,
     /// The associated element.
     element: MutNullableDom<Element>,
     /// The associated attribute's local name.
     local_name: &'static str,
-}
-
-unsafe impl Traceable for DOMTokenList {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.element.trace(trc) }
-    }
 }
 
 /// <https://dom.spec.whatwg.org/#concept-ordered-set-parser>: split on

@@ -6,9 +6,8 @@
 use std::cell::RefCell;
 
 use html5ever::{LocalName, Namespace};
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::attr::Attr;
 use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
@@ -29,15 +28,18 @@ use crate::dom::nodelist::NodeList;
 /// The HTML namespace.
 pub const HTML_NAMESPACE: &str = "http://www.w3.org/1999/xhtml";
 
+#[derive(JSTraceable)]
 pub struct Element {
     node: Node,
     /// <https://dom.spec.whatwg.org/#concept-element-namespace> (the
     /// empty atom for null). Atoms, so the parser compares names without
     /// allocating.
+    #[no_trace]
     namespace: Namespace,
     /// <https://dom.spec.whatwg.org/#concept-element-namespace-prefix>
     prefix: Option<String>,
     /// <https://dom.spec.whatwg.org/#concept-element-local-name>
+    #[no_trace]
     local_name: LocalName,
     /// <https://dom.spec.whatwg.org/#concept-element-attribute> (qualified
     /// name, value), in order.
@@ -55,22 +57,6 @@ pub struct Element {
 impl AsRef<Node> for Element {
     fn as_ref(&self) -> &Node {
         &self.node
-    }
-}
-
-unsafe impl Traceable for Element {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.node.trace(trc);
-            self.class_list.trace(trc);
-            self.attribute_map.trace(trc);
-            // Never mutably borrowed across anything that can GC.
-            if let Ok(nodes) = self.attr_nodes.try_borrow() {
-                for node in nodes.iter() {
-                    node.trace(trc);
-                }
-            }
-        }
     }
 }
 

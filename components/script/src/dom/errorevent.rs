@@ -1,8 +1,8 @@
 //! `ErrorEvent` (<https://html.spec.whatwg.org/multipage/webappapis.html#errorevent>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::JSVal;
 use mozjs::rust::HandleObject;
 
@@ -16,6 +16,7 @@ use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 use crate::runtime::ScriptError;
 
+#[derive(JSTraceable)]
 pub struct ErrorEvent {
     event: Event,
     message: String,
@@ -28,15 +29,6 @@ pub struct ErrorEvent {
 impl AsRef<Event> for ErrorEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for ErrorEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.event.trace(trc);
-            self.error.trace(trc);
-        }
     }
 }
 

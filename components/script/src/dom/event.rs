@@ -2,9 +2,8 @@
 
 use std::cell::{Cell, RefCell};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::EventBinding::EventMethods;
@@ -26,11 +25,13 @@ pub enum EventPhase {
     Bubbling = 3,
 }
 
+#[derive(JSTraceable)]
 pub struct Event {
     pub(crate) reflector: Reflector,
     type_: RefCell<DOMString>,
     target: MutNullableDom<EventTarget>,
     current_target: MutNullableDom<EventTarget>,
+    #[no_trace]
     phase: Cell<EventPhase>,
     // Flags (https://dom.spec.whatwg.org/#stop-propagation-flag and after).
     stop_propagation: Cell<bool>,
@@ -187,16 +188,6 @@ impl Event {
 
     pub(crate) fn set_in_passive_listener(&self, value: bool) {
         self.in_passive_listener.set(value);
-    }
-}
-
-unsafe impl Traceable for Event {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.target.trace(trc);
-            self.current_target.trace(trc);
-        }
     }
 }
 

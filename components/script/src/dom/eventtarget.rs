@@ -1,12 +1,13 @@
 //! `EventTarget` (<https://dom.spec.whatwg.org/#interface-eventtarget>) and
 //! event handlers (<https://html.spec.whatwg.org/#event-handler-attributes>).
 
+use jsprof_script_derive::JSTraceable;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use mozjs::context::JSContext;
-use mozjs::gc::{RootedTraceableBox, Traceable};
-use mozjs::jsapi::{JSTracer, JS_IsGlobalObject};
+use mozjs::gc::RootedTraceableBox;
+use mozjs::jsapi::JS_IsGlobalObject;
 use mozjs::jsval::ObjectValue;
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
@@ -32,7 +33,7 @@ use crate::dom::window::Window;
 use crate::script_registry::ScriptRecord;
 
 /// What an event listener calls.
-#[derive(Clone)]
+#[derive(Clone, JSTraceable)]
 enum ListenerCallback {
     /// A listener added with `addEventListener`.
     Listener(Rc<EventListener>),
@@ -53,6 +54,7 @@ impl ListenerCallback {
 }
 
 /// <https://dom.spec.whatwg.org/#concept-event-listener>
+#[derive(JSTraceable)]
 struct EventListenerEntry {
     type_: DOMString,
     callback: ListenerCallback,
@@ -64,13 +66,13 @@ struct EventListenerEntry {
 
 /// An event handler's value
 /// (<https://html.spec.whatwg.org/#event-handler-value>) when not null.
-#[derive(Clone)]
+#[derive(Clone, JSTraceable)]
 enum HandlerValue {
     /// A callback object (set through the IDL attribute, or compiled).
     Callback(Rc<EventHandlerNonNull>),
     /// <https://html.spec.whatwg.org/#internal-raw-uncompiled-handler>,
     /// set through the content attribute; compiled when first read.
-    Uncompiled(UncompiledHandler),
+    Uncompiled(#[no_trace] UncompiledHandler),
 }
 
 /// <https://html.spec.whatwg.org/#internal-raw-uncompiled-handler>: an
@@ -89,6 +91,7 @@ pub struct UncompiledHandler {
 }
 
 /// <https://html.spec.whatwg.org/#event-handlers>
+#[derive(JSTraceable)]
 struct EventHandler {
     /// The event type (the handler's name without "on").
     type_: DOMString,
@@ -97,6 +100,7 @@ struct EventHandler {
     listener: Option<Rc<EventListenerEntry>>,
 }
 
+#[derive(JSTraceable)]
 pub struct EventTarget {
     pub(crate) reflector: Reflector,
     /// <https://dom.spec.whatwg.org/#eventtarget-event-listener-list>
@@ -515,6 +519,7 @@ impl EventTarget {
         let element = unsafe { DomRoot::<Element>::try_from_object(object) };
         let document = match &element {
             Some(element) => element.upcast_node().owner_doc(),
+            // SAFETY: `object` is rooted by the caller (the event target's reflector).
             None => unsafe { DomRoot::<Window>::try_from_object(object) }
                 .and_then(|window| window.active_document()),
         };
@@ -733,28 +738,6 @@ impl EventTarget {
 enum Phase {
     Capturing,
     Bubbling,
-}
-
-unsafe impl Traceable for EventTarget {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            if let Ok(listeners) = self.listeners.try_borrow() {
-                for listener in listeners.iter() {
-                    if let ListenerCallback::Listener(callback) = &listener.callback {
-                        callback.trace(trc);
-                    }
-                }
-            }
-            if let Ok(handlers) = self.handlers.try_borrow() {
-                for handler in handlers.iter() {
-                    if let Some(HandlerValue::Callback(value)) = &handler.value {
-                        value.trace(trc);
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// <https://dom.spec.whatwg.org/#concept-flatten-options>

@@ -1,8 +1,7 @@
 //! `FocusEvent` (<https://w3c.github.io/uievents/#interface-focusevent>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::FocusEventBinding::FocusEventMethods;
@@ -15,6 +14,7 @@ use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::UIEvent;
 
+#[derive(JSTraceable)]
 pub struct FocusEvent {
     uievent: UIEvent,
     related_target: MutNullableDom<EventTarget>,
@@ -23,15 +23,6 @@ pub struct FocusEvent {
 impl AsRef<UIEvent> for FocusEvent {
     fn as_ref(&self) -> &UIEvent {
         &self.uievent
-    }
-}
-
-unsafe impl Traceable for FocusEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.uievent.trace(trc);
-            self.related_target.trace(trc);
-        }
     }
 }
 

@@ -9,6 +9,7 @@ use std::ptr::{self, NonNull};
 use std::rc::Rc;
 use std::time::Instant;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 use mozjs::conversions::jsstr_to_string;
 use mozjs::gc::Traceable;
@@ -221,16 +222,20 @@ unsafe extern "C" fn finalize_global(_gcx: *mut GCContext, global: *mut JSObject
 }
 
 /// The Rust side of a global.
+#[derive(JSTraceable)]
 pub struct GlobalScope {
     /// The global object (a self-edge, traced to stay current).
     global: Heap<*mut JSObject>,
+    #[no_trace]
     kind: GlobalKind,
+    #[no_trace]
     prefs: Prefs,
     /// Interface prototype objects, by prototype ID.
     prototypes: Box<[Heap<*mut JSObject>]>,
     /// Interface objects, by prototype ID.
     interface_objects: Box<[Heap<*mut JSObject>]>,
     time_origin: Cell<Instant>,
+    #[no_trace]
     reported_errors: Rc<RefCell<Vec<ScriptError>>>,
     /// <https://html.spec.whatwg.org/#concept-settings-object-cross-origin-isolated-capability>
     cross_origin_isolated: std::cell::Cell<bool>,
@@ -780,20 +785,6 @@ impl GlobalScope {
 
     pub fn record_reported_error(&self, error: ScriptError) {
         self.reported_errors.borrow_mut().push(error);
-    }
-}
-
-unsafe impl Traceable for GlobalScope {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.global.trace(trc);
-            for object in self.prototypes.iter().chain(self.interface_objects.iter()) {
-                object.trace(trc);
-            }
-            self.timers.trace(trc);
-            self.modules.trace(trc);
-            self.crypto.trace(trc);
-        }
     }
 }
 

@@ -1,8 +1,7 @@
 //! `HashChangeEvent` (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-hashchangeevent-interface>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::HashChangeEventBinding::HashChangeEventMethods;
@@ -14,6 +13,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct HashChangeEvent {
     event: Event,
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-hashchangeevent-oldurl>
@@ -25,12 +25,6 @@ pub struct HashChangeEvent {
 impl AsRef<Event> for HashChangeEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for HashChangeEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.event.trace(trc) }
     }
 }
 

@@ -13,9 +13,8 @@ use jsprof_net::api_fetch::{
     is_forbidden_response_header_name, is_header_name, is_header_value,
     is_no_cors_safelisted_request_header_name, normalize_header_value,
 };
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::ByteStringSequenceSequenceOrByteStringByteStringRecord as HeadersInit;
@@ -41,18 +40,14 @@ pub enum Guard {
     None,
 }
 
+#[derive(JSTraceable)]
 pub struct Headers {
     pub(crate) reflector: Reflector,
     /// <https://fetch.spec.whatwg.org/#concept-headers-header-list>:
     /// (name as given, isomorphic-decoded value), in order.
     list: RefCell<Vec<(String, String)>>,
+    #[no_trace]
     guard: Cell<Guard>,
-}
-
-unsafe impl Traceable for Headers {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 /// <https://infra.spec.whatwg.org/#isomorphic-decode>

@@ -14,9 +14,9 @@
 
 use std::cell::{Cell, RefCell};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::{JSVal, NullValue};
 use mozjs::rooted;
 
@@ -56,25 +56,18 @@ pub(crate) enum HistoryHandling {
     Replace,
 }
 
+#[derive(JSTraceable)]
 pub struct History {
     pub(crate) reflector: Reflector,
     /// The document's session history entries, oldest first (made with
     /// the document's URL when first needed).
+    #[no_trace]
     entries: RefCell<Vec<Entry>>,
     /// The index of the active session history entry in `entries`
     /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#concept-history-index>).
     index: Cell<usize>,
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#concept-history-state>
     state: Box<Heap<JSVal>>,
-}
-
-unsafe impl Traceable for History {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.state.trace(trc);
-        }
-    }
 }
 
 impl History {
@@ -94,10 +87,8 @@ impl History {
 
     /// The History's relevant global object's Window.
     fn window(&self) -> &Window {
-        let object = self.reflector().get_jsobject();
-        // SAFETY: a reflector's global lives while the reflector does;
-        // History is exposed on Window only.
-        unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) }
+        // (History is exposed on Window only.)
+        self.global_scope()
             .as_window()
             .expect("History lives in a Window global")
     }
@@ -425,13 +416,7 @@ impl History {
     fn traverse_the_history_by_a_delta(&self, delta: i32) {
         let history = DomRoot::from_ref(self);
         EventLoop::current().queue_task(Box::new(move |cx| {
-            let object = history.reflector().get_jsobject();
-            // SAFETY: the History is rooted, so is its global.
-            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object) };
-            let Some(global) = std::ptr::NonNull::new(global) else {
-                return;
-            };
-            let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+            let mut realm = history.enter_relevant_realm(cx);
             let cx = &mut *realm;
             // (A document no longer fully active has no traversal.)
             if !history.document_is_fully_active() {

@@ -4,9 +4,8 @@
 //! of the top-level page, so an `a` element has no activation behavior
 //! here (a click on a link does nothing after its listeners ran).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLAnchorElementBinding::HTMLAnchorElementMethods;
 use crate::dom::bindings::conversions::{DOMString, USVString};
@@ -14,6 +13,7 @@ use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLAnchorElement {
     htmlelement: HTMLElement,
 }
@@ -21,12 +21,6 @@ pub struct HTMLAnchorElement {
 impl AsRef<HTMLElement> for HTMLAnchorElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLAnchorElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -5,9 +5,8 @@
 
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::EventHandlerNonNull;
 use crate::dom::bindings::codegen::HTMLBodyElementBinding::HTMLBodyElementMethods;
@@ -17,6 +16,7 @@ use crate::dom::element::Element;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLBodyElement {
     htmlelement: HTMLElement,
 }
@@ -24,12 +24,6 @@ pub struct HTMLBodyElement {
 impl AsRef<HTMLElement> for HTMLBodyElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLBodyElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -1,9 +1,8 @@
 //! `HTMLButtonElement` (<https://html.spec.whatwg.org/multipage/form-elements.html#the-button-element>)
 //! and its activation behavior (submit or reset its form owner).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLButtonElementBinding::HTMLButtonElementMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -13,6 +12,7 @@ use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlformelement::HTMLFormElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLButtonElement {
     htmlelement: HTMLElement,
 }
@@ -20,12 +20,6 @@ pub struct HTMLButtonElement {
 impl AsRef<HTMLElement> for HTMLButtonElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLButtonElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

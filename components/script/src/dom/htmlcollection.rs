@@ -5,9 +5,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLCollectionBinding::HTMLCollectionMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -42,10 +41,12 @@ pub enum CollectionFilter {
     ClassNames(Vec<String>),
 }
 
+#[derive(JSTraceable)]
 pub struct HTMLCollection {
     pub(crate) reflector: Reflector,
     /// <https://dom.spec.whatwg.org/#concept-collection-root>
     root: Dom<Node>,
+    #[no_trace]
     filter: CollectionFilter,
     /// The elements as of a tree version (`node::tree_version`), so that
     /// reading `length` and each index in a loop walks the tree once.
@@ -53,23 +54,6 @@ pub struct HTMLCollection {
     /// The supported property names as of a tree version (the named
     /// property checks of every property access read them).
     names_cache: RefCell<Option<(u64, Vec<String>)>>,
-}
-
-unsafe impl Traceable for HTMLCollection {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.root.trace(trc);
-            // Never mutably borrowed across anything that can GC.
-            if let Ok(cache) = self.cache.try_borrow() {
-                if let Some((_, elements)) = cache.as_ref() {
-                    for element in elements {
-                        element.trace(trc);
-                    }
-                }
-            }
-        }
-    }
 }
 
 impl HTMLCollection {

@@ -2,9 +2,8 @@
 
 use std::cell::Cell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::FocusOptions;
 use crate::dom::bindings::codegen::HTMLElementBinding::HTMLElementMethods;
@@ -19,6 +18,7 @@ use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::mouseevent::MouseEvent;
 use crate::dom::text::Text;
 
+#[derive(JSTraceable)]
 pub struct HTMLElement {
     element: Element,
     /// <https://html.spec.whatwg.org/multipage/interaction.html#click-in-progress-flag>
@@ -35,16 +35,6 @@ pub struct HTMLElement {
 impl AsRef<Element> for HTMLElement {
     fn as_ref(&self) -> &Element {
         &self.element
-    }
-}
-
-unsafe impl Traceable for HTMLElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.element.trace(trc);
-            self.style.trace(trc);
-            self.dataset.trace(trc);
-        }
     }
 }
 

@@ -9,9 +9,8 @@
 
 use std::cell::Cell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLFormElementBinding::HTMLFormElementMethods;
 use crate::dom::bindings::conversions::{DOMString, USVString};
@@ -25,6 +24,7 @@ use crate::dom::htmlselectelement::HTMLSelectElement;
 use crate::dom::htmltextareaelement::HTMLTextAreaElement;
 use crate::dom::submitevent::SubmitEvent;
 
+#[derive(JSTraceable)]
 pub struct HTMLFormElement {
     htmlelement: HTMLElement,
     /// <https://html.spec.whatwg.org/multipage/forms.html#firing-submission-events>
@@ -36,12 +36,6 @@ pub struct HTMLFormElement {
 impl AsRef<HTMLElement> for HTMLFormElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLFormElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

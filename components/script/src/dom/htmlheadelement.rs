@@ -1,12 +1,12 @@
 //! `HTMLHeadElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-head-element>), the interface of `head` elements.
 
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
+use jsprof_script_derive::JSTraceable;
 
 use crate::dom::bindings::codegen::HTMLHeadElementBinding::HTMLHeadElementMethods;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLHeadElement {
     htmlelement: HTMLElement,
 }
@@ -14,12 +14,6 @@ pub struct HTMLHeadElement {
 impl AsRef<HTMLElement> for HTMLHeadElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLHeadElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -1,12 +1,12 @@
 //! `HTMLHtmlElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-html-element>), the interface of `html` elements.
 
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
+use jsprof_script_derive::JSTraceable;
 
 use crate::dom::bindings::codegen::HTMLHtmlElementBinding::HTMLHtmlElementMethods;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLHtmlElement {
     htmlelement: HTMLElement,
 }
@@ -14,12 +14,6 @@ pub struct HTMLHtmlElement {
 impl AsRef<HTMLElement> for HTMLHtmlElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLHtmlElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

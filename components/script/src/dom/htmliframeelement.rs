@@ -7,17 +7,15 @@
 //! change of `src` or `srcdoc` navigates it again.
 
 use std::cell::Cell;
-use std::ptr::NonNull;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
-use mozjs::realm::AutoRealm;
 
 use crate::browsing_context::{self, NavigationTarget};
 use crate::dom::bindings::codegen::HTMLIFrameElementBinding::HTMLIFrameElementMethods;
 use crate::dom::bindings::conversions::{DOMString, RootedJsObject, USVString};
 use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::DomObject;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
 use crate::dom::element::Element;
@@ -26,6 +24,7 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmlelement::HTMLElement;
 use crate::event_loop::EventLoop;
 
+#[derive(JSTraceable)]
 pub struct HTMLIFrameElement {
     htmlelement: HTMLElement,
 }
@@ -33,12 +32,6 @@ pub struct HTMLIFrameElement {
 impl AsRef<HTMLElement> for HTMLIFrameElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLIFrameElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 
@@ -224,10 +217,7 @@ impl HTMLIFrameElement {
     /// element's navigation.
     fn iframe_load_event_steps(&self, cx: &mut JSContext) {
         let node = self.element().upcast_node();
-        let Some(global) = NonNull::new(node.global().global_object()) else {
-            return;
-        };
-        let mut realm = AutoRealm::new(cx, global);
+        let mut realm = node.enter_relevant_realm(cx);
         // Step 1: Assert: element's content navigable is not null. Steps
         // 2-4: (no lazy-load or srcdoc-specific state) Step 5: Fire an
         // event named load at element.

@@ -1,8 +1,7 @@
 //! `HTMLImageElement` (<https://html.spec.whatwg.org/multipage/embedded-content.html#the-img-element>), the interface of `img` elements.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLImageElementBinding::HTMLImageElementMethods;
 use crate::dom::bindings::conversions::USVString;
@@ -10,6 +9,7 @@ use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLImageElement {
     htmlelement: HTMLElement,
 }
@@ -17,12 +17,6 @@ pub struct HTMLImageElement {
 impl AsRef<HTMLElement> for HTMLImageElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLImageElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -13,9 +13,8 @@
 
 use std::cell::{Cell, RefCell};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLInputElementBinding::HTMLInputElementMethods;
 use crate::dom::bindings::conversions::{DOMString, USVString};
@@ -62,6 +61,7 @@ enum ValueMode {
     Filename,
 }
 
+#[derive(JSTraceable)]
 pub struct HTMLInputElement {
     htmlelement: HTMLElement,
     /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#concept-fe-value>
@@ -85,15 +85,6 @@ pub struct HTMLInputElement {
 impl AsRef<HTMLElement> for HTMLInputElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLInputElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.htmlelement.trace(trc);
-            self.saved_checked_radio.trace(trc);
-        }
     }
 }
 

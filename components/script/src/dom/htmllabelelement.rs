@@ -2,9 +2,8 @@
 //! its labeled control and its activation behavior (a click on the label
 //! clicks the control).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLElementBinding::HTMLElementMethods;
 use crate::dom::bindings::codegen::HTMLLabelElementBinding::HTMLLabelElementMethods;
@@ -14,6 +13,7 @@ use crate::dom::eventtarget::EventTarget;
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlformelement::HTMLFormElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLLabelElement {
     htmlelement: HTMLElement,
 }
@@ -21,12 +21,6 @@ pub struct HTMLLabelElement {
 impl AsRef<HTMLElement> for HTMLLabelElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLLabelElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

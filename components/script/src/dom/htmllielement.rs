@@ -1,14 +1,14 @@
 //! `HTMLLIElement` (<https://html.spec.whatwg.org/multipage/grouping-content.html#the-li-element>), the interface of `li` elements.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLLIElementBinding::HTMLLIElementMethods;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLLIElement {
     htmlelement: HTMLElement,
 }
@@ -16,12 +16,6 @@ pub struct HTMLLIElement {
 impl AsRef<HTMLElement> for HTMLLIElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLLIElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

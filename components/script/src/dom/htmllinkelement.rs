@@ -1,8 +1,7 @@
 //! `HTMLLinkElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-link-element>), the interface of `link` elements.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLLinkElementBinding::HTMLLinkElementMethods;
 use crate::dom::bindings::conversions::USVString;
@@ -10,6 +9,7 @@ use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLLinkElement {
     htmlelement: HTMLElement,
 }
@@ -17,12 +17,6 @@ pub struct HTMLLinkElement {
 impl AsRef<HTMLElement> for HTMLLinkElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLLinkElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -1,14 +1,14 @@
 //! `HTMLOListElement` (<https://html.spec.whatwg.org/multipage/grouping-content.html#the-ol-element>), the interface of `ol` elements.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLOListElementBinding::HTMLOListElementMethods;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLOListElement {
     htmlelement: HTMLElement,
 }
@@ -16,12 +16,6 @@ pub struct HTMLOListElement {
 impl AsRef<HTMLElement> for HTMLOListElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLOListElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -3,9 +3,8 @@
 
 use std::cell::Cell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLOptionElementBinding::HTMLOptionElementMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -16,6 +15,7 @@ use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlformelement::HTMLFormElement;
 use crate::dom::htmlselectelement::HTMLSelectElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLOptionElement {
     htmlelement: HTMLElement,
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#concept-option-selectedness>
@@ -27,12 +27,6 @@ pub struct HTMLOptionElement {
 impl AsRef<HTMLElement> for HTMLOptionElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLOptionElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -1,12 +1,12 @@
 //! `HTMLParagraphElement` (<https://html.spec.whatwg.org/multipage/grouping-content.html#the-p-element>), the interface of `p` elements.
 
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
+use jsprof_script_derive::JSTraceable;
 
 use crate::dom::bindings::codegen::HTMLParagraphElementBinding::HTMLParagraphElementMethods;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLParagraphElement {
     htmlelement: HTMLElement,
 }
@@ -14,12 +14,6 @@ pub struct HTMLParagraphElement {
 impl AsRef<HTMLElement> for HTMLParagraphElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLParagraphElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

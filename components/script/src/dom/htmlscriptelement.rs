@@ -5,9 +5,8 @@
 
 use std::cell::Cell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLScriptElementBinding::HTMLScriptElementMethods;
 use crate::dom::bindings::conversions::{DOMString, USVString};
@@ -18,6 +17,7 @@ use crate::dom::element::Element;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLScriptElement {
     htmlelement: HTMLElement,
     /// <https://html.spec.whatwg.org/multipage/scripting.html#already-started>
@@ -42,15 +42,6 @@ pub struct HTMLScriptElement {
 impl AsRef<HTMLElement> for HTMLScriptElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLScriptElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.htmlelement.trace(trc);
-            self.preparation_time_document.trace(trc);
-        }
     }
 }
 

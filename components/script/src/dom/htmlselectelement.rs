@@ -11,9 +11,8 @@
 
 use std::cell::Cell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLSelectElementBinding::HTMLSelectElementMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -24,6 +23,7 @@ use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlformelement::HTMLFormElement;
 use crate::dom::htmloptionelement::HTMLOptionElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLSelectElement {
     htmlelement: HTMLElement,
     /// Set when `value` or `selectedIndex` chose the selection (which the
@@ -35,12 +35,6 @@ pub struct HTMLSelectElement {
 impl AsRef<HTMLElement> for HTMLSelectElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLSelectElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -1,12 +1,12 @@
 //! `HTMLStyleElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-style-element>), the interface of `style` elements.
 
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
+use jsprof_script_derive::JSTraceable;
 
 use crate::dom::bindings::codegen::HTMLStyleElementBinding::HTMLStyleElementMethods;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLStyleElement {
     htmlelement: HTMLElement,
 }
@@ -14,12 +14,6 @@ pub struct HTMLStyleElement {
 impl AsRef<HTMLElement> for HTMLStyleElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLStyleElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -4,9 +4,8 @@
 //! appropriate template contents owner document, hold what the parser
 //! puts inside `<template>`.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLTemplateElementBinding::HTMLTemplateElementMethods;
 use crate::dom::bindings::error::Fallible;
@@ -17,6 +16,7 @@ use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::node::Node;
 
+#[derive(JSTraceable)]
 pub struct HTMLTemplateElement {
     htmlelement: HTMLElement,
     /// <https://html.spec.whatwg.org/multipage/scripting.html#template-contents>
@@ -27,15 +27,6 @@ pub struct HTMLTemplateElement {
 impl AsRef<HTMLElement> for HTMLTemplateElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLTemplateElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.htmlelement.trace(trc);
-            self.contents.trace(trc);
-        }
     }
 }
 

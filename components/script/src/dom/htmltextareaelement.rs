@@ -3,9 +3,8 @@
 
 use std::cell::{Cell, RefCell};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLTextAreaElementBinding::HTMLTextAreaElementMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -15,6 +14,7 @@ use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlformelement::HTMLFormElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLTextAreaElement {
     htmlelement: HTMLElement,
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#concept-textarea-raw-value>
@@ -26,12 +26,6 @@ pub struct HTMLTextAreaElement {
 impl AsRef<HTMLElement> for HTMLTextAreaElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLTextAreaElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -1,8 +1,7 @@
 //! `HTMLTitleElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-title-element>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::HTMLTitleElementBinding::HTMLTitleElementMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -10,6 +9,7 @@ use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLTitleElement {
     htmlelement: HTMLElement,
 }
@@ -17,12 +17,6 @@ pub struct HTMLTitleElement {
 impl AsRef<HTMLElement> for HTMLTitleElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLTitleElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

@@ -1,12 +1,12 @@
 //! `HTMLUnknownElement` (<https://html.spec.whatwg.org/multipage/dom.html#htmlunknownelement>), the interface of `unknown names` in the HTML namespace (<https://html.spec.whatwg.org/multipage/dom.html#element-interface>).
 
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
+use jsprof_script_derive::JSTraceable;
 
 use crate::dom::bindings::codegen::HTMLUnknownElementBinding::HTMLUnknownElementMethods;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct HTMLUnknownElement {
     htmlelement: HTMLElement,
 }
@@ -14,12 +14,6 @@ pub struct HTMLUnknownElement {
 impl AsRef<HTMLElement> for HTMLUnknownElement {
     fn as_ref(&self) -> &HTMLElement {
         &self.htmlelement
-    }
-}
-
-unsafe impl Traceable for HTMLUnknownElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.htmlelement.trace(trc) }
     }
 }
 

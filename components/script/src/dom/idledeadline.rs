@@ -3,9 +3,8 @@
 
 use std::time::Instant;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::IdleDeadlineBinding::IdleDeadlineMethods;
 use crate::dom::bindings::conversions::Finite;
@@ -27,17 +26,13 @@ pub(crate) enum DeadlineTime {
     Fixed(Instant),
 }
 
+#[derive(JSTraceable)]
 pub struct IdleDeadline {
     pub(crate) reflector: Reflector,
+    #[no_trace]
     deadline: DeadlineTime,
     /// <https://w3c.github.io/requestidlecallback/#dfn-timeout>
     timeout: bool,
-}
-
-unsafe impl Traceable for IdleDeadline {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl IdleDeadline {
@@ -58,21 +53,12 @@ impl IdleDeadline {
             None,
         )
     }
-
-    fn global(&self) -> &GlobalScope {
-        // SAFETY: a DOM object's global outlives it.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
-    }
 }
 
 impl IdleDeadlineMethods for IdleDeadline {
     /// <https://w3c.github.io/requestidlecallback/#the-timeremaining-method>
     fn TimeRemaining(&self, _cx: &mut JSContext) -> Fallible<Finite<f64>> {
-        let global = self.global();
+        let global = self.global_scope();
         // Step 1: Let now be a DOMHighResTimeStamp representing current
         // high resolution time in milliseconds.
         let now = global.coarsened_now();

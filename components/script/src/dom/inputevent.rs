@@ -1,9 +1,8 @@
 //! `InputEvent` (<https://w3c.github.io/uievents/#interface-inputevent>,
 //! with Input Events' `inputType`).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::InputEventBinding::InputEventMethods;
@@ -15,6 +14,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::UIEvent;
 
+#[derive(JSTraceable)]
 pub struct InputEvent {
     uievent: UIEvent,
     data: Option<DOMString>,
@@ -25,12 +25,6 @@ pub struct InputEvent {
 impl AsRef<UIEvent> for InputEvent {
     fn as_ref(&self) -> &UIEvent {
         &self.uievent
-    }
-}
-
-unsafe impl Traceable for InputEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.uievent.trace(trc) }
     }
 }
 

@@ -1,9 +1,8 @@
 //! `KeyboardEvent` (<https://w3c.github.io/uievents/#interface-keyboardevent>,
 //! with the legacy `charCode` and `keyCode`).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::KeyboardEventBinding::KeyboardEventMethods;
@@ -15,11 +14,13 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::{modifier_key_methods, ModifierState, UIEvent};
 
+#[derive(JSTraceable)]
 pub struct KeyboardEvent {
     uievent: UIEvent,
     key: DOMString,
     code: DOMString,
     location: u32,
+    #[no_trace]
     modifiers: ModifierState,
     repeat: bool,
     is_composing: bool,
@@ -30,12 +31,6 @@ pub struct KeyboardEvent {
 impl AsRef<UIEvent> for KeyboardEvent {
     fn as_ref(&self) -> &UIEvent {
         &self.uievent
-    }
-}
-
-unsafe impl Traceable for KeyboardEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.uievent.trace(trc) }
     }
 }
 

@@ -2,9 +2,8 @@
 //! the relevant Document's URL, read live (so `pushState` and fragment
 //! navigations show), and the `hash` setter's fragment navigation.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::LocationBinding::LocationMethods;
 use crate::dom::bindings::conversions::USVString;
@@ -17,14 +16,9 @@ use crate::dom::history::HistoryHandling;
 use crate::dom::urlhelper::UrlHelper;
 use crate::dom::window::Window;
 
+#[derive(JSTraceable)]
 pub struct Location {
     pub(crate) reflector: Reflector,
-}
-
-unsafe impl Traceable for Location {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl Location {
@@ -41,10 +35,8 @@ impl Location {
 
     /// The relevant global object's Window.
     fn window(&self) -> &Window {
-        let object = self.reflector().get_jsobject();
-        // SAFETY: a reflector's global lives while the reflector does;
-        // Location is exposed on Window only.
-        unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) }
+        // (Location is exposed on Window only.)
+        self.global_scope()
             .as_window()
             .expect("Location lives in a Window global")
     }

@@ -1,8 +1,7 @@
 //! `MessageChannel` (<https://html.spec.whatwg.org/multipage/web-messaging.html#message-channels>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::MessageChannelBinding::MessageChannelMethods;
@@ -12,20 +11,11 @@ use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::messageport::MessagePort;
 
+#[derive(JSTraceable)]
 pub struct MessageChannel {
     pub(crate) reflector: Reflector,
     port1: Dom<MessagePort>,
     port2: Dom<MessagePort>,
-}
-
-unsafe impl Traceable for MessageChannel {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.port1.trace(trc);
-            self.port2.trace(trc);
-        }
-    }
 }
 
 impl MessageChannelMethods for MessageChannel {

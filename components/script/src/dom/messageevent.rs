@@ -1,8 +1,9 @@
 //! `MessageEvent` (<https://html.spec.whatwg.org/multipage/comms.html#messageevent>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::{RootedTraceableBox, Traceable};
-use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::gc::RootedTraceableBox;
+use mozjs::jsapi::{Heap, JSObject};
 use mozjs::jsval::JSVal;
 use mozjs::rust::HandleObject;
 
@@ -15,6 +16,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct MessageEvent {
     event: Event,
     /// <https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-data>
@@ -29,16 +31,6 @@ pub struct MessageEvent {
 impl AsRef<Event> for MessageEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for MessageEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.event.trace(trc);
-            self.data.trace(trc);
-            self.source.trace(trc);
-        }
     }
 }
 

@@ -7,11 +7,9 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::UndefinedValue;
-use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 
 use crate::dom::bindings::codegen::EventHandlerNonNull;
@@ -28,6 +26,7 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::messageevent::MessageEvent;
 use crate::event_loop::EventLoop;
 
+#[derive(JSTraceable)]
 pub struct MessagePort {
     eventtarget: EventTarget,
     /// The entangled port (null once either side is closed).
@@ -36,21 +35,13 @@ pub struct MessagePort {
     /// is enabled.
     enabled: Cell<bool>,
     /// Messages waiting for the queue to be enabled.
+    #[no_trace]
     pending: RefCell<Vec<Serialized>>,
 }
 
 impl AsRef<EventTarget> for MessagePort {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for MessagePort {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.entangled.trace(trc);
-        }
     }
 }
 
@@ -79,14 +70,9 @@ impl MessagePort {
     fn queue_delivery(&self, data: Serialized) {
         let port = DomRoot::from_ref(self);
         EventLoop::current().queue_task(Box::new(move |cx| {
-            let object = port.reflector().get_jsobject();
-            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object) };
-            let Some(global) = std::ptr::NonNull::new(global) else {
-                return;
-            };
-            let mut realm = AutoRealm::new(cx, global);
+            let mut realm = port.enter_relevant_realm(cx);
             let cx = &mut *realm;
-            let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
+            let scope = port.global_scope();
             // Step 7.2 of the message port post message steps: deserialize
             // in the target's realm; failure fires messageerror.
             rooted!(&in(cx) let mut value = UndefinedValue());

@@ -1,9 +1,8 @@
 //! `MouseEvent` (<https://w3c.github.io/uievents/#interface-mouseevent>,
 //! coordinates as CSSOM View's doubles); also the event `click()` fires.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::MouseEventBinding::MouseEventMethods;
@@ -18,12 +17,14 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::{modifier_key_methods, ModifierState, UIEvent};
 use crate::dom::window::Window;
 
+#[derive(JSTraceable)]
 pub struct MouseEvent {
     uievent: UIEvent,
     screen_x: f64,
     screen_y: f64,
     client_x: f64,
     client_y: f64,
+    #[no_trace]
     modifiers: ModifierState,
     button: i16,
     buttons: u16,
@@ -33,15 +34,6 @@ pub struct MouseEvent {
 impl AsRef<UIEvent> for MouseEvent {
     fn as_ref(&self) -> &UIEvent {
         &self.uievent
-    }
-}
-
-unsafe impl Traceable for MouseEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.uievent.trace(trc);
-            self.related_target.trace(trc);
-        }
     }
 }
 

@@ -20,11 +20,9 @@ use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::ObjectValue;
-use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
@@ -54,23 +52,14 @@ pub struct ObserverOptions {
 }
 
 /// <https://dom.spec.whatwg.org/#registered-observer>
+#[derive(JSTraceable)]
 pub struct RegisteredObserver {
     pub observer: Dom<MutationObserver>,
+    #[no_trace]
     pub options: ObserverOptions,
     /// For a transient registered observer, the node of its source
     /// registered observer; `None` for a registered observer.
     pub source: Option<Dom<Node>>,
-}
-
-unsafe impl Traceable for RegisteredObserver {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.observer.trace(trc);
-            if let Some(source) = &self.source {
-                source.trace(trc);
-            }
-        }
-    }
 }
 
 /// <https://dom.spec.whatwg.org/#concept-node-remove> step 14: "For each
@@ -107,6 +96,7 @@ pub fn add_transient_observers(parent: &Node, node: &Node) {
     }
 }
 
+#[derive(JSTraceable)]
 pub struct MutationObserver {
     pub(crate) reflector: Reflector,
     /// <https://dom.spec.whatwg.org/#concept-mo-callback>
@@ -117,26 +107,6 @@ pub struct MutationObserver {
     node_list: RefCell<Vec<Dom<Node>>>,
     /// <https://dom.spec.whatwg.org/#concept-mo-queue>
     record_queue: RefCell<Vec<PendingRecord>>,
-}
-
-unsafe impl Traceable for MutationObserver {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.callback.trace(trc);
-            // Never mutably borrowed across anything that can GC.
-            if let Ok(nodes) = self.node_list.try_borrow() {
-                for node in nodes.iter() {
-                    node.trace(trc);
-                }
-            }
-            if let Ok(records) = self.record_queue.try_borrow() {
-                for record in records.iter() {
-                    record.trace(trc);
-                }
-            }
-        }
-    }
 }
 
 thread_local! {
@@ -415,14 +385,8 @@ fn notify_mutation_observers(cx: &mut JSContext) {
         if pending.is_empty() {
             continue;
         }
-        let global_object = mo.reflector().get_jsobject();
-        // SAFETY: the observer's reflector is alive (rooted by `mo`).
-        let global =
-            unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(global_object)) };
-        let Some(global_ptr) = NonNull::new(global.global_object()) else {
-            continue;
-        };
-        let mut realm = AutoRealm::new(cx, global_ptr);
+        let global = mo.global_scope();
+        let mut realm = mo.enter_relevant_realm(cx);
         let cx = &mut *realm;
         let records: Vec<DomRoot<MutationRecord>> = pending
             .iter()
@@ -593,10 +557,7 @@ impl MutationObserverMethods for MutationObserver {
         // Step 2: Empty this's record queue.
         let pending = std::mem::take(&mut *self.record_queue.borrow_mut());
         // Step 3: Return records.
-        let global_object = self.reflector().get_jsobject();
-        // SAFETY: our reflector is alive while `self` is.
-        let global =
-            unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(global_object)) };
+        let global = self.global_scope();
         Ok(pending
             .iter()
             .map(|record| MutationRecord::from_pending(cx, global, record))

@@ -4,9 +4,8 @@
 //! observer), made while a mutation algorithm runs without a JS context;
 //! it becomes a `MutationRecord` object when delivered or taken.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::MutationRecordBinding::MutationRecordMethods;
 use crate::dom::bindings::conversions::DOMString;
@@ -18,6 +17,7 @@ use crate::dom::nodelist::NodeList;
 
 /// A queued record (<https://dom.spec.whatwg.org/#queue-a-mutation-record>
 /// step 4.1's fields).
+#[derive(JSTraceable)]
 pub struct PendingRecord {
     pub kind: &'static str,
     pub target: Dom<Node>,
@@ -30,23 +30,7 @@ pub struct PendingRecord {
     pub next_sibling: Option<Dom<Node>>,
 }
 
-unsafe impl Traceable for PendingRecord {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.target.trace(trc);
-            for node in self.added.iter().chain(&self.removed) {
-                node.trace(trc);
-            }
-            if let Some(node) = &self.previous_sibling {
-                node.trace(trc);
-            }
-            if let Some(node) = &self.next_sibling {
-                node.trace(trc);
-            }
-        }
-    }
-}
-
+#[derive(JSTraceable)]
 pub struct MutationRecord {
     pub(crate) reflector: Reflector,
     kind: &'static str,
@@ -58,19 +42,6 @@ pub struct MutationRecord {
     attribute_name: Option<String>,
     attribute_namespace: Option<String>,
     old_value: Option<String>,
-}
-
-unsafe impl Traceable for MutationRecord {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.target.trace(trc);
-            self.added.trace(trc);
-            self.removed.trace(trc);
-            self.previous_sibling.trace(trc);
-            self.next_sibling.trace(trc);
-        }
-    }
 }
 
 impl MutationRecord {

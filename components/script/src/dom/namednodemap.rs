@@ -2,9 +2,8 @@
 //! `Element.attributes`, a live view of the element's attribute list whose
 //! entries are the attributes' `Attr` nodes.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::attr::Attr;
 use crate::dom::bindings::codegen::NamedNodeMapBinding::NamedNodeMapMethods;
@@ -14,19 +13,11 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::element::{Element, HTML_NAMESPACE};
 
+#[derive(JSTraceable)]
 pub struct NamedNodeMap {
     pub(crate) reflector: Reflector,
     /// <https://dom.spec.whatwg.org/#concept-namednodemap-element>
     element: Dom<Element>,
-}
-
-unsafe impl Traceable for NamedNodeMap {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.element.trace(trc);
-        }
-    }
 }
 
 impl NamedNodeMap {

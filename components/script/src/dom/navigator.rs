@@ -7,9 +7,10 @@
 //! (<https://html.spec.whatwg.org/multipage/system-state.html#concept-navigator-compatibility-mode>),
 //! as its engine is SpiderMonkey.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::{RootedTraceableBox, Traceable};
-use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::gc::RootedTraceableBox;
+use mozjs::jsapi::{Heap, JSObject};
 use mozjs::jsval::UndefinedValue;
 use mozjs::rooted;
 
@@ -65,7 +66,7 @@ pub(crate) fn hardware_concurrency() -> u64 {
 /// The `languages` frozen array a navigator hands out, made once per
 /// navigator (so `navigator.languages === navigator.languages`, as a
 /// FrozenArray attribute whose value has not changed).
-#[derive(Default)]
+#[derive(Default, JSTraceable)]
 pub(crate) struct LanguagesCache(Box<Heap<*mut JSObject>>);
 
 impl LanguagesCache {
@@ -90,26 +91,12 @@ impl LanguagesCache {
         root.set(self.0.get());
         root
     }
-
-    /// # Safety
-    /// As `Traceable::trace`.
-    pub(crate) unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.0.trace(trc) }
-    }
 }
 
+#[derive(JSTraceable)]
 pub struct Navigator {
     pub(crate) reflector: Reflector,
     languages: LanguagesCache,
-}
-
-unsafe impl Traceable for Navigator {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.languages.trace(trc);
-        }
-    }
 }
 
 impl Navigator {

@@ -8,9 +8,8 @@
 
 use std::cell::{Cell, RefCell};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::attr::Attr;
 use crate::dom::bindings::codegen::AttrBinding::AttrMethods;
@@ -60,8 +59,10 @@ pub enum NodeKind {
     Attribute,
 }
 
+#[derive(JSTraceable)]
 pub struct Node {
     eventtarget: EventTarget,
+    #[no_trace]
     kind: NodeKind,
     parent: MutNullableDom<Node>,
     /// <https://dom.spec.whatwg.org/#concept-tree-child>, in tree order.
@@ -88,29 +89,6 @@ pub struct Node {
 impl AsRef<EventTarget> for Node {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for Node {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.parent.trace(trc);
-            self.owner_document.trace(trc);
-            // Never mutably borrowed across anything that can GC.
-            if let Ok(children) = self.children.try_borrow() {
-                for child in children.iter() {
-                    child.trace(trc);
-                }
-            }
-            self.child_nodes.trace(trc);
-            self.children_collection.trace(trc);
-            if let Ok(observers) = self.registered_observers.try_borrow() {
-                for registered in observers.iter() {
-                    registered.trace(trc);
-                }
-            }
-        }
     }
 }
 
@@ -1217,12 +1195,7 @@ impl Node {
 
     /// The global this node's reflector lives in.
     pub fn global(&self) -> &GlobalScope {
-        // SAFETY: a reflected node's reflector is alive while `self` is.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
+        self.global_scope()
     }
 }
 

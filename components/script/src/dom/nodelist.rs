@@ -2,9 +2,8 @@
 //! list (a mutation record's added and removed nodes) or a live view of a
 //! node's children (<https://dom.spec.whatwg.org/#dom-node-childnodes>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::NodeListBinding::NodeListMethods;
 use crate::dom::bindings::error::Fallible;
@@ -14,6 +13,7 @@ use crate::dom::globalscope::GlobalScope;
 use crate::dom::node::Node;
 
 /// What a list holds.
+#[derive(JSTraceable)]
 enum NodeListKind {
     /// A snapshot, fixed at creation.
     Static(Vec<Dom<Node>>),
@@ -21,25 +21,10 @@ enum NodeListKind {
     Children(Dom<Node>),
 }
 
+#[derive(JSTraceable)]
 pub struct NodeList {
     pub(crate) reflector: Reflector,
     kind: NodeListKind,
-}
-
-unsafe impl Traceable for NodeList {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            match &self.kind {
-                NodeListKind::Static(nodes) => {
-                    for node in nodes {
-                        node.trace(trc);
-                    }
-                }
-                NodeListKind::Children(node) => node.trace(trc),
-            }
-        }
-    }
 }
 
 impl NodeList {

@@ -1,8 +1,7 @@
 //! `Performance` (<https://w3c.github.io/hr-time/#sec-performance>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::PerformanceBinding::PerformanceMethods;
 use crate::dom::bindings::conversions::Finite;
@@ -12,6 +11,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct Performance {
     eventtarget: EventTarget,
 }
@@ -19,12 +19,6 @@ pub struct Performance {
 impl AsRef<EventTarget> for Performance {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for Performance {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.eventtarget.trace(trc) }
     }
 }
 
@@ -39,14 +33,6 @@ impl Performance {
             None,
         )
     }
-
-    fn global(&self) -> &GlobalScope {
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
-    }
 }
 
 impl PerformanceMethods for Performance {
@@ -54,13 +40,13 @@ impl PerformanceMethods for Performance {
     /// high resolution time given this's relevant global object (coarsened
     /// to 100 µs, or 5 µs when cross-origin isolated).
     fn Now(&self, _cx: &mut JSContext) -> Fallible<Finite<f64>> {
-        Ok(Finite::<f64>::wrap(self.global().coarsened_now()))
+        Ok(Finite::<f64>::wrap(self.global_scope().coarsened_now()))
     }
 
     /// <https://w3c.github.io/hr-time/#dom-performance-timeorigin>: this's
     /// relevant global object's time origin as a timestamp from the Unix
     /// epoch (the coarsened "unsafe shared current time" at the origin).
     fn TimeOrigin(&self, _cx: &mut JSContext) -> Finite<f64> {
-        Finite::<f64>::wrap(self.global().time_origin_epoch_ms())
+        Finite::<f64>::wrap(self.global_scope().time_origin_epoch_ms())
     }
 }

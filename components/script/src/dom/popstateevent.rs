@@ -1,8 +1,8 @@
 //! `PopStateEvent` (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-popstateevent-interface>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::JSVal;
 use mozjs::rust::HandleObject;
 
@@ -15,6 +15,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct PopStateEvent {
     event: Event,
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-popstateevent-state>
@@ -26,15 +27,6 @@ pub struct PopStateEvent {
 impl AsRef<Event> for PopStateEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for PopStateEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.event.trace(trc);
-            self.state.trace(trc);
-        }
     }
 }
 

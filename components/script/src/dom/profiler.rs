@@ -32,13 +32,10 @@
 //! its context goes.
 
 use std::cell::Cell;
-use std::ptr::NonNull;
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
-use mozjs::realm::AutoRealm;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::ProfilerBinding::ProfilerMethods;
@@ -51,18 +48,31 @@ use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::DomRoot;
+use crate::dom::bindings::weak::{WeakAnchor, WeakDom, WeakReferenceable};
 use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 use crate::event_loop::EventLoop;
 use crate::profiling::{self, SessionHandle};
 
+#[derive(JSTraceable)]
 pub struct Profiler {
     eventtarget: EventTarget,
     /// The associated profiling session.
+    #[no_trace]
     session: Rc<SessionHandle>,
     /// Set by `stop()` (the session may also be stopped by a navigation).
     stop_called: Cell<bool>,
+    /// What the buffer-full handler's weak handle refers to.
+    #[no_trace]
+    weak_anchor: WeakAnchor,
+}
+
+// SAFETY: `weak_anchor` is a field of the Profiler.
+unsafe impl WeakReferenceable for Profiler {
+    fn weak_anchor(&self) -> &WeakAnchor {
+        &self.weak_anchor
+    }
 }
 
 impl AsRef<EventTarget> for Profiler {
@@ -71,18 +81,11 @@ impl AsRef<EventTarget> for Profiler {
     }
 }
 
-unsafe impl Traceable for Profiler {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.eventtarget.trace(trc) }
-    }
-}
-
 impl Drop for Profiler {
     /// A `Profiler` collected while started: its session is cancelled
     /// (the handle's last strong reference goes with it) and its
     /// buffer-full handler forgotten.
     fn drop(&mut self) {
-        forget_live(self.session.key());
         profiling::forget(self.session.key());
         profiling::bury(self.session.clone());
     }
@@ -94,51 +97,26 @@ impl Profiler {
         &self.session
     }
 
-    /// Queues the task firing `samplebufferfull` at `profiler_ptr`, if that
-    /// `Profiler` still exists when the task runs.
-    fn queue_sample_buffer_full(key: u64, profiler_ptr: *const Profiler) {
+    /// Queues the task firing `samplebufferfull` at `profiler`, if that
+    /// `Profiler` still exists when the task runs (it has not been
+    /// collected: the handler must not keep it alive).
+    fn queue_sample_buffer_full(profiler: WeakDom<Profiler>) {
         EventLoop::current().queue_task(Box::new(move |cx| {
-            // The Profiler unregisters its handler when dropped; a handler
-            // still registered means the object has not been finalized.
-            // Finish any incremental GC first, so that an object found
-            // unreachable by a GC in progress is finalized (and its entry
-            // gone) rather than resurrected.
-            profiling_finish_gc(cx);
-            if !LIVE_PROFILERS.with(|l| l.borrow().contains(&(key, profiler_ptr))) {
-                return;
-            }
-            // SAFETY: registered while the Box lives (removed in Drop, which
-            // runs in the finalizer); no GC can run between the check and
-            // rooting.
-            let profiler = DomRoot::from_ref(unsafe { &*profiler_ptr });
-            let object = profiler.reflector().get_jsobject();
-            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object) };
-            let Some(global) = NonNull::new(global) else {
+            let Some(profiler) = profiler.root(cx) else {
                 return;
             };
-            let mut realm = AutoRealm::new(cx, global);
+            let mut realm = profiler.enter_relevant_realm(cx);
             let cx = &mut *realm;
-            let scope = unsafe { GlobalScope::from_global(global.as_ptr()) };
-            let event = Event::new(cx, scope, "samplebufferfull", false, false);
+            let event = Event::new(
+                cx,
+                profiler.global_scope(),
+                "samplebufferfull",
+                false,
+                false,
+            );
             event.set_trusted(true);
             profiler.eventtarget.dispatch(cx, &event);
         }));
-    }
-}
-
-thread_local! {
-    /// `Profiler` structs alive on this thread (session key, address).
-    static LIVE_PROFILERS: std::cell::RefCell<Vec<(u64, *const Profiler)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Completes an incremental GC in progress, if any.
-fn profiling_finish_gc(cx: &mut JSContext) {
-    unsafe {
-        if mozjs::rust::wrappers2::IsIncrementalGCInProgress(cx) {
-            mozjs::rust::wrappers2::PrepareForFullGC(cx);
-            mozjs::rust::wrappers2::FinishIncrementalGC(cx, mozjs::jsapi::GCReason::API);
-        }
     }
 }
 
@@ -248,14 +226,14 @@ impl ProfilerMethods for Profiler {
                 eventtarget: EventTarget::new_inherited(),
                 session,
                 stop_called: Cell::new(false),
+                weak_anchor: WeakAnchor::new(),
             }),
             proto,
         );
-        let ptr: *const Profiler = &*profiler;
-        LIVE_PROFILERS.with(|l| l.borrow_mut().push((key, ptr)));
+        let weak = WeakDom::new(&*profiler);
         profiling::on_buffer_full(
             key,
-            Box::new(move |_cx| Profiler::queue_sample_buffer_full(key, ptr)),
+            Box::new(move |_cx| Profiler::queue_sample_buffer_full(weak.clone())),
         );
         Ok(profiler)
     }
@@ -298,11 +276,7 @@ impl ProfilerMethods for Profiler {
         // JS thread).
         let p = promise.clone();
         EventLoop::current().queue_task(Box::new(move |cx| {
-            let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(p.object().get()) };
-            let Some(global) = NonNull::new(global) else {
-                return;
-            };
-            let mut realm = AutoRealm::new(cx, global);
+            let mut realm = p.enter_realm(cx);
             let cx = &mut *realm;
             match trace {
                 Ok(trace) => p.resolve(cx, &to_dictionary(trace)),
@@ -318,9 +292,4 @@ impl ProfilerMethods for Profiler {
         // Step 5: Return p.
         Ok(promise)
     }
-}
-
-/// Removes the live entry of a dropped `Profiler`.
-fn forget_live(key: u64) {
-    let _ = LIVE_PROFILERS.try_with(|l| l.borrow_mut().retain(|(k, _)| *k != key));
 }

@@ -1,8 +1,7 @@
 //! `ProgressEvent` (<https://xhr.spec.whatwg.org/#interface-progressevent>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::ProgressEventBinding::ProgressEventMethods;
@@ -14,6 +13,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct ProgressEvent {
     event: Event,
     length_computable: bool,
@@ -24,12 +24,6 @@ pub struct ProgressEvent {
 impl AsRef<Event> for ProgressEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for ProgressEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.event.trace(trc) }
     }
 }
 

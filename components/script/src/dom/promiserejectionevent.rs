@@ -1,9 +1,10 @@
 //! `PromiseRejectionEvent`
 //! (<https://html.spec.whatwg.org/multipage/webappapis.html#promiserejectionevent>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::{RootedTraceableBox, Traceable};
-use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::gc::RootedTraceableBox;
+use mozjs::jsapi::{Heap, JSObject};
 use mozjs::jsval::JSVal;
 use mozjs::rust::HandleObject;
 
@@ -16,6 +17,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct PromiseRejectionEvent {
     event: Event,
     promise: Box<Heap<*mut JSObject>>,
@@ -25,16 +27,6 @@ pub struct PromiseRejectionEvent {
 impl AsRef<Event> for PromiseRejectionEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for PromiseRejectionEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.event.trace(trc);
-            self.promise.trace(trc);
-            self.reason.trace(trc);
-        }
     }
 }
 

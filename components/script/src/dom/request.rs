@@ -10,9 +10,8 @@ use std::rc::Rc;
 
 use jsprof_net::api_fetch::{is_forbidden_method, is_method};
 use jsprof_net::Method;
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::abortsignal::AbortSignal;
@@ -30,44 +29,31 @@ use crate::dom::body::{consume, extract_body, BodyKind};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::{isomorphic_decode, Guard, Headers};
 
+#[derive(JSTraceable)]
 pub struct Request {
     pub(crate) reflector: Reflector,
     /// <https://fetch.spec.whatwg.org/#concept-request-method>
+    #[no_trace]
     method: Method,
     /// <https://fetch.spec.whatwg.org/#concept-request-url>
+    #[no_trace]
     url: url::Url,
     /// <https://fetch.spec.whatwg.org/#request-headers>
     headers: Dom<Headers>,
     /// The body's bytes; `None`: null.
     body: Option<Vec<u8>>,
     body_used: Cell<bool>,
+    #[no_trace]
     mode: RequestMode,
+    #[no_trace]
     credentials: RequestCredentials,
+    #[no_trace]
     redirect: RequestRedirect,
     /// <https://fetch.spec.whatwg.org/#request-signal>
     signal: Dom<AbortSignal>,
 }
 
-unsafe impl Traceable for Request {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.headers.trace(trc);
-            self.signal.trace(trc);
-        }
-    }
-}
-
 impl Request {
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
-    }
-
     pub fn signal(&self) -> DomRoot<AbortSignal> {
         self.signal.root()
     }

@@ -5,9 +5,8 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use jsprof_net::ApiResponse;
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::ResponseBinding::ResponseMethods;
@@ -23,11 +22,14 @@ use crate::dom::body::{consume, extract_body, BodyKind};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::{isomorphic_decode, Guard, Headers};
 
+#[derive(JSTraceable)]
 pub struct Response {
     pub(crate) reflector: Reflector,
     /// <https://fetch.spec.whatwg.org/#concept-response-type>
+    #[no_trace]
     response_type: ResponseType,
     /// <https://fetch.spec.whatwg.org/#concept-response-url-list>
+    #[no_trace]
     url_list: Vec<url::Url>,
     status: u16,
     status_text: String,
@@ -37,15 +39,6 @@ pub struct Response {
     body: Option<Vec<u8>>,
     /// The body was read (<https://fetch.spec.whatwg.org/#body-unusable>).
     body_used: Cell<bool>,
-}
-
-unsafe impl Traceable for Response {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.headers.trace(trc);
-        }
-    }
 }
 
 /// <https://fetch.spec.whatwg.org/#null-body-status>
@@ -124,15 +117,6 @@ impl Response {
             &headers,
             (!opaque).then_some(response.body),
         )
-    }
-
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
     }
 
     /// <https://fetch.spec.whatwg.org/#concept-body-consume-body>

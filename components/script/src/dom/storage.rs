@@ -14,9 +14,8 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{LazyLock, Mutex};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::browsing_context::{self, NavigableId};
 use crate::dom::bindings::codegen::StorageBinding::StorageMethods;
@@ -24,7 +23,6 @@ use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::DomRoot;
-use crate::dom::globalscope::GlobalScope;
 use crate::dom::storageevent::StorageEvent;
 use crate::dom::window::{queue_global_task, Window};
 
@@ -63,20 +61,16 @@ thread_local! {
     static SESSION: RefCell<HashMap<(NavigableId, String), Bottle>> = RefCell::new(HashMap::new());
 }
 
+#[derive(JSTraceable)]
 pub struct Storage {
     pub(crate) reflector: Reflector,
     /// <https://html.spec.whatwg.org/multipage/webstorage.html#concept-storage-type>
+    #[no_trace]
     kind: StorageType,
     /// The origin (serialized) of the bottle.
     origin: String,
     /// The top-level traversable of a session storage bottle.
     top: NavigableId,
-}
-
-unsafe impl Traceable for Storage {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl Storage {
@@ -125,10 +119,8 @@ impl Storage {
     }
 
     fn window(&self) -> &Window {
-        let object = self.reflector().get_jsobject();
-        // SAFETY: a reflector's global lives while the reflector does;
-        // Storage is exposed on Window only.
-        unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) }
+        // (Storage is exposed on Window only.)
+        self.global_scope()
             .as_window()
             .expect("Storage lives in a Window global")
     }

@@ -2,9 +2,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::StorageEventBinding::StorageEventMethods;
@@ -26,8 +25,10 @@ struct Fields {
     url: String,
 }
 
+#[derive(JSTraceable)]
 pub struct StorageEvent {
     event: Event,
+    #[no_trace]
     fields: RefCell<Fields>,
     /// <https://html.spec.whatwg.org/multipage/webstorage.html#dom-storageevent-storagearea>
     storage_area: MutNullableDom<Storage>,
@@ -36,15 +37,6 @@ pub struct StorageEvent {
 impl AsRef<Event> for StorageEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for StorageEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.event.trace(trc);
-            self.storage_area.trace(trc);
-        }
     }
 }
 

@@ -1,8 +1,7 @@
 //! `SubmitEvent` (<https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#the-submitevent-interface>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::SubmitEventBinding::SubmitEventMethods;
@@ -15,6 +14,7 @@ use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::htmlelement::HTMLElement;
 
+#[derive(JSTraceable)]
 pub struct SubmitEvent {
     event: Event,
     /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-submitevent-submitter>
@@ -24,15 +24,6 @@ pub struct SubmitEvent {
 impl AsRef<Event> for SubmitEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for SubmitEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.event.trace(trc);
-            self.submitter.trace(trc);
-        }
     }
 }
 

@@ -2,15 +2,15 @@
 //! the interface of every element in the SVG namespace (the shell
 //! implements no more specific SVG interface).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::FocusOptions;
 use crate::dom::bindings::codegen::SVGElementBinding::SVGElementMethods;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 
+#[derive(JSTraceable)]
 pub struct SVGElement {
     element: Element,
 }
@@ -18,12 +18,6 @@ pub struct SVGElement {
 impl AsRef<Element> for SVGElement {
     fn as_ref(&self) -> &Element {
         &self.element
-    }
-}
-
-unsafe impl Traceable for SVGElement {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.element.trace(trc) }
     }
 }
 

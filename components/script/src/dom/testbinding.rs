@@ -3,13 +3,14 @@
 //! conversions. Installed only on runtimes made with
 //! `JsRuntime::new_for_tests`.
 
+use jsprof_script_derive::JSTraceable;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use mozjs::context::JSContext;
-use mozjs::gc::{RootedTraceableBox, Traceable};
+use mozjs::gc::RootedTraceableBox;
 use mozjs::jsapi::Heap;
-use mozjs::jsapi::{GCReason, JSObject, JSTracer};
+use mozjs::jsapi::{GCReason, JSObject};
 use mozjs::jsval::{JSVal, NullValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::wrappers2::JS_GC;
@@ -44,6 +45,7 @@ thread_local! {
     static STATIC_LONG: Cell<i32> = const { Cell::new(0) };
 }
 
+#[derive(JSTraceable)]
 pub struct TestBinding {
     eventtarget: EventTarget,
     boolean: Cell<bool>,
@@ -65,11 +67,13 @@ pub struct TestBinding {
     string: RefCell<DOMString>,
     usv_string: RefCell<USVString>,
     nullable_string: RefCell<Option<DOMString>>,
+    #[no_trace]
     enum_value: Cell<TestEnum>,
     any: Box<Heap<JSVal>>,
     object: Box<Heap<*mut JSObject>>,
     nullable_object: Box<Heap<*mut JSObject>>,
     event: MutNullableDom<Event>,
+    #[no_trace]
     union_value: RefCell<StringOrLong>,
     stored_callback: RefCell<Option<Rc<TestCallback>>>,
     readonly_long: i32,
@@ -84,21 +88,6 @@ impl AsRef<EventTarget> for TestBinding {
 impl Drop for TestBinding {
     fn drop(&mut self) {
         DROPPED.with(|d| d.set(d.get() + 1));
-    }
-}
-
-unsafe impl Traceable for TestBinding {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.any.trace(trc);
-            self.object.trace(trc);
-            self.nullable_object.trace(trc);
-            self.event.trace(trc);
-            if let Ok(callback) = self.stored_callback.try_borrow() {
-                callback.trace(trc);
-            }
-        }
     }
 }
 
@@ -785,18 +774,23 @@ impl TestBindingMethods for TestBinding {
         type_: DOMString,
         cancelable: bool,
     ) -> Fallible<DomRoot<Event>> {
+        // SAFETY: the current global lives while its realm is entered, which outlasts this
+        // call.
         let global = unsafe { GlobalScope::current(cx) }.ok_or(Error::JSFailed)?;
         Ok(Event::new(cx, global, &type_, false, cancelable))
     }
     fn FireEvent(&self, cx: &mut JSContext, type_: DOMString) -> Fallible<bool> {
         // https://dom.spec.whatwg.org/#concept-event-fire (trusted, from
         // the "user agent").
+        // SAFETY: the current global lives while its realm is entered, which outlasts this
+        // call.
         let global = unsafe { GlobalScope::current(cx) }.ok_or(Error::JSFailed)?;
         let event = Event::new(cx, global, &type_, false, true);
         event.set_trusted(true);
         Ok(self.eventtarget.dispatch(cx, &event))
     }
     fn CollectGarbage(&self, cx: &mut JSContext) -> Fallible<()> {
+        // SAFETY: a GC from a binding method: no unrooted GC pointer is held across it.
         unsafe { JS_GC(cx, GCReason::API) };
         Ok(())
     }
@@ -804,6 +798,8 @@ impl TestBindingMethods for TestBinding {
     /// <https://wicg.github.io/js-self-profiling/#force-sample> for the
     /// current browsing context.
     fn ForceProfilerSample(&self, cx: &mut JSContext) -> Fallible<u32> {
+        // SAFETY: the current global lives while its realm is entered, which outlasts this
+        // call.
         let navigable = unsafe { GlobalScope::current(cx) }
             .and_then(|g| g.as_window())
             .map(|w| w.navigable_id());

@@ -2,9 +2,8 @@
 //! `[LegacyUnenumerableNamedProperties]` named getters and no setters
 //! (`webidl/TestBinding.webidl`), standing in for `HTMLCollection`.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TestCollectionBinding::TestCollectionMethods;
@@ -14,17 +13,12 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct TestCollection {
     pub(crate) reflector: Reflector,
     /// "name=value" entries: item(i) is the value, namedItem(name) the
     /// first value with that name.
     entries: Vec<(DOMString, DOMString)>,
-}
-
-unsafe impl Traceable for TestCollection {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl TestCollection {

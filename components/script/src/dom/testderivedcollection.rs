@@ -3,9 +3,8 @@
 //! (`webidl/TestBinding.webidl`), standing in for
 //! `HTMLFormControlsCollection : HTMLCollection`.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::LongOrString;
@@ -18,6 +17,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::testcollection::TestCollection;
 
+#[derive(JSTraceable)]
 pub struct TestDerivedCollection {
     collection: TestCollection,
 }
@@ -25,12 +25,6 @@ pub struct TestDerivedCollection {
 impl AsRef<TestCollection> for TestDerivedCollection {
     fn as_ref(&self) -> &TestCollection {
         &self.collection
-    }
-}
-
-unsafe impl Traceable for TestDerivedCollection {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.collection.trace(trc) }
     }
 }
 

@@ -4,9 +4,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TestDerivedListBinding::TestDerivedListMethods;
@@ -18,6 +17,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::testindexedlist::TestIndexedList;
 
+#[derive(JSTraceable)]
 pub struct TestDerivedList {
     list: TestIndexedList,
     value: RefCell<DOMString>,
@@ -26,12 +26,6 @@ pub struct TestDerivedList {
 impl AsRef<TestIndexedList> for TestDerivedList {
     fn as_ref(&self) -> &TestIndexedList {
         &self.list
-    }
-}
-
-unsafe impl Traceable for TestDerivedList {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.list.trace(trc) }
     }
 }
 

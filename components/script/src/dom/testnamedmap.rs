@@ -4,9 +4,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TestNamedMapBinding::TestNamedMapMethods;
@@ -54,15 +53,11 @@ impl OrderedMap {
     }
 }
 
+#[derive(JSTraceable)]
 pub struct TestNamedMap {
     pub(crate) reflector: Reflector,
+    #[no_trace]
     map: OrderedMap,
-}
-
-unsafe impl Traceable for TestNamedMap {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl TestNamedMapMethods for TestNamedMap {

@@ -2,9 +2,8 @@
 //! platform object with identifier-less named property operations
 //! (`webidl/TestBinding.webidl`), standing in for `DOMStringMap`.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TestOverrideMapBinding::TestOverrideMapMethods;
@@ -15,15 +14,11 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::testnamedmap::OrderedMap;
 
+#[derive(JSTraceable)]
 pub struct TestOverrideMap {
     pub(crate) reflector: Reflector,
+    #[no_trace]
     map: OrderedMap,
-}
-
-unsafe impl Traceable for TestOverrideMap {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl TestOverrideMapMethods for TestOverrideMap {

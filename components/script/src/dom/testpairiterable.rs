@@ -4,9 +4,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TestPairIterableBinding::TestPairIterableMethods;
@@ -16,15 +15,10 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct TestPairIterable {
     pub(crate) reflector: Reflector,
     pairs: RefCell<Vec<(DOMString, i32)>>,
-}
-
-unsafe impl Traceable for TestPairIterable {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl TestPairIterableMethods for TestPairIterable {

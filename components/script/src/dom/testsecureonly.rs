@@ -2,9 +2,8 @@
 //! (`webidl/TestBinding.webidl`): no interface object outside secure
 //! contexts.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TestSecureOnlyBinding::TestSecureOnlyMethods;
@@ -13,14 +12,9 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct TestSecureOnly {
     pub(crate) reflector: Reflector,
-}
-
-unsafe impl Traceable for TestSecureOnly {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl TestSecureOnlyMethods for TestSecureOnly {

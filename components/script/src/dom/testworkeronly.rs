@@ -1,20 +1,14 @@
 //! `TestWorkerOnly`: a test-only interface exposed only on dedicated
 //! worker globals (checks `[Exposed]`).
 
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
+use jsprof_script_derive::JSTraceable;
 
 use crate::dom::bindings::codegen::TestWorkerOnlyBinding::TestWorkerOnlyMethods;
 use crate::dom::bindings::reflector::Reflector;
 
+#[derive(JSTraceable)]
 pub struct TestWorkerOnly {
     pub(crate) reflector: Reflector,
-}
-
-unsafe impl Traceable for TestWorkerOnly {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl TestWorkerOnlyMethods for TestWorkerOnly {}

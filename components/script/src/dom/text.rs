@@ -1,8 +1,7 @@
 //! `Text` (<https://dom.spec.whatwg.org/#interface-text>).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TextBinding::TextMethods;
@@ -15,6 +14,7 @@ use crate::dom::document::Document;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::node::{Node, NodeKind};
 
+#[derive(JSTraceable)]
 pub struct Text {
     characterdata: CharacterData,
 }
@@ -22,12 +22,6 @@ pub struct Text {
 impl AsRef<CharacterData> for Text {
     fn as_ref(&self) -> &CharacterData {
         &self.characterdata
-    }
-}
-
-unsafe impl Traceable for Text {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.characterdata.trace(trc) }
     }
 }
 

@@ -6,9 +6,8 @@
 use std::cell::{Cell, RefCell};
 
 use encoding_rs::{CoderResult, Decoder, DecoderResult, Encoding};
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::buffer::AllowSharedBufferSource;
@@ -20,9 +19,11 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct TextDecoder {
     pub(crate) reflector: Reflector,
     /// <https://encoding.spec.whatwg.org/#textdecoder-encoding>
+    #[no_trace]
     encoding: &'static Encoding,
     /// <https://encoding.spec.whatwg.org/#textdecoder-error-mode>
     /// ("fatal" when true, else "replacement").
@@ -31,18 +32,13 @@ pub struct TextDecoder {
     ignore_bom: bool,
     /// <https://encoding.spec.whatwg.org/#textdecoder-decoder>, with the
     /// I/O queue and BOM seen flag it keeps between calls.
+    #[no_trace]
     decoder: RefCell<Option<Decoder>>,
     /// <https://encoding.spec.whatwg.org/#textdecoder-do-not-flush>
     do_not_flush: Cell<bool>,
     /// The bytes of the I/O queue not yet processed when a "fatal" error
     /// stopped the processing (read first by the next call).
     pending: RefCell<Vec<u8>>,
-}
-
-unsafe impl Traceable for TextDecoder {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl TextDecoder {

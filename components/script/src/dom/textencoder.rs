@@ -1,9 +1,8 @@
 //! `TextEncoder` (<https://encoding.spec.whatwg.org/#interface-textencoder>):
 //! UTF-8 encoding into a new `Uint8Array` or into a given one.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::buffer::Uint8Array;
@@ -15,14 +14,9 @@ use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 
+#[derive(JSTraceable)]
 pub struct TextEncoder {
     pub(crate) reflector: Reflector,
-}
-
-unsafe impl Traceable for TextEncoder {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 /// <https://encoding.spec.whatwg.org/#dom-textencoder-encodeinto>'s steps

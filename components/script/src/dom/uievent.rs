@@ -3,9 +3,8 @@
 //! (<https://w3c.github.io/uievents/#dictdef-eventmodifierinit>) that
 //! `MouseEvent` and `KeyboardEvent` share.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::UIEventBinding::UIEventMethods;
@@ -18,6 +17,7 @@ use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::window::Window;
 
+#[derive(JSTraceable)]
 pub struct UIEvent {
     event: Event,
     /// <https://w3c.github.io/uievents/#dom-uievent-view>
@@ -29,15 +29,6 @@ pub struct UIEvent {
 impl AsRef<Event> for UIEvent {
     fn as_ref(&self) -> &Event {
         &self.event
-    }
-}
-
-unsafe impl Traceable for UIEvent {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.event.trace(trc);
-            self.view.trace(trc);
-        }
     }
 }
 

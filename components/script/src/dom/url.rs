@@ -5,39 +5,31 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::browsing_context;
 use crate::dom::bindings::codegen::URLBinding::URLMethods;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
-use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
+use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::blob::Blob;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::urlhelper::UrlHelper;
 use crate::dom::urlsearchparams::{parse, URLSearchParams};
 
+#[derive(JSTraceable)]
 pub struct URL {
     pub(crate) reflector: Reflector,
     /// <https://url.spec.whatwg.org/#concept-url-url>
+    #[no_trace]
     url: RefCell<url::Url>,
     /// <https://url.spec.whatwg.org/#concept-url-query-object>, made on
     /// first use (its list parsed from the query then, as it would have
     /// been at construction and kept since).
     query_object: MutNullableDom<URLSearchParams>,
-}
-
-unsafe impl Traceable for URL {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.query_object.trace(trc);
-        }
-    }
 }
 
 impl URL {
@@ -212,10 +204,7 @@ impl URLMethods for URL {
         // (https://url.spec.whatwg.org/#url-initialize, steps 3-5: a new
         // URLSearchParams object, initialized with this's URL's query,
         // whose URL object is this.)
-        let object = self.reflector.get_jsobject();
-        // SAFETY: a reflector's global lives while the reflector does.
-        let global =
-            unsafe { GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(object)) };
+        let global = self.global_scope();
         let query = self.url.borrow().query().map(str::to_owned);
         let params = URLSearchParams::new_for_url(cx, global, self, query.as_deref());
         self.query_object.set(Some(&params));

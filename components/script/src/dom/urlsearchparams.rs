@@ -6,9 +6,8 @@
 
 use std::cell::RefCell;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::URLSearchParamsBinding::URLSearchParamsMethods;
@@ -20,21 +19,13 @@ use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::url::URL;
 
+#[derive(JSTraceable)]
 pub struct URLSearchParams {
     pub(crate) reflector: Reflector,
     /// <https://url.spec.whatwg.org/#concept-urlsearchparams-list>
     list: RefCell<Vec<(String, String)>>,
     /// <https://url.spec.whatwg.org/#concept-urlsearchparams-url-object>
     url_object: MutNullableDom<URL>,
-}
-
-unsafe impl Traceable for URLSearchParams {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.url_object.trace(trc);
-        }
-    }
 }
 
 /// <https://url.spec.whatwg.org/#concept-urlencoded-parser> of `input`

@@ -8,9 +8,9 @@ use std::cell::{Cell, RefCell};
 use std::ptr::{self, NonNull};
 use std::rc::Rc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSObject, JSTracer};
+use mozjs::jsapi::{Heap, JSObject};
 use mozjs::jsval::{ObjectValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
@@ -34,16 +34,23 @@ use crate::dom::performance::Performance;
 use crate::event_loop::EventLoop;
 
 /// A built-in function this realm made for a cross-origin property of the
-/// WindowProxy of a navigable (`crate::windowproxy`): the navigable, the
-/// property's index in CrossOriginProperties, which function (boxed: a
-/// Heap must not move).
-type CrossOriginFunctionEntry = (
-    NavigableId,
-    usize,
-    crate::windowproxy::CrossOriginFunction,
-    Box<Heap<*mut JSObject>>,
-);
+/// WindowProxy of a navigable (`crate::windowproxy`).
+#[derive(JSTraceable)]
+struct CrossOriginFunctionEntry {
+    /// The navigable whose WindowProxy the property belongs to.
+    #[no_trace]
+    target: NavigableId,
+    /// The property's index in CrossOriginProperties.
+    #[no_trace]
+    index: usize,
+    /// Which function of the property (a method, getter or setter).
+    #[no_trace]
+    which: crate::windowproxy::CrossOriginFunction,
+    /// The function (boxed: a Heap must not move).
+    function: Box<Heap<*mut JSObject>>,
+}
 
+#[derive(JSTraceable)]
 pub struct Window {
     eventtarget: EventTarget,
     document: MutNullableDom<Document>,
@@ -54,9 +61,11 @@ pub struct Window {
     navigator: MutNullableDom<crate::dom::navigator::Navigator>,
     local_storage: MutNullableDom<crate::dom::storage::Storage>,
     session_storage: MutNullableDom<crate::dom::storage::Storage>,
+    #[no_trace]
     url: RefCell<url::Url>,
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-origin>
     /// (the associated Document's origin).
+    #[no_trace]
     origin: RefCell<jsprof_document::Origin>,
     /// This window's navigable, once registered.
     navigable: Cell<Option<NavigableId>>,
@@ -76,28 +85,6 @@ pub struct Window {
 impl AsRef<EventTarget> for Window {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for Window {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.document.trace(trc);
-            self.location.trace(trc);
-            self.console.trace(trc);
-            self.performance.trace(trc);
-            self.history.trace(trc);
-            self.navigator.trace(trc);
-            self.local_storage.trace(trc);
-            self.session_storage.trace(trc);
-            if let Ok(functions) = self.cross_origin_functions.try_borrow() {
-                for (_, _, _, function) in functions.iter() {
-                    function.trace(trc);
-                }
-            }
-            self.frame_callbacks.trace(trc);
-        }
     }
 }
 
@@ -129,6 +116,8 @@ impl Window {
     }
 
     pub(crate) fn global_scope(&self) -> &GlobalScope {
+        // SAFETY: a Window's reflector is its global (made by `create_global`), alive while
+        // `self` is.
         unsafe { GlobalScope::from_global(self.reflector().get_jsobject()) }
     }
 
@@ -246,8 +235,8 @@ impl Window {
         self.cross_origin_functions
             .borrow()
             .iter()
-            .find(|(t, i, w, _)| *t == target && *i == index && *w == which)
-            .map(|(_, _, _, function)| function.get())
+            .find(|e| e.target == target && e.index == index && e.which == which)
+            .map(|e| e.function.get())
     }
 
     /// Keeps `function` (of this realm) as the one for cross-origin
@@ -259,12 +248,14 @@ impl Window {
         which: crate::windowproxy::CrossOriginFunction,
         function: *mut JSObject,
     ) {
-        self.cross_origin_functions.borrow_mut().push((
-            target,
-            index,
-            which,
-            Heap::boxed(function),
-        ));
+        self.cross_origin_functions
+            .borrow_mut()
+            .push(CrossOriginFunctionEntry {
+                target,
+                index,
+                which,
+                function: Heap::boxed(function),
+            });
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-closed>:
@@ -695,8 +686,10 @@ pub(crate) fn window_post_message_steps(
     // Step 1: Let targetRealm be targetWindow's realm.
     // Step 2: Let incumbentSettings be the incumbent settings object (the
     // global of the script that called: SpiderMonkey's scripted caller).
+    // SAFETY: a query of this thread's context (inside a call from script).
     let caller = unsafe { mozjs::rust::wrappers2::GetScriptedCallerGlobal(cx) };
     let caller = if caller.is_null() {
+        // SAFETY: a query of this thread's context.
         unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) }
     } else {
         caller
@@ -704,6 +697,8 @@ pub(crate) fn window_post_message_steps(
     if caller.is_null() {
         return Ok(());
     }
+    // SAFETY: `caller` is a non-null global of a realm running on this thread (the scripted
+    // caller's or the current one), alive during this call.
     let Some(incumbent) = (unsafe { GlobalScope::from_global(caller) }).as_window() else {
         return Ok(());
     };
@@ -767,6 +762,7 @@ pub(crate) fn window_post_message_steps(
         rooted!(&in(cx) let mut source_object = source.as_ref().map_or(ptr::null_mut(), |s| s.get()));
         if !source_object.get().is_null() {
             rooted!(&in(cx) let mut v = ObjectValue(source_object.get()));
+            // SAFETY: `v` is rooted; wrapping it into the current realm is always allowed.
             unsafe { mozjs::rust::wrappers2::JS_WrapValue(cx, v.handle_mut()) };
             source_object.set(v.to_object());
         }

@@ -7,15 +7,12 @@
 //! this object by the worker's ID in the owner's registry, which roots it
 //! while the worker runs.
 
-use std::ptr::NonNull;
 use std::sync::Arc;
 use std::time::Instant;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 use mozjs::jsval::{NullValue, UndefinedValue};
-use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
@@ -40,22 +37,18 @@ use crate::event_loop::EventLoop;
 use crate::runtime::ScriptError;
 use crate::workers::{self, WorkerShared};
 
+#[derive(JSTraceable)]
 pub struct Worker {
     eventtarget: EventTarget,
     /// What this object shares with its worker (the worker's inbox, its
     /// closing and terminated flags).
+    #[no_trace]
     shared: Arc<WorkerShared>,
 }
 
 impl AsRef<EventTarget> for Worker {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for Worker {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.eventtarget.trace(trc) }
     }
 }
 
@@ -83,11 +76,7 @@ impl Worker {
         let Some(worker) = (unsafe { DomRoot::<Worker>::try_from_object(object.get()) }) else {
             return;
         };
-        let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object.get()) };
-        let Some(global) = NonNull::new(global) else {
-            return;
-        };
-        let mut realm = AutoRealm::new(cx, global);
+        let mut realm = worker.enter_relevant_realm(cx);
         f(&mut realm, &worker);
     }
 
@@ -162,15 +151,6 @@ impl Worker {
             event.set_trusted(true);
             worker.eventtarget.dispatch(cx, &event);
         });
-    }
-
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
     }
 }
 
@@ -268,12 +248,7 @@ impl WorkerMethods for Worker {
             eprintln!("Worker: {reason}");
             let target = worker.clone();
             EventLoop::current().queue_task(Box::new(move |cx| {
-                let object = target.reflector().get_jsobject();
-                let global = unsafe { mozjs::jsapi::GetNonCCWObjectGlobal(object) };
-                let Some(global) = NonNull::new(global) else {
-                    return;
-                };
-                let mut realm = AutoRealm::new(cx, global);
+                let mut realm = target.enter_relevant_realm(cx);
                 let event = Event::new(&mut realm, target.global_scope(), "error", false, false);
                 event.set_trusted(true);
                 target.eventtarget.dispatch(&mut realm, &event);

@@ -13,9 +13,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::VoidFunction;
 use crate::dom::bindings::codegen::WorkerGlobalScopeBinding::WorkerGlobalScopeMethods;
@@ -32,9 +31,11 @@ use crate::script_loading::ClassicScriptRun;
 use crate::worker_scripts::ImportError;
 use crate::workers::WorkerShared;
 
+#[derive(JSTraceable)]
 pub struct WorkerGlobalScope {
     eventtarget: EventTarget,
     /// <https://html.spec.whatwg.org/multipage/workers.html#concept-workerglobalscope-url>
+    #[no_trace]
     url: RefCell<url::Url>,
     location: MutNullableDom<WorkerLocation>,
     console: MutNullableDom<Console>,
@@ -42,34 +43,26 @@ pub struct WorkerGlobalScope {
     navigator: MutNullableDom<crate::dom::workernavigator::WorkerNavigator>,
     /// <https://html.spec.whatwg.org/multipage/workers.html#set-up-a-worker-environment-settings-object>'s
     /// origin: the owner's, or an opaque one for a `data:` worker.
+    #[no_trace]
     origin: RefCell<jsprof_document::Origin>,
     /// The document policy of the worker's policy container (see
     /// `jsprof_document::worker_document_policy`).
+    #[no_trace]
     document_policy: Cell<Option<jsprof_document::DocumentPolicy>>,
     /// <https://html.spec.whatwg.org/multipage/workers.html#concept-workerglobalscope-embedder-policy>
+    #[no_trace]
     embedder_policy: Cell<jsprof_document::EmbedderPolicyValue>,
     /// Whether the worker's environment is a secure context.
     secure_context: Cell<bool>,
     /// What the worker shares with its owner (its closing flag, the
     /// owner's event loop), set when the worker starts.
+    #[no_trace]
     shared: RefCell<Option<Arc<WorkerShared>>>,
 }
 
 impl AsRef<EventTarget> for WorkerGlobalScope {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for WorkerGlobalScope {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.eventtarget.trace(trc);
-            self.location.trace(trc);
-            self.console.trace(trc);
-            self.performance.trace(trc);
-            self.navigator.trace(trc);
-        }
     }
 }
 

@@ -1,9 +1,8 @@
 //! `WorkerLocation` (<https://html.spec.whatwg.org/multipage/workers.html#worker-locations>):
 //! the worker global scope's URL, read-only.
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::WorkerLocationBinding::WorkerLocationMethods;
 use crate::dom::bindings::conversions::USVString;
@@ -12,16 +11,12 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::urlhelper::UrlHelper;
 
+#[derive(JSTraceable)]
 pub struct WorkerLocation {
     pub(crate) reflector: Reflector,
     /// The WorkerGlobalScope's url.
+    #[no_trace]
     url: url::Url,
-}
-
-unsafe impl Traceable for WorkerLocation {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.reflector.trace(trc) }
-    }
 }
 
 impl WorkerLocation {

@@ -2,9 +2,8 @@
 //! a worker's `navigator`, with the values the Window's `Navigator` gives
 //! (see `dom/navigator.rs`).
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
 
 use crate::dom::bindings::codegen::WorkerNavigatorBinding::WorkerNavigatorMethods;
 use crate::dom::bindings::conversions::{DOMString, RootedJsObject};
@@ -13,18 +12,10 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::navigator::{self, LanguagesCache, LANGUAGES};
 
+#[derive(JSTraceable)]
 pub struct WorkerNavigator {
     pub(crate) reflector: Reflector,
     languages: LanguagesCache,
-}
-
-unsafe impl Traceable for WorkerNavigator {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.reflector.trace(trc);
-            self.languages.trace(trc);
-        }
-    }
 }
 
 impl WorkerNavigator {

@@ -26,9 +26,9 @@ use jsprof_net::api_fetch::{
     normalize_header_value,
 };
 use jsprof_net::{ApiRequest, ApiResponse, Method, MimeType};
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::gc::Traceable;
-use mozjs::jsapi::{Heap, JSTracer};
+use mozjs::jsapi::Heap;
 use mozjs::jsval::{JSVal, NullValue, UndefinedValue};
 use mozjs::rooted;
 use mozjs::rust::HandleObject;
@@ -68,6 +68,7 @@ enum ResponseObject {
     Failure,
 }
 
+#[derive(JSTraceable)]
 pub struct XMLHttpRequest {
     target: XMLHttpRequestEventTarget,
     state: Cell<u16>,
@@ -77,20 +78,26 @@ pub struct XMLHttpRequest {
     timed_out: Cell<bool>,
     /// <https://xhr.spec.whatwg.org/#upload-complete-flag>
     upload_complete: Cell<bool>,
+    #[no_trace]
     method: RefCell<Method>,
+    #[no_trace]
     url: RefCell<Option<url::Url>>,
     /// <https://xhr.spec.whatwg.org/#author-request-headers>
     author_headers: RefCell<Vec<(String, String)>>,
     timeout: Cell<u32>,
     with_credentials: Cell<bool>,
+    #[no_trace]
     response_type: Cell<XMLHttpRequestResponseType>,
     /// <https://xhr.spec.whatwg.org/#response>: `None` is a network error.
+    #[no_trace]
     response: RefCell<Option<ApiResponse>>,
     /// <https://xhr.spec.whatwg.org/#received-bytes>
     received: RefCell<Vec<u8>>,
+    #[no_trace]
     response_object: Cell<ResponseObject>,
     response_value: Box<Heap<JSVal>>,
     /// <https://xhr.spec.whatwg.org/#override-mime-type>
+    #[no_trace]
     override_mime: RefCell<Option<MimeType>>,
     /// The fetch in flight (its id in `crate::fetch`).
     fetch_id: Cell<Option<u64>>,
@@ -102,25 +109,7 @@ impl AsRef<XMLHttpRequestEventTarget> for XMLHttpRequest {
     }
 }
 
-unsafe impl Traceable for XMLHttpRequest {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe {
-            self.target.trace(trc);
-            self.response_value.trace(trc);
-        }
-    }
-}
-
 impl XMLHttpRequest {
-    fn global_scope(&self) -> &GlobalScope {
-        // SAFETY: the reflector's global lives as long as the reflector.
-        unsafe {
-            GlobalScope::from_global(mozjs::jsapi::GetNonCCWObjectGlobal(
-                self.reflector().get_jsobject(),
-            ))
-        }
-    }
-
     fn event_target(&self) -> &EventTarget {
         self.target.upcast_event_target()
     }
@@ -619,14 +608,10 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         // req with processResponse, processResponseEndOfBody (run in one
         // networking task when the fetch ends: process_response).
         let this = DomRoot::from_ref(self);
-        let global_object = global.global_object();
         let id = crate::fetch::start(
             request,
             Box::new(move |cx, outcome| {
-                let Some(global) = std::ptr::NonNull::new(global_object) else {
-                    return;
-                };
-                let mut realm = mozjs::realm::AutoRealm::new(cx, global);
+                let mut realm = this.enter_relevant_realm(cx);
                 this.process_response(&mut realm, outcome);
             }),
         );

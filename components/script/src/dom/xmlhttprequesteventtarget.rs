@@ -2,12 +2,12 @@
 //! the event handlers of `XMLHttpRequest` (all provided by the generated
 //! trait).
 
-use mozjs::gc::Traceable;
-use mozjs::jsapi::JSTracer;
+use jsprof_script_derive::JSTraceable;
 
 use crate::dom::bindings::codegen::XMLHttpRequestEventTargetBinding::XMLHttpRequestEventTargetMethods;
 use crate::dom::eventtarget::EventTarget;
 
+#[derive(JSTraceable)]
 pub struct XMLHttpRequestEventTarget {
     eventtarget: EventTarget,
 }
@@ -15,12 +15,6 @@ pub struct XMLHttpRequestEventTarget {
 impl AsRef<EventTarget> for XMLHttpRequestEventTarget {
     fn as_ref(&self) -> &EventTarget {
         &self.eventtarget
-    }
-}
-
-unsafe impl Traceable for XMLHttpRequestEventTarget {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.eventtarget.trace(trc) }
     }
 }
 

@@ -70,6 +70,8 @@ impl BufferObject {
                 .and_then(|a| a.to_vec())
                 .unwrap_or_default(),
             Shape::SharedArrayBuffer => {
+                // SAFETY: `self.object()` is rooted by `self`; unwrapping only reads the
+                // object.
                 let unwrapped = unsafe { UnwrapSharedArrayBuffer(self.object()) };
                 if unwrapped.is_null() {
                     return Vec::new();
@@ -123,8 +125,14 @@ impl BufferObject {
         if self.shape != Shape::View {
             return None;
         }
+        // SAFETY: `self.object()` is rooted by `self`; unwrapping only reads
+        // the object.
         let unwrapped = unsafe { UnwrapArrayBufferView(self.object()) };
-        (!unwrapped.is_null()).then(|| unsafe { JS_GetArrayBufferViewType(unwrapped) })
+        if unwrapped.is_null() {
+            return None;
+        }
+        // SAFETY: `unwrapped` is a live (rooted through `self`) non-null view.
+        Some(unsafe { JS_GetArrayBufferViewType(unwrapped) })
     }
 
     /// Runs `f` on the bytes of a view (its viewed range), without
@@ -158,6 +166,8 @@ fn classify(
     accepts: Accepts,
     conversion: BufferConversion,
 ) -> Option<Shape> {
+    // SAFETY: `object` is a live object the caller holds rooted (a conversion's value); these
+    // calls only read it.
     unsafe {
         let buffer = UnwrapArrayBuffer(object);
         if !buffer.is_null() {
@@ -277,6 +287,8 @@ macro_rules! buffer_source_type {
 
         impl ToJsValue for $name {
             unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+                // SAFETY: forwards this `to_js`'s own contract (rooted `rval`, `cx` in a
+                // realm).
                 unsafe { self.0.to_js(cx, rval) }
             }
         }
@@ -370,6 +382,7 @@ fn create_typed<E: TypedArrayElement + mozjs::typedarray::TypedArrayElementCreat
     shape: Shape,
 ) -> Result<BufferObject, ()> {
     rooted!(&in(cx) let mut object = ptr::null_mut::<JSObject>());
+    // SAFETY: `object` is rooted above; `data` is a live slice copied into the new array.
     unsafe {
         TypedArray::<E, *mut JSObject>::create(cx, CreateWith::Slice(data), object.handle_mut())
     }?;

@@ -7,6 +7,7 @@
 //! refers back to its target forms an ordinary collectable cycle. The
 //! generated glue roots callback arguments for the duration of a call.
 
+use jsprof_script_derive::JSTraceable;
 use std::ffi::CStr;
 
 use mozjs::context::JSContext;
@@ -33,6 +34,7 @@ pub enum ExceptionHandling {
 }
 
 /// The JS object of a callback.
+#[derive(JSTraceable)]
 struct CallbackObject {
     // Boxed: a Heap must not move once it holds a pointer.
     object: Box<Heap<*mut JSObject>>,
@@ -60,6 +62,7 @@ pub fn callback_conversion_failed(cx: &mut JSContext, handling: ExceptionHandlin
 }
 
 /// A callback function value.
+#[derive(JSTraceable)]
 pub struct CallbackFunction(CallbackObject);
 
 impl CallbackFunction {
@@ -86,12 +89,16 @@ impl CallbackFunction {
         rooted!(&in(cx) let function = ObjectValue(self.object()));
         // Step 4: If IsCallable(F) is false ([LegacyTreatNonObjectAsNull]
         // only): return undefined.
+        // SAFETY: the callback object is traced by its holder, so alive; IsCallable only reads
+        // it.
         if !unsafe { IsCallable(self.object()) } {
             let mut rval = rval;
             rval.set(UndefinedValue());
             return Ok(());
         }
         // Steps 5-8: prepare to run script in F's realm.
+        // SAFETY: the callback object is alive (traced by its holder); the realm guard is
+        // dropped at the end of this scope, before `cx` is used elsewhere.
         let _realm = unsafe { JSAutoRealm::new(cx.raw_cx_no_gc(), self.object()) };
         // thisArg as a value of F's realm (a Window is its WindowProxy).
         rooted!(&in(cx) let mut this = this_arg.get());
@@ -101,15 +108,12 @@ impl CallbackFunction {
         }
         let args = HandleValueArray::from(argv);
         // Step 11: Let callResult be Completion(Call(F, thisArg, jsArgs)).
+        // SAFETY: every argument is a rooted handle, and we are in the function's realm.
         if unsafe { Call(cx, this.handle(), function.handle(), &args, rval) } {
             Ok(())
         } else {
             Err(failed(cx, handling))
         }
-    }
-
-    pub unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.0.object.trace(trc) }
     }
 }
 
@@ -123,6 +127,7 @@ impl ToJsValue for CallbackFunction {
 
 /// A callback interface value: a function, or an object with the
 /// operation as a method.
+#[derive(JSTraceable)]
 pub struct CallbackInterface(CallbackObject);
 
 impl CallbackInterface {
@@ -149,6 +154,8 @@ impl CallbackInterface {
     ) -> Fallible<()> {
         rooted!(&in(cx) let object = self.object());
         // Steps 4-5: prepare to run script in O's realm.
+        // SAFETY: the callback object is alive (rooted as `object` above); the realm guard is
+        // dropped at the end of this scope.
         let _realm = unsafe { JSAutoRealm::new(cx.raw_cx_no_gc(), self.object()) };
         // Step 6: Let X be O.
         rooted!(&in(cx) let mut x = ObjectValue(self.object()));
@@ -159,12 +166,15 @@ impl CallbackInterface {
             return Err(failed(cx, handling));
         }
         // Step 7: If IsCallable(O) is false, then:
+        // SAFETY: the callback object is rooted as `object` above; IsCallable only reads it.
         if !unsafe { IsCallable(self.object()) } {
             // Step 7.1: Let getResult be Completion(Get(O, opName)).
+            // SAFETY: `object` and `x` are rooted; `operation` is a NUL-terminated name.
             if !unsafe { JS_GetProperty(cx, object.handle(), operation.as_ptr(), x.handle_mut()) } {
                 return Err(failed(cx, handling));
             }
             // Step 7.3: If IsCallable(X) is false, throw a TypeError.
+            // SAFETY: `x` is rooted and holds an object (checked first).
             if !(x.is_object() && unsafe { IsCallable(x.to_object()) }) {
                 let name = operation.to_string_lossy();
                 throw_type_error(
@@ -178,6 +188,7 @@ impl CallbackInterface {
         }
         let args = HandleValueArray::from(argv);
         // Step 10: Let callResult be Completion(Call(X, thisArg, jsArgs)).
+        // SAFETY: every argument is a rooted handle, and we are in the object's realm.
         if unsafe { Call(cx, this.handle(), x.handle(), &args, rval) } {
             Ok(())
         } else {
@@ -185,7 +196,13 @@ impl CallbackInterface {
         }
     }
 
+    /// Traces the callback object (from the generated callback interface
+    /// types' `Traceable` impls).
+    ///
+    /// # Safety
+    /// As `Traceable::trace`: `trc` is the tracer the GC passed in.
     pub unsafe fn trace(&self, trc: *mut JSTracer) {
+        // SAFETY: forwards this function's contract.
         unsafe { self.0.object.trace(trc) }
     }
 }
@@ -195,11 +212,5 @@ impl ToJsValue for CallbackInterface {
         let mut rval = rval;
         rval.set(ObjectValue(self.object()));
         mozjs::rust::maybe_wrap_value(cx, rval);
-    }
-}
-
-unsafe impl Traceable for CallbackFunction {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.0.object.trace(trc) }
     }
 }

@@ -4,6 +4,7 @@
 //! Every `from_js` either returns the value or throws (a JS exception is
 //! pending) and returns `Err(())`.
 
+use jsprof_script_derive::JSTraceable;
 use std::ffi::CStr;
 use std::ops::{ControlFlow, Deref};
 use std::ptr::{self, NonNull};
@@ -38,7 +39,7 @@ use crate::dom::bindings::root::DomRoot;
 pub type DOMString = String;
 
 /// `USVString` (<https://webidl.spec.whatwg.org/#js-USVString>).
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, JSTraceable)]
 pub struct USVString(pub String);
 
 /// `any`, rooted while the value lives.

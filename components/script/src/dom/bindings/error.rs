@@ -165,6 +165,8 @@ pub fn throw_dom_error(cx: &mut JSContext, error: Error) {
         // Already pending.
         Error::JSFailed => {}
         Error::Dom(name, message) => {
+            // SAFETY: the current global lives while its realm is entered, which outlasts this
+            // call.
             let Some(global) = (unsafe { GlobalScope::current(cx) }) else {
                 throw_type_error(cx, &Error::Dom(name, message).to_string());
                 return;
@@ -172,6 +174,7 @@ pub fn throw_dom_error(cx: &mut JSContext, error: Error) {
             let message = message.unwrap_or_else(|| name.default_message().to_owned());
             let exception = DOMException::new(cx, global, name.as_str().to_owned(), message);
             rooted!(&in(cx) let mut value = UndefinedValue());
+            // SAFETY: `value` is rooted above and `cx` is in the current realm.
             unsafe {
                 exception.to_js(cx, value.handle_mut());
                 JS_SetPendingException(cx, value.handle(), ExceptionStackBehavior::Capture);

@@ -50,14 +50,19 @@ impl NativeArgs {
 
     /// Argument `i`, `undefined` when missing.
     pub fn get(&self, i: u32) -> HandleValue<'_> {
+        // SAFETY: the call's argument slots (and the `undefined` SpiderMonkey
+        // hands out for a missing one) are rooted for the whole call, which
+        // `self`'s borrow does not outlive.
         unsafe { Handle::from_raw(self.args.get(i)) }
     }
 
     pub fn thisv(&self) -> HandleValue<'_> {
+        // SAFETY: the `this` slot is rooted for the whole call.
         unsafe { Handle::from_raw(self.args.thisv()) }
     }
 
     pub fn rval(&self) -> MutableHandleValue<'_> {
+        // SAFETY: the return value slot is rooted for the whole call.
         unsafe { MutableHandleValue::from_raw(self.args.rval()) }
     }
 
@@ -67,6 +72,7 @@ impl NativeArgs {
 
     /// NewTarget; only when constructing.
     pub fn new_target(&self) -> HandleValue<'_> {
+        // SAFETY: the NewTarget slot is rooted for the whole call.
         unsafe { Handle::from_marked_location(self.args.new_target().ptr) }
     }
 }
@@ -90,9 +96,10 @@ pub unsafe fn call_native(
     };
     // SAFETY: a native gets the only live context of its thread.
     let mut cx = unsafe { JSContext::from_ptr(raw) };
-    let args = NativeArgs {
-        args: unsafe { CallArgs::from_vp(vp, argc) },
-    };
+    // SAFETY: `vp` and `argc` are the JSNative's arguments (this function's
+    // contract).
+    let args = unsafe { CallArgs::from_vp(vp, argc) };
+    let args = NativeArgs { args };
     let outcome = catch_unwind(AssertUnwindSafe(|| body(&mut cx, args)));
     let ok = match outcome {
         Ok(result) => result.is_ok(),
@@ -107,6 +114,7 @@ pub unsafe fn call_native(
     }
     match kind {
         ReturnKind::Value => false,
+        // SAFETY: `args.rval()` is the call's rooted return slot.
         ReturnKind::Promise => unsafe { reject_with_pending_exception(&mut cx, args.rval()) },
     }
 }
@@ -117,6 +125,8 @@ pub unsafe fn reject_with_pending_exception(
     cx: &mut JSContext,
     mut rval: MutableHandleValue,
 ) -> bool {
+    // SAFETY: pending-exception queries on this thread's context; the
+    // exception is rooted before `CallOriginalPromiseReject` can GC.
     unsafe {
         if !JS_IsExceptionPending(cx) {
             return false;
@@ -154,6 +164,7 @@ pub fn unwrap_this<'a, T: DomObjectIface>(
     // thisValue is null or undefined, set O to realm's global object" (a
     // bare `setTimeout(...)` call).
     if this.is_null_or_undefined() {
+        // SAFETY: a query of this thread's context.
         let global = unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) };
         // SAFETY: the current global is alive during the call.
         if let Some(object) = unsafe { unwrap_dom_object::<T>(global) } {
@@ -202,6 +213,9 @@ pub fn check_argument_count(
 /// <https://webidl.spec.whatwg.org/#dfn-create-operation-function> step
 /// 2.1.2 (static: no `this` check).
 pub fn static_operation_global<'g>(cx: &mut JSContext) -> Result<&'g GlobalScope, ()> {
+    // SAFETY: the current global lives while its realm is entered, for the
+    // whole native call; the reference is for that call (as the generated
+    // static operations use it).
     unsafe { GlobalScope::current(cx) }.ok_or(())
 }
 
@@ -230,21 +244,26 @@ pub fn constructor_prologue<'g>(
     name: &str,
 ) -> Result<(&'g GlobalScope, RootedJsObject), ()> {
     require_new_target(cx, args, name)?;
+    // SAFETY: the current global lives while its realm is entered, for the
+    // whole constructor call.
     let global = unsafe { GlobalScope::current(cx) }.ok_or(())?;
     let new_target = args.new_target();
     rooted!(&in(cx) let target = if new_target.is_object() { new_target.to_object() } else { ptr::null_mut::<JSObject>() });
     rooted!(&in(cx) let mut prototype = UndefinedValue());
-    if !target.get().is_null()
-        && !unsafe {
+    if !target.get().is_null() {
+        // SAFETY: `target` and `prototype` are rooted; the name is
+        // NUL-terminated.
+        let got = unsafe {
             JS_GetProperty(
                 cx,
                 target.handle(),
                 c"prototype".as_ptr(),
                 prototype.handle_mut(),
             )
+        };
+        if !got {
+            return Err(());
         }
-    {
-        return Err(());
     }
     let proto = RootedJsObject::new(Default::default());
     if prototype.is_object() {
@@ -269,6 +288,7 @@ pub fn put_forwards(
     rooted!(&in(cx) let this = args.thisv().to_object());
     // Step 1: Let Q be ? Get(jsValue, id).
     rooted!(&in(cx) let mut q = UndefinedValue());
+    // SAFETY: `this` and `q` are rooted; `attribute` is NUL-terminated.
     if !unsafe { JS_GetProperty(cx, this.handle(), attribute.as_ptr(), q.handle_mut()) } {
         return Err(());
     }
@@ -282,6 +302,8 @@ pub fn put_forwards(
     }
     // Steps 3-4: Perform ? Set(Q, forwardId, V, false).
     rooted!(&in(cx) let q_object = q.to_object());
+    // SAFETY: `q_object` and the argument are rooted; `forward` is
+    // NUL-terminated.
     if !unsafe { JS_SetProperty(cx, q_object.handle(), forward.as_ptr(), args.get(0)) } {
         return Err(());
     }
@@ -299,6 +321,8 @@ pub fn replace_attribute(
     attribute: &std::ffi::CStr,
 ) -> Result<(), ()> {
     rooted!(&in(cx) let this = args.thisv().to_object());
+    // SAFETY: `this` and the argument are rooted; `attribute` is
+    // NUL-terminated.
     if !unsafe {
         JS_DefineProperty(
             cx,

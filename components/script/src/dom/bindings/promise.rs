@@ -4,6 +4,7 @@
 //! A `Promise` roots its JS object while the `Rc` lives: DOM code holds it
 //! until it settles it (possibly later, from a task), then drops it.
 
+use std::ptr::NonNull;
 use std::rc::Rc;
 
 use mozjs::context::JSContext;
@@ -11,6 +12,7 @@ use mozjs::gc::RootedTraceableBox;
 use mozjs::jsapi::Heap;
 use mozjs::jsapi::JSObject;
 use mozjs::jsval::{ObjectValue, UndefinedValue};
+use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{NewPromiseObject, RejectPromise, ResolvePromise};
 use mozjs::rust::{HandleObject, MutableHandleValue};
@@ -18,6 +20,7 @@ use mozjs::rust::{HandleObject, MutableHandleValue};
 use crate::dom::bindings::conversions::ToJsValue;
 use crate::dom::bindings::error::{throw_dom_error, Error};
 use crate::dom::bindings::native::reject_with_pending_exception;
+use crate::dom::bindings::reflector::enter::realm_of;
 
 pub struct Promise {
     object: RootedTraceableBox<Heap<*mut JSObject>>,
@@ -26,6 +29,8 @@ pub struct Promise {
 impl Promise {
     /// <https://webidl.spec.whatwg.org/#a-new-promise> in the current realm.
     pub fn new(cx: &mut JSContext) -> Rc<Promise> {
+        // SAFETY: a null executor is allowed (a promise settled by Rust code); the result is
+        // rooted at once by `from_object`.
         let object = unsafe { NewPromiseObject(cx, HandleObject::null()) };
         assert!(!object.is_null(), "out of memory creating a promise");
         Promise::from_object(object)
@@ -42,6 +47,7 @@ impl Promise {
     pub fn new_rejected(cx: &mut JSContext, error: Error) -> Rc<Promise> {
         throw_dom_error(cx, error);
         rooted!(&in(cx) let mut value = UndefinedValue());
+        // SAFETY: `value` is rooted above; an exception is pending (thrown just before).
         if unsafe { reject_with_pending_exception(cx, value.handle_mut()) } && value.is_object() {
             return Promise::from_object(value.to_object());
         }
@@ -54,9 +60,21 @@ impl Promise {
         self.object.handle()
     }
 
+    /// Enters the realm of the promise's global (the realm it was made in)
+    /// until the guard is dropped.
+    pub fn enter_realm<'cx>(&self, cx: &'cx mut JSContext) -> AutoRealm<'cx> {
+        let object = NonNull::new(self.object.get()).expect("a promise object is never null");
+        // SAFETY: the promise object is rooted by `self`, and made in a
+        // realm of this thread (`NewPromiseObject` or a rejection made in
+        // the current realm), so it is not a cross-compartment wrapper.
+        unsafe { realm_of(cx, object) }
+    }
+
     /// <https://webidl.spec.whatwg.org/#resolve>
     pub fn resolve<T: ToJsValue + ?Sized>(&self, cx: &mut JSContext, value: &T) {
         rooted!(&in(cx) let mut js = UndefinedValue());
+        // SAFETY: `js` and the promise object are rooted, and `cx` is in a realm (the
+        // caller's).
         unsafe {
             value.to_js(cx, js.handle_mut());
             ResolvePromise(cx, self.object.handle(), js.handle());
@@ -66,6 +84,8 @@ impl Promise {
     /// <https://webidl.spec.whatwg.org/#reject>
     pub fn reject<T: ToJsValue + ?Sized>(&self, cx: &mut JSContext, value: &T) {
         rooted!(&in(cx) let mut js = UndefinedValue());
+        // SAFETY: `js` and the promise object are rooted, and `cx` is in a realm (the
+        // caller's).
         unsafe {
             value.to_js(cx, js.handle_mut());
             RejectPromise(cx, self.object.handle(), js.handle());
@@ -77,6 +97,8 @@ impl Promise {
     pub fn reject_error(&self, cx: &mut JSContext, error: Error) {
         throw_dom_error(cx, error);
         rooted!(&in(cx) let mut exception = UndefinedValue());
+        // SAFETY: `exception` and the promise object are rooted; the exception was thrown just
+        // before.
         unsafe {
             if mozjs::rust::wrappers2::JS_GetPendingException(cx, exception.handle_mut()) {
                 mozjs::rust::wrappers2::JS_ClearPendingException(cx);
@@ -109,6 +131,8 @@ pub fn enqueue_callback_microtask(cx: &mut JSContext, callback: *mut JSObject) -
         argc: u32,
         vp: *mut mozjs::jsval::JSVal,
     ) -> bool {
+        // SAFETY: SpiderMonkey calls this native with a valid `vp`/`argc` pair on the context's
+        // thread.
         unsafe {
             let args = mozjs::jsapi::CallArgs::from_vp(vp, argc);
             let callee = args.callee();
@@ -134,6 +158,8 @@ pub fn enqueue_callback_microtask(cx: &mut JSContext, callback: *mut JSObject) -
             true
         }
     }
+    // SAFETY: `callback` is a live object the caller holds rooted; the new function is rooted
+    // before anything else can GC.
     unsafe {
         let function = NewFunctionWithReserved(
             cx.raw_cx(),

@@ -14,8 +14,9 @@
 //! [`DomObjectIface`] from that.
 
 use std::ffi::{c_void, CStr};
-use std::ptr;
+use std::ptr::{self, NonNull};
 
+use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 use mozjs::gc::Traceable;
 use mozjs::glue::{
@@ -29,6 +30,7 @@ use mozjs::jsapi::{
     JSCLASS_FOREGROUND_FINALIZE, JSCLASS_RESERVED_SLOTS_SHIFT,
 };
 use mozjs::jsval::{PrivateValue, UndefinedValue};
+use mozjs::realm::AutoRealm;
 use mozjs::rooted;
 use mozjs::rust::wrappers2::{JS_DefineProperties, JS_NewObjectWithGivenProto, NewProxyObject};
 use mozjs::rust::{get_object_class, HandleObject, HandleValue};
@@ -47,7 +49,7 @@ pub const MAX_PROTO_CHAIN_LENGTH: usize = 8;
 /// A DOM object's pointer to its JS object. Traced by the DOM object's
 /// trace hook, which keeps it current when the GC moves the object (the
 /// edge is from the object to itself, so it keeps nothing else alive).
-#[derive(Default)]
+#[derive(Default, JSTraceable)]
 pub struct Reflector {
     object: Heap<*mut JSObject>,
 }
@@ -68,15 +70,68 @@ impl Reflector {
     }
 }
 
-unsafe impl Traceable for Reflector {
-    unsafe fn trace(&self, trc: *mut JSTracer) {
-        unsafe { self.object.trace(trc) }
-    }
-}
-
 /// A Rust struct implementing a WebIDL interface.
 pub trait DomObject: Traceable + 'static {
     fn reflector(&self) -> &Reflector;
+
+    /// The global object of this object's relevant realm
+    /// (<https://html.spec.whatwg.org/multipage/webappapis.html#concept-relevant-realm>):
+    /// the global its reflector was created in.
+    ///
+    /// # Panics
+    /// If the object has not been reflected yet (`new_inherited` stage).
+    fn relevant_global(&self) -> NonNull<JSObject> {
+        let object = NonNull::new(self.reflector().get_jsobject())
+            .expect("a DOM object's relevant global asked before it was reflected");
+        // SAFETY: the reflector lives as long as this DOM object (its
+        // finalizer drops the object), so `object` is live while `self`
+        // is borrowed; a reflector is never a cross-compartment wrapper.
+        unsafe { enter::global_of(object) }
+    }
+
+    /// The [`GlobalScope`] of this object's relevant global.
+    fn global_scope(&self) -> &GlobalScope {
+        // SAFETY: a reflector's global is a jsprof global, alive while the
+        // reflector is (so while `self` is borrowed).
+        unsafe { GlobalScope::from_global(self.relevant_global().as_ptr()) }
+    }
+
+    /// Enters this object's relevant realm (as the spec's "queue a global
+    /// task on … given this's relevant global object" steps run in it)
+    /// until the returned guard is dropped.
+    fn enter_relevant_realm<'cx>(&self, cx: &'cx mut JSContext) -> AutoRealm<'cx> {
+        AutoRealm::new(cx, self.relevant_global())
+    }
+}
+
+/// Entering the realm of an object's global, for objects that are not DOM
+/// objects (DOM objects have [`DomObject::enter_relevant_realm`]).
+pub(crate) mod enter {
+    use std::ptr::NonNull;
+
+    use mozjs::context::JSContext;
+    use mozjs::jsapi::{GetNonCCWObjectGlobal, JSObject};
+    use mozjs::realm::AutoRealm;
+
+    /// The global of `object`.
+    ///
+    /// # Safety
+    /// `object` is a live JS object that is not a cross-compartment
+    /// wrapper.
+    pub(crate) unsafe fn global_of(object: NonNull<JSObject>) -> NonNull<JSObject> {
+        // SAFETY: as the caller promises.
+        let global = unsafe { GetNonCCWObjectGlobal(object.as_ptr()) };
+        NonNull::new(global).expect("a live object's global is never null")
+    }
+
+    /// Enters the realm of `object`'s global until the guard is dropped.
+    ///
+    /// # Safety
+    /// As [`global_of`].
+    pub(crate) unsafe fn realm_of(cx: &mut JSContext, object: NonNull<JSObject>) -> AutoRealm<'_> {
+        // SAFETY: as the caller promises.
+        AutoRealm::new(cx, unsafe { global_of(object) })
+    }
 }
 
 /// Implemented by the generated code for each interface's struct.
@@ -368,4 +423,28 @@ fn create_reflector<T: DomObjectIface>(
     }
     // SAFETY: the reflector of a `T` just made.
     Some(unsafe { DomRoot::from_object(reflector.get()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DomObject;
+    use crate::dom::domrectreadonly::DOMRectReadOnly;
+
+    /// Asking an object that has no reflector yet for its realm is a clear
+    /// panic (it was a null pointer handed to `GetNonCCWObjectGlobal` in
+    /// each hand-written copy of the sequence).
+    #[test]
+    fn the_realm_of_an_unreflected_object_is_a_clear_panic() {
+        let rect = DOMRectReadOnly::new_inherited(0.0, 0.0, 1.0, 1.0);
+        let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = rect.relevant_global();
+        }))
+        .expect_err("no global without a reflector");
+        let message = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_default();
+        assert!(message.contains("before it was reflected"), "{message}");
+    }
 }

@@ -81,6 +81,7 @@ fn policy() -> CloneDataPolicy {
 fn data_clone_error(cx: &mut JSContext) -> Error {
     // SpiderMonkey threw its own error (a TypeError naming the value);
     // the standard wants a "DataCloneError" DOMException.
+    // SAFETY: plain queries and clearing of the pending exception on this thread's context.
     unsafe {
         if JS_IsExceptionPending(cx) {
             JS_ClearPendingException(cx);
@@ -116,6 +117,8 @@ pub fn structured_serialize(cx: &mut JSContext, value: HandleValue) -> Fallible<
     if !ok {
         return Err(data_clone_error(cx));
     }
+    // SAFETY: `buffer` owns the clone buffer SpiderMonkey just wrote; it is read (not kept)
+    // here.
     let bytes = unsafe {
         let data = &mut (*buffer.0).data_;
         let length = GetLengthOfJSStructuredCloneData(data);
