@@ -244,6 +244,18 @@ pub(crate) fn attribute_changed(element: &Element, local_name: &str) {
     else {
         return;
     };
+    // (The post-connection steps run when the calling DOM method's
+    // mutations are done, see `run_post_connection_steps`. For an element
+    // that is not connected now, running them now would do nothing:
+    // "prepare the script element" returns at step 7, and its steps 2-4
+    // concern a parser-inserted element, which the post-connection steps'
+    // step 1 leaves alone. Queued, they would run later on a changed
+    // element: the parser's "create an element for a token" appends the
+    // `src` attribute of a script element before it is inserted and
+    // marked parser-inserted.)
+    if !element.upcast_node().is_connected() {
+        return;
+    }
     queue_post_connection_steps(&script);
 }
 

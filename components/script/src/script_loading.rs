@@ -619,7 +619,9 @@ pub(crate) fn utf8_decode(bytes: &[u8]) -> String {
 /// <https://html.spec.whatwg.org/multipage/parsing.html#the-end>
 fn the_end(cx: &mut JSContext, window: &Window, document: &Document, state: &Rc<PageState>) {
     // Step 1: Update the current document readiness to "interactive".
-    document.set_ready_state(DocumentReadyState::Interactive);
+    with_realm(cx, document, |cx, document| {
+        document.update_the_current_document_readiness(cx, DocumentReadyState::Interactive);
+    });
     // Step 2-4: Pop all the nodes off the stack of open elements.
     // Step 5: While the list of scripts that will execute when the
     // document has finished parsing is not empty: execute the first one.
@@ -666,7 +668,7 @@ fn queue_load_task(doc: DomRoot<Document>, win: DomRoot<Window>) {
         }
         with_realm(cx, &doc, |cx, doc| {
             // Step 8.1: Update the current document readiness to "complete".
-            doc.set_ready_state(DocumentReadyState::Complete);
+            doc.update_the_current_document_readiness(cx, DocumentReadyState::Complete);
             // Step 8.3-8.4: fire an event named load at window, with legacy
             // target override flag set.
             let event = Event::new(cx, doc.upcast_node().global(), "load", false, false);

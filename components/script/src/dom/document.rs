@@ -130,6 +130,34 @@ impl Document {
         self.ready_state.set(state);
     }
 
+    /// <https://html.spec.whatwg.org/multipage/dom.html#update-the-current-document-readiness>
+    /// (`cx` is in the realm of this document's global).
+    pub fn update_the_current_document_readiness(
+        &self,
+        cx: &mut JSContext,
+        readiness_value: DocumentReadyState,
+    ) {
+        // Step 1: If document's current document readiness equals
+        // readinessValue, then return.
+        if self.ready_state.get() == readiness_value {
+            return;
+        }
+        // Step 2: Set document's current document readiness to
+        // readinessValue.
+        self.ready_state.set(readiness_value);
+        // Step 3: (navigation timing entries: none here.)
+        // Step 4: Fire an event named readystatechange at document.
+        let event = crate::dom::event::Event::new(
+            cx,
+            self.upcast_node().global(),
+            "readystatechange",
+            false,
+            false,
+        );
+        event.set_trusted(true);
+        self.upcast_node().as_ref().dispatch(cx, &event);
+    }
+
     pub fn set_current_script(&self, script: Option<&HTMLScriptElement>) {
         self.current_script.set(script);
     }
