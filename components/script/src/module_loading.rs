@@ -92,12 +92,14 @@ struct ModuleScript {
 }
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#module-map>:
-/// (request URL, module type) → module script, or `None` (null).
-type ModuleMap = HashMap<(url::Url, Kind), Option<Box<ModuleScript>>>;
+/// (request URL, module type) → module script. A null result (a failed
+/// fetch) is never stored, so a later request fetches again
+/// (<https://github.com/whatwg/html/pull/10327>).
+type ModuleMap = HashMap<(url::Url, Kind), Box<ModuleScript>>;
 
 /// One global's module state: its module map (keyed by request URL and
-/// module type; `None` is a failed fetch, cached as HTML says), its import
-/// map and resolved module set, and whether it is a module worker's.
+/// module type), its import map and resolved module set, and whether it is
+/// a module worker's.
 #[derive(Default)]
 pub struct GlobalModules {
     map: RefCell<ModuleMap>,
@@ -117,7 +119,7 @@ impl GlobalModules {
 // from the global's trace hook (`GlobalScope::trace`).
 unsafe impl Traceable for GlobalModules {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        for script in self.map.borrow().values().flatten() {
+        for script in self.map.borrow().values() {
             // SAFETY: `trc` is the tracer the GC passed to the hook.
             unsafe {
                 script.record.trace(trc);
@@ -312,6 +314,17 @@ unsafe extern "C" fn host_load_imported_module(
     let graph = host_defined
         .is_int32()
         .then(|| host_defined.to_int32() as u32);
+    // Step 11 for `import()`: if resolving threw, perform
+    // FinishLoadingImportedModule(referrer, moduleRequest, payload,
+    // ThrowCompletion(resolutionError)) now: returning false with the
+    // TypeError pending makes SpiderMonkey finish the load with it, so the
+    // promise is rejected without waiting for a task.
+    if graph.is_none() {
+        if let Err(message) = &target {
+            crate::dom::bindings::error::throw_type_error(cx, message);
+            return false;
+        }
+    }
     let load = PendingLoad {
         global: RootedTraceableBox::new(Heap::default()),
         referrer: RootedTraceableBox::new(Heap::default()),
@@ -394,36 +407,30 @@ enum Fetched {
 /// Looks `(url, kind)` up in `global`'s module map.
 fn module_map_get(global: &GlobalScope, url: &url::Url, kind: Kind) -> Option<Fetched> {
     let map = global.modules().map.borrow();
-    let entry = map.get(&(url.clone(), kind))?;
-    Some(match entry {
-        None => Fetched::Null,
-        Some(script) if !script.record.get().is_null() => Fetched::Record(script.record.get()),
-        Some(script) => Fetched::ParseError(script.parse_error.get()),
+    let script = map.get(&(url.clone(), kind))?;
+    Some(if !script.record.get().is_null() {
+        Fetched::Record(script.record.get())
+    } else {
+        Fetched::ParseError(script.parse_error.get())
     })
 }
 
-/// Stores a module script (or null) in `global`'s module map.
+/// Stores a module script in `global`'s module map; a null one removes
+/// the entry instead (null is not cached).
 fn module_map_set(global: &GlobalScope, url: url::Url, kind: Kind, fetched: &Fetched) {
-    let entry = match fetched {
-        Fetched::Null => None,
-        Fetched::Record(record) => {
-            let script = Box::new(ModuleScript {
-                record: Heap::default(),
-                parse_error: Heap::default(),
-            });
-            script.record.set(*record);
-            Some(script)
+    let script = Box::new(ModuleScript {
+        record: Heap::default(),
+        parse_error: Heap::default(),
+    });
+    match fetched {
+        Fetched::Null => {
+            global.modules().map.borrow_mut().remove(&(url, kind));
+            return;
         }
-        Fetched::ParseError(error) => {
-            let script = Box::new(ModuleScript {
-                record: Heap::default(),
-                parse_error: Heap::default(),
-            });
-            script.parse_error.set(*error);
-            Some(script)
-        }
-    };
-    global.modules().map.borrow_mut().insert((url, kind), entry);
+        Fetched::Record(record) => script.record.set(*record),
+        Fetched::ParseError(error) => script.parse_error.set(*error),
+    }
+    global.modules().map.borrow_mut().insert((url, kind), script);
 }
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-single-module-script>
@@ -432,7 +439,7 @@ fn module_map_set(global: &GlobalScope, url: url::Url, kind: Kind, fetched: &Fet
 /// component's script fetch state machine (a cross-origin response without
 /// `Access-Control-Allow-Origin` is a network error), an ok status and a
 /// JavaScript (or JSON) MIME type; then "create a module script", stored
-/// in the module map either way.
+/// in the module map (a null result is not stored).
 fn fetch_single_module_script(
     cx: &mut JSContext,
     global: &GlobalScope,
@@ -448,8 +455,11 @@ fn fetch_single_module_script(
     }
     let fetched = match fetch_module_source(global, url, kind, credentials) {
         Err(reason) => {
-            // processResponseConsumeBody step 1: set moduleMap[(url,
-            // moduleType)] to null, run onComplete given null.
+            // processResponseConsumeBody: a network error, a status that is
+            // not ok, or a MIME type that is not acceptable: moduleScript
+            // is null. Null is not stored: moduleMap[(url, moduleType)] is
+            // removed, so a later request fetches again
+            // (<https://github.com/whatwg/html/pull/10327>).
             eprintln!("module script not loaded: {reason}");
             Fetched::Null
         }
@@ -460,7 +470,8 @@ fn fetch_single_module_script(
             create_module_script(cx, &source, record, kind, credentials)
         }
     };
-    // Step 12.7: Set moduleMap[(url, moduleType)] to moduleScript.
+    // Step 12.7: Set moduleMap[(url, moduleType)] to moduleScript (for a
+    // null moduleScript: remove the entry).
     module_map_set(global, url.clone(), kind, &fetched);
     fetched
 }
@@ -1022,9 +1033,8 @@ fn run_module_script(cx: &mut JSContext, script: &ModuleResult) {
 /// script (<https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element>
 /// from step 12 on, `cx` in the document's realm): an import map is
 /// registered at once (`None`); a module script's graph is fetched and
-/// linked now (fetches are synchronous) and returned with whether it is
-/// `async` (execute as soon as possible) — otherwise it goes to the list
-/// of scripts that execute when the document has finished parsing.
+/// linked now (fetches are synchronous) and returned with whether el has
+/// an `async` attribute (`script_element` picks the set or list el joins).
 pub(crate) fn prepare_module_or_import_map(
     cx: &mut JSContext,
     document: &Document,
@@ -1092,9 +1102,8 @@ pub(crate) fn prepare_module_or_import_map(
             fetch_descendants_and_link(cx, fetched, false)
         }
     };
-    // Step 32: a module script with async executes as soon as possible;
-    // otherwise (parser-inserted, no async) it is appended to the list of
-    // scripts that will execute when the document has finished parsing.
+    // Step 33: whether el has an async attribute (the caller picks the
+    // set or list el joins, with el's force async and parser document).
     let is_async = element.get_attribute("async").is_some();
     Some((result, is_async))
 }

@@ -102,6 +102,9 @@ struct WaitingScript {
     when_ready: WhenReady,
     /// `None`: "uninitialized".
     result: Option<ScriptResult>,
+    /// A module script's result (`result` is then `Some(None)` once it is
+    /// ready).
+    module: Option<crate::module_loading::ModuleResult>,
 }
 
 /// The agent's (thread's) script element state.
@@ -512,8 +515,10 @@ pub(crate) fn prepare_the_script_element(
 /// `importmap` script (`type_` lowercased): the module graph is fetched
 /// and linked now (`module_loading`), then a parser-inserted module
 /// script without `async` goes to the list of scripts that will execute
-/// when the document has finished parsing, any other one executes as soon
-/// as possible (a task). An import map is registered at once.
+/// when the document has finished parsing, a script-inserted one without
+/// `async` (force async false) to the list of scripts that will execute in
+/// order as soon as possible, any other one executes as soon as possible
+/// (a task). An import map is registered at once.
 fn prepare_module_or_import_map(
     cx: &mut JSContext,
     script: &HTMLScriptElement,
@@ -544,16 +549,20 @@ fn prepare_module_or_import_map(
         module: Some(module),
     };
     match parser {
-        // Step 34.1: a parser-inserted module script without async: the
-        // list of scripts that will execute when the document has
-        // finished parsing.
+        // Step 33.4: otherwise, if el's type is "module" (and it is
+        // parser-inserted, without async): the list of scripts that will
+        // execute when the document has finished parsing.
         Some(parser) if !is_async => parser.deferred.borrow_mut().push(pending),
-        // Step 34.2-34.3: execute as soon as possible (the graph is
-        // ready: a task). Deviation: a script-inserted module script with
-        // `async = false` belongs to the list of scripts that execute in
-        // order as soon as possible; here it runs in its own task, in
-        // insertion order with the other module scripts but not after
-        // in-order classic scripts still being fetched.
+        // Step 33.3: otherwise, if el is not parser-inserted (no async
+        // attribute, force async false): the list of scripts that will
+        // execute in order as soon as possible (after the script-inserted
+        // classic and module scripts before it).
+        None if !is_async && !script.force_async() => {
+            queue_in_order_module(&document, pending);
+        }
+        // Step 33.2: el has an async attribute or el's force async is
+        // true: the set of scripts that will execute as soon as possible;
+        // executed once ready (the graph is: a task).
         _ => {
             EventLoop::current().queue_task(Box::new(move |cx| {
                 let Some(global) = NonNull::new(document.upcast_node().global().global_object())
@@ -565,6 +574,55 @@ fn prepare_module_or_import_map(
             }));
         }
     }
+}
+
+/// Step 33.3 of "prepare the script element" for a module script:
+/// append el to the list of scripts that will execute in order as soon as
+/// possible of its preparation-time document, with el's delaying the load
+/// event true. Its module graph was fetched while it prepared, so the
+/// result is ready; "mark as ready" runs in a task (the list's steps run
+/// then), as for a fetch that completed.
+fn queue_in_order_module(document: &Document, pending: PendingScript) {
+    // (el's delaying the load event: true until it executed.)
+    document.delay_load();
+    let id = STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        s.next_id += 1;
+        let id = s.next_id;
+        s.waiting.insert(
+            id,
+            WaitingScript {
+                element: pending.element,
+                document: DomRoot::from_ref(document),
+                when_ready: WhenReady::InOrder,
+                result: None,
+                module: pending.module,
+            },
+        );
+        // Step 33.3.2: Append el to scripts.
+        s.in_order.push_back(id);
+        id
+    });
+    let document = DomRoot::from_ref(document);
+    EventLoop::current().queue_task(Box::new(move |cx| {
+        // Mark as ready, step 1: Set el's result to result.
+        let ready = STATE.with(|s| {
+            s.borrow_mut()
+                .waiting
+                .get_mut(&id)
+                .map(|waiting| waiting.result = Some(None))
+                .is_some()
+        });
+        if !ready {
+            return;
+        }
+        let Some(global) = NonNull::new(document.upcast_node().global().global_object()) else {
+            return;
+        };
+        let mut realm = AutoRealm::new(cx, global);
+        // Step 2: run el's steps to run when the result is ready.
+        run_in_order_scripts(&mut realm, &document, id);
+    }));
 }
 
 /// Queues an element task on the DOM manipulation task source given
@@ -618,6 +676,7 @@ fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, 
                 document: DomRoot::from_ref(document),
                 when_ready: when,
                 result: None,
+                module: None,
             },
         );
         if when == WhenReady::InOrder {
@@ -737,7 +796,7 @@ fn fetch_completed(cx: &mut JSContext, id: u64, result: ScriptResult) {
                 let pending = PendingScript {
                     element: waiting.element,
                     result: waiting.result.flatten(),
-                    module: None,
+                    module: waiting.module,
                 };
                 execute_the_script_element(cx, &document, pending);
                 // Step 4: Set el's delaying the load event to false.
@@ -787,7 +846,7 @@ fn run_in_order_scripts(cx: &mut JSContext, document: &Document, id: u64) {
         let pending = PendingScript {
             element: waiting.element,
             result: waiting.result.flatten(),
-            module: None,
+            module: waiting.module,
         };
         execute_the_script_element(cx, document, pending);
         crate::runtime::perform_microtask_checkpoint(cx);
