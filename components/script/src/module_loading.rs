@@ -223,14 +223,20 @@ fn referrer_info(cx: &mut JSContext, script: *mut JSScript) -> Option<ModuleInfo
     MODULE_INFOS.with(|infos| infos.borrow().get(index).cloned())
 }
 
-/// A classic script's base URL: its file name (the response URL of an
-/// external script, the document URL of an inline one), else the current
-/// global's API base URL.
+/// The base URL of a classic script (or of code it compiled from a
+/// string, or of an event handler): an external script's is its file name
+/// (its response URL); code compiled under the document's URL (inline
+/// scripts, event handlers, timer strings) gets the settings object's API
+/// base URL, the document base URL. (Not done: an inline script's base URL
+/// is the document base URL when it was prepared, not when the import
+/// runs; they differ only if a `base` element changed in between.)
 fn classic_referrer_base_url(cx: &mut JSContext, global: &GlobalScope) -> url::Url {
+    let document_url = global.as_window().map(|window| window.url());
     mozjs::rust::describe_scripted_caller(cx)
         .ok()
         .and_then(|caller| url::Url::parse(&caller.filename).ok())
         .filter(|url| !matches!(url.scheme(), "about"))
+        .filter(|url| Some(url) != document_url.as_ref())
         .unwrap_or_else(|| global.api_base_url())
 }
 
@@ -262,7 +268,8 @@ fn resolve_module_specifier(
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#hostloadimportedmodule>
 /// (SpiderMonkey's `JS::ModuleLoadHook`), steps 1-15; step 16's fetch
 /// happens later: for a static import in [`drain_static_loads`], for
-/// `import()` in a queued task ([`continue_dynamic_import`]).
+/// `import()` in a queued task ([`continue_dynamic_import`]), unless the
+/// module is in the module map already (then at once).
 unsafe extern "C" fn host_load_imported_module(
     cx: *mut RawJSContext,
     referrer: RawHandle<*mut JSScript>,
@@ -350,6 +357,17 @@ unsafe extern "C" fn host_load_imported_module(
                 loads.push_back(load);
             }
         }),
+        // Step 16 for `import()` of a module already in the module map:
+        // "fetch a single module script" runs onComplete at once (step 5),
+        // so the load finishes now, without a task (SpiderMonkey links and
+        // evaluates it from a promise job).
+        None if load
+            .target
+            .as_ref()
+            .is_ok_and(|(url, kind)| module_map_get(global, url, *kind).is_some()) =>
+        {
+            finish_dynamic_import(cx, &load);
+        }
         None => EventLoop::current().queue_task(Box::new(move |cx| {
             let Some(global) = NonNull::new(load.global.get()) else {
                 return;
@@ -467,7 +485,7 @@ fn fetch_single_module_script(
         // sourceText, settingsObject, response's URL, and options.
         Ok((source, response_url)) => {
             let record = fetched_module_record(&response_url, &global.origin());
-            create_module_script(cx, &source, record, kind, credentials)
+            create_module_script(cx, &source, record, &response_url, kind, credentials)
         }
     };
     // Step 12.7: Set moduleMap[(url, moduleType)] to moduleScript (for a
@@ -570,20 +588,21 @@ fn fetched_module_record(response_url: &url::Url, client_origin: &Origin) -> Scr
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#creating-a-javascript-module-script>
 /// (and, for `Kind::Json`, "creating a JSON module script"), in the
-/// current realm: `record` names the script (compile file name = base
-/// URL, start line); it goes into the script registry first.
+/// current realm: `record` names the script (compile file name, start
+/// line); it goes into the script registry first. `base_url` is the
+/// script's base URL (a fetched module's response URL; an inline one's
+/// document base URL).
 fn create_module_script(
     cx: &mut JSContext,
     source: &str,
     record: ScriptRecord,
+    base_url: &url::Url,
     kind: Kind,
     credentials: CorsSettings,
 ) -> Fetched {
     // Step 4-6: script's base URL, fetch options; parse error and error to
     // rethrow null.
-    let Ok(base_url) = url::Url::parse(&record.url) else {
-        return Fetched::Null;
-    };
+    let base_url = base_url.clone();
     let filename = CString::new(record.url.replace('\0', "\u{FFFD}")).unwrap_or_default();
     let line = record.start_line.max(1);
     script_registry::register(record);
@@ -912,22 +931,29 @@ fn fetch_descendants_and_link(
     result
 }
 
-/// Step 16 of HostLoadImportedModule for `import()`, in a task: fetch the
-/// module (or find it in the module map), load its descendants, then
-/// FinishLoadingImportedModule (SpiderMonkey links and evaluates it and
-/// settles the promise with its namespace), or reject the promise with the
-/// TypeError, parse error, or resolution error.
+/// Step 16 of HostLoadImportedModule for `import()`, in a task: see
+/// [`finish_dynamic_import`]; then the microtask checkpoint of the task.
 fn continue_dynamic_import(cx: &mut JSContext, load: PendingLoad) {
+    finish_dynamic_import(cx, &load);
+    crate::runtime::perform_microtask_checkpoint(cx);
+}
+
+/// Step 16 of HostLoadImportedModule for `import()`: fetch a single
+/// imported module script (or find it in the module map), load its
+/// descendants, then FinishLoadingImportedModule (SpiderMonkey links and
+/// evaluates it from a promise job and settles the promise with its
+/// namespace), or reject the promise with the TypeError, parse error, or
+/// resolution error.
+fn finish_dynamic_import(cx: &mut JSContext, load: &PendingLoad) {
     rooted!(&in(cx) let payload = load.payload.get());
     rooted!(&in(cx) let mut error = UndefinedValue());
-    if let Some(record) = fetch_imported_module(cx, &load, error.handle_mut()) {
+    if let Some(record) = fetch_imported_module(cx, load, error.handle_mut()) {
         rooted!(&in(cx) let record = record);
         match load_requested_modules(cx, record.handle()) {
             GraphOutcome::Loaded => {
-                if !finish_loading_imported_module(cx, &load, record.handle(), true) {
+                if !finish_loading_imported_module(cx, load, record.handle(), true) {
                     report_pending_exception(cx);
                 }
-                crate::runtime::perform_microtask_checkpoint(cx);
                 return;
             }
             GraphOutcome::Failed(error_to_rethrow, failure) => {
@@ -937,7 +963,6 @@ fn continue_dynamic_import(cx: &mut JSContext, load: PendingLoad) {
     }
     // SAFETY: no exception is pending (taken into `error`).
     unsafe { wrappers2::FinishLoadingImportedModuleFailed(cx, payload.handle(), error.handle()) };
-    crate::runtime::perform_microtask_checkpoint(cx);
 }
 
 /// The reaction to a rejected evaluation promise: "report an exception
@@ -1097,8 +1122,12 @@ pub(crate) fn prepare_module_or_import_map(
                 // Step 6: no src and an empty source text: return.
                 return None;
             }
+            // (Its base URL: el's node document's document base URL; its
+            // file name for the profiler: the document's URL.)
             let record = ScriptRecord::inline(document.url().as_str(), script.line());
-            let fetched = create_module_script(cx, &source, record, Kind::JavaScript, credentials);
+            let base_url = document.base_url();
+            let fetched =
+                create_module_script(cx, &source, record, &base_url, Kind::JavaScript, credentials);
             fetch_descendants_and_link(cx, fetched, false)
         }
     };
@@ -1393,7 +1422,14 @@ pub(crate) fn run_module_worker_script(
     // module script of another scheme needs one too (step 6 of "fetch a
     // single module script" applies to every response).
     let record = fetched_module_record(response_url, &global.origin());
-    let fetched = create_module_script(cx, source, record, Kind::JavaScript, credentials);
+    let fetched = create_module_script(
+        cx,
+        source,
+        record,
+        response_url,
+        Kind::JavaScript,
+        credentials,
+    );
     module_map_set(global, request_url.clone(), Kind::JavaScript, &fetched);
     let result = fetch_descendants_and_link(cx, fetched, false);
     // onComplete step 1: If script is null or if script's error to rethrow
