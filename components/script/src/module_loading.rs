@@ -14,8 +14,10 @@
 //! Fetches are synchronous (the shell's loader blocks), but the hook never
 //! finishes a load re-entrantly: it queues the request, and a loop drains
 //! the queue (`drain_static_loads`), so the native stack stays flat however
-//! deep the import graph is. A dynamic `import()` is finished from a task,
-//! as in browsers (its promise never settles synchronously).
+//! deep the import graph is. A dynamic `import()` whose module must be
+//! fetched is finished from a task, as in browsers; one that does not
+//! resolve, or whose module is in the module map already, finishes at
+//! once, as HTML says (its promise still settles in a microtask).
 //!
 //! Profiling: every module is compiled with its response URL as file name
 //! from line 1 (inline modules: the document URL and their line) and

@@ -11,7 +11,8 @@
 //! * `x.window.html` / `x.any.html` generated from `x.window.js` /
 //!   `x.any.js`;
 //! * the `pipe` query parameter: `sub`, `header(name,value)`,
-//!   `status(code)`, `|`-separated (CORS headers on any file:
+//!   `status(code)`, `trickle(dN)` (delays only), `|`-separated (CORS
+//!   headers on any file:
 //!   `?pipe=header(Access-Control-Allow-Origin,*)`);
 //! * `/resources/testdriver-vendor.js`: empty unless the root has one;
 //! * other `.py` handlers: 501, named; anything else missing: 404.
@@ -36,6 +37,8 @@ pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+    /// How long the server waits before sending it (`trickle(dN)`).
+    pub delay: std::time::Duration,
 }
 
 impl Response {
@@ -44,6 +47,7 @@ impl Response {
             status,
             headers: vec![("Content-Type".into(), content_type.into())],
             body: body.into(),
+            delay: std::time::Duration::ZERO,
         }
     }
 
@@ -86,6 +90,8 @@ enum Pipe {
     Sub,
     Header(String, String),
     Status(u16),
+    /// `trickle(d1:d0.5)`: delays only (no byte counts), summed.
+    Trickle(std::time::Duration),
 }
 
 impl Routes {
@@ -139,6 +145,7 @@ impl Routes {
             match pipe {
                 Pipe::Header(name, value) => response.set_header(name, value),
                 Pipe::Status(code) => response.status = *code,
+                Pipe::Trickle(delay) => response.delay += *delay,
                 Pipe::Sub => {}
             }
         }
@@ -258,6 +265,20 @@ fn parse_pipes(spec: &str) -> Result<Vec<Pipe>, String> {
                     .filter(|code| (100..600).contains(code))
                     .map(Pipe::Status)
                     .ok_or_else(|| format!("pipe `{p}` needs a status code")),
+                // wptserve's trickle: `dN` waits N seconds; the byte-count
+                // items (`nN`) are not supported here.
+                "trickle" => args
+                    .split(':')
+                    .map(|item| {
+                        item.trim()
+                            .strip_prefix('d')
+                            .and_then(|d| d.parse::<f64>().ok())
+                            .filter(|d| d.is_finite() && (0.0..=60.0).contains(d))
+                            .map(std::time::Duration::from_secs_f64)
+                    })
+                    .sum::<Option<std::time::Duration>>()
+                    .map(Pipe::Trickle)
+                    .ok_or_else(|| format!("pipe `{p}`: only delays `dN` (0-60 s) are supported")),
                 _ => Err(format!("unsupported pipe `{p}`")),
             }
         })
@@ -496,6 +517,13 @@ mod tests {
         let sub = get(&f, "/a/x.window.js?pipe=sub");
         assert_eq!(sub.status, 200);
         assert_eq!(get(&f, "/a/page.html?pipe=gzip").status, 500);
+        let slow = get(&f, "/a/page.html?pipe=trickle(d1:d0.5)");
+        assert_eq!(
+            (slow.status, slow.delay),
+            (200, std::time::Duration::from_millis(1500))
+        );
+        assert_eq!(get(&f, "/a/page.html").delay, std::time::Duration::ZERO);
+        assert_eq!(get(&f, "/a/page.html?pipe=trickle(n10)").status, 500);
         assert_eq!(get(&f, "/a/page.html?pipe=status(99)").status, 500);
     }
 

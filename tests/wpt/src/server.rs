@@ -85,6 +85,10 @@ fn answer(routes: &Routes, request: &RecordedRequest) -> TestResponse {
         },
         request.scheme,
     );
+    // `trickle(dN)`: wait before answering (this connection's thread).
+    if !response.delay.is_zero() {
+        std::thread::sleep(response.delay);
+    }
     let mut out = TestResponse::new(response.status);
     out.headers = response.headers;
     out.body = response.body;
