@@ -450,7 +450,11 @@ fn module_map_set(global: &GlobalScope, url: url::Url, kind: Kind, fetched: &Fet
         Fetched::Record(record) => script.record.set(*record),
         Fetched::ParseError(error) => script.parse_error.set(*error),
     }
-    global.modules().map.borrow_mut().insert((url, kind), script);
+    global
+        .modules()
+        .map
+        .borrow_mut()
+        .insert((url, kind), script);
 }
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-single-module-script>
@@ -1128,8 +1132,14 @@ pub(crate) fn prepare_module_or_import_map(
             // file name for the profiler: the document's URL.)
             let record = ScriptRecord::inline(document.url().as_str(), script.line());
             let base_url = document.base_url();
-            let fetched =
-                create_module_script(cx, &source, record, &base_url, Kind::JavaScript, credentials);
+            let fetched = create_module_script(
+                cx,
+                &source,
+                record,
+                &base_url,
+                Kind::JavaScript,
+                credentials,
+            );
             fetch_descendants_and_link(cx, fetched, false)
         }
     };

@@ -585,23 +585,12 @@ fn prepare_module_or_import_map(
 fn queue_in_order_module(document: &Document, pending: PendingScript) {
     // (el's delaying the load event: true until it executed.)
     document.delay_load();
-    let id = STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        s.next_id += 1;
-        let id = s.next_id;
-        s.waiting.insert(
-            id,
-            WaitingScript {
-                element: pending.element,
-                document: DomRoot::from_ref(document),
-                when_ready: WhenReady::InOrder,
-                result: None,
-                module: pending.module,
-            },
-        );
-        // Step 33.3.2: Append el to scripts.
-        s.in_order.push_back(id);
-        id
+    let id = add_waiting(WaitingScript {
+        element: pending.element,
+        document: DomRoot::from_ref(document),
+        when_ready: WhenReady::InOrder,
+        result: None,
+        module: pending.module,
     });
     let document = DomRoot::from_ref(document);
     EventLoop::current().queue_task(Box::new(move |cx| {
@@ -665,25 +654,12 @@ fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, 
     let event_loop = EventLoop::current();
     event_loop.begin_load();
     let params = classic_script_fetch_params(document, url, script.element());
-    let id = STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        s.next_id += 1;
-        let id = s.next_id;
-        s.waiting.insert(
-            id,
-            WaitingScript {
-                element: DomRoot::from_ref(script),
-                document: DomRoot::from_ref(document),
-                when_ready: when,
-                result: None,
-                module: None,
-            },
-        );
-        if when == WhenReady::InOrder {
-            // Step 33.3.2: Append el to scripts.
-            s.in_order.push_back(id);
-        }
-        id
+    let id = add_waiting(WaitingScript {
+        element: DomRoot::from_ref(script),
+        document: DomRoot::from_ref(document),
+        when_ready: when,
+        result: None,
+        module: None,
     });
     let url = url.clone();
     let origin = params.client_origin.clone();
@@ -709,6 +685,23 @@ fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, 
             }));
         }
     }
+}
+
+/// Records `waiting` (a script element whose result is not ready yet)
+/// under a new ID, which it returns; one of the list of scripts that will
+/// execute in order as soon as possible joins that list (step 33.3.2:
+/// append el to scripts).
+fn add_waiting(waiting: WaitingScript) -> u64 {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        s.next_id += 1;
+        let id = s.next_id;
+        if waiting.when_ready == WhenReady::InOrder {
+            s.in_order.push_back(id);
+        }
+        s.waiting.insert(id, waiting);
+        id
+    })
 }
 
 /// The loader this agent's fetch threads use for the page loader
