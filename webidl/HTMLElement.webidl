@@ -10,6 +10,11 @@ interface HTMLElement : Element {
   attribute DOMString title;
   attribute DOMString lang;
 
+  // https://html.spec.whatwg.org/multipage/dom.html#the-innertext-idl-attribute
+  // ([LegacyNullToEmptyString] and [CEReactions] are not written: the
+  // generator takes no such extended attributes)
+  attribute DOMString innerText;
+
   // https://html.spec.whatwg.org/multipage/interaction.html#dom-click
   undefined click();
 

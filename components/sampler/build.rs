@@ -13,4 +13,25 @@ fn main() {
         build.define("JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH", None);
     }
     build.file("src/glue.cpp").compile("jsprof_sampler_glue");
+    generate_abi();
+}
+
+/// The constants `glue.cpp` and `glue.rs` exchange come from one header,
+/// `src/glue_abi.h`, which `glue.cpp` includes and bindgen turns into
+/// `OUT_DIR/glue_abi.rs` for `glue.rs` (bindgen is mozjs_sys's own build
+/// dependency, used here with the same features).
+fn generate_abi() {
+    println!("cargo:rerun-if-changed=src/glue_abi.h");
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    bindgen::Builder::default()
+        .header("src/glue_abi.h")
+        .clang_args(["-x", "c++", "-std=c++17"])
+        .allowlist_file(".*glue_abi\\.h")
+        .default_enum_style(bindgen::EnumVariation::Consts)
+        .prepend_enum_name(false)
+        .layout_tests(false)
+        .generate()
+        .unwrap_or_else(|e| panic!("bindgen over src/glue_abi.h failed: {e}"))
+        .write_to_file(out.join("glue_abi.rs"))
+        .unwrap_or_else(|e| panic!("writing glue_abi.rs: {e}"));
 }

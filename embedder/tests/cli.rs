@@ -72,7 +72,7 @@ fn bad_arguments_and_missing_files_are_clear_errors() {
 /// `--insecure`, a cross-origin script, console output on stdout.
 #[test]
 fn network_pages_with_host_mapping_and_certificates() {
-    use jsprof_net::testing::{TestResponse, TestServer};
+    use jsprof_test_server::{TestResponse, TestServer};
     let server = TestServer::start().unwrap();
     let cross = server.https_url("not-web-platform.test", "/b.js");
     server.route("/index.html", move |_| {
@@ -153,7 +153,7 @@ fn an_unhandled_rejection_is_a_warning_not_a_failure() {
 /// its port instead of 8000/8001), run as its README says.
 #[test]
 fn the_pageload_example_runs() {
-    use jsprof_net::testing::{TestResponse, TestServer};
+    use jsprof_test_server::{TestResponse, TestServer};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/pageload");
     let server = TestServer::start().unwrap();
     let cdn = server.http_url("not-web-platform.test", "/cdn/");

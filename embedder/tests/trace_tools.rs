@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use jsprof_net::testing::{TestResponse, TestServer};
+use jsprof_test_server::{TestResponse, TestServer};
 
 fn jsprof(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_jsprof"))

@@ -56,6 +56,7 @@
 pub mod cors;
 pub mod headers;
 pub mod isolation;
+pub mod mime;
 pub mod origin;
 pub mod policy;
 pub mod script;

@@ -93,6 +93,9 @@ pub enum BlockReason {
     RedirectWithCredentials,
     /// The final response's status is not 200-299.
     BadStatus(u16),
+    /// `X-Content-Type-Options: nosniff` and a `Content-Type` that is not
+    /// a JavaScript MIME type.
+    Nosniff,
 }
 
 /// The decision for one classic script.
@@ -385,6 +388,14 @@ impl PendingScriptFetch {
         }
         // Main fetch, step 14: the filtered response per response tainting
         // (opaque for "opaque").
+        // Main fetch, step 19: If internalResponse is not a network error
+        // and should internalResponse to request be blocked due to nosniff
+        // returns blocked (the destination is "script"), then set response
+        // and internalResponse to a network error.
+        // <https://fetch.spec.whatwg.org/#main-fetch>
+        if crate::mime::script_blocked_due_to_nosniff(&response.headers) {
+            return FetchStep::Done(ScriptCorsOutcome::Blocked(BlockReason::Nosniff));
+        }
         // Fetch a classic script, step 5.1: Set response to response's unsafe
         // response.
         // Step 5.2: If response's status is not an ok status, then run

@@ -1,7 +1,7 @@
 //! The shell's loading layer: fetches documents and subresources over
 //! `http:`/`https:` (HTTP/1.1, rustls), `file:`, `data:`, `blob:` and
-//! `about:blank`, and, behind the `test-server` feature, a loopback
-//! HTTP/HTTPS server for tests (module `testing`).
+//! `about:blank`. (The loopback HTTP/HTTPS server the tests use is the
+//! dev-only crate `jsprof-test-server`.)
 //!
 //! # Use
 //!
@@ -80,10 +80,8 @@ pub mod fetch;
 pub mod file;
 pub mod hosts;
 mod http;
-pub mod mime;
+pub use jsprof_document::mime;
 pub mod script_fetch;
-#[cfg(feature = "test-server")]
-pub mod testing;
 
 pub use api_fetch::{
     ApiRequest, ApiResponse, PreflightCache, RedirectMode, RequestMode, ResponseType,

@@ -5,10 +5,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use jsprof_document::{CredentialsMode, Origin};
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_net::{
     ApiRequest, Fetcher, Method, NetError, RedirectMode, RequestMode, ResponseType, Url,
 };
+use jsprof_test_server::{TestResponse, TestServer};
 
 const WPT: &str = "web-platform.test";
 const OTHER: &str = "not-web-platform.test";

@@ -7,11 +7,11 @@ use std::time::Duration;
 use jsprof_document::{
     CorsSettings, EmbedderPolicyValue, Origin, ScriptCorsOutcome, ScriptFetchParams,
 };
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_net::{
     BlobStore, Fetcher, HopRequest, HostRules, Method, NetConfig, NetError, TlsProblem, Url,
     REDIRECT_LIMIT,
 };
+use jsprof_test_server::{TestResponse, TestServer};
 
 const WPT: &str = "web-platform.test";
 const WWW: &str = "www.web-platform.test";
@@ -886,97 +886,7 @@ fn classic_script_cors_and_muted_errors() {
     );
 }
 
-// ------------------------------------------------------------- test server
-
-#[test]
-fn test_server_serves_static_files_safely() {
-    let root = std::env::temp_dir().join(format!("jsprof-net-static-{}", std::process::id()));
-    std::fs::create_dir_all(root.join("dir")).unwrap();
-    std::fs::write(root.join("dir/index.html"), "<p>index").unwrap();
-    std::fs::write(root.join("a b.js"), "var a;").unwrap();
-    std::fs::write(root.join("dir/__dir__.headers"), "X-Dir: 1\n").unwrap();
-    std::fs::write(root.join("dir/p.html"), "<p>").unwrap();
-    std::fs::write(
-        root.join("dir/p.html.headers"),
-        "Document-Policy: js-profiling\nContent-Type: text/html;charset=utf-8\nbogus line\n",
-    )
-    .unwrap();
-    let server = TestServer::builder()
-        .static_dir(&root)
-        .route("/dir/override.js", |_| TestResponse::ok("handler"))
-        .start()
-        .unwrap();
-    let fetcher = fetcher(&server);
-    let response = get(&fetcher, &server.http_url(WPT, "/dir/")).unwrap();
-    assert_eq!(response.body, b"<p>index");
-    assert_eq!(
-        response.header("Content-Type").as_deref(),
-        Some("text/html")
-    );
-    assert_eq!(response.header("X-Dir").as_deref(), Some("1"));
-    let response = get(&fetcher, &server.http_url(WPT, "/dir/p.html")).unwrap();
-    assert_eq!(response.header("X-Dir").as_deref(), Some("1"));
-    assert_eq!(
-        response.header("Document-Policy").as_deref(),
-        Some("js-profiling")
-    );
-    assert_eq!(
-        header_lines(&response, "Content-Type"),
-        ["text/html;charset=utf-8"]
-    );
-    let response = get(&fetcher, &server.http_url(WPT, "/a%20b.js")).unwrap();
-    assert_eq!(response.body, b"var a;");
-    assert_eq!(
-        response.header("Content-Type").as_deref(),
-        Some("text/javascript")
-    );
-    assert_eq!(
-        get(&fetcher, &server.http_url(WPT, "/dir/override.js"))
-            .unwrap()
-            .body,
-        b"handler"
-    );
-    // `..` (here percent-encoded, which URL parsing keeps) never leaves the root.
-    let escape = server.http_url(WPT, "/dir/%2e%2e/%2e%2e/etc/passwd");
-    assert_eq!(get(&fetcher, &escape).unwrap().status, 404);
-    drop(server);
-    std::fs::remove_dir_all(&root).unwrap();
-}
-
-#[test]
-fn test_server_prefix_routes_and_drop() {
-    let server = server();
-    server.route("/p/*", |r| TestResponse::ok(format!("short {}", r.path)));
-    server.route("/p/deeper/*", |r| {
-        TestResponse::ok(format!("long {}", r.path))
-    });
-    let fetcher = fetcher(&server);
-    assert_eq!(
-        get(&fetcher, &server.http_url(WPT, "/p/x")).unwrap().body,
-        b"short /p/x"
-    );
-    assert_eq!(
-        get(&fetcher, &server.http_url(WPT, "/p/deeper/y"))
-            .unwrap()
-            .body,
-        b"long /p/deeper/y"
-    );
-    let url = server.http_url(WPT, "/p/x");
-    let ca_file = server.ca_file().to_owned();
-    assert!(ca_file.exists());
-    drop(server);
-    assert!(!ca_file.exists());
-    // Nothing listens any more.
-    let fresh = Fetcher::new(NetConfig {
-        host_rules: HostRules::parse(&format!("MAP {WPT} 127.0.0.1")).unwrap(),
-        ..NetConfig::default()
-    })
-    .unwrap();
-    assert!(matches!(
-        get(&fresh, &url),
-        Err(NetError::ConnectionRefused { .. })
-    ));
-}
+// ------------------------------------------------ odd URLs, raw servers
 
 #[test]
 fn odd_but_valid_urls_and_header_overrides() {
@@ -1054,37 +964,6 @@ fn chunked_and_close_delimited_bodies() {
         raw_server(b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil close");
     assert_eq!(get(&fetcher, &url).unwrap().body, b"until close");
     server.join().unwrap();
-}
-
-#[test]
-fn test_server_rejects_malformed_requests() {
-    // (An oversized head gets 431, but the unread rest of it makes the
-    // close a reset that can drop the response, so it is not tested here.)
-    use std::io::{Read, Write};
-    let server = server();
-    for (request, status) in [
-        (b"NOT A REQUEST\r\n\r\n".to_vec(), "400"),
-        (
-            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n".to_vec(),
-            "400",
-        ),
-        (
-            b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
-            "501",
-        ),
-    ] {
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", server.http_port())).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        stream.write_all(&request).unwrap();
-        let mut response = String::new();
-        let _ = stream.read_to_string(&mut response);
-        assert!(
-            response.starts_with(&format!("HTTP/1.1 {status} ")),
-            "{status}: {response:?}"
-        );
-    }
 }
 
 #[test]

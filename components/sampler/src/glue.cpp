@@ -32,6 +32,8 @@
 #include "js/Realm.h"
 #include "js/RealmOptions.h"
 
+#include "glue_abi.h"
+
 /* SpiderMonkey-internal (jit/PerfSpewer.h; a global symbol of js_static, not
  * in the public headers): the only use of an internal function in the
  * sampler, see jsprof_enable_instrumentation. A SpiderMonkey without it
@@ -50,28 +52,6 @@ bool SetContextProfilerJitFrameBookkeeping(JSContext* cx, bool enabled);
 #endif
 
 namespace {
-
-/* Must match glue.rs. */
-enum PsKind : uint32_t {
-  PS_LABEL = 0,
-  PS_SP_MARKER = 1,
-  PS_JS = 2,
-  PS_JS_OSR = 3,
-  /* A native built-in's label frame (category JS_Builtin): label + method. */
-  PS_BUILTIN = 4
-};
-enum JitKind : uint32_t {
-  JIT_BLINTERP = 0,
-  JIT_BASELINE = 1,
-  JIT_ION = 2,
-  /* Wasm frames by tier; stubs and trampolines are JIT_WASM_OTHER (they may
-   * also appear under a tier when their code lives in a tier's block: their
-   * labels tell them apart). */
-  JIT_WASM_BASELINE = 3,
-  JIT_WASM_ION = 4,
-  JIT_WASM_OTHER = 5
-};
-const uint32_t NO_STRING = UINT32_MAX;
 
 struct PsFrameRec {
   uint64_t realm_id;
@@ -295,19 +275,11 @@ void walk_jit(JSContext* cx, const JS::ProfilingFrameIterator::RegisterState& re
 /* One agent's capture slot: the request the sampling thread posts and the
  * JS thread's signal handler serves. The handler finds its thread's slot
  * through tSlot (initial-exec TLS: a plain load, async-signal-safe). */
-enum : int {
-  REQ_IDLE = 0,
-  REQ_SENT = 1,
-  REQ_IN_HANDLER = 2,
-  REQ_DONE = 3,
-  REQ_ABANDONED = 4
-};
 struct CaptureSlot {
-  /* REQ_*: IDLE -> SENT (requester) -> IN_HANDLER -> DONE (handler) -> IDLE
-   * (collector); SENT -> ABANDONED (requester, after a timeout) -> IDLE
-   * (the late handler). Only the thread that moves the state out of IDLE,
-   * or the handler while IN_HANDLER, touches the request fields. */
-  std::atomic<int> state{REQ_IDLE};
+  /* REQ_* (glue_abi.h: the transitions). Only the thread that moves the
+   * state out of IDLE, or the handler while IN_HANDLER, touches the request
+   * fields. */
+  std::atomic<CaptureState> state{REQ_IDLE};
   /* > 0 while the JS thread toggles the instrumentation (the engine's
    * profiler state is being rebuilt): a handler then captures nothing. Only
    * the JS thread writes it, and the handler runs on that thread. */
@@ -322,7 +294,7 @@ struct CaptureSlot {
   uint64_t position = 0;
   CaptureBuf* buf = nullptr;
   /* Result, written before DONE. */
-  int status = 0;
+  CaptureCode status = CAPTURE_OK;
   uint64_t captured_at_ns = 0;
   uint64_t capture_ns = 0;
 };
@@ -379,7 +351,7 @@ void reset_buf(CaptureBuf* buf) {
 void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
   int saved_errno = errno;
   CaptureSlot* slot = tSlot;
-  int expected = REQ_SENT;
+  CaptureState expected = REQ_SENT;
   if (!slot || !slot->state.compare_exchange_strong(expected, REQ_IN_HANDLER)) {
     /* Abandoned (or stray): nothing to capture. */
     if (slot && expected == REQ_ABANDONED) {
@@ -391,9 +363,9 @@ void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
   uint64_t start = monotonic_ns();
   CaptureBuf* buf = slot->buf;
   reset_buf(buf);
-  int status = 0;
+  CaptureCode status = CAPTURE_OK;
   if (slot->gate.load(std::memory_order_relaxed) > 0) {
-    status = 3;
+    status = CAPTURE_GATED;
   } else {
     buf->in_gc = buf->gc_depth && buf->gc_depth->load() > 0 ? 1 : 0;
     note_marker_state(slot->cx, buf);
@@ -416,7 +388,7 @@ void on_sample_signal(int, siginfo_t*, void* ucontext_v) {
 #endif
       walk_jit(slot->cx, regs, slot->position, buf, false);
     } else {
-      status = 2;
+      status = CAPTURE_NO_INSTRUMENTATION;
     }
   }
   slot->status = status;
@@ -564,36 +536,35 @@ void jsprof_slot_delete(CaptureSlot* slot) {
 }
 
 /* Posts a capture request into `buf` and signals the slot's thread.
- * Returns 0 when sent, 1 when the signal could not be sent, 2 when the slot
- * is busy (a request in flight or abandoned). Does not wait. */
-int jsprof_request_capture(CaptureSlot* slot, uint64_t position,
-                           CaptureBuf* buf) {
+ * Does not wait. */
+RequestResult jsprof_request_capture(CaptureSlot* slot, uint64_t position,
+                                     CaptureBuf* buf) {
   int sig = gSignal.load();
   if (!sig) {
-    return 1;
+    return REQUEST_FAILED;
   }
   if (slot->state.load(std::memory_order_acquire) != REQ_IDLE) {
-    return 2;
+    return REQUEST_BUSY;
   }
   slot->position = position;
   slot->buf = buf;
   slot->state.store(REQ_SENT, std::memory_order_release);
   if (syscall(SYS_tgkill, slot->pid, slot->tid, sig) != 0) {
-    int sent = REQ_SENT;
+    CaptureState sent = REQ_SENT;
     if (slot->state.compare_exchange_strong(sent, REQ_IDLE)) {
-      return 1;
+      return REQUEST_FAILED;
     }
   }
-  return 0;
+  return REQUEST_SENT;
 }
 
 /* The slot's state (REQ_*). */
-int jsprof_capture_state(CaptureSlot* slot) {
+CaptureState jsprof_capture_state(CaptureSlot* slot) {
   return slot->state.load(std::memory_order_acquire);
 }
 
 /* Takes a finished capture's result and frees the slot (state DONE only). */
-void jsprof_finish_capture(CaptureSlot* slot, int* status,
+void jsprof_finish_capture(CaptureSlot* slot, CaptureCode* status,
                            uint64_t* captured_at_ns, uint64_t* capture_ns) {
   *status = slot->status;
   *captured_at_ns = slot->captured_at_ns;
@@ -604,23 +575,23 @@ void jsprof_finish_capture(CaptureSlot* slot, int* status,
 /* Gives up a request whose signal was not handled (blocked signal). Returns
  * true if abandoned; false if the handler got in (collect it instead). */
 bool jsprof_abandon_capture(CaptureSlot* slot) {
-  int sent = REQ_SENT;
+  CaptureState sent = REQ_SENT;
   return slot->state.compare_exchange_strong(sent, REQ_ABANDONED);
 }
 
 /* Capture on the JS thread itself (force_sample and the interrupt-driven
  * fallback). */
-int jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
-                             uint64_t position, CaptureBuf* buf) {
+CaptureCode jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
+                                     uint64_t position, CaptureBuf* buf) {
   reset_buf(buf);
   note_marker_state(cx, buf);
   copy_profiling_stack(ps, buf);
   if (!JS::IsProfilingEnabledForContext(cx)) {
-    return 2;
+    return CAPTURE_NO_INSTRUMENTATION;
   }
   JS::ProfilingFrameIterator::RegisterState regs;
   walk_jit(cx, regs, position, buf, true);
-  return 0;
+  return CAPTURE_OK;
 }
 
 struct ResolvedJit {

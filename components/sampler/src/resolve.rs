@@ -3,7 +3,7 @@
 //! them out), resolves JIT return addresses with `JS::GetProfiledFrames`,
 //! parses SpiderMonkey's profile strings, and classifies each frame
 //! (scripted with its muted flag, built-in, or hidden). Session filters
-//! (realm, muted, the built-in rule) are applied in `agent.rs`.
+//! (realm, muted, the built-in rule) are applied in `agent/js_thread.rs`.
 
 use std::collections::HashMap;
 

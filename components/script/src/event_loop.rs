@@ -11,19 +11,23 @@
 //! in roots, which the runtime drops before its context.
 //!
 //! Other agents (a dedicated worker and its owner) reach an event loop
-//! through its [`Inbox`]: a thread-safe queue of [`CrossAgentTask`]s that
-//! the loop moves into its task queue at each turn, and the condition
-//! variable the loop waits on when it has nothing to run (so a message or
-//! a termination wakes it at once).
+//! through its [`Inbox`]: a channel of [`CrossAgentTask`]s that the loop
+//! moves into its task queue at each turn, and a wake-up channel. A loop
+//! with nothing to run blocks in [`Inbox::wait`] on exactly three sources
+//! (a `select!`): a posted task, a wake-up without a task (a termination,
+//! a worker below that went idle or finished, the watchdog), and its next
+//! deadline (timers, the frame clock, the profiler's and the loads'
+//! polls, the caller's deadline).
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::ptr::NonNull;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crossbeam_channel::{Receiver, Sender};
 use mozjs::context::JSContext;
 use mozjs::gc::RootedTraceableBox;
 use mozjs::jsapi::{Heap, JSObject};
@@ -42,29 +46,39 @@ pub type CrossAgentTask = Box<dyn FnOnce(&mut JSContext) + Send>;
 /// the wake-up of its waits, and whether the loop is idle (blocked with
 /// nothing to run; read by the agent that owns this one, see
 /// `crate::workers`).
-#[derive(Default)]
 pub struct Inbox {
-    state: Mutex<InboxState>,
-    wake: Condvar,
+    /// Posted tasks. Sent while `state` is locked, so that a task and the
+    /// activity count it adds are seen together (see [`Inbox::set_idle`]).
+    tasks: (Sender<CrossAgentTask>, Receiver<CrossAgentTask>),
+    /// Wake-ups without a task: one pending wake-up is enough.
+    wake: (Sender<()>, Receiver<()>),
+    state: Mutex<IdleState>,
     /// A dedicated worker's: its owner's inbox (whose own owner is the
     /// next one up, to the page's).
     owner: Option<Arc<Inbox>>,
 }
 
 #[derive(Default)]
-struct InboxState {
-    tasks: VecDeque<CrossAgentTask>,
+struct IdleState {
     /// Set by the loop when it blocks with nothing to run and nothing
     /// queued; cleared by every post, here or to a worker below.
     idle: bool,
     /// Counts the posts here and to the workers below (see
     /// [`Inbox::activity`]).
     activity: u64,
-    /// A wake-up without a task (a termination, a child that went idle or
-    /// finished).
-    signalled: bool,
     /// No more tasks are accepted (the loop is gone).
     closed: bool,
+}
+
+impl Default for Inbox {
+    fn default() -> Inbox {
+        Inbox {
+            tasks: crossbeam_channel::unbounded(),
+            wake: crossbeam_channel::bounded(1),
+            state: Mutex::default(),
+            owner: None,
+        }
+    }
 }
 
 impl Inbox {
@@ -80,7 +94,7 @@ impl Inbox {
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, InboxState> {
+    fn lock(&self) -> MutexGuard<'_, IdleState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -93,11 +107,11 @@ impl Inbox {
             drop(task);
             return false;
         }
-        state.tasks.push_back(task);
+        // (Cannot fail: this inbox holds the receiver.)
+        let _ = self.tasks.0.send(task);
         state.idle = false;
         state.activity += 1;
         drop(state);
-        self.wake.notify_all();
         // A task here makes every agent above busy too: an owner is idle
         // only while its workers are, and it found them idle before this
         // task (from its sampling thread or its own worker, not from the
@@ -124,19 +138,19 @@ impl Inbox {
 
     /// Wakes the loop without a task (any thread).
     pub fn wake(&self) {
-        self.lock().signalled = true;
-        self.wake.notify_all();
+        // (Full: a wake-up is already pending, which is enough.)
+        let _ = self.wake.0.try_send(());
     }
 
     /// Whether the loop declared itself idle and nothing was posted since.
     pub fn is_idle(&self) -> bool {
         let state = self.lock();
-        state.idle && state.tasks.is_empty()
+        state.idle && self.tasks.1.is_empty()
     }
 
     /// Whether nothing is queued.
     pub fn is_empty(&self) -> bool {
-        self.lock().tasks.is_empty()
+        self.tasks.1.is_empty()
     }
 
     /// Declares the loop idle unless a task arrived here or below since
@@ -145,7 +159,7 @@ impl Inbox {
     fn set_idle(&self, since: u64) -> (bool, bool) {
         let mut state = self.lock();
         let was_idle = state.idle;
-        state.idle = state.tasks.is_empty() && state.activity == since;
+        state.idle = self.tasks.1.is_empty() && state.activity == since;
         (state.idle, state.idle && !was_idle)
     }
 
@@ -153,47 +167,27 @@ impl Inbox {
         self.lock().idle = false;
     }
 
-    /// Takes the queued tasks.
-    fn drain(&self) -> VecDeque<CrossAgentTask> {
-        std::mem::take(&mut self.lock().tasks)
+    /// Takes the queued tasks, oldest first.
+    fn drain(&self) -> impl Iterator<Item = CrossAgentTask> + '_ {
+        self.tasks.1.try_iter()
     }
 
-    /// Blocks until a task is posted, a wake-up, or `until`.
-    fn wait(&self, until: Option<Instant>) {
-        let mut state = self.lock();
-        loop {
-            if !state.tasks.is_empty() || state.signalled {
-                state.signalled = false;
-                return;
-            }
-            match until {
-                None => {
-                    state = self.wake.wait(state).unwrap_or_else(|e| e.into_inner());
-                }
-                Some(until) => {
-                    let now = Instant::now();
-                    if now >= until {
-                        return;
-                    }
-                    state = self
-                        .wake
-                        .wait_timeout(state, until - now)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                }
-            }
+    /// Blocks until a task is posted (returned, to be run next), a
+    /// wake-up, or `until`.
+    fn wait(&self, until: Option<Instant>) -> Option<CrossAgentTask> {
+        let deadline = until.map_or_else(crossbeam_channel::never, crossbeam_channel::at);
+        crossbeam_channel::select! {
+            recv(self.tasks.1) -> task => task.ok(),
+            recv(self.wake.1) -> _ => None,
+            recv(deadline) -> _ => None,
         }
     }
 
     /// Refuses further tasks and drops the queued ones (outside the lock:
     /// dropping a task may drop more state).
     pub(crate) fn close(&self) {
-        let tasks = {
-            let mut state = self.lock();
-            state.closed = true;
-            std::mem::take(&mut state.tasks)
-        };
-        drop(tasks);
+        self.lock().closed = true;
+        self.drain().for_each(drop);
     }
 }
 
@@ -305,8 +299,7 @@ impl EventLoop {
     pub(crate) fn discard_tasks(&self) {
         let tasks = std::mem::take(&mut *self.tasks.borrow_mut());
         drop(tasks);
-        let posted = self.inbox.drain();
-        drop(posted);
+        self.inbox.drain().for_each(drop);
     }
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#queue-a-task>
@@ -524,13 +517,21 @@ impl EventLoop {
 
     /// Moves the tasks other agents posted into the task queue.
     fn take_posted_tasks(&self) {
-        let posted = self.inbox.drain();
-        if posted.is_empty() {
-            return;
-        }
-        let mut tasks = self.tasks.borrow_mut();
-        for task in posted {
-            tasks.push_back(Box::new(move |cx: &mut JSContext| task(cx)));
+        self.tasks
+            .borrow_mut()
+            .extend(self.inbox.drain().map(Self::posted));
+    }
+
+    /// A task another agent posted, as a task of this loop.
+    fn posted(task: CrossAgentTask) -> Task {
+        Box::new(move |cx: &mut JSContext| task(cx))
+    }
+
+    /// Blocks until another agent posts a task (queued), a wake-up, or
+    /// `until` (see [`Inbox::wait`]).
+    fn wait(&self, until: Option<Instant>) {
+        if let Some(task) = self.inbox.wait(until) {
+            self.queue_task(Self::posted(task));
         }
     }
 
@@ -643,8 +644,8 @@ impl EventLoop {
             if self.is_idle() {
                 return true;
             }
-            // (Condvar waits may return early, e.g. on the sampler's
-            // signal: the loop just looks again. Idle callbacks that
+            // (Waits may return early, e.g. on a worker's wake-up: the
+            // loop just looks again. Idle callbacks that
             // could not start an idle period look again when the current
             // one ends, or within a millisecond when a timer was due.)
             let mut until = self.next_wake(deadline);
@@ -657,7 +658,7 @@ impl EventLoop {
                     .unwrap_or(now + Duration::from_millis(1));
                 until = Some(until.map_or(soon, |u| u.min(soon)));
             }
-            self.inbox.wait(until);
+            self.wait(until);
         }
     }
 
@@ -699,7 +700,7 @@ impl EventLoop {
                     if closing.load(Ordering::Acquire) || crate::watchdog::interrupting() {
                         return;
                     }
-                    self.inbox.wait(self.next_wake(None));
+                    self.wait(self.next_wake(None));
                 }
             }
         }
@@ -730,7 +731,7 @@ mod tests {
         assert!(!b.is_idle());
         assert!(!a.is_idle(), "A is busy while B has a task");
         // B runs it and is idle again; A, looking again, is idle again.
-        drop(b.drain());
+        b.drain().for_each(drop);
         assert_eq!(b.set_idle(b.activity()), (true, true));
         assert_eq!(a.set_idle(a.activity()), (true, true));
         // A task posted below between A's reading of the activity count
@@ -739,6 +740,55 @@ mod tests {
         let since = a.activity();
         b.post(noop());
         assert_eq!(a.set_idle(since), (false, false));
+    }
+
+    /// Runs `inbox.wait(None)` on another thread; what it returned, or
+    /// `None` if it still blocks after 10 s (a lost wake-up: a hang).
+    fn wait_on_thread(inbox: &Arc<Inbox>) -> Option<bool> {
+        let inbox = inbox.clone();
+        let (sender, receiver) = crossbeam_channel::bounded(1);
+        std::thread::spawn(move || {
+            let _ = sender.send(inbox.wait(None).is_some());
+        });
+        receiver.recv_timeout(Duration::from_secs(10)).ok()
+    }
+
+    /// A wake-up or a task that comes before the loop blocks is not lost:
+    /// the hand-written wait had to look at its `signalled` flag and its
+    /// queue under the lock before each condition-variable wait (a wait
+    /// that forgot would sleep through a termination); a channel keeps
+    /// the wake-up until a wait takes it.
+    #[test]
+    fn a_wake_up_or_a_task_before_the_wait_ends_it() {
+        let inbox = Inbox::new();
+        inbox.wake();
+        inbox.wake();
+        assert_eq!(wait_on_thread(&inbox), Some(false));
+        inbox.post(noop());
+        assert_eq!(wait_on_thread(&inbox), Some(true), "the task is returned");
+        assert!(inbox.is_empty());
+        // A deadline in the past ends the wait at once.
+        assert!(inbox.wait(Some(Instant::now())).is_none());
+    }
+
+    /// A closed inbox refuses tasks and drops the queued ones.
+    #[test]
+    fn a_closed_inbox_refuses_tasks() {
+        let inbox = Inbox::new();
+        let dropped = Arc::new(AtomicBool::new(false));
+        struct SetOnDrop(Arc<AtomicBool>);
+        impl Drop for SetOnDrop {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let guard = SetOnDrop(dropped.clone());
+        assert!(inbox.post(Box::new(move |_| drop(guard))));
+        inbox.close();
+        assert!(dropped.load(Ordering::SeqCst), "the queued task is dropped");
+        assert!(inbox.is_empty());
+        assert!(!inbox.post(noop()));
+        assert!(inbox.is_empty());
     }
 
     /// The owner is woken when a worker becomes idle, not each time the

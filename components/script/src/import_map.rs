@@ -604,9 +604,21 @@ impl ImportMapState {
         // record's specifier, then: the user agent may report a warning to
         // the console indicating the ignored rule; remove
         // newImportMapImports[specifier].
+        // (The condition as written drops longer, unrelated keys and keeps
+        // the rules that would remap a resolved specifier; see
+        // <https://github.com/whatwg/html/issues/11875>. Implemented as the
+        // upstream tests expect and as step 4.1.1 does for scopes: a rule is
+        // dropped if its specifier is record's specifier, or if it ends
+        // with U+002F (/), is a code unit prefix of record's specifier, and
+        // record's specifier as a URL is null or special. A bare key
+        // without a trailing slash, e.g. "foo" after "foo/bar" resolved,
+        // is kept.)
         for record in &self.resolved_module_set {
             new_imports.retain(|(specifier, _)| {
-                let clashes = specifier.starts_with(record.specifier.as_str());
+                let clashes = *specifier == record.specifier
+                    || (specifier.ends_with('/')
+                        && record.specifier.starts_with(specifier.as_str())
+                        && record.as_url_is_null_or_special);
                 if clashes {
                     warnings.push(format!(
                         "import map rule for {specifier:?} ignored: {:?} was already resolved",
@@ -756,5 +768,44 @@ mod tests {
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert_eq!(s.resolve("a", &base(), true).unwrap().path(), "/a1.js");
         assert_eq!(s.resolve("b", &base(), true).unwrap().path(), "/b.js");
+    }
+
+    #[test]
+    fn a_new_prefix_rule_never_remaps_a_resolved_specifier() {
+        // A URL resolved before any rule matched it (the resolved module
+        // set holds its normalized specifier)...
+        let mut s = state(r#"{"imports": {}}"#);
+        let resolved = s.resolve("./lib/a.js", &base(), true).unwrap();
+        // ...is not remapped by a later map's prefix rules covering it
+        // ("https:/" is a bare key that prefixes every https URL), while a
+        // longer key it does not start with, a key without a trailing
+        // slash, and other prefixes still apply (whatwg/html#11875: the
+        // spec text compares the other way round).
+        let later = parse_import_map_string(
+            r#"{"imports": {
+                "https:/": "/scheme/",
+                "./lib/": "/elsewhere/",
+                "./lib/a.js/extra": "/extra.js",
+                "https://example.com/app/lib/a": "/a-without-slash.js",
+                "./other/": "/other2/"
+            }}"#,
+            &base(),
+        )
+        .unwrap();
+        let warnings = s.merge(later.map);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!(s.resolve("./lib/a.js", &base(), true).unwrap(), resolved);
+        assert_eq!(
+            s.resolve("./lib/a.js/extra", &base(), true).unwrap().path(),
+            "/extra.js"
+        );
+        assert_eq!(
+            s.resolve("./other/x.js", &base(), true).unwrap().path(),
+            "/other2/x.js"
+        );
+        assert_eq!(
+            s.resolve("./lib/a", &base(), true).unwrap().path(),
+            "/a-without-slash.js"
+        );
     }
 }

@@ -574,8 +574,9 @@ fn fetch_module_source(
             response.header("Content-Type").unwrap_or_default()
         ));
     }
-    // Step 6.1: Let sourceText be the result of UTF-8 decoding bodyBytes.
-    let source = String::from_utf8_lossy(&response.body).into_owned();
+    // Step 6.1: Let sourceText be the result of UTF-8 decoding bodyBytes
+    // (whatever the Content-Type's charset says).
+    let source = crate::script_loading::utf8_decode(&response.body);
     Ok((source, response_url))
 }
 

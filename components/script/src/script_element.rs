@@ -25,8 +25,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::ptr::NonNull;
 use std::rc::Rc;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use mozjs::context::JSContext;
@@ -102,8 +101,8 @@ struct WaitingScript {
     when_ready: WhenReady,
     /// `None`: "uninitialized".
     result: Option<ScriptResult>,
-    /// A module script's result (`result` is then `Some(None)` once it is
-    /// ready).
+    /// A module script's result, once ready (then `result` is `Some(None)`,
+    /// unused).
     module: Option<crate::module_loading::ModuleResult>,
 }
 
@@ -141,20 +140,21 @@ struct FetchPool {
     /// new page load with another loader gets a new pool).
     source: *const (),
     loader: Arc<dyn Loader + Send + Sync>,
-    jobs: Option<mpsc::Sender<FetchJob>>,
-    receiver: Arc<Mutex<mpsc::Receiver<FetchJob>>>,
+    jobs: Option<crossbeam_channel::Sender<FetchJob>>,
+    /// Shared by the threads: each job goes to one idle thread.
+    receiver: crossbeam_channel::Receiver<FetchJob>,
     /// Started one per job until there are [`FETCH_THREADS`].
     threads: Vec<JoinHandle<()>>,
 }
 
 impl FetchPool {
     fn new(source: *const (), loader: Arc<dyn Loader + Send + Sync>) -> FetchPool {
-        let (jobs, receiver) = mpsc::channel::<FetchJob>();
+        let (jobs, receiver) = crossbeam_channel::unbounded::<FetchJob>();
         FetchPool {
             source,
             loader,
             jobs: Some(jobs),
-            receiver: Arc::new(Mutex::new(receiver)),
+            receiver,
             threads: Vec::new(),
         }
     }
@@ -164,17 +164,8 @@ impl FetchPool {
             let receiver = self.receiver.clone();
             let spawned = std::thread::Builder::new()
                 .name("js-script-fetch".to_owned())
-                .spawn(move || loop {
-                    let job = {
-                        let receiver = receiver.lock().unwrap_or_else(|e| e.into_inner());
-                        receiver.recv()
-                    };
-                    match job {
-                        Ok(job) => job(),
-                        // The pool was discarded.
-                        Err(_) => return,
-                    }
-                });
+                // (Until the pool is discarded: its sender dropped.)
+                .spawn(move || receiver.iter().for_each(|job| job()));
             if let Ok(handle) = spawned {
                 self.threads.push(handle);
             }
@@ -396,7 +387,10 @@ pub(crate) fn prepare_the_script_element(
     // equal to el's preparation-time document, then return. (The parser
     // document is the node document here: the parser's nodes are not
     // moved to other documents before they run.)
-    // Step 17: If scripting is disabled for el, then return (it is not).
+    // Step 17: If scripting is disabled for el, then return.
+    if scripting_is_disabled(cx, &document) {
+        return;
+    }
     // Step 18: If el has a nomodule content attribute and its type is
     // "classic", then return.
     if element.get_attribute("nomodule").is_some() {
@@ -418,8 +412,14 @@ pub(crate) fn prepare_the_script_element(
             return;
         }
     }
-    // Step 21: the encoding (UTF-8: the `charset` attribute is not used,
-    // scripts are decoded as UTF-8).
+    // Step 21: If el has a charset attribute, then let encoding be the
+    // result of getting an encoding from the value of the charset
+    // attribute. If el does not have a charset attribute, or if getting an
+    // encoding failed, then let encoding be el's node document's encoding.
+    let encoding = element
+        .get_attribute("charset")
+        .and_then(|label| encoding_rs::Encoding::for_label(label.as_bytes()))
+        .unwrap_or_else(|| document_encoding(&document));
     // Step 22: Let classic script CORS setting be the current state of el's
     // crossorigin content attribute (read by the fetch's parameters).
     // Step 23-30: the fetch options and settings object (the document's).
@@ -451,11 +451,17 @@ pub(crate) fn prepare_the_script_element(
                 // Step 33.2: If el has an async attribute or el's force
                 // async is true: the set of scripts that will execute as
                 // soon as possible.
-                _ if is_async => start_fetch(&document, script, &url, WhenReady::AsSoonAsPossible),
+                _ if is_async => start_fetch(
+                    &document,
+                    script,
+                    &url,
+                    encoding,
+                    WhenReady::AsSoonAsPossible,
+                ),
                 // Step 33.3: Otherwise, if el is not parser-inserted: the
                 // list of scripts that will execute in order as soon as
                 // possible.
-                None => start_fetch(&document, script, &url, WhenReady::InOrder),
+                None => start_fetch(&document, script, &url, encoding, WhenReady::InOrder),
                 Some(parser) => {
                     // Step 31.8-31.11: fetch a classic script (for the
                     // parser, synchronously: the parser waits for a
@@ -466,7 +472,7 @@ pub(crate) fn prepare_the_script_element(
                     let fetched = parser.loader.fetch_classic_script(params);
                     let pending = PendingScript {
                         element: DomRoot::from_ref(script),
-                        result: classic_script_from_fetch(&url, fetched, &origin),
+                        result: classic_script_from_fetch(&url, fetched, &origin, encoding),
                         module: None,
                     };
                     if element.get_attribute("defer").is_some() {
@@ -515,10 +521,8 @@ pub(crate) fn prepare_the_script_element(
 /// `importmap` script (`type_` lowercased): the module graph is fetched
 /// and linked now (`module_loading`), then a parser-inserted module
 /// script without `async` goes to the list of scripts that will execute
-/// when the document has finished parsing, a script-inserted one without
-/// `async` (force async false) to the list of scripts that will execute in
-/// order as soon as possible, any other one executes as soon as possible
-/// (a task). An import map is registered at once.
+/// when the document has finished parsing, any other one executes as soon
+/// as possible (a task). An import map is registered at once.
 fn prepare_module_or_import_map(
     cx: &mut JSContext,
     script: &HTMLScriptElement,
@@ -537,33 +541,32 @@ fn prepare_module_or_import_map(
         return;
     };
     script.set_preparation_time_document(Some(&document));
+    // Step 17: If scripting is disabled for el, then return (after step
+    // 14: el's already started is true).
+    if scripting_is_disabled(cx, &document) {
+        script.set_already_started(true);
+        return;
+    }
     // Step 14 (already started) and the fetch: `module_loading`.
-    let Some((module, is_async)) =
+    let Some((module, _)) =
         crate::module_loading::prepare_module_or_import_map(cx, &document, script, type_)
     else {
         return;
     };
-    let pending = PendingScript {
-        element: DomRoot::from_ref(script),
-        result: None,
-        module: Some(module),
-    };
+    // Step 34 (el's type is "module"):
+    // Step 34.2: If el has an async attribute or el's force async is true
+    // (a script-inserted script unless `async = false`): the set of scripts
+    // that will execute as soon as possible.
+    let is_async = script.element().get_attribute("async").is_some() || script.force_async();
     match parser {
-        // Step 33.4: otherwise, if el's type is "module" (and it is
-        // parser-inserted, without async): the list of scripts that will
-        // execute when the document has finished parsing.
-        Some(parser) if !is_async => parser.deferred.borrow_mut().push(pending),
-        // Step 33.3: otherwise, if el is not parser-inserted (no async
-        // attribute, force async false): the list of scripts that will
-        // execute in order as soon as possible (after the script-inserted
-        // classic and module scripts before it).
-        None if !is_async && !script.force_async() => {
-            queue_in_order_module(&document, pending);
-        }
-        // Step 33.2: el has an async attribute or el's force async is
-        // true: the set of scripts that will execute as soon as possible;
-        // executed once ready (the graph is: a task).
-        _ => {
+        // Step 34.2 (the graph is fetched already, so its result is ready:
+        // the steps to run then execute it, in a task).
+        _ if is_async => {
+            let pending = PendingScript {
+                element: DomRoot::from_ref(script),
+                result: None,
+                module: Some(module),
+            };
             EventLoop::current().queue_task(Box::new(move |cx| {
                 let Some(global) = NonNull::new(document.upcast_node().global().global_object())
                 else {
@@ -573,44 +576,35 @@ fn prepare_module_or_import_map(
                 execute_the_script_element(&mut realm, &document, pending);
             }));
         }
+        // Step 34.3: Otherwise, if el is not parser-inserted: the list of
+        // scripts that will execute in order as soon as possible.
+        None => append_ready_module_to_in_order_list(&document, script, module),
+        // Step 34.4: Otherwise (parser-inserted, type "module"): the list
+        // of scripts that will execute when the document has finished
+        // parsing.
+        Some(parser) => parser.deferred.borrow_mut().push(PendingScript {
+            element: DomRoot::from_ref(script),
+            result: None,
+            module: Some(module),
+        }),
     }
 }
 
-/// Step 33.3 of "prepare the script element" for a module script:
-/// append el to the list of scripts that will execute in order as soon as
-/// possible of its preparation-time document, with el's delaying the load
-/// event true. Its module graph was fetched while it prepared, so the
-/// result is ready; "mark as ready" runs in a task (the list's steps run
-/// then), as for a fetch that completed.
-fn queue_in_order_module(document: &Document, pending: PendingScript) {
-    // (el's delaying the load event: true until it executed.)
-    document.delay_load();
-    let id = add_waiting(WaitingScript {
-        element: pending.element,
-        document: DomRoot::from_ref(document),
-        when_ready: WhenReady::InOrder,
-        result: None,
-        module: pending.module,
-    });
-    let document = DomRoot::from_ref(document);
+/// Step 34.3 of "prepare the script element" for a module script whose
+/// graph is already fetched (`module_loading` fetches synchronously):
+/// set el's delaying the load event to true, append el to its
+/// preparation-time document's list of scripts that will execute in order
+/// as soon as possible, and mark el as ready in a task (as a fetch
+/// completing would), so that it runs after the in-order scripts inserted
+/// before it and before those inserted after it.
+fn append_ready_module_to_in_order_list(
+    document: &Document,
+    script: &HTMLScriptElement,
+    module: crate::module_loading::ModuleResult,
+) {
+    let id = start_waiting(document, script, WhenReady::InOrder);
     EventLoop::current().queue_task(Box::new(move |cx| {
-        // Mark as ready, step 1: Set el's result to result.
-        let ready = STATE.with(|s| {
-            s.borrow_mut()
-                .waiting
-                .get_mut(&id)
-                .map(|waiting| waiting.result = Some(None))
-                .is_some()
-        });
-        if !ready {
-            return;
-        }
-        let Some(global) = NonNull::new(document.upcast_node().global().global_object()) else {
-            return;
-        };
-        let mut realm = AutoRealm::new(cx, global);
-        // Step 2: run el's steps to run when the result is ready.
-        run_in_order_scripts(&mut realm, &document, id);
+        fetch_completed(cx, id, None, Some(module));
     }));
 }
 
@@ -642,25 +636,22 @@ fn fire_simple_event(cx: &mut JSContext, script: &HTMLScriptElement, type_: &str
 /// load event to true", the element joins its set or list, and the fetch
 /// starts (on a fetch thread when the page's loader can be shared, else in
 /// a task).
-fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, when: WhenReady) {
+fn start_fetch(
+    document: &Document,
+    script: &HTMLScriptElement,
+    url: &url::Url,
+    encoding: &'static encoding_rs::Encoding,
+    when: WhenReady,
+) {
     let Some(loader) = crate::browsing_context::loader() else {
         // No page loader (a document not loaded by the shell): nothing can
         // be fetched; the result is null.
         queue_error_event(script);
         return;
     };
-    // Step 31.8: Set el's delaying the load event to true.
-    document.delay_load();
-    let event_loop = EventLoop::current();
-    event_loop.begin_load();
     let params = classic_script_fetch_params(document, url, script.element());
-    let id = add_waiting(WaitingScript {
-        element: DomRoot::from_ref(script),
-        document: DomRoot::from_ref(document),
-        when_ready: when,
-        result: None,
-        module: None,
-    });
+    let id = start_waiting(document, script, when);
+    let event_loop = EventLoop::current();
     let url = url.clone();
     let origin = params.client_origin.clone();
     let shared = pool_loader(&loader);
@@ -670,8 +661,8 @@ fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, 
             let job: FetchJob = Box::new(move || {
                 let fetched = shared.fetch_classic_script(params);
                 inbox.post(Box::new(move |cx| {
-                    let result = classic_script_from_fetch(&url, fetched, &origin);
-                    fetch_completed(cx, id, result);
+                    let result = classic_script_from_fetch(&url, fetched, &origin, encoding);
+                    fetch_completed(cx, id, result, None);
                 }));
             });
             submit_to_pool(job);
@@ -680,26 +671,39 @@ fn start_fetch(document: &Document, script: &HTMLScriptElement, url: &url::Url, 
             // The loader cannot leave this thread: fetch in a task.
             event_loop.queue_task(Box::new(move |cx| {
                 let fetched = loader.fetch_classic_script(params);
-                let result = classic_script_from_fetch(&url, fetched, &origin);
-                fetch_completed(cx, id, result);
+                let result = classic_script_from_fetch(&url, fetched, &origin, encoding);
+                fetch_completed(cx, id, result, None);
             }));
         }
     }
 }
 
-/// Records `waiting` (a script element whose result is not ready yet)
-/// under a new ID, which it returns; one of the list of scripts that will
-/// execute in order as soon as possible joins that list (step 33.3.2:
-/// append el to scripts).
-fn add_waiting(waiting: WaitingScript) -> u64 {
+/// Step 31.8 (or 32.2 for a module script) and 33.2-33.3 of "prepare the
+/// script element" for `script`, whose result is not ready yet: set el's
+/// delaying the load event to true (and hold a pending load of the event
+/// loop, released by [`fetch_completed`]), and add el to `document`'s set
+/// or list. Returns its ID.
+fn start_waiting(document: &Document, script: &HTMLScriptElement, when: WhenReady) -> u64 {
+    document.delay_load();
+    EventLoop::current().begin_load();
     STATE.with(|s| {
         let mut s = s.borrow_mut();
         s.next_id += 1;
         let id = s.next_id;
-        if waiting.when_ready == WhenReady::InOrder {
+        s.waiting.insert(
+            id,
+            WaitingScript {
+                element: DomRoot::from_ref(script),
+                document: DomRoot::from_ref(document),
+                when_ready: when,
+                result: None,
+                module: None,
+            },
+        );
+        if when == WhenReady::InOrder {
+            // Step 33.3.2 (34.3.2): Append el to scripts.
             s.in_order.push_back(id);
         }
-        s.waiting.insert(id, waiting);
         id
     })
 }
@@ -760,14 +764,21 @@ pub(crate) fn submit_fetch_job(
 }
 
 /// A fetch ended: <https://html.spec.whatwg.org/multipage/scripting.html#mark-as-ready>
-/// for its element, given `result`.
-fn fetch_completed(cx: &mut JSContext, id: u64, result: ScriptResult) {
+/// for its element, given `result` (a classic script's) or `module` (a
+/// module script's, then `result` is unused).
+fn fetch_completed(
+    cx: &mut JSContext,
+    id: u64,
+    result: ScriptResult,
+    module: Option<crate::module_loading::ModuleResult>,
+) {
     EventLoop::current().end_load();
     let Some((when, document)) = STATE.with(|s| {
         let mut s = s.borrow_mut();
         let waiting = s.waiting.get_mut(&id)?;
         // Step 1: Set el's result to result.
         waiting.result = Some(result);
+        waiting.module = module;
         Some((waiting.when_ready, waiting.document.clone()))
     }) else {
         return;
@@ -894,6 +905,15 @@ pub(crate) fn execute_the_script_element(
     let filename = classic.record.url.clone();
     let line = classic.record.start_line;
     run_classic_script(cx, &classic.source, &filename, line, classic.record);
+    // (Run a classic script, step 9: clean up after running script: if the
+    // JavaScript execution context stack is now empty, perform a
+    // microtask checkpoint. A script the parser or a task runs leaves it
+    // empty; one another script inserted runs inside that script, whose
+    // own clean-up performs the checkpoint.)
+    // <https://html.spec.whatwg.org/multipage/webappapis.html#clean-up-after-running-script>
+    if execution_context_stack_is_empty(cx) {
+        crate::runtime::perform_microtask_checkpoint(cx);
+    }
     // Step 6.4: Set document's currentScript attribute to
     // oldCurrentScript.
     document.set_current_script(old_current_script.as_deref());
@@ -903,4 +923,31 @@ pub(crate) fn execute_the_script_element(
     if script.from_an_external_file() {
         fire_simple_event(cx, &script, "load");
     }
+}
+
+/// <https://html.spec.whatwg.org/multipage/webappapis.html#concept-n-noscript>
+/// for a script element whose node document is `document`: scripting is
+/// disabled when the document has no browsing context (it is not its
+/// window's document: `createHTMLDocument()`, `DOMParser`-like documents).
+fn scripting_is_disabled(cx: &mut JSContext, document: &Document) -> bool {
+    match document.upcast_node().global().as_window() {
+        Some(window) => !std::ptr::eq(&*window.document(cx), document),
+        None => true,
+    }
+}
+
+/// <https://dom.spec.whatwg.org/#concept-document-encoding> of
+/// `document`: UTF-8, as its `characterSet` says (the shell decodes every
+/// document as UTF-8).
+fn document_encoding(_document: &Document) -> &'static encoding_rs::Encoding {
+    encoding_rs::UTF_8
+}
+
+/// Whether the JavaScript execution context stack holds no script (no
+/// scripted frame is running on `cx`), as "clean up after running
+/// script" asks (<https://html.spec.whatwg.org/multipage/webappapis.html#clean-up-after-running-script>).
+fn execution_context_stack_is_empty(cx: &mut JSContext) -> bool {
+    // SAFETY: `cx` is this thread's live context; the call only reads its
+    // activation stack.
+    unsafe { mozjs::jsapi::JS::GetScriptedCallerGlobal(cx.raw_cx()).is_null() }
 }

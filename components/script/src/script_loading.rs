@@ -200,36 +200,7 @@ impl Loader for Fetcher {
     }
 }
 
-/// <https://mimesniff.spec.whatwg.org/#javascript-mime-type>: whether the
-/// essence of `mime_type` is one of the JavaScript MIME type essences.
-pub fn is_javascript_mime_type(mime_type: &jsprof_net::MimeType) -> bool {
-    is_javascript_mime_type_essence_match(&mime_type.essence())
-}
-
-/// <https://mimesniff.spec.whatwg.org/#javascript-mime-type-essence-match>:
-/// whether `string` is an ASCII case-insensitive match for one of the
-/// JavaScript MIME type essence strings.
-pub fn is_javascript_mime_type_essence_match(string: &str) -> bool {
-    matches!(
-        string.to_ascii_lowercase().as_str(),
-        "application/ecmascript"
-            | "application/javascript"
-            | "application/x-ecmascript"
-            | "application/x-javascript"
-            | "text/ecmascript"
-            | "text/javascript"
-            | "text/javascript1.0"
-            | "text/javascript1.1"
-            | "text/javascript1.2"
-            | "text/javascript1.3"
-            | "text/javascript1.4"
-            | "text/javascript1.5"
-            | "text/jscript"
-            | "text/livescript"
-            | "text/x-ecmascript"
-            | "text/x-javascript"
-    )
-}
+pub use jsprof_document::mime::{is_javascript_mime_type, is_javascript_mime_type_essence_match};
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#run-a-classic-script>:
 /// compiles `source` with `filename` and `line` (and SpiderMonkey's
@@ -568,6 +539,7 @@ pub(crate) fn classic_script_from_fetch(
     url: &url::Url,
     fetched: Result<ClassicScriptFetch, NetError>,
     client_origin: &Origin,
+    character_encoding: &'static encoding_rs::Encoding,
 ) -> crate::script_element::ScriptResult {
     // Step 5: Fetch request (a network error is a null result).
     let fetched = match fetched {
@@ -587,9 +559,17 @@ pub(crate) fn classic_script_from_fetch(
             response_url,
         } => {
             let response = fetched.response?;
-            // Step 5.4: Let sourceText be the result of decoding bodyBytes
-            // to Unicode (UTF-8 here).
-            let source = String::from_utf8_lossy(&response.body).into_owned();
+            // Step 5.3: Let potentialMIMETypeForEncoding be the result of
+            // extracting a MIME type given response's header list.
+            let potential_mime_type = jsprof_document::mime::extract_mime_type(&response.headers);
+            // Step 5.4: Set character encoding to the result of legacy
+            // extracting an encoding given potentialMIMETypeForEncoding and
+            // character encoding.
+            let character_encoding =
+                legacy_extract_an_encoding(potential_mime_type.as_ref(), character_encoding);
+            // Step 5.5: Let sourceText be the result of decoding bodyBytes
+            // to Unicode, using character encoding as the fallback encoding.
+            let source = decode(&response.body, character_encoding);
             // Step 5.7: create a classic script given sourceText,
             // settingsObject, response's URL, options, mutedErrors.
             Some(crate::script_element::ClassicScript {
@@ -598,6 +578,42 @@ pub(crate) fn classic_script_from_fetch(
             })
         }
     }
+}
+
+/// <https://fetch.spec.whatwg.org/#legacy-extract-an-encoding>: the
+/// encoding `mime_type`'s `charset` parameter names, else `encoding`.
+pub(crate) fn legacy_extract_an_encoding(
+    mime_type: Option<&jsprof_document::mime::MimeType>,
+    encoding: &'static encoding_rs::Encoding,
+) -> &'static encoding_rs::Encoding {
+    // Step 1: If mimeType is failure, then return encoding.
+    // Step 2: If mimeType["charset"] does not exist, then return encoding.
+    let Some(charset) = mime_type.and_then(|m| m.parameter("charset")) else {
+        return encoding;
+    };
+    // Step 3: Let tentativeEncoding be the result of getting an encoding
+    // from mimeType["charset"].
+    // Step 4: If tentativeEncoding is failure, then return encoding.
+    // Step 5: Return tentativeEncoding.
+    encoding_rs::Encoding::for_label(charset.as_bytes()).unwrap_or(encoding)
+}
+
+/// <https://encoding.spec.whatwg.org/#decode>: `bytes` decoded with
+/// `fallback`, unless they start with a UTF-8, UTF-16LE or UTF-16BE byte
+/// order mark (which is removed and decides the encoding); malformed
+/// sequences become U+FFFD.
+pub(crate) fn decode(bytes: &[u8], fallback: &'static encoding_rs::Encoding) -> String {
+    fallback.decode(bytes).0.into_owned()
+}
+
+/// <https://encoding.spec.whatwg.org/#utf-8-decode>: `bytes` decoded as
+/// UTF-8 whatever their labels say (a UTF-8 byte order mark is removed;
+/// malformed sequences become U+FFFD): module scripts' source text.
+pub(crate) fn utf8_decode(bytes: &[u8]) -> String {
+    encoding_rs::UTF_8
+        .decode_with_bom_removal(bytes)
+        .0
+        .into_owned()
 }
 
 /// <https://html.spec.whatwg.org/multipage/parsing.html#the-end>

@@ -43,13 +43,13 @@
 //! A worker fetches its script and `importScripts` synchronously on its
 //! own thread, where no interrupt reaches. Its loader is a
 //! [`WorkerLoader`]: every `http(s)` fetch runs on a short-lived
-//! `js-fetch` thread while the worker's thread waits for the result,
-//! looking at the terminated flag every [`FETCH_POLL`] (10 ms); and
-//! termination aborts the worker's own loader ([`Loader::abort`]: the
-//! network fetcher shuts its connections down, which interrupts a
-//! blocked read or write at once and fails every later request). So
-//! after `terminate()` the worker's thread stops waiting within about
-//! 10 ms, whatever the server does, the fetch thread itself ends at once
+//! `js-fetch` thread while the worker's thread waits on two channels at
+//! once (a `select!`): the result's, and the worker's termination
+//! signal, which termination disconnects; and termination aborts the
+//! worker's own loader ([`Loader::abort`]: the network fetcher shuts its
+//! connections down, which interrupts a blocked read or write at once
+//! and fails every later request). So after `terminate()` the worker's
+//! thread stops waiting at once, whatever the server does, the fetch thread itself ends at once
 //! (or, while still resolving the name or connecting, which the HTTP
 //! client cannot interrupt, within the network timeout, touching no JS),
 //! and no later redirect hop or `importScripts` URL is fetched (the
@@ -66,12 +66,94 @@
 //! "protected worker", and its `Worker` object is kept, only while it has
 //! pending activity: timers, messages, nested workers...); this is a
 //! simplification, not the spec.
+//!
+//! # Messages
+//!
+//! No JS value crosses threads. Each event loop has an `Inbox`
+//! (`event_loop.rs`): a `crossbeam-channel` of `Send` tasks and one of
+//! wake-ups; a loop with nothing to run blocks in a `select!` over the two
+//! and its next deadline, the only three things that wake it.
+//! `postMessage` on either side structured-clones the message into bytes
+//! (SpiderMonkey's different-process clone format) and posts a task to
+//! the other side's inbox; the task deserializes in the receiving realm
+//! and fires `message` (or `messageerror`). The owner finds the `Worker`
+//! object by the worker's ID in its thread-local registry, which roots
+//! the object while the worker may still send it something. Messages to a
+//! worker wait in its inbox until its script has run (the loop starts
+//! then), so none is lost.
+//!
+//! # Errors
+//!
+//! "Report an exception" in a worker fires `ErrorEvent` at the worker
+//! global; if not canceled, a task fires `ErrorEvent` (cancelable,
+//! `error` null, same message/filename/lineno/colno, muted errors already
+//! applied) at the `Worker` object; if not canceled there either, the
+//! error is reported in the owner's global (window `error` event and
+//! console, or one more level up for a nested worker). A script that
+//! cannot be fetched (network error, non-ok status, cross-origin,
+//! non-JavaScript MIME type over HTTP(S), revoked `blob:`) or does not
+//! parse gives a plain `error` event.
+//!
+//! # The idle rule
+//!
+//! `run_until_idle` returns true when the page has no task, no timer, no
+//! pending load, nothing in its inbox, and every worker it owns is idle:
+//! blocked in its loop with nothing to run and nothing posted (decided
+//! under its inbox's lock, under which every post is sent, so a post and
+//! the idle flag cannot race), with
+//! all of its own workers idle, or finished and joined. A worker posts
+//! before it declares itself idle and the owner reads the workers' flags
+//! before its own inbox, so no message is in flight when the page is
+//! declared idle: the rule is exact, not a grace period. A worker that
+//! keeps a timer or a busy loop keeps the page running until the deadline
+//! (`--timeout`), where the runtime is dropped and the workers
+//! terminated.
+//!
+//! # Document policy
+//!
+//! A network worker takes the `Document-Policy` of its own script
+//! response; a `blob:` or `data:` worker inherits its creator's (the
+//! document's, or for a nested worker its parent worker's, transitively):
+//! `jsprof_document::worker_document_policy`, applied when the script is
+//! fetched. Without the policy `new Profiler()` in the worker throws
+//! `NotAllowedError`. An `eager` policy prepares the worker's sampler
+//! before its script runs.
+//!
+//! # Profiling in a worker
+//!
+//! The worker's sessions run on its own `AgentSampler`, which signals and
+//! samples the worker's thread only and keeps frames of the worker's
+//! realm only (no page frame can be on that thread's stack); timestamps
+//! are relative to the worker's time origin (the time its owner ran `new
+//! Worker`).
+//!
+//! # Settings
+//!
+//! A worker's origin is its owner's (opaque for `data:`), its secure
+//! context its owner's, its cross-origin isolated capability its owner's
+//! and-ed with its own COEP (false for `data:`), its COEP its own
+//! response's (inherited for local schemes) and checked against its
+//! owner's.
+//!
+//! # Loading
+//!
+//! Worker threads load through `Loader::for_workers()` (the shell's
+//! `Fetcher`, shared; same host rules, CA and blob URL store), or, for an
+//! owner without a shareable loader, a default `Fetcher` over the owner's
+//! blob URL store. The worker script is fetched on the worker's thread
+//! with mode "same-origin" and redirects followed hop by hop;
+//! `importScripts` fetches synchronously with mode "no-cors" through the
+//! document component's classic-script state machine, so cross-origin
+//! imports run with muted errors (registered muted in the worker's script
+//! registry: the sampler hides them, their errors read "Script error.",
+//! and rethrown they become `NetworkError`).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+use crossbeam_channel::{Receiver, Sender};
 use mozjs::context::RawJSContext;
 use mozjs::gc::RootedTraceableBox;
 use mozjs::jsapi::{Heap, JSObject};
@@ -107,11 +189,17 @@ pub(crate) struct WorkerShared {
     /// The loader the worker fetches with, once it fetched: "terminate a
     /// worker" aborts its fetches (see the module comment).
     loader: Mutex<Option<Arc<dyn Loader + Send + Sync>>>,
+    /// The termination signal: nothing is ever sent; "terminate a worker"
+    /// drops the sender, which disconnects the channel and so wakes every
+    /// wait on it, now and later (see [`WorkerLoader`]).
+    termination: Receiver<()>,
+    termination_sender: Mutex<Option<Sender<()>>>,
 }
 
 impl WorkerShared {
     pub(crate) fn new(owner_inbox: Arc<Inbox>) -> Arc<WorkerShared> {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let (termination_sender, termination) = crossbeam_channel::bounded(0);
         Arc::new(WorkerShared {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             // A task posted to the worker by anyone but its owner (its own
@@ -124,6 +212,8 @@ impl WorkerShared {
             context: Mutex::new(None),
             finished: AtomicBool::new(false),
             loader: Mutex::new(None),
+            termination,
+            termination_sender: Mutex::new(Some(termination_sender)),
         })
     }
 
@@ -179,6 +269,12 @@ impl WorkerShared {
         if let Some(loader) = loader {
             loader.abort();
         }
+        drop(
+            self.termination_sender
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(),
+        );
         self.inbox.wake();
     }
 
@@ -478,15 +574,12 @@ pub(crate) fn loader_for_workers() -> Result<Arc<dyn Loader + Send + Sync>, Stri
     Ok(Arc::new(WorkerLoader { inner }))
 }
 
-/// How often a worker waiting for a fetch looks at its terminated flag.
-pub const FETCH_POLL: std::time::Duration = std::time::Duration::from_millis(10);
-
 /// A dedicated worker's loader (see the module comment, "Fetches of a
 /// terminated worker"): on the worker's thread, an `http(s)` fetch runs on
-/// a `js-fetch` thread while the worker's thread waits, looking at the
-/// terminated flag every [`FETCH_POLL`]; the inner loader is recorded in
-/// the worker's [`WorkerShared`], whose termination aborts it. A
-/// terminated worker's fetches fail with `NetError::Aborted`.
+/// a `js-fetch` thread while the worker's thread waits for its result or
+/// the worker's termination, whichever comes first; the inner loader is
+/// recorded in the worker's [`WorkerShared`], whose termination aborts it.
+/// A terminated worker's fetches fail with `NetError::Aborted`.
 pub(crate) struct WorkerLoader {
     inner: Arc<dyn Loader + Send + Sync>,
 }
@@ -514,7 +607,7 @@ impl WorkerLoader {
         if !matches!(url.scheme(), "http" | "https") {
             return fetch(&*self.inner);
         }
-        let (sender, receiver) = std::sync::mpsc::channel();
+        let (sender, receiver) = crossbeam_channel::bounded(1);
         let inner = self.inner.clone();
         let spawned = std::thread::Builder::new()
             .name("js-fetch".to_owned())
@@ -527,21 +620,15 @@ impl WorkerLoader {
                 detail: format!("could not start the fetch thread: {e}"),
             });
         }
-        loop {
-            match receiver.recv_timeout(FETCH_POLL) {
-                Ok(result) => return result,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if shared.is_terminated() {
-                        return Err(aborted());
-                    }
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(NetError::Connection {
-                        url: url.clone(),
-                        detail: "the fetch thread failed".to_owned(),
-                    })
-                }
-            }
+        let failed = || NetError::Connection {
+            url: url.clone(),
+            detail: "the fetch thread failed".to_owned(),
+        };
+        crossbeam_channel::select! {
+            recv(receiver) -> result => result.unwrap_or_else(|_| Err(failed())),
+            // Terminated (the channel disconnected): the result if it is
+            // already there, else aborted.
+            recv(shared.termination) -> _ => receiver.try_recv().unwrap_or_else(|_| Err(aborted())),
         }
     }
 }

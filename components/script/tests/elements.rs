@@ -8,8 +8,8 @@
 mod common;
 
 use common::{html, SAME};
-use jsprof_net::testing::TestServer;
 use jsprof_script::JsRuntime;
+use jsprof_test_server::TestServer;
 
 fn page(server: &TestServer, body: &'static str) -> JsRuntime {
     server.route("/index.html", move |_| html(body));

@@ -10,8 +10,8 @@
 mod common;
 
 use common::{html, SAME};
-use jsprof_net::testing::TestServer;
 use jsprof_script::JsRuntime;
+use jsprof_test_server::TestServer;
 
 /// Serves `body` at /index.html and loads it in a test runtime.
 fn page(server: &TestServer, body: &'static str) -> JsRuntime {

@@ -6,9 +6,9 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
 use jsprof_script::JsRuntime;
+use jsprof_test_server::{TestResponse, TestServer};
 
 const SAME: &str = "web-platform.test";
 const CROSS: &str = "not-web-platform.test";

@@ -9,8 +9,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::SAME;
-use jsprof_net::testing::TestServer;
 use jsprof_script::JsRuntime;
+use jsprof_test_server::TestServer;
 
 /// Far longer than any of these runs may take: a hang-catcher.
 const HANG_BOUND: Duration = Duration::from_secs(60);

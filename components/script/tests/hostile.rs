@@ -14,9 +14,9 @@ mod common;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use jsprof_net::testing::TestServer;
 use jsprof_script::watchdog::{self, Watchdog};
 use jsprof_script::{workers, JsRuntime};
+use jsprof_test_server::TestServer;
 
 /// Far longer than any of these tests may take: a hang-catcher.
 const HANG_BOUND: Duration = Duration::from_secs(120);

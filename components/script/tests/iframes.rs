@@ -6,8 +6,8 @@
 mod common;
 
 use common::{CROSS, SAME};
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
+use jsprof_test_server::{TestResponse, TestServer};
 
 fn html(body: &str) -> TestResponse {
     TestResponse::ok(body.to_owned()).with_content_type("text/html")

@@ -9,8 +9,8 @@
 mod common;
 
 use common::{html, js, CROSS, SAME};
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
+use jsprof_test_server::{TestResponse, TestServer};
 
 /// Serves `body` as JavaScript at `path`.
 fn module(server: &TestServer, path: &str, body: &str) {

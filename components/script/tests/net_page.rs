@@ -5,11 +5,11 @@
 
 use std::rc::Rc;
 
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
 use jsprof_script::dom::globalscope::GlobalScope;
 use jsprof_script::script_loading::PageLoadError;
 use jsprof_script::{script_registry, JsRuntime};
+use jsprof_test_server::{TestResponse, TestServer};
 
 const SAME: &str = "web-platform.test";
 const CROSS: &str = "not-web-platform.test";

@@ -10,8 +10,8 @@
 mod common;
 
 use common::{fetcher, html, html_with_policy, js, load, result, CROSS, SAME, SLOW};
-use jsprof_net::testing::TestServer;
 use jsprof_script::JsRuntime;
+use jsprof_test_server::TestServer;
 
 /// Helpers every page gets: `tb` (the test hook object), `result`,
 /// `findPath(trace, names)` (the frames of the first sample whose stack

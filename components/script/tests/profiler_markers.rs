@@ -17,8 +17,8 @@ mod common;
 use std::time::Instant;
 
 use common::{html, js, load, CROSS, SAME};
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
+use jsprof_test_server::{TestResponse, TestServer};
 use serde_json::Value;
 
 /// Helpers every page gets: `spin(ms)` busy-loops, `churn(ms)` allocates

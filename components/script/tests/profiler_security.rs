@@ -19,8 +19,8 @@
 mod common;
 
 use common::{html_with_policy, js, parse_report as parse, result, Report, CROSS, SAME, SLOW};
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_script::JsRuntime;
+use jsprof_test_server::{TestResponse, TestServer};
 
 /// Helpers every page gets: `tb` (the test hook object), `result`,
 /// `report(trace)`: `"<stacks>|<resources>|<trace JSON>"` where `<stacks>`

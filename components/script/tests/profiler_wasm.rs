@@ -21,7 +21,7 @@
 mod common;
 
 use common::{html_with_policy, js, load, result, Report, CROSS, SAME, SLOW};
-use jsprof_net::testing::TestServer;
+use jsprof_test_server::TestServer;
 
 /// The asynchronous sampler, every millisecond.
 const FAST: &str = "{ sampleInterval: 1, maxBufferSize: 100000 }";

@@ -10,8 +10,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{html, SAME};
-use jsprof_net::testing::TestServer;
 use jsprof_script::JsRuntime;
+use jsprof_test_server::TestServer;
 
 /// Loads a page made of `body` at `path` of the http origin and returns
 /// the runtime, run to idle.

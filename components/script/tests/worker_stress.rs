@@ -65,9 +65,9 @@ use std::time::{Duration, Instant};
 
 use common::threads;
 
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
 use jsprof_script::JsRuntime;
+use jsprof_test_server::{TestResponse, TestServer};
 
 const SAME: &str = "web-platform.test";
 

@@ -11,7 +11,6 @@
 
 pub mod config;
 pub mod discover;
-pub mod headers;
 pub mod metadata;
 pub mod report;
 pub mod routes;

@@ -11,18 +11,29 @@
 //! * `x.window.html` / `x.any.html` generated from `x.window.js` /
 //!   `x.any.js`;
 //! * the `pipe` query parameter: `sub`, `header(name,value)`,
-//!   `status(code)`, `trickle(dN)` (delays only), `|`-separated (CORS
-//!   headers on any file:
-//!   `?pipe=header(Access-Control-Allow-Origin,*)`);
+//!   `status(code)`, `trickle(...)`, `|`-separated (CORS headers on any file:
+//!   `?pipe=header(Access-Control-Allow-Origin,*)`; `trickle` delays the
+//!   whole response by the sum of its `d<seconds>` steps instead of
+//!   sending the body in timed chunks: what the tests that use it observe
+//!   is a response arriving late);
+//! * the Python handlers of HTML's script element directory
+//!   (`html/semantics/scripting-1/the-script-element/`): `log.py`
+//!   (`?sec=N&id=ID`, answers `log('ID')` after N seconds),
+//!   `serve-with-content-type.py` (`?fn=FILE&ct=TYPE`, a file of that
+//!   directory with that `Content-Type`) and
+//!   `resources/load-error-events.py` (`?test=NAME`, a script that marks
+//!   `NAME` executed, 404 unless NAME contains `_load`);
 //! * `/resources/testdriver-vendor.js`: empty unless the root has one;
 //! * other `.py` handlers: 501, named; anything else missing: 404.
 
 use std::path::{Path, PathBuf};
 
+use jsprof_test_server::headers;
+
 use crate::config::Hosts;
+use crate::report;
 use crate::substitute::{self, query_param, Context};
 use crate::wrappers::{self, Kind};
-use crate::{headers, report};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
@@ -37,8 +48,6 @@ pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
-    /// How long the server waits before sending it (`trickle(dN)`).
-    pub delay: std::time::Duration,
 }
 
 impl Response {
@@ -47,7 +56,6 @@ impl Response {
             status,
             headers: vec![("Content-Type".into(), content_type.into())],
             body: body.into(),
-            delay: std::time::Duration::ZERO,
         }
     }
 
@@ -90,9 +98,13 @@ enum Pipe {
     Sub,
     Header(String, String),
     Status(u16),
-    /// `trickle(d1:d0.5)`: delays only (no byte counts), summed.
+    /// `trickle(...)`: the total of its `d<seconds>` steps.
     Trickle(std::time::Duration),
 }
+
+/// The longest delay a request may ask for (`trickle`, `log.py`), so that
+/// a hostile query cannot hold a connection past the harness's timeouts.
+const MAX_DELAY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Routes {
     /// Answers `request` received on `scheme` (`http`/`https`).
@@ -136,6 +148,9 @@ impl Routes {
                 report::testharnessreport_js(self.timeout_multiplier),
             ),
             "/common/redirect.py" => redirect(query)?,
+            _ if path.starts_with(SCRIPT_ELEMENT_DIR) && path.ends_with(".py") => {
+                self.script_element_handler(&path, query)?
+            }
             "/resources/WebIDLParser.js" => {
                 self.static_or_generated("/resources/webidl2/lib/webidl2.js", &pipes, &ctx)?
             }
@@ -145,7 +160,7 @@ impl Routes {
             match pipe {
                 Pipe::Header(name, value) => response.set_header(name, value),
                 Pipe::Status(code) => response.status = *code,
-                Pipe::Trickle(delay) => response.delay += *delay,
+                Pipe::Trickle(delay) => std::thread::sleep(*delay),
                 Pipe::Sub => {}
             }
         }
@@ -174,6 +189,71 @@ impl Routes {
                 None => (h.to_owned(), default_port),
             },
             None => (self.hosts.primary.clone(), default_port),
+        }
+    }
+
+    /// The Python handlers of HTML's script element directory that its
+    /// tests need (`path` starts with [`SCRIPT_ELEMENT_DIR`]).
+    fn script_element_handler(&self, path: &str, query: &str) -> Result<Response, Response> {
+        let param = |name: &str| {
+            query_param(query, name)
+                .ok_or_else(|| Response::error(400, format!("{path} needs ?{name}=")))
+        };
+        match &path[SCRIPT_ELEMENT_DIR.len()..] {
+            "log.py" => {
+                let id: i64 = param("id")?
+                    .parse()
+                    .map_err(|_| Response::error(400, "log.py: id is not an integer"))?;
+                let sec: u64 = param("sec")?
+                    .parse()
+                    .map_err(|_| Response::error(400, "log.py: sec is not an integer"))?;
+                std::thread::sleep(std::time::Duration::from_secs(sec).min(MAX_DELAY));
+                Ok(Response::new(
+                    200,
+                    "text/javascript",
+                    format!("log('{id}')"),
+                ))
+            }
+            "serve-with-content-type.py" => {
+                let file = param("fn")?;
+                let content_type = param("ct")?;
+                if file
+                    .split('/')
+                    .any(|s| s.is_empty() || s == ".." || s == ".")
+                {
+                    return Err(Response::error(400, format!("bad file name `{file}`")));
+                }
+                let on_disk = self.root.join(&SCRIPT_ELEMENT_DIR[1..]).join(&file);
+                let body = std::fs::read(&on_disk)
+                    .map_err(|_| Response::error(400, format!("{file} not found")))?;
+                Ok(Response::new(200, &content_type, body))
+            }
+            "resources/load-error-events.py" => {
+                let test = param("test")?;
+                if test.is_empty() || !test.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    return Err(Response::error(400, format!("bad test name `{test}`")));
+                }
+                Ok(if test.contains("_load") {
+                    Response::new(
+                        200,
+                        "text/javascript",
+                        format!("\"use strict\"; {test}.executed = true;"),
+                    )
+                } else {
+                    Response::new(
+                        404,
+                        "text/javascript",
+                        format!(
+                            "\"use strict\"; {test}.test.step(function() {{ \
+                             assert_unreached(\"404 script should not be executed\"); }});"
+                        ),
+                    )
+                })
+            }
+            _ => Err(Response::error(
+                501,
+                format!("{path}: Python handlers are not supported by the jsprof WPT server"),
+            )),
         }
     }
 
@@ -258,6 +338,25 @@ fn parse_pipes(spec: &str) -> Result<Vec<Pipe>, String> {
                         .ok_or_else(|| format!("pipe `{p}` needs header(name,value)"))?;
                     Ok(Pipe::Header(n.trim().to_owned(), v.trim().to_owned()))
                 }
+                "trickle" => {
+                    // Steps are `N` (bytes: the body is sent whole here) or
+                    // `dS` (a delay of S seconds); a repeat count `rN` is
+                    // not supported.
+                    let mut total = std::time::Duration::ZERO;
+                    for step in args.split(':').map(str::trim) {
+                        if let Some(secs) = step.strip_prefix('d') {
+                            let secs: f64 = secs
+                                .parse()
+                                .ok()
+                                .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+                                .ok_or_else(|| format!("pipe `{p}`: bad delay `{step}`"))?;
+                            total += std::time::Duration::from_secs_f64(secs.min(10.0));
+                        } else if step.parse::<u64>().is_err() {
+                            return Err(format!("pipe `{p}`: unsupported step `{step}`"));
+                        }
+                    }
+                    Ok(Pipe::Trickle(total.min(MAX_DELAY)))
+                }
                 "status" => args
                     .trim()
                     .parse()
@@ -265,25 +364,15 @@ fn parse_pipes(spec: &str) -> Result<Vec<Pipe>, String> {
                     .filter(|code| (100..600).contains(code))
                     .map(Pipe::Status)
                     .ok_or_else(|| format!("pipe `{p}` needs a status code")),
-                // wptserve's trickle: `dN` waits N seconds; the byte-count
-                // items (`nN`) are not supported here.
-                "trickle" => args
-                    .split(':')
-                    .map(|item| {
-                        item.trim()
-                            .strip_prefix('d')
-                            .and_then(|d| d.parse::<f64>().ok())
-                            .filter(|d| d.is_finite() && (0.0..=60.0).contains(d))
-                            .map(std::time::Duration::from_secs_f64)
-                    })
-                    .sum::<Option<std::time::Duration>>()
-                    .map(Pipe::Trickle)
-                    .ok_or_else(|| format!("pipe `{p}`: only delays `dN` (0-60 s) are supported")),
                 _ => Err(format!("unsupported pipe `{p}`")),
             }
         })
         .collect()
 }
+
+/// The URL path of HTML's script element test directory, whose Python
+/// handlers are answered here.
+const SCRIPT_ELEMENT_DIR: &str = "/html/semantics/scripting-1/the-script-element/";
 
 fn redirect(query: &str) -> Result<Response, Response> {
     let location = query_param(query, "location")
@@ -347,7 +436,9 @@ pub fn content_type(name: &str) -> &'static str {
     match ext.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
         "xhtml" | "xht" => "application/xhtml+xml; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
+        // No charset, as wptserve serves scripts: a script element's
+        // `charset` attribute (else the document's encoding) decides.
+        "js" | "mjs" => "text/javascript",
         "css" => "text/css; charset=utf-8",
         "json" => "application/json",
         "txt" | "ini" | "headers" => "text/plain; charset=utf-8",
@@ -397,6 +488,9 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, text).unwrap();
         }
+        let script_dir = root.join("html/semantics/scripting-1/the-script-element");
+        std::fs::create_dir_all(&script_dir).unwrap();
+        std::fs::write(script_dir.join("s.js"), b"\xe6;").unwrap();
         let third = dir.path().join("webidl2.js");
         std::fs::write(&third, "// webidl2").unwrap();
         let gc = dir.path().join("gc.js");
@@ -431,6 +525,63 @@ mod tests {
 
     fn body(r: &Response) -> String {
         String::from_utf8(r.body.clone()).unwrap()
+    }
+
+    #[test]
+    fn script_element_handlers() {
+        let f = fixture();
+        let dir = "/html/semantics/scripting-1/the-script-element";
+        let r = get(&f, &format!("{dir}/log.py?sec=0&id=7"));
+        assert_eq!((r.status, body(&r).as_str()), (200, "log('7')"));
+        assert_eq!(r.header("Content-Type"), Some("text/javascript"));
+        assert_eq!(get(&f, &format!("{dir}/log.py?sec=0&id=x")).status, 400);
+        assert_eq!(get(&f, &format!("{dir}/log.py?id=1")).status, 400);
+        let r = get(
+            &f,
+            &format!("{dir}/serve-with-content-type.py?fn=s.js&ct=text/javascript%3Bcharset=windows-1250"),
+        );
+        assert_eq!(r.status, 200);
+        assert_eq!(r.body, b"\xe6;");
+        assert_eq!(
+            r.header("Content-Type"),
+            Some("text/javascript;charset=windows-1250")
+        );
+        for bad in ["../../a/page.html", "missing.js", "/etc/passwd"] {
+            let r = get(
+                &f,
+                &format!("{dir}/serve-with-content-type.py?fn={bad}&ct=x"),
+            );
+            assert_eq!(r.status, 400, "{bad}");
+        }
+        let r = get(
+            &f,
+            &format!("{dir}/resources/load-error-events.py?test=t1_load"),
+        );
+        assert_eq!(r.status, 200);
+        assert_eq!(body(&r), "\"use strict\"; t1_load.executed = true;");
+        let r = get(
+            &f,
+            &format!("{dir}/resources/load-error-events.py?test=t2_error"),
+        );
+        assert_eq!(r.status, 404);
+        let r = get(
+            &f,
+            &format!("{dir}/resources/load-error-events.py?test=a.b"),
+        );
+        assert_eq!(r.status, 400);
+        assert_eq!(get(&f, &format!("{dir}/other.py")).status, 501);
+    }
+
+    #[test]
+    fn trickle_delays_the_response() {
+        let f = fixture();
+        let start = std::time::Instant::now();
+        let r = get(&f, "/a/page.html?pipe=trickle(d0.2)");
+        assert_eq!(body(&r), "<p>hi</p>");
+        assert!(start.elapsed() >= std::time::Duration::from_millis(200));
+        assert_eq!(get(&f, "/a/page.html?pipe=trickle(100:d0)").status, 200);
+        assert_eq!(get(&f, "/a/page.html?pipe=trickle(dx)").status, 500);
+        assert_eq!(get(&f, "/a/page.html?pipe=trickle(r2)").status, 500);
     }
 
     #[test]
@@ -517,13 +668,6 @@ mod tests {
         let sub = get(&f, "/a/x.window.js?pipe=sub");
         assert_eq!(sub.status, 200);
         assert_eq!(get(&f, "/a/page.html?pipe=gzip").status, 500);
-        let slow = get(&f, "/a/page.html?pipe=trickle(d1:d0.5)");
-        assert_eq!(
-            (slow.status, slow.delay),
-            (200, std::time::Duration::from_millis(1500))
-        );
-        assert_eq!(get(&f, "/a/page.html").delay, std::time::Duration::ZERO);
-        assert_eq!(get(&f, "/a/page.html?pipe=trickle(n10)").status, 500);
         assert_eq!(get(&f, "/a/page.html?pipe=status(99)").status, 500);
     }
 

@@ -1,5 +1,5 @@
 //! The WPT server: [`routes`](crate::routes) on the transport of
-//! `jsprof_net::testing::TestServer` (HTTP and HTTPS on 127.0.0.1 only,
+//! `jsprof_test_server::TestServer` (HTTP and HTTPS on 127.0.0.1 only,
 //! ephemeral ports, a CA made at start whose certificate is valid for both
 //! WPT host names and their subdomains, bounded connections and timeouts;
 //! stops when dropped). Every request goes to one catch-all handler. Two
@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use jsprof_net::testing::{RecordedRequest, TestResponse, TestServer};
+use jsprof_test_server::{RecordedRequest, TestResponse, TestServer};
 
 use crate::config::Hosts;
 use crate::routes::{Request, Routes};
@@ -85,10 +85,6 @@ fn answer(routes: &Routes, request: &RecordedRequest) -> TestResponse {
         },
         request.scheme,
     );
-    // `trickle(dN)`: wait before answering (this connection's thread).
-    if !response.delay.is_zero() {
-        std::thread::sleep(response.delay);
-    }
     let mut out = TestResponse::new(response.status);
     out.headers = response.headers;
     out.body = response.body;

@@ -782,3 +782,62 @@ fn dynamic_code_inherits_muted_errors() {
     let outer = dynamic_code_muted_errors(Some(true));
     assert!(dynamic_code_muted_errors(Some(outer)));
 }
+
+#[test]
+fn nosniff_blocks_a_script_that_is_not_javascript() {
+    let nosniff = ("X-Content-Type-Options", "nosniff");
+    for script in ["https://page.test/a.js", "https://cdn.test/a.js"] {
+        for cors in [None, Some("anonymous")] {
+            let with = |content_type: &'static str| {
+                let mut headers = vec![nosniff, acao(PAGE)];
+                if !content_type.is_empty() {
+                    headers.push(("Content-Type", content_type));
+                }
+                outcome(params(script, cors), &[ok(&headers)])
+            };
+            // A JavaScript MIME type runs (muted when no-cors cross-origin).
+            let muted = cors.is_none() && script.contains("cdn");
+            assert_eq!(with("text/javascript; charset=utf-8"), run(muted, script));
+            // CSS, a missing or an unparsable Content-Type: blocked.
+            for bad in ["text/css", "", "javascript", "text/plain"] {
+                assert_eq!(
+                    with(bad),
+                    blocked(BlockReason::Nosniff),
+                    "{script} {cors:?} {bad}"
+                );
+            }
+        }
+    }
+    // Without nosniff the type is not looked at.
+    assert_eq!(
+        outcome(
+            params("https://page.test/a.js", None),
+            &[ok(&[("Content-Type", "text/css")])]
+        ),
+        run(false, "https://page.test/a.js")
+    );
+    // The check is on the final response, not on a redirect's.
+    let chain = [
+        redirect(
+            "https://page.test/b.js",
+            &[nosniff, ("Content-Type", "text/html")],
+        ),
+        ok(&[nosniff, ("Content-Type", "application/javascript")]),
+    ];
+    assert_eq!(
+        outcome(params("https://page.test/a.js", None), &chain),
+        run(false, "https://page.test/b.js")
+    );
+    // Main fetch's nosniff check comes before "fetch a classic script"
+    // looks at the status: a 404 stylesheet is blocked for nosniff.
+    let response = ResponseInfo::new(
+        404,
+        [nosniff, ("Content-Type", "text/css")]
+            .into_iter()
+            .collect(),
+    );
+    assert_eq!(
+        outcome(params("https://page.test/a.js", None), &[response]),
+        blocked(BlockReason::Nosniff)
+    );
+}

@@ -12,9 +12,12 @@ use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::cssstyledeclaration::CSSStyleDeclaration;
+use crate::dom::document::Document;
+use crate::dom::documentfragment::DocumentFragment;
 use crate::dom::domstringmap::DOMStringMap;
-use crate::dom::element::Element;
+use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::mouseevent::MouseEvent;
+use crate::dom::text::Text;
 
 pub struct HTMLElement {
     element: Element,
@@ -72,6 +75,28 @@ impl HTMLElement {
 const DISABLEABLE: &[&str] = &["button", "input", "select", "textarea"];
 
 impl HTMLElementMethods for HTMLElement {
+    /// <https://html.spec.whatwg.org/multipage/dom.html#dom-innertext>
+    fn InnerText(&self, _cx: &mut JSContext) -> DOMString {
+        // Step 1: If this is not being rendered or if the user agent is a
+        // non-CSS user agent, then return this's descendant text content
+        // (the shell renders nothing).
+        self.element.upcast_node().descendant_text_content()
+    }
+
+    /// <https://html.spec.whatwg.org/multipage/dom.html#set-the-inner-text-steps>
+    fn SetInnerText(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
+        let node = self.element.upcast_node();
+        let Some(document) = node.owner_doc() else {
+            return Ok(());
+        };
+        // Step 1: Let fragment be the rendered text fragment for value
+        // given element's node document.
+        let fragment = rendered_text_fragment(cx, &document, &value)?;
+        // Step 2: Replace all with fragment within element.
+        node.replace_all(Some(fragment.upcast_node()));
+        Ok(())
+    }
+
     /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-click>
     fn Click(&self, cx: &mut JSContext) -> Fallible<()> {
         // Step 1: If this element is a form control that is disabled, then
@@ -209,4 +234,54 @@ impl HTMLElementMethods for HTMLElement {
         self.style.set(Some(&style));
         style
     }
+}
+
+/// <https://html.spec.whatwg.org/multipage/dom.html#rendered-text-fragment>
+fn rendered_text_fragment(
+    cx: &mut JSContext,
+    document: &Document,
+    input: &str,
+) -> Fallible<DomRoot<DocumentFragment>> {
+    // Step 1: Let fragment be a new DocumentFragment whose node document is
+    // document.
+    let fragment = DocumentFragment::new(cx, document);
+    let global = document.upcast_node().global();
+    // Step 2: Let position be a position variable for input, initially
+    // pointing at the start of input.
+    let mut rest = input;
+    // Step 4: While position is not past the end of input:
+    while !rest.is_empty() {
+        // Step 4.1: Collect a sequence of code points that are not U+000A
+        // LF or U+000D CR from input given position, and set text to the
+        // result.
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let (text, after) = rest.split_at(end);
+        rest = after;
+        // Step 4.2: If text is not the empty string, then append a new Text
+        // node whose data is text and node document is document to
+        // fragment.
+        if !text.is_empty() {
+            let node = Text::new(cx, global, Some(document), text);
+            fragment.upcast_node().append(node.upcast_node())?;
+        }
+        // Step 4.3: While position is not past the end of input, and the
+        // code point at position is either U+000A LF or U+000D CR:
+        while let Some(c) = rest.chars().next().filter(|c| matches!(c, '\n' | '\r')) {
+            // Step 4.3.1: If the code point at position is U+000D CR and the
+            // next code point is U+000A LF, then advance position to the
+            // next code point in input.
+            // Step 4.3.2: Advance position to the next code point in input.
+            rest = if c == '\r' && rest[1..].starts_with('\n') {
+                &rest[2..]
+            } else {
+                &rest[1..]
+            };
+            // Step 4.3.3: Append the result of creating an element given
+            // document, "br", and the HTML namespace to fragment.
+            let br = Element::create(cx, document, Some(HTML_NAMESPACE), None, "br", Vec::new());
+            fragment.upcast_node().append(br.upcast_node())?;
+        }
+    }
+    // Step 5: Return fragment.
+    Ok(fragment)
 }

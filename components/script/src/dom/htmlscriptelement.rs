@@ -358,17 +358,13 @@ impl HTMLScriptElementMethods for HTMLScriptElement {
 
     /// <https://html.spec.whatwg.org/multipage/scripting.html#dom-script-supports>
     fn Supports(_cx: &mut JSContext, _global: &GlobalScope, type_: DOMString) -> Fallible<bool> {
-        // Step 1: If type is an ASCII case-insensitive match for the string
-        // "classic", then return true.
-        // Step 2: If type is an ASCII case-insensitive match for the string
-        // "module", then return true.
-        // Step 3: If type is an ASCII case-insensitive match for the string
-        // "importmap", then return true.
+        // Step 1: If type is "classic", then return true.
+        // Step 2: If type is "module", then return true.
+        // Step 3: If type is "importmap", then return true.
         // Step 4: ("speculationrules": not supported.)
         // Step 5: Return false.
-        Ok(["classic", "module", "importmap"]
-            .iter()
-            .any(|t| t.eq_ignore_ascii_case(&type_)))
+        // (Exact matches: "Importmap" or " importmap" is not supported.)
+        Ok(["classic", "module", "importmap"].contains(&type_.as_str()))
     }
 
     /// `charset` (obsolete): reflects the `charset` content attribute.

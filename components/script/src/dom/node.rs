@@ -16,7 +16,7 @@ use crate::dom::attr::Attr;
 use crate::dom::bindings::codegen::AttrBinding::AttrMethods;
 use crate::dom::bindings::codegen::NodeBinding::NodeMethods;
 use crate::dom::bindings::codegen::NodeOrString;
-use crate::dom::bindings::conversions::DOMString;
+use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::DomObject;
 use crate::dom::bindings::root::{Dom, DomRoot, MutNullableDom};
@@ -1383,6 +1383,19 @@ impl NodeMethods for Node {
     /// is connected (its shadow-including root is a document).
     fn IsConnected(&self, _cx: &mut JSContext) -> bool {
         self.is_connected()
+    }
+
+    /// <https://dom.spec.whatwg.org/#dom-node-baseuri>
+    fn BaseURI(&self, _cx: &mut JSContext) -> USVString {
+        // Return this's node document's document base URL, serialized
+        // (<https://html.spec.whatwg.org/multipage/urls-and-fetching.html#document-base-url>:
+        // no `<base>` element is honoured, so it is the fallback base URL,
+        // the document's URL).
+        let document = match self.kind {
+            NodeKind::Document => self.root_ref().downcast::<Document>(),
+            _ => self.owner_doc(),
+        };
+        USVString(document.map(|d| d.url().to_string()).unwrap_or_default())
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-clonenode>

@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use jsprof_net::testing::{TestResponse, TestServer};
 use jsprof_net::Fetcher;
 use jsprof_script::JsRuntime;
+use jsprof_test_server::{TestResponse, TestServer};
 
 pub const SAME: &str = "web-platform.test";
 pub const CROSS: &str = "not-web-platform.test";

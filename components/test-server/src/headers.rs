@@ -1,10 +1,14 @@
-//! `.headers` files: extra response headers for the files they describe.
+//! `.headers` files: extra response headers for the files they describe,
+//! the one parser of [`crate::TestServer`]'s static files and of the WPT
+//! harness's routes (`jsprof-wpt`).
 //!
-//! As in WPT's server, `__dir__.headers` in a directory applies to every file
-//! of that directory (not its subdirectories), and `<file>.headers` applies to
-//! `<file>` alone, after the directory's. Each non-empty line is
-//! `Name: value`; a line without a colon is an error, reported with the file
-//! and line so a typo never silently drops a header.
+//! As in WPT's server (wptserve), `__dir__.headers` in a directory applies
+//! to every file of that directory (not its subdirectories), and
+//! `<file>.headers` applies to `<file>` alone, after the directory's. Each
+//! non-empty line is `Name: value`; a line without a colon, or whose name
+//! is not an HTTP token, is an error, reported with the file and line so a
+//! typo never silently drops a header. A sidecar that exists but cannot be
+//! read is an error too.
 
 use std::path::Path;
 

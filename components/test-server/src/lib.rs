@@ -1,4 +1,8 @@
-//! A loopback HTTP and HTTPS server for tests (feature `test-server`).
+//! A loopback HTTP and HTTPS server for tests: a dev-dependency of the
+//! crates whose tests fetch over HTTP (and a dependency of the WPT
+//! harness), kept out of `jsprof-net` so that its TLS certificate
+//! generation (`rcgen`) and request parser (`httparse`) are never part of
+//! the shell.
 //!
 //! [`TestServer::start`] binds two ephemeral ports on 127.0.0.1 only, one
 //! plain HTTP and one HTTPS with a certificate signed by a CA generated at
@@ -16,7 +20,7 @@
 //! dropped.
 //!
 //! ```
-//! use jsprof_net::testing::{TestResponse, TestServer};
+//! use jsprof_test_server::{TestResponse, TestServer};
 //! use jsprof_net::Fetcher;
 //!
 //! let server = TestServer::start().unwrap();
@@ -34,6 +38,13 @@
 //! head, 16 MiB of request body (`Content-Length` only), a connection idle
 //! for 5 s is closed, a stall lasts at most 30 s, and the log keeps the last
 //! 10,000 requests.
+//!
+//! Static files get the headers of their `.headers` sidecars, parsed by
+//! [`headers`], the one parser the WPT harness uses too: a malformed line
+//! is a 500 whose body names the file and the line, never a header
+//! silently dropped.
+
+pub mod headers;
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{self, Read, Write};
@@ -49,7 +60,7 @@ use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, 
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use url::Url;
 
-use crate::{content_type_for_path, HostRules, NetConfig};
+use jsprof_net::{content_type_for_path, HostRules, NetConfig};
 
 const MAX_CONNECTIONS: usize = 64;
 const MAX_REQUESTS_PER_CONNECTION: usize = 100;
@@ -243,7 +254,9 @@ impl TestServerBuilder {
     /// (`/dir/` serves `dir/index.html`), with a `Content-Type` from the
     /// extension and, as wptserve does, the headers listed in the
     /// directory's `__dir__.headers` and the file's `<name>.headers`
-    /// (`Name: value` lines; a `Content-Type` there replaces the guess).
+    /// (`Name: value` lines, see [`headers`]; a `Content-Type` there
+    /// replaces the guess; a malformed line makes the answer a 500 naming
+    /// the file and the line).
     pub fn static_dir(mut self, root: impl Into<PathBuf>) -> Self {
         self.static_root = Some(root.into());
         self
@@ -540,14 +553,15 @@ fn serve_static(root: &Path, path: &str) -> TestResponse {
         return TestResponse::not_found();
     };
     // wptserve's sidecar files: `__dir__.headers` for every file of the
-    // directory, then `<file>.headers`; one `Name: value` per line.
-    let mut extra = Vec::new();
-    if let Some(dir) = file.parent() {
-        extra.extend(read_headers_file(&dir.join("__dir__.headers")));
-    }
-    let mut sidecar = file.clone().into_os_string();
-    sidecar.push(".headers");
-    extra.extend(read_headers_file(Path::new(&sidecar)));
+    // directory, then `<file>.headers`.
+    let extra = match headers::for_file(&file) {
+        Ok(extra) => extra,
+        Err(message) => {
+            return TestResponse::new(500)
+                .with_content_type("text/plain")
+                .with_body(message)
+        }
+    };
     let mut response = TestResponse::ok(body);
     if !extra
         .iter()
@@ -561,21 +575,6 @@ fn serve_static(root: &Path, path: &str) -> TestResponse {
         response = response.with_header(&name, &value);
     }
     response
-}
-
-/// The `Name: value` lines of a `.headers` file (none if it is missing);
-/// lines without a colon or with an empty name are skipped.
-fn read_headers_file(path: &Path) -> Vec<(String, String)> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
-    };
-    text.lines()
-        .filter_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            let name = name.trim();
-            (!name.is_empty()).then(|| (name.to_owned(), value.trim().to_owned()))
-        })
-        .collect()
 }
 
 /// The CA and the server's chain and key.

@@ -1,152 +1,39 @@
-//! One sampler per agent (one SpiderMonkey context = one thread), shared by
-//! all of that agent's sessions, as Chromium's ProfilerGroup shares one V8
-//! CpuProfiler.
-//!
-//! * JS thread side ([`AgentSampler`], [`crate::Session`]): installs the
-//!   `ProfilingStack`, turns the instrumentation on with the first started
-//!   session and off after the last (lazy; an eager agent keeps it on from
-//!   its creation), resolves captures and builds traces.
-//! * Sampler thread: one tick serves every started session (each at its own
-//!   interval, by subsampling against absolute deadlines); on a tick with JS
-//!   on the stack it signals the JS thread, whose handler captures into
-//!   preallocated buffers (`glue.rs`), and collects that capture at its next
-//!   tick; otherwise it records an idle sample without signalling.
+//! The agent's JS-thread side: [`AgentSampler`] (one per context, shared
+//! by every handle created for it) and the per-session state the
+//! [`crate::Session`]s keep here. It installs the `ProfilingStack`, the GC
+//! watch and the capture slot; starts the sampling thread with the first
+//! session (or at creation when eager) and joins it before uninstalling
+//! them; turns the instrumentation on and off; captures on this thread
+//! (`force_sample`, the interrupt fallback); and resolves pending captures
+//! into each session's trace ("take a sample", steps 2-6), at `stop()`,
+//! `force_sample()`, [`AgentSampler::poll`] and from the interrupt callback
+//! the sampling thread requests. Everything here runs on the JS thread
+//! (`Rc`, `RefCell`); only [`Shared`] crosses to the sampling thread.
 
-use crate::marker::{self, Observed, OriginTag};
+use crate::marker;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
+use super::{
+    admit, collect_flight, markers_wanted, observe_capture, observe_without_stack, sampling_thread,
+    Active, Admit, BufferFullCallback, CaptureMode, Preparation, RawSample, Shared, SharedState,
+};
 use crate::clock::SessionClock;
 use crate::glue::{
-    self, CaptureBuffers, CaptureSlot, CaptureStatus, Collected, Context, GcWatch, ProfilingStack,
-    Requested,
+    self, CaptureBuffers, CaptureSlot, CaptureStatus, Context, GcWatch, ProfilingStack,
 };
+use crate::marker::OriginTag;
 use crate::registry::ScriptRegistry;
-use crate::resolve::{merge, FrameClass, RawStack, ResolvedFrame, Resolver};
-use crate::trace::{SampleSink, TraceBuilder};
-
-/// When the agent prepares its sampling machinery.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Preparation {
-    /// Nothing is prepared before the first session: no cost until then.
-    /// The first session turns SpiderMonkey's profiler instrumentation on
-    /// (which discards all JIT code, recompiled instrumented), the last one
-    /// turns it off again.
-    #[default]
-    Lazy,
-    /// Everything is prepared when the agent is created, the instrumentation
-    /// included, and stays on while the agent lives: a session then starts
-    /// without discarding JIT code, and frames already running when it
-    /// starts are complete; the price is the instrumentation's steady cost
-    /// from the start, with or without a session (measured in the README).
-    Eager,
-}
-
-/// How captures are taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CaptureMode {
-    /// Interrupt the JS thread with a signal whose handler walks its stack
-    /// (unbiased). Used wherever available.
-    SignalHandler,
-    /// Fallback for platforms without the signal path: the sampling thread
-    /// requests an interrupt and the JS thread captures itself at its next
-    /// interrupt check (biased towards safepoints).
-    OnThreadInterrupt,
-}
+use crate::resolve::{merge, FrameClass, ResolvedFrame, Resolver};
+use crate::trace::TraceBuilder;
 
 /// Frames preallocated in each capture buffer (grown after truncation).
 const INITIAL_CAPTURE_FRAMES: usize = 256;
 const INITIAL_CAPTURE_ARENA: usize = 64 * 1024;
-/// Pending captures that make the sampling thread ask for a resolution.
-const RESOLVE_THRESHOLD: usize = 256;
-
-pub(crate) type BufferFullCallback = Box<dyn FnOnce() + Send>;
-
-/// A started session as the sampling thread sees it.
-struct Active {
-    id: u64,
-    interval_ns: u64,
-    next_due_ns: u64,
-    limit: usize,
-    taken: usize,
-    /// Stopped by the buffer limit (no more samples).
-    full: bool,
-    on_full: Option<BufferFullCallback>,
-    /// For idle samples, appended here directly by the sampling thread.
-    clock: SessionClock,
-    sink: SampleSink,
-    /// Its origin when its realm is cross-origin isolated (markers).
-    markers: Option<OriginTag>,
-}
-
-/// A captured sample, waiting for resolution on the JS thread.
-struct RawSample {
-    #[allow(dead_code)]
-    position: u64,
-    time_ns: u64,
-    sessions: Vec<u64>,
-    stack: Option<RawStack>,
-    /// What the agent was doing (markers, before the per-session check).
-    marker: Observed,
-}
-
-/// The capture request in flight (signal sent, handler not collected yet).
-struct Request {
-    position: u64,
-    sessions: Vec<u64>,
-    sent_at_ns: u64,
-    /// Ticks served while this request was in flight (see [`ride`]).
-    riders: Vec<(u64, u64, Vec<u64>)>,
-}
-
-struct SharedState {
-    shutdown: bool,
-    sessions: Vec<Active>,
-    pending: Vec<RawSample>,
-    /// Sample positions for `JS::ProfilingFrameIterator` (JIT code liveness).
-    next_position: u64,
-    /// The signal path's buffers (filled by the JS thread's handler) and the
-    /// request in flight, if any.
-    capture: CaptureBuffers,
-    request: Option<Request>,
-    /// Ticks served by the on-thread fallback, waiting for the JS thread.
-    on_thread_ticks: Vec<(u64, u64, Vec<u64>)>,
-}
-
-/// State shared with the sampling thread.
-struct Shared {
-    state: Mutex<SharedState>,
-    wake: Condvar,
-    cx: Context,
-    stack: ProfilingStack,
-    gc: GcWatch,
-    /// The JS thread's activity word (markers, `marker.rs`).
-    activity: Arc<AtomicU64>,
-    slot: CaptureSlot,
-    mode: CaptureMode,
-    resolve_requested: AtomicBool,
-    truncated_samples: AtomicU64,
-    captures: AtomicU64,
-    on_thread_captures: AtomicU64,
-    /// Total time the JS thread spent capturing in its signal handler.
-    handler_ns: AtomicU64,
-    wasm_withheld_samples: AtomicU64,
-    /// Ticks served and CPU time used by the sampling thread (added when it
-    /// exits).
-    ticks: AtomicU64,
-    sampler_cpu_ns: AtomicU64,
-}
-
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, SharedState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
 
 /// Per-session state on the JS thread.
 pub(crate) struct SessionState {
@@ -397,7 +284,7 @@ impl AgentInner {
             let shared = Arc::clone(&self.shared);
             *thread = std::thread::Builder::new()
                 .name("js-sampler".into())
-                .spawn(move || sampler_thread(shared))
+                .spawn(move || sampling_thread::run(shared))
                 .ok();
         }
     }
@@ -716,313 +603,4 @@ fn take_sample(
     }
     // Step 6 of "take a sample".
     session.builder.push_sample(timestamp, parent);
-}
-
-enum Admit {
-    Take,
-    Skip,
-    Full(Option<BufferFullCallback>),
-}
-
-/// Step 1 of "take a sample": the buffer limit.
-/// <https://wicg.github.io/js-self-profiling/#dfn-take-a-sample>
-fn admit(active: &mut Active) -> Admit {
-    if active.full {
-        return Admit::Skip;
-    }
-    if active.taken >= active.limit {
-        // Fire samplebufferfull and move to stopped.
-        active.full = true;
-        return Admit::Full(active.on_full.take());
-    }
-    active.taken += 1;
-    Admit::Take
-}
-
-/// Slack for considering a session due at a tick.
-const DUE_SLACK_NS: u64 = 50_000;
-/// How long a sent signal may stay unhandled before the request is
-/// abandoned (a thread that blocks the signal must not stall sampling).
-const ABANDON_AFTER_NS: u64 = 200_000_000;
-
-fn sampler_thread(shared: Arc<Shared>) {
-    let mut fired: Vec<BufferFullCallback> = Vec::new();
-    let mut st = shared.lock();
-    loop {
-        if st.shutdown {
-            shared
-                .sampler_cpu_ns
-                .fetch_add(glue::thread_cpu_ns(), Ordering::Relaxed);
-            return;
-        }
-        let Some(next_due) = st
-            .sessions
-            .iter()
-            .filter(|s| !s.full)
-            .map(|s| s.next_due_ns)
-            .min()
-        else {
-            st = shared.wake.wait(st).unwrap_or_else(|e| e.into_inner());
-            continue;
-        };
-        let now = glue::monotonic_ns();
-        if next_due > now + DUE_SLACK_NS / 5 {
-            let wait = Duration::from_nanos(next_due - now);
-            st = shared
-                .wake
-                .wait_timeout(st, wait)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-            continue;
-        }
-        // The previous tick's capture, if its handler is done (one wake-up
-        // per tick: the sampling thread never waits for the handler).
-        collect_flight(&shared, &mut st);
-        abandon_if_stale(&shared, &mut st, now);
-        // One tick serves every due session.
-        let mut due = Vec::new();
-        for active in st.sessions.iter_mut().filter(|s| !s.full) {
-            if active.next_due_ns > now + DUE_SLACK_NS {
-                continue;
-            }
-            // Absolute deadlines: skip missed ticks instead of drifting.
-            while active.next_due_ns <= now + DUE_SLACK_NS {
-                active.next_due_ns = active.next_due_ns.saturating_add(active.interval_ns);
-            }
-            match admit(active) {
-                Admit::Take => due.push(active.id),
-                Admit::Full(cb) => fired.extend(cb),
-                Admit::Skip => {}
-            }
-        }
-        if due.is_empty() {
-            drop(st);
-            for cb in fired.drain(..) {
-                cb();
-            }
-            // Let the JS thread turn the instrumentation off.
-            shared.resolve_requested.store(true, Ordering::Release);
-            shared.cx.request_interrupt();
-            st = shared.lock();
-            continue;
-        }
-        let position = st.next_position;
-        st.next_position += 1;
-        shared.ticks.fetch_add(1, Ordering::Relaxed);
-        tick(&shared, &mut st, position, due, now);
-        let many = st.pending.len() >= RESOLVE_THRESHOLD;
-        if many || !fired.is_empty() {
-            drop(st);
-            for cb in fired.drain(..) {
-                cb();
-            }
-            shared.resolve_requested.store(true, Ordering::Release);
-            shared.cx.request_interrupt();
-            st = shared.lock();
-        }
-    }
-}
-
-/// Serves one tick (sampling thread, under the agent's mutex): an idle
-/// sample when no JS is on the stack; otherwise a capture request to the
-/// JS thread's signal handler, collected later (or, on platforms without
-/// signals, a request for an on-thread capture).
-fn tick(shared: &Shared, st: &mut SharedState, position: u64, sessions: Vec<u64>, now: u64) {
-    // No JS on the stack: an idle sample, without signalling.
-    if shared.stack.depth() == 0 {
-        let marker = observe_without_stack(shared, false);
-        deliver_without_stack(st, position, now, sessions, marker);
-        return;
-    }
-    match shared.mode {
-        CaptureMode::SignalHandler => {
-            let markers = markers_wanted(st, shared);
-            let sent = st.request.is_none()
-                && st
-                    .capture
-                    .request(&shared.slot, &shared.gc, markers, position)
-                    == Requested::Sent;
-            if sent {
-                st.request = Some(Request {
-                    position,
-                    sessions,
-                    sent_at_ns: now,
-                    riders: Vec::new(),
-                });
-            } else if let Some(request) = st.request.as_mut() {
-                // The previous request is still in flight: a sample without
-                // stack whose marker is the late capture's (see `ride`).
-                ride(request, position, now, sessions);
-            } else {
-                // The previous request is still in flight, or the signal
-                // could not be sent: a sample without stack.
-                let marker = observe_without_stack(shared, true);
-                deliver_without_stack(st, position, now, sessions, marker);
-            }
-        }
-        CaptureMode::OnThreadInterrupt => {
-            st.on_thread_ticks.push((position, now, sessions));
-            shared.cx.request_interrupt();
-        }
-    }
-}
-
-/// Collects the request in flight if its handler is done (sampling thread
-/// or JS thread, under the agent's mutex).
-fn collect_flight(shared: &Shared, st: &mut SharedState) {
-    if st.request.is_none() {
-        return;
-    }
-    let Collected::Done(status, at, took) = st.capture.collect(&shared.slot) else {
-        return;
-    };
-    let Some(request) = st.request.take() else {
-        return;
-    };
-    let buf = &mut st.capture;
-    let marker = match status {
-        CaptureStatus::NotCaptured => observe_without_stack(shared, true),
-        _ => observe_capture(buf, buf.in_gc),
-    };
-    let (time_ns, stack) = match status {
-        CaptureStatus::Ok => {
-            shared.captures.fetch_add(1, Ordering::Relaxed);
-            shared.handler_ns.fetch_add(took, Ordering::Relaxed);
-            if buf.wasm_withheld > 0 {
-                shared.wasm_withheld_samples.fetch_add(1, Ordering::Relaxed);
-            }
-            (at, Some(merge(buf)))
-        }
-        CaptureStatus::NoInstrumentation => (at, None),
-        CaptureStatus::NotCaptured => (request.sent_at_ns, None),
-    };
-    if buf.truncated() {
-        shared.truncated_samples.fetch_add(1, Ordering::Relaxed);
-        buf.grow_after_truncation();
-    }
-    deliver(
-        st,
-        RawSample {
-            position: request.position,
-            time_ns,
-            sessions: request.sessions,
-            stack,
-            marker,
-        },
-    );
-    for (position, time_ns, sessions) in request.riders {
-        deliver_without_stack(st, position, time_ns, sessions, marker);
-    }
-}
-
-/// Markers: a tick served while the previous capture request is still in
-/// flight gets a sample without stack, whose marker is the one that
-/// capture reads when its handler runs. Sound because a pending signal is
-/// handled before the thread runs any more user code: between the request
-/// and the handler the thread did no work of its own (it waited in the
-/// kernel or for a CPU, typically in a GC's parallel phases), so its state
-/// at these ticks is the state the handler reads. Without this, such ticks
-/// would fall mostly inside GCs and bias the `gc` share down.
-fn ride(request: &mut Request, position: u64, now: u64, sessions: Vec<u64>) {
-    request.riders.push((position, now, sessions));
-}
-
-/// Gives up a request whose signal has not been handled for
-/// [`ABANDON_AFTER_NS`]: its tick gets a sample without stack.
-fn abandon_if_stale(shared: &Shared, st: &mut SharedState, now: u64) {
-    let stale = st
-        .request
-        .as_ref()
-        .is_some_and(|r| now.saturating_sub(r.sent_at_ns) > ABANDON_AFTER_NS);
-    if stale && st.capture.abandon(&shared.slot) {
-        if let Some(request) = st.request.take() {
-            let marker = observe_without_stack(shared, true);
-            deliver_without_stack(
-                st,
-                request.position,
-                request.sent_at_ns,
-                request.sessions,
-                marker,
-            );
-            for (position, time_ns, sessions) in request.riders {
-                deliver_without_stack(st, position, time_ns, sessions, marker);
-            }
-        }
-    }
-}
-
-/// Delivers the sample of tick `position`, taken at `time_ns`, as a sample
-/// without stack.
-fn deliver_without_stack(
-    st: &mut SharedState,
-    position: u64,
-    time_ns: u64,
-    sessions: Vec<u64>,
-    marker: Observed,
-) {
-    deliver(
-        st,
-        RawSample {
-            position,
-            time_ns,
-            sessions,
-            stack: None,
-            marker,
-        },
-    );
-}
-
-/// Hands a sample to its sessions: straight into their samples when it has
-/// no stack (nothing to resolve), else into the pending list.
-fn deliver(st: &mut SharedState, sample: RawSample) {
-    if sample.stack.is_some() {
-        st.pending.push(sample);
-        return;
-    }
-    for active in st
-        .sessions
-        .iter()
-        .filter(|a| sample.sessions.contains(&a.id))
-    {
-        active.sink.push_idle(
-            active.clock.relative(sample.time_ns),
-            sample.marker.for_session(active.markers),
-        );
-    }
-}
-
-/// The activity word for a capture when a started session has markers
-/// (otherwise the handler skips the marker reads).
-fn markers_wanted<'a>(st: &SharedState, shared: &'a Shared) -> Option<&'a Arc<AtomicU64>> {
-    st.sessions
-        .iter()
-        .any(|s| s.markers.is_some())
-        .then_some(&shared.activity)
-}
-
-/// The marker state a capture read (markers, `marker.rs`): script when it
-/// found JS frames, GC per `in_gc`, the activity word and current realm as
-/// the handler saw them.
-fn observe_capture(buf: &CaptureBuffers, in_gc: bool) -> Observed {
-    // JS frames, built-ins, or the engine's JS entry (`js::RunScript`, its
-    // stack-pointer marker) whose JIT frames a GC hides; engine labels alone
-    // (a GC with no JS on the stack) are not script.
-    let script = !buf.jit.is_empty()
-        || buf.ps.iter().any(|f| match f.kind {
-            glue::PS_LABEL => buf.string(f.str_off, f.str_len) == Some(&b"js::RunScript"[..]),
-            _ => true,
-        });
-    Observed::at_capture(in_gc, script, buf.marker_activity, buf.marker_realm)
-}
-
-/// The marker state read without a capture (sampling thread, or the JS
-/// thread itself): the GC depth and the activity word. `script_on_stack`:
-/// JS was on the stack but its realm is not known, so script (or a GC
-/// inside it) gets no marker (fail closed).
-fn observe_without_stack(shared: &Shared, script_on_stack: bool) -> Observed {
-    let in_gc = shared.gc.active();
-    if script_on_stack {
-        return Observed::at_capture(in_gc, true, 0, 0);
-    }
-    Observed::outside_script(in_gc, shared.activity.load(Ordering::Relaxed))
 }

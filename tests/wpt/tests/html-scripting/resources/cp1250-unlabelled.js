@@ -1,0 +1,2 @@
+window.charsetLog = window.charsetLog || [];
+window.charsetLog.push("unlabelled:" + "œæ¹¿Ÿ");

@@ -1,0 +1,2 @@
+window.nosniffLog = window.nosniffLog || [];
+window.nosniffLog.push('second-value');

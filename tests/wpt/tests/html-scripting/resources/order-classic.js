@@ -1,0 +1,2 @@
+window.orderLog = window.orderLog || [];
+window.orderLog.push("classic" + new URL(document.currentScript.src).search);

@@ -1,0 +1,2 @@
+window.orderLog = window.orderLog || [];
+window.orderLog.push("module" + new URL(import.meta.url).search);
