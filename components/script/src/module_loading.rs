@@ -14,8 +14,10 @@
 //! Fetches are synchronous (the shell's loader blocks), but the hook never
 //! finishes a load re-entrantly: it queues the request, and a loop drains
 //! the queue (`drain_static_loads`), so the native stack stays flat however
-//! deep the import graph is. A dynamic `import()` is finished from a task,
-//! as in browsers (its promise never settles synchronously).
+//! deep the import graph is. A dynamic `import()` whose module must be
+//! fetched is finished from a task, as in browsers; one that does not
+//! resolve, or whose module is in the module map already, finishes at
+//! once, as HTML says (its promise still settles in a microtask).
 //!
 //! Profiling: every module is compiled with its response URL as file name
 //! from line 1 (inline modules: the document URL and their line) and
@@ -92,12 +94,14 @@ struct ModuleScript {
 }
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#module-map>:
-/// (request URL, module type) → module script, or `None` (null).
-type ModuleMap = HashMap<(url::Url, Kind), Option<Box<ModuleScript>>>;
+/// (request URL, module type) → module script. A null result (a failed
+/// fetch) is never stored, so a later request fetches again
+/// (<https://github.com/whatwg/html/pull/10327>).
+type ModuleMap = HashMap<(url::Url, Kind), Box<ModuleScript>>;
 
 /// One global's module state: its module map (keyed by request URL and
-/// module type; `None` is a failed fetch, cached as HTML says), its import
-/// map and resolved module set, and whether it is a module worker's.
+/// module type), its import map and resolved module set, and whether it is
+/// a module worker's.
 #[derive(Default)]
 pub struct GlobalModules {
     map: RefCell<ModuleMap>,
@@ -117,7 +121,7 @@ impl GlobalModules {
 // from the global's trace hook (`GlobalScope::trace`).
 unsafe impl Traceable for GlobalModules {
     unsafe fn trace(&self, trc: *mut JSTracer) {
-        for script in self.map.borrow().values().flatten() {
+        for script in self.map.borrow().values() {
             // SAFETY: `trc` is the tracer the GC passed to the hook.
             unsafe {
                 script.record.trace(trc);
@@ -221,14 +225,20 @@ fn referrer_info(cx: &mut JSContext, script: *mut JSScript) -> Option<ModuleInfo
     MODULE_INFOS.with(|infos| infos.borrow().get(index).cloned())
 }
 
-/// A classic script's base URL: its file name (the response URL of an
-/// external script, the document URL of an inline one), else the current
-/// global's API base URL.
+/// The base URL of a classic script (or of code it compiled from a
+/// string, or of an event handler): an external script's is its file name
+/// (its response URL); code compiled under the document's URL (inline
+/// scripts, event handlers, timer strings) gets the settings object's API
+/// base URL, the document base URL. (Not done: an inline script's base URL
+/// is the document base URL when it was prepared, not when the import
+/// runs; they differ only if a `base` element changed in between.)
 fn classic_referrer_base_url(cx: &mut JSContext, global: &GlobalScope) -> url::Url {
+    let document_url = global.as_window().map(|window| window.url());
     mozjs::rust::describe_scripted_caller(cx)
         .ok()
         .and_then(|caller| url::Url::parse(&caller.filename).ok())
         .filter(|url| !matches!(url.scheme(), "about"))
+        .filter(|url| Some(url) != document_url.as_ref())
         .unwrap_or_else(|| global.api_base_url())
 }
 
@@ -260,7 +270,8 @@ fn resolve_module_specifier(
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#hostloadimportedmodule>
 /// (SpiderMonkey's `JS::ModuleLoadHook`), steps 1-15; step 16's fetch
 /// happens later: for a static import in [`drain_static_loads`], for
-/// `import()` in a queued task ([`continue_dynamic_import`]).
+/// `import()` in a queued task ([`continue_dynamic_import`]), unless the
+/// module is in the module map already (then at once).
 unsafe extern "C" fn host_load_imported_module(
     cx: *mut RawJSContext,
     referrer: RawHandle<*mut JSScript>,
@@ -312,6 +323,17 @@ unsafe extern "C" fn host_load_imported_module(
     let graph = host_defined
         .is_int32()
         .then(|| host_defined.to_int32() as u32);
+    // Step 11 for `import()`: if resolving threw, perform
+    // FinishLoadingImportedModule(referrer, moduleRequest, payload,
+    // ThrowCompletion(resolutionError)) now: returning false with the
+    // TypeError pending makes SpiderMonkey finish the load with it, so the
+    // promise is rejected without waiting for a task.
+    if graph.is_none() {
+        if let Err(message) = &target {
+            crate::dom::bindings::error::throw_type_error(cx, message);
+            return false;
+        }
+    }
     let load = PendingLoad {
         global: RootedTraceableBox::new(Heap::default()),
         referrer: RootedTraceableBox::new(Heap::default()),
@@ -337,6 +359,17 @@ unsafe extern "C" fn host_load_imported_module(
                 loads.push_back(load);
             }
         }),
+        // Step 16 for `import()` of a module already in the module map:
+        // "fetch a single module script" runs onComplete at once (step 5),
+        // so the load finishes now, without a task (SpiderMonkey links and
+        // evaluates it from a promise job).
+        None if load
+            .target
+            .as_ref()
+            .is_ok_and(|(url, kind)| module_map_get(global, url, *kind).is_some()) =>
+        {
+            finish_dynamic_import(cx, &load);
+        }
         None => EventLoop::current().queue_task(Box::new(move |cx| {
             let Some(global) = NonNull::new(load.global.get()) else {
                 return;
@@ -394,36 +427,34 @@ enum Fetched {
 /// Looks `(url, kind)` up in `global`'s module map.
 fn module_map_get(global: &GlobalScope, url: &url::Url, kind: Kind) -> Option<Fetched> {
     let map = global.modules().map.borrow();
-    let entry = map.get(&(url.clone(), kind))?;
-    Some(match entry {
-        None => Fetched::Null,
-        Some(script) if !script.record.get().is_null() => Fetched::Record(script.record.get()),
-        Some(script) => Fetched::ParseError(script.parse_error.get()),
+    let script = map.get(&(url.clone(), kind))?;
+    Some(if !script.record.get().is_null() {
+        Fetched::Record(script.record.get())
+    } else {
+        Fetched::ParseError(script.parse_error.get())
     })
 }
 
-/// Stores a module script (or null) in `global`'s module map.
+/// Stores a module script in `global`'s module map; a null one removes
+/// the entry instead (null is not cached).
 fn module_map_set(global: &GlobalScope, url: url::Url, kind: Kind, fetched: &Fetched) {
-    let entry = match fetched {
-        Fetched::Null => None,
-        Fetched::Record(record) => {
-            let script = Box::new(ModuleScript {
-                record: Heap::default(),
-                parse_error: Heap::default(),
-            });
-            script.record.set(*record);
-            Some(script)
+    let script = Box::new(ModuleScript {
+        record: Heap::default(),
+        parse_error: Heap::default(),
+    });
+    match fetched {
+        Fetched::Null => {
+            global.modules().map.borrow_mut().remove(&(url, kind));
+            return;
         }
-        Fetched::ParseError(error) => {
-            let script = Box::new(ModuleScript {
-                record: Heap::default(),
-                parse_error: Heap::default(),
-            });
-            script.parse_error.set(*error);
-            Some(script)
-        }
-    };
-    global.modules().map.borrow_mut().insert((url, kind), entry);
+        Fetched::Record(record) => script.record.set(*record),
+        Fetched::ParseError(error) => script.parse_error.set(*error),
+    }
+    global
+        .modules()
+        .map
+        .borrow_mut()
+        .insert((url, kind), script);
 }
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-single-module-script>
@@ -432,7 +463,7 @@ fn module_map_set(global: &GlobalScope, url: url::Url, kind: Kind, fetched: &Fet
 /// component's script fetch state machine (a cross-origin response without
 /// `Access-Control-Allow-Origin` is a network error), an ok status and a
 /// JavaScript (or JSON) MIME type; then "create a module script", stored
-/// in the module map either way.
+/// in the module map (a null result is not stored).
 fn fetch_single_module_script(
     cx: &mut JSContext,
     global: &GlobalScope,
@@ -448,8 +479,11 @@ fn fetch_single_module_script(
     }
     let fetched = match fetch_module_source(global, url, kind, credentials) {
         Err(reason) => {
-            // processResponseConsumeBody step 1: set moduleMap[(url,
-            // moduleType)] to null, run onComplete given null.
+            // processResponseConsumeBody: a network error, a status that is
+            // not ok, or a MIME type that is not acceptable: moduleScript
+            // is null. Null is not stored: moduleMap[(url, moduleType)] is
+            // removed, so a later request fetches again
+            // (<https://github.com/whatwg/html/pull/10327>).
             eprintln!("module script not loaded: {reason}");
             Fetched::Null
         }
@@ -457,10 +491,11 @@ fn fetch_single_module_script(
         // sourceText, settingsObject, response's URL, and options.
         Ok((source, response_url)) => {
             let record = fetched_module_record(&response_url, &global.origin());
-            create_module_script(cx, &source, record, kind, credentials)
+            create_module_script(cx, &source, record, &response_url, kind, credentials)
         }
     };
-    // Step 12.7: Set moduleMap[(url, moduleType)] to moduleScript.
+    // Step 12.7: Set moduleMap[(url, moduleType)] to moduleScript (for a
+    // null moduleScript: remove the entry).
     module_map_set(global, url.clone(), kind, &fetched);
     fetched
 }
@@ -560,20 +595,21 @@ fn fetched_module_record(response_url: &url::Url, client_origin: &Origin) -> Scr
 
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#creating-a-javascript-module-script>
 /// (and, for `Kind::Json`, "creating a JSON module script"), in the
-/// current realm: `record` names the script (compile file name = base
-/// URL, start line); it goes into the script registry first.
+/// current realm: `record` names the script (compile file name, start
+/// line); it goes into the script registry first. `base_url` is the
+/// script's base URL (a fetched module's response URL; an inline one's
+/// document base URL).
 fn create_module_script(
     cx: &mut JSContext,
     source: &str,
     record: ScriptRecord,
+    base_url: &url::Url,
     kind: Kind,
     credentials: CorsSettings,
 ) -> Fetched {
     // Step 4-6: script's base URL, fetch options; parse error and error to
     // rethrow null.
-    let Ok(base_url) = url::Url::parse(&record.url) else {
-        return Fetched::Null;
-    };
+    let base_url = base_url.clone();
     let filename = CString::new(record.url.replace('\0', "\u{FFFD}")).unwrap_or_default();
     let line = record.start_line.max(1);
     script_registry::register(record);
@@ -902,22 +938,29 @@ fn fetch_descendants_and_link(
     result
 }
 
-/// Step 16 of HostLoadImportedModule for `import()`, in a task: fetch the
-/// module (or find it in the module map), load its descendants, then
-/// FinishLoadingImportedModule (SpiderMonkey links and evaluates it and
-/// settles the promise with its namespace), or reject the promise with the
-/// TypeError, parse error, or resolution error.
+/// Step 16 of HostLoadImportedModule for `import()`, in a task: see
+/// [`finish_dynamic_import`]; then the microtask checkpoint of the task.
 fn continue_dynamic_import(cx: &mut JSContext, load: PendingLoad) {
+    finish_dynamic_import(cx, &load);
+    crate::runtime::perform_microtask_checkpoint(cx);
+}
+
+/// Step 16 of HostLoadImportedModule for `import()`: fetch a single
+/// imported module script (or find it in the module map), load its
+/// descendants, then FinishLoadingImportedModule (SpiderMonkey links and
+/// evaluates it from a promise job and settles the promise with its
+/// namespace), or reject the promise with the TypeError, parse error, or
+/// resolution error.
+fn finish_dynamic_import(cx: &mut JSContext, load: &PendingLoad) {
     rooted!(&in(cx) let payload = load.payload.get());
     rooted!(&in(cx) let mut error = UndefinedValue());
-    if let Some(record) = fetch_imported_module(cx, &load, error.handle_mut()) {
+    if let Some(record) = fetch_imported_module(cx, load, error.handle_mut()) {
         rooted!(&in(cx) let record = record);
         match load_requested_modules(cx, record.handle()) {
             GraphOutcome::Loaded => {
-                if !finish_loading_imported_module(cx, &load, record.handle(), true) {
+                if !finish_loading_imported_module(cx, load, record.handle(), true) {
                     report_pending_exception(cx);
                 }
-                crate::runtime::perform_microtask_checkpoint(cx);
                 return;
             }
             GraphOutcome::Failed(error_to_rethrow, failure) => {
@@ -927,7 +970,6 @@ fn continue_dynamic_import(cx: &mut JSContext, load: PendingLoad) {
     }
     // SAFETY: no exception is pending (taken into `error`).
     unsafe { wrappers2::FinishLoadingImportedModuleFailed(cx, payload.handle(), error.handle()) };
-    crate::runtime::perform_microtask_checkpoint(cx);
 }
 
 /// The reaction to a rejected evaluation promise: "report an exception
@@ -1023,9 +1065,8 @@ fn run_module_script(cx: &mut JSContext, script: &ModuleResult) {
 /// script (<https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element>
 /// from step 12 on, `cx` in the document's realm): an import map is
 /// registered at once (`None`); a module script's graph is fetched and
-/// linked now (fetches are synchronous) and returned with whether it is
-/// `async` (execute as soon as possible) — otherwise it goes to the list
-/// of scripts that execute when the document has finished parsing.
+/// linked now (fetches are synchronous) and returned with whether el has
+/// an `async` attribute (`script_element` picks the set or list el joins).
 pub(crate) fn prepare_module_or_import_map(
     cx: &mut JSContext,
     document: &Document,
@@ -1088,14 +1129,23 @@ pub(crate) fn prepare_module_or_import_map(
                 // Step 6: no src and an empty source text: return.
                 return None;
             }
+            // (Its base URL: el's node document's document base URL; its
+            // file name for the profiler: the document's URL.)
             let record = ScriptRecord::inline(document.url().as_str(), script.line());
-            let fetched = create_module_script(cx, &source, record, Kind::JavaScript, credentials);
+            let base_url = document.base_url();
+            let fetched = create_module_script(
+                cx,
+                &source,
+                record,
+                &base_url,
+                Kind::JavaScript,
+                credentials,
+            );
             fetch_descendants_and_link(cx, fetched, false)
         }
     };
-    // Step 32: a module script with async executes as soon as possible;
-    // otherwise (parser-inserted, no async) it is appended to the list of
-    // scripts that will execute when the document has finished parsing.
+    // Step 33: whether el has an async attribute (the caller picks the
+    // set or list el joins, with el's force async and parser document).
     let is_async = element.get_attribute("async").is_some();
     Some((result, is_async))
 }
@@ -1385,7 +1435,14 @@ pub(crate) fn run_module_worker_script(
     // module script of another scheme needs one too (step 6 of "fetch a
     // single module script" applies to every response).
     let record = fetched_module_record(response_url, &global.origin());
-    let fetched = create_module_script(cx, source, record, Kind::JavaScript, credentials);
+    let fetched = create_module_script(
+        cx,
+        source,
+        record,
+        response_url,
+        Kind::JavaScript,
+        credentials,
+    );
     module_map_set(global, request_url.clone(), Kind::JavaScript, &fetched);
     let result = fetch_descendants_and_link(cx, fetched, false);
     // onComplete step 1: If script is null or if script's error to rethrow

@@ -451,3 +451,156 @@ log('inserted');
     );
     assert_eq!(errors(&rt), Vec::<String>::new());
 }
+
+/// A script-inserted module script without `async` (`async = false`) is
+/// in the list of scripts that will execute in order as soon as possible,
+/// with the classic scripts around it: it waits for a slower classic
+/// script inserted before it, and the one inserted after waits for it. A
+/// script-inserted module script left async runs as soon as it is ready.
+#[test]
+fn script_inserted_module_scripts_without_async_run_in_order() {
+    let server = TestServer::start().unwrap();
+    server.route("/order/slow.js", |_| {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        js("log('slow classic');")
+    });
+    module(&server, "/order/ordered.js", "log('ordered module');");
+    module(&server, "/order/async.js", "log('async module');");
+    server.route("/order/after.js", |_| js("log('classic after');"));
+    let mut rt = page(
+        &server,
+        r#"<script>
+function insert(src, type, async) {
+  const s = document.createElement('script');
+  if (type) s.type = type;
+  s.async = async;
+  s.src = src;
+  document.head.appendChild(s);
+}
+insert('/order/slow.js', '', false);
+insert('/order/ordered.js', 'module', false);
+insert('/order/after.js', '', false);
+insert('/order/async.js', 'module', true);
+log('inserted');
+</script>"#,
+    );
+    assert_eq!(
+        log(&mut rt),
+        "inserted,async module,slow classic,ordered module,classic after"
+    );
+    assert_eq!(errors(&rt), Vec::<String>::new());
+}
+
+/// `import()` settles without waiting for a task when it can: a specifier
+/// that does not resolve rejects at once (HostLoadImportedModule step 11),
+/// and a module already in the module map loads from it at once ("fetch a
+/// single module script" step 5), so neither lets a 1,000-microtask chain
+/// run to its end first; a module that must be fetched does.
+#[test]
+fn import_settles_without_a_task_for_resolution_errors_and_mapped_modules() {
+    let server = TestServer::start().unwrap();
+    module(&server, "/mt/empty.js", "export {};");
+    let mut rt = page(
+        &server,
+        r#"<script>
+let n = 0;
+function ticker() {
+  n = 0;
+  const loop = () => { if (n < 1000) { n++; Promise.resolve().then(loop); } };
+  Promise.resolve().then(loop);
+}
+ticker();
+import('bare-specifier').catch(e => log('resolution:' + e.name + ':' + n));
+</script>
+<script type="module">
+await import('/mt/empty.js');
+ticker();
+await import('/mt/empty.js');
+log('mapped:' + (n < 1000));
+ticker();
+await import('/mt/empty.js?fresh');
+log('fetched:' + n);
+</script>"#,
+    );
+    let out = log(&mut rt);
+    let resolution: u32 = out
+        .split(',')
+        .find_map(|e| e.strip_prefix("resolution:TypeError:"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(resolution < 1000, "{out}");
+    assert!(out.ends_with(",mapped:true,fetched:1000"), "{out}");
+    // The module once (the second import came from the module map), and
+    // the `?fresh` one.
+    assert_eq!(server.requests_to("/mt/empty.js").len(), 2);
+}
+
+/// A failed module fetch is not cached in the module map
+/// (<https://github.com/whatwg/html/pull/10327>): importing the same URL
+/// again fetches again, and a success is then cached.
+#[test]
+fn failed_module_fetches_are_fetched_again() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let server = TestServer::start().unwrap();
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    server.route("/re/flaky.js", move |_| {
+        if seen.fetch_add(1, Ordering::SeqCst) == 0 {
+            TestResponse::not_found()
+        } else {
+            js("export const x = 'x';")
+        }
+    });
+    let mut rt = page(
+        &server,
+        r#"<script type="module">
+try { await import('/re/flaky.js'); } catch (e) { log('first:' + e.name); }
+const m = await import('/re/flaky.js');
+log('second:' + m.x);
+log('third:' + (await import('/re/flaky.js') === m));
+</script>"#,
+    );
+    assert_eq!(log(&mut rt), "first:TypeError,second:x,third:true");
+    assert_eq!(count.load(Ordering::SeqCst), 2);
+    assert_eq!(server.requests_to("/re/flaky.js").len(), 2);
+}
+
+/// A `base` element's URL is the document base URL: script `src`
+/// attributes, inline module and classic scripts' specifiers and `import()`
+/// in event handlers resolve against it; an external script's and a
+/// module's specifiers resolve against their own response URL.
+#[test]
+fn base_element_sets_the_base_url_of_scripts_and_imports() {
+    let server = TestServer::start().unwrap();
+    module(
+        &server,
+        "/based/main.js",
+        "import { v } from './dep.js'; log('main:' + v);",
+    );
+    module(&server, "/based/dep.js", "export const v = 'dep';");
+    module(&server, "/based/dyn.js", "export const v = 'dyn';");
+    module(&server, "/ext/rel.js", "export const v = 'rel';");
+    server.route("/ext/classic.js", |_| {
+        js("import('./rel.js').then(m => log('external:' + m.v));")
+    });
+    let mut rt = page(
+        &server,
+        r#"<base href="/based/">
+<script type="module" src="main.js"></script>
+<script type="module">import('./dyn.js').then(m => log('inline module:' + m.v));</script>
+<script>import('./dyn.js').then(m => log('inline classic:' + m.v));</script>
+<script src="/ext/classic.js"></script>
+<div id="d" onclick="import('./dyn.js').then(m => log('handler:' + m.v))"></div>
+<script>document.getElementById('d').dispatchEvent(new Event('click'));</script>"#,
+    );
+    let out = rt
+        .evaluate("window.out.slice().sort().join(',')", "check.js", 1)
+        .unwrap();
+    assert_eq!(
+        out,
+        "external:rel,handler:dyn,inline classic:dyn,inline module:dyn,main:dep"
+    );
+    assert_eq!(errors(&rt), Vec::<String>::new());
+    assert_eq!(server.requests_to("/based/dyn.js").len(), 1);
+}

@@ -116,6 +116,38 @@ impl Document {
         self.url.borrow().clone()
     }
 
+    /// <https://html.spec.whatwg.org/multipage/urls-and-fetching.html#document-base-url>:
+    /// the frozen base URL of the first `base` element with an `href`
+    /// attribute, in tree order, else the fallback base URL (the
+    /// document's URL). Computed when asked: the same as freezing it
+    /// whenever such an element is inserted, removed or changes `href`,
+    /// since the fallback base URL it is parsed against is the document's
+    /// URL.
+    pub fn base_url(&self) -> url::Url {
+        // The fallback base URL
+        // (<https://html.spec.whatwg.org/multipage/urls-and-fetching.html#fallback-base-url>):
+        // the document's URL (srcdoc and `about:blank` documents that
+        // inherit their creator's base URL are not distinguished).
+        let fallback = self.url();
+        // Step 1: If document has no descendant base element that has an
+        // href attribute, then return document's fallback base URL.
+        // Step 2: Otherwise, return the frozen base URL of the first base
+        // element in document that has an href attribute, in tree order.
+        // (A depth-first walk that stops at the first one.)
+        let mut pending: Vec<DomRoot<Node>> = self.node.children().into_iter().rev().collect();
+        while let Some(node) = pending.pop() {
+            if let Some(element) = node.downcast::<Element>() {
+                if element.is_html("base") {
+                    if let Some(href) = element.get_attribute("href") {
+                        return frozen_base_url(&fallback, &href);
+                    }
+                }
+            }
+            pending.extend(node.children().into_iter().rev());
+        }
+        fallback
+    }
+
     /// Sets the document's URL (a same-document navigation:
     /// `history.pushState`, a fragment navigation).
     pub fn set_url(&self, url: url::Url) {
@@ -736,4 +768,21 @@ fn validate_and_extract(
     }
     // Step 12: Return (namespace, prefix, localName).
     Ok((namespace, prefix, local_name.to_owned()))
+}
+
+/// <https://html.spec.whatwg.org/multipage/semantics.html#set-the-frozen-base-url>
+/// of a `base` element whose `href` attribute is `href`, in a document
+/// whose fallback base URL is `fallback`.
+fn frozen_base_url(fallback: &url::Url, href: &str) -> url::Url {
+    // Step 2: Let urlRecord be the result of parsing the value of element's
+    // href content attribute with document's fallback base URL.
+    // Step 3: If urlRecord is failure, or its scheme is "data" or
+    // "javascript", then set element's frozen base URL to document's
+    // fallback base URL and return. (Content Security Policy's
+    // "Is base allowed for Document?" has no policy to consult here.)
+    match fallback.join(href) {
+        Ok(url) if !matches!(url.scheme(), "data" | "javascript") => url,
+        _ => fallback.clone(),
+    }
+    // Step 4: Otherwise, set element's frozen base URL to urlRecord.
 }

@@ -543,10 +543,14 @@ impl GlobalScope {
 
     /// The URL relative URLs of scripts of this global are parsed against
     /// (<https://html.spec.whatwg.org/multipage/webappapis.html#api-base-url>):
-    /// the document's URL, or the worker global scope's URL.
+    /// the associated document's document base URL (its `base` element's),
+    /// or the worker global scope's URL.
     pub fn api_base_url(&self) -> url::Url {
         if let Some(window) = self.as_window() {
-            return window.url();
+            return match window.active_document() {
+                Some(document) => document.base_url(),
+                None => window.url(),
+            };
         }
         match self.as_worker() {
             Some(worker) => worker.url(),
@@ -605,7 +609,11 @@ impl GlobalScope {
         // Timers' bookkeeping is `other` work (markers); the callback is
         // script.
         let _work = crate::profiling::other_work(self);
-        let url = self.api_base_url().to_string();
+        let url = match self.as_window() {
+            Some(window) => window.url(),
+            None => self.api_base_url(),
+        }
+        .to_string();
         self.timers.run(cx, self.global.get(), &url, id);
     }
 

@@ -169,10 +169,9 @@ impl HTMLScriptElement {
 }
 
 /// <https://html.spec.whatwg.org/multipage/urls-and-fetching.html#encoding-parsing-a-url>
-/// relative to `element`'s node document (its URL is the document base
-/// URL: there is no `<base>` element support).
+/// relative to `element`'s node document: against its document base URL.
 fn parse_relative_to_node_document(element: &Element, value: &str) -> Option<url::Url> {
-    let base = element.upcast_node().owner_doc().map(|d| d.url());
+    let base = element.upcast_node().owner_doc().map(|d| d.base_url());
     match &base {
         Some(base) => base.join(value).ok(),
         None => url::Url::parse(value).ok(),
