@@ -601,6 +601,10 @@ fn base_element_sets_the_base_url_of_scripts_and_imports() {
         out,
         "external:rel,handler:dyn,inline classic:dyn,inline module:dyn,main:dep"
     );
+    assert_eq!(
+        rt.evaluate("document.baseURI", "check.js", 1).unwrap(),
+        server.http_url(SAME, "/based/").to_string()
+    );
     assert_eq!(errors(&rt), Vec::<String>::new());
     assert_eq!(server.requests_to("/based/dyn.js").len(), 1);
 }

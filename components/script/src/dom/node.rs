@@ -1362,13 +1362,16 @@ impl NodeMethods for Node {
     fn BaseURI(&self, _cx: &mut JSContext) -> USVString {
         // Return this's node document's document base URL, serialized
         // (<https://html.spec.whatwg.org/multipage/urls-and-fetching.html#document-base-url>:
-        // no `<base>` element is honoured, so it is the fallback base URL,
-        // the document's URL).
+        // its first `base` element's, else the document's URL).
         let document = match self.kind {
             NodeKind::Document => self.root_ref().downcast::<Document>(),
             _ => self.owner_doc(),
         };
-        USVString(document.map(|d| d.url().to_string()).unwrap_or_default())
+        USVString(
+            document
+                .map(|d| d.base_url().to_string())
+                .unwrap_or_default(),
+        )
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-clonenode>
