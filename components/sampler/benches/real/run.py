@@ -20,7 +20,13 @@ intervals; say what else was running when you quote a figure.
 Usage: run.py --jsprof PATH [--rounds N] [--workloads a,b] [--configs off,10,1]
               [--iterations N] [--json FILE]
 Configurations: `off`; a number (a session at that interval, in ms);
-`inst` (a session at 1000000 ms: the instrumentation on, no sampling).
+`inst` (a session at 1000000 ms: the instrumentation on, no sampling);
+any of these with `-nobk` (`inst-nobk`, `10-nobk`): the same with
+`profiler.jit-frame-bookkeeping=0` added to JSPROF_BENCH_JIT for that run
+only, which needs SpiderMonkey built with the patch series
+(`JSPROF_MOZJS_PATCHES=1`, third_party/mozjs_sys-patches): JIT code without
+the lastProfilingFrame bookkeeping, the floor of a register-started walk
+(measurements only: samples lose the innermost activation's JIT frames).
 Environment: JSPROF_BENCH_JIT (passed to the shell; see
 components/script/src/profiling.rs `apply_jit_options_from_env`).
 """
@@ -194,7 +200,31 @@ def build_pages(root, workloads, iterations_override):
     return pages
 
 
+NO_BOOKKEEPING_SUFFIX = "-nobk"
+NO_BOOKKEEPING_OPTION = "profiler.jit-frame-bookkeeping=0"
+
+
+def environment(config):
+    """The shell's environment for `config`: `-nobk` configurations add the
+    bookkeeping switch of patch 0001 to JSPROF_BENCH_JIT."""
+    env = dict(os.environ)
+    if config.endswith(NO_BOOKKEEPING_SUFFIX):
+        jit = env.get("JSPROF_BENCH_JIT", "")
+        env["JSPROF_BENCH_JIT"] = f"{jit},{NO_BOOKKEEPING_OPTION}" if jit else NO_BOOKKEEPING_OPTION
+    return env
+
+
+def check_jit_options(proc, cmd):
+    """The shell only warns about JIT options it cannot set (an unknown name,
+    or the bookkeeping switch without the patched SpiderMonkey): a measurement
+    under options that were not applied is wrong, so it stops here."""
+    for line in proc.stderr.splitlines():
+        if "JSPROF_BENCH_JIT ignored" in line:
+            raise SystemExit(f"{' '.join(cmd)}: {line.strip()}")
+
+
 def command(jsprof, config, page, trace_path):
+    config = config.removesuffix(NO_BOOKKEEPING_SUFFIX)
     if config == "off":
         return [jsprof, "--quiet", page]
     interval = "1000000" if config == "inst" else config
@@ -204,7 +234,9 @@ def command(jsprof, config, page, trace_path):
 
 def run_once(jsprof, config, page, trace_path, timeout):
     cmd = command(jsprof, config, page, trace_path)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          env=environment(config))
+    check_jit_options(proc, cmd)
     for line in proc.stdout.splitlines():
         if line.startswith("BENCH_RESULT "):
             return json.loads(line[len("BENCH_RESULT "):])
@@ -256,7 +288,9 @@ def classify(symbol):
 def callgrind(jsprof, config, page, trace_path, out_file, timeout):
     cmd = ["valgrind", "--tool=callgrind", "--smc-check=all-non-file", "--error-limit=no",
            f"--callgrind-out-file={out_file}"] + command(jsprof, config, page, trace_path)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          env=environment(config))
+    check_jit_options(proc, cmd)
     if not any(line.startswith("BENCH_RESULT ") for line in proc.stdout.splitlines()):
         raise SystemExit(f"no result from {' '.join(cmd)}:\n{proc.stdout[-2000:]}\n"
                          f"{proc.stderr[-3000:]}")
@@ -496,6 +530,11 @@ def main():
     configs = [c for c in args.configs.split(",") if c]
     if configs[0] != "off":
         raise SystemExit("the first configuration must be `off` (the baseline)")
+    for c in configs:
+        base = c.removesuffix(NO_BOOKKEEPING_SUFFIX)
+        if base not in ("off", "inst") and not base.replace(".", "", 1).isdigit():
+            raise SystemExit(f"unknown configuration {c} (off, inst, a number of ms,"
+                             f" each optionally with {NO_BOOKKEEPING_SUFFIX})")
     if args.rounds < 2:
         raise SystemExit("--rounds must be at least 2")
 
@@ -540,7 +579,8 @@ def main():
           " iterations after the first, per process\n")
     header = f"{'workload':<12}{'off (ms)':>10}"
     for c in configs[1:]:
-        label = "inst" if c == "inst" else f"{c} ms"
+        base = c.removesuffix(NO_BOOKKEEPING_SUFFIX)
+        label = (c if base == "inst" else f"{base} ms{c[len(base):]}")
         header += f"{label + ' steady':>28}{label + ' first':>28}"
     print(header)
     summary = {}
