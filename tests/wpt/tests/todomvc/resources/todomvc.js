@@ -72,10 +72,13 @@ function todomvcTests(framework) {
     const urlOf = (frame) => (frame.resourceId === undefined ? "" : trace.resources[frame.resourceId]);
     const named = (urls) => trace.frames.filter((f) => urls.includes(urlOf(f).split("?")[0]) && f.name);
     const libraries = TODOMVC_LIBRARIES[framework].map((f) => base + "vendor/" + f);
+    // Sampling decides which library files show up: a small one (Preact's
+    // hooks.umd.js: thin wrappers) can go unsampled in a run, so the check
+    // is that the library code as a whole is there, each frame under its
+    // own file's URL with 1-based positions.
+    assert_greater_than(named(libraries).length, 0, `named functions of ${libraries.join(", ")} in the trace`);
     for (const url of libraries) {
-      const frames = named([url]);
-      assert_greater_than(frames.length, 0, `named functions of ${url} in the trace`);
-      assert_true(frames.every((f) => f.line > 0 && f.column > 0), `${url}: 1-based positions`);
+      assert_true(named([url]).every((f) => f.line > 0 && f.column > 0), `${url}: 1-based positions`);
     }
     const app = TODOMVC_APP_CODE[framework].map((f) => base + framework + "/" + f);
     const appFrames = named(app);
