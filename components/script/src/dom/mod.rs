@@ -48,8 +48,6 @@ pub mod htmlformelement;
 pub mod htmlheadelement;
 pub mod htmlheadingelement;
 pub mod htmlhtmlelement;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod htmliframeelement;
 pub mod htmlimageelement;
 pub mod htmlinputelement;
