@@ -12,8 +12,8 @@
 mod common;
 
 use common::{html, html_with_policy, CROSS, SAME, SLOW};
-use jsprof_script::JsRuntime;
 use jsprof_test_server::TestServer;
+use jsprof_script::JsRuntime;
 
 fn log(rt: &mut JsRuntime) -> String {
     let errors = rt.reported_errors();
