@@ -33,8 +33,6 @@ pub mod promise;
 // Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
 #[allow(clippy::undocumented_unsafe_blocks)]
 pub mod proxyhandler;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod reflector;
 pub mod root;
 pub mod structuredclone;
