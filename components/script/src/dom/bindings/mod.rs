@@ -25,13 +25,9 @@ pub mod error;
 // Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
 #[allow(clippy::undocumented_unsafe_blocks)]
 pub mod interface;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod iterable;
 pub mod native;
 pub mod promise;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod proxyhandler;
 pub mod reflector;
 pub mod root;
