@@ -22,8 +22,6 @@ pub mod codegen_prelude;
 #[allow(clippy::undocumented_unsafe_blocks, unsafe_op_in_unsafe_fn)]
 pub mod conversions;
 pub mod error;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod interface;
 pub mod iterable;
 pub mod native;
