@@ -18,8 +18,6 @@ pub mod callback;
 #[allow(clippy::undocumented_unsafe_blocks, unsafe_op_in_unsafe_fn)]
 pub mod codegen;
 pub mod codegen_prelude;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks, unsafe_op_in_unsafe_fn)]
 pub mod conversions;
 pub mod error;
 pub mod interface;
