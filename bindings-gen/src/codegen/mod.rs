@@ -8,6 +8,34 @@
 //! that converts arguments, calls the DOM object's `*Methods` trait and
 //! converts the result. The algorithms themselves live in the runtime,
 //! under their WebIDL names.
+//!
+//! # The `unsafe` in the generated code
+//!
+//! The generated module is compiled with `clippy::undocumented_unsafe_blocks`
+//! and `unsafe_op_in_unsafe_fn` allowed (`dom/bindings/mod.rs` in the script
+//! crate): its `unsafe` comes from the templates in this module, which keep
+//! these invariants (any template change must keep them too):
+//! - Each `unsafe extern "C"` native (`interfaces.rs`: attribute getters and
+//!   setters, operations, constructors, `toString`, iterator methods) is a
+//!   `JSNative` named only in the property and function specs of its own
+//!   interface, so SpiderMonkey calls it with its own `cx`, `argc` and `vp`
+//!   (the contract of `call_native`). Its body runs inside `call_native`,
+//!   which makes the `NativeArgs` (arguments and return value, rooted in
+//!   `vp`) and turns a panic into an exception.
+//! - `this` is brand-checked with `unwrap_this::<Self>` before any use; the
+//!   `&T` it gives is the box its reflector owns, alive while `this` stays
+//!   rooted in the call's arguments (the whole call).
+//! - Arguments are converted with `FromJsValue::from_js` from handles into
+//!   the call's arguments, and results written with `ToJsValue::to_js` into
+//!   `args.rval()` or `rooted!` values: the "rooted" contracts of those traits.
+//! - Each `unsafe fn` upcast (`interfaces.rs`) is stored in the `DOMClass` of
+//!   the struct it casts from, and called only by `unwrap_dom_object` after
+//!   the interface-chain check, on the box pointer of a reflector of that
+//!   class.
+//! - Callback wrappers (`callbacks.rs`, `new`) are made from the object of a
+//!   rooted handle (checked callable by `from_js` unless
+//!   `[LegacyTreatNonObjectAsNull]`) and trace it (`Traceable`), so it lives
+//!   as long as the wrapper.
 
 mod callbacks;
 mod interfaces;

@@ -5,8 +5,6 @@
 //! ([`runtime`]): the page's, and one per dedicated worker ([`workers`]). The DOM ([`dom`]) is exposed through bindings generated
 //! from `webidl/` by `bindings-gen` (see `dom::bindings`).
 
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod browsing_context;
 pub mod dom;
 pub mod engine;
@@ -22,12 +20,8 @@ pub mod module_loading;
 pub mod profiling;
 pub mod rejection;
 pub mod rendering;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod runtime;
 pub mod script_element;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod script_loading;
 pub mod script_registry;
 pub(crate) mod timers;

@@ -111,6 +111,8 @@ pub(crate) fn current_context() -> Option<JSContext> {
     // handle is used on this thread only, within the current call (as the
     // HTML parser's tree sink uses its context).
     let raw = unsafe { (*runtime).cx_no_gc().raw_cx_no_gc() };
+    // SAFETY: `raw` is the context of the runtime above, alive and owned by
+    // this thread; the copy is used on this thread within the current call.
     NonNull::new(raw).map(|raw| unsafe { JSContext::from_ptr(raw) })
 }
 
@@ -197,6 +199,8 @@ impl JsRuntime {
             return Err("could not create a job queue".to_owned());
         }
         let job_queue = JobQueue(queue);
+        // SAFETY: `queue` is non-null (checked above) and outlives the context
+        // (`JobQueue` is dropped after the runtime, by field order).
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
         crate::rejection::install(runtime.cx());
         crate::module_loading::install_hooks(runtime.cx());
@@ -354,6 +358,9 @@ impl JsRuntime {
         let global = self.global.handle();
         let cx = self.runtime.cx();
         let mut realm = AutoRealm::new_from_handle(cx, global);
+        // SAFETY: `self.global` is the rooted global this runtime made with
+        // `GlobalScope::create_global`; it lives as long as `self`, which
+        // `scope` cannot outlive, and its realm is entered just above.
         let scope = unsafe { GlobalScope::from_global(global.get()) };
         let Some(window) = scope.as_window() else {
             return Err(PageLoadError::Fetch("not a window global".to_owned()));
@@ -464,6 +471,7 @@ pub fn perform_microtask_checkpoint(cx: &mut JSContext) {
     // Step 2: Set the event loop's performing a microtask checkpoint to true.
     PERFORMING_MICROTASK_CHECKPOINT.with(|p| p.set(true));
     // Step 3: While the event loop's microtask queue is not empty:
+    // SAFETY: `cx` is this thread's live context; a plain query.
     while unsafe { HasAnyMicroTasks(cx) } {
         // A terminated worker runs no more script ("terminate a worker"
         // step 3: abort the script currently running; the queued jobs stay
@@ -473,12 +481,15 @@ pub fn perform_microtask_checkpoint(cx: &mut JSContext) {
         }
         // Step 3.1-3.2: dequeue the oldest microtask.
         rooted!(&in(cx) let mut task = UndefinedValue());
+        // SAFETY: `task` is rooted for the call; `cx` is live.
         unsafe { JS_DequeueNextMicroTask(cx, task.handle_mut()) };
+        // SAFETY: `task` is rooted and holds the value just dequeued.
         let job = unsafe { ToMaybeWrappedJSMicroTask(&*task) };
         if job.is_null() {
             continue;
         }
         rooted!(&in(cx) let job = job);
+        // SAFETY: `job` is rooted and non-null (checked above).
         let Some(global) = NonNull::new(unsafe { GetExecutionGlobalFromJSMicroTask(job.get()) })
         else {
             continue;
@@ -486,10 +497,14 @@ pub fn perform_microtask_checkpoint(cx: &mut JSContext) {
         // Step 3.4: Run oldestMicrotask (in its realm); exceptions are
         // reported.
         let mut realm = AutoRealm::new(cx, global);
+        // SAFETY: `job` is rooted; `realm` entered the job's execution global,
+        // which the job keeps alive.
         if !unsafe { RunJSMicroTask(&mut realm, job.handle()) } {
             report_pending_exception(&mut realm);
         }
     }
+    // SAFETY: `cx` is this thread's live context; this only tells the job
+    // queue that it was drained.
     unsafe { JobQueueIsEmpty(cx) };
     // Step 4: For each environment settings object settingsObject whose
     // responsible event loop is this event loop, notify about rejected
@@ -497,6 +512,8 @@ pub fn perform_microtask_checkpoint(cx: &mut JSContext) {
     crate::rejection::notify_about_rejected_promises();
     // Step 6: Cleanup Indexed Database transactions (none).
     // Step 7: Perform ClearKeptObjects().
+    // SAFETY: `cx` is this thread's live context and no script is running
+    // (we are between tasks, at the end of a checkpoint).
     unsafe { ClearKeptObjects(cx) };
     // Step 8: Set the event loop's performing a microtask checkpoint to false.
     PERFORMING_MICROTASK_CHECKPOINT.with(|p| p.set(false));
@@ -510,7 +527,11 @@ unsafe extern "C" fn get_host_defined_data(
     let Some(raw) = NonNull::new(cx) else {
         return false;
     };
+    // SAFETY: SpiderMonkey calls this hook on its live, non-null context
+    // (null is checked above), on this thread, for the call's duration.
     let cx = unsafe { JSContext::from_ptr(raw) };
+    // SAFETY: `incumbent_global` and `data` are the out-handles SpiderMonkey
+    // passed for this call; they are rooted by the caller.
     unsafe {
         incumbent_global.set(CurrentGlobalOrNull(&cx));
         data.set(ptr::null_mut());
@@ -525,13 +546,18 @@ unsafe extern "C" fn get_host_defined_global(
     let Some(raw) = NonNull::new(cx) else {
         return false;
     };
+    // SAFETY: SpiderMonkey calls this hook on its live, non-null context
+    // (null is checked above), on this thread, for the call's duration.
     let cx = unsafe { JSContext::from_ptr(raw) };
+    // SAFETY: `data` is the rooted out-handle SpiderMonkey passed for this call.
     unsafe { data.set(CurrentGlobalOrNull(&cx)) };
     true
 }
 
 unsafe extern "C" fn run_jobs(cx: *mut RawJSContext) {
     if let Some(raw) = NonNull::new(cx) {
+        // SAFETY: SpiderMonkey runs its jobs on its live, non-null context (null
+        // is checked above), on this thread, for the call's duration.
         let mut cx = unsafe { JSContext::from_ptr(raw) };
         perform_microtask_checkpoint(&mut cx);
     }
@@ -573,11 +599,16 @@ unsafe extern "C" fn extract_exception_info(
     let Some(raw) = NonNull::new(cx) else {
         return false;
     };
+    // SAFETY: SpiderMonkey calls this hook on its live, non-null context
+    // (null is checked above), on this thread, for the call's duration.
     let mut cx = unsafe { JSContext::from_ptr(raw) };
+    // SAFETY: `object` is the live (handle-rooted) thrown object that
+    // SpiderMonkey asks about.
     let exception = unsafe {
         crate::dom::bindings::root::DomRoot::<DOMException>::try_from_object(object.get())
     };
     let Some(exception) = exception else {
+        // SAFETY: `is_exception` is the valid out-pointer SpiderMonkey passed.
         unsafe { *is_exception = false };
         return true;
     };
@@ -585,17 +616,25 @@ unsafe extern "C" fn extract_exception_info(
         .encode_utf16()
         .collect();
     let empty: [u16; 0] = [];
+    // SAFETY: the out-pointers and out-handles are valid for this call
+    // (passed by SpiderMonkey, which roots the handles); `text` and `empty`
+    // outlive the copies. Each new string goes into its rooted out-handle
+    // before the next allocation, which can GC (a raw string pointer held
+    // across it could be moved or swept).
     unsafe {
         let message_string =
             mozjs::rust::wrappers2::JS_NewUCStringCopyN(&mut cx, text.as_ptr(), text.len());
-        let filename_string =
-            mozjs::rust::wrappers2::JS_NewUCStringCopyN(&mut cx, empty.as_ptr(), 0);
-        if message_string.is_null() || filename_string.is_null() {
+        if message_string.is_null() {
             return false;
         }
-        *is_exception = true;
         message.set(message_string);
+        let filename_string =
+            mozjs::rust::wrappers2::JS_NewUCStringCopyN(&mut cx, empty.as_ptr(), 0);
+        if filename_string.is_null() {
+            return false;
+        }
         filename.set(filename_string);
+        *is_exception = true;
         *line = 0;
         *column = 0;
     }

@@ -223,6 +223,8 @@ pub fn run_classic_script(
     }
     crate::watchdog::collect_after_out_of_memory(cx);
     // Step 4: Prepare to run script (the caller entered the realm).
+    // SAFETY: `cx` is this thread's live context and the caller entered the
+    // realm (step 4); the result is null-checked and rooted just below.
     let global = unsafe { mozjs::rust::wrappers2::CurrentGlobalOrNull(cx) };
     if global.is_null() {
         return false;
@@ -280,6 +282,8 @@ pub(crate) fn run_classic_script_with(
     script_registry::register(record);
     // Throws the "NetworkError" that stands for a muted script's error.
     let muted_network_error = |cx: &mut JSContext| {
+        // SAFETY: `cx` is this thread's live context; clearing the pending
+        // exception touches no GC thing we hold.
         unsafe { mozjs::rust::wrappers2::JS_ClearPendingException(cx) };
         throw_dom_error(
             cx,
@@ -296,8 +300,11 @@ pub(crate) fn run_classic_script_with(
     let mut options = CompileOptionsWrapper::new(cx, filename_c, line);
     options.set_muted_errors(muted);
     let mut text = mozjs::rust::transform_str_to_source_text(source);
+    // SAFETY: `options` and `text` live on this frame for the whole call; the
+    // returned script is rooted at once, before anything can GC.
     rooted!(&in(cx) let script = unsafe { Compile1(cx, options.ptr, &mut text) });
     if script.get().is_null() {
+        // SAFETY: `cx` is this thread's live context; this only reads its state.
         if !unsafe { JS_IsExceptionPending(cx) } {
             return ClassicScriptRun::Aborted;
         }
@@ -323,6 +330,8 @@ pub(crate) fn run_classic_script_with(
     // Step 7: Otherwise, set evaluationStatus to
     // ScriptEvaluation(script's record).
     rooted!(&in(cx) let mut rval = UndefinedValue());
+    // SAFETY: `script` is rooted and non-null (checked above) and was compiled
+    // in the current realm, which the caller entered; `rval` is rooted.
     if unsafe { JS_ExecuteScript(cx, script.handle(), rval.handle_mut()) } {
         // Step 9-10: clean up after running script (the caller performs
         // the microtask checkpoint); a normal completion.
@@ -332,6 +341,7 @@ pub(crate) fn run_classic_script_with(
     // aborted the running script, leave evaluationStatus as null."
     // (The memory ceiling's stop is no abort but an out-of-memory error,
     // reported as step 8.3 does: see `crate::watchdog`.)
+    // SAFETY: `cx` is this thread's live context; this only reads its state.
     if !unsafe { JS_IsExceptionPending(cx) } {
         if crate::watchdog::memory_stopped() {
             report_pending_exception(cx);
@@ -434,6 +444,10 @@ pub(crate) fn load_fetched_document(
     loader: Rc<dyn Loader>,
     creator: Option<(Origin, url::Url)>,
 ) -> Result<(), PageLoadError> {
+    // SAFETY: the caller entered `window`'s realm (this function's contract),
+    // so the current global is that window's, made by
+    // `GlobalScope::create_global` and kept alive by `window`, which the
+    // caller holds for longer than `global` is used here.
     let global =
         unsafe { GlobalScope::from_global(mozjs::rust::wrappers2::CurrentGlobalOrNull(cx)) };
     // The document's URL is the response's URL (the last of the URL list).

@@ -150,8 +150,16 @@ pub const fn global_class_ops<T: DomObject>() -> JSClassOps {
     }
 }
 
+/// The box of the global's `[Global]` platform object (null before
+/// `attach_platform_object` or once finalized).
+///
+/// # Safety
+/// `global` is a live global of one of our `[Global]` classes.
 unsafe fn dom_slot_pointer(global: *mut JSObject) -> *mut c_void {
     let mut value = UndefinedValue();
+    // SAFETY: `global` is a live global of one of our `[Global]` classes (this
+    // function's contract), which have the reserved slot DOM_OBJECT_SLOT;
+    // `value` is a local out-parameter.
     unsafe { JS_GetReservedSlot(global, DOM_OBJECT_SLOT, &mut value) };
     if value.is_undefined() {
         ptr::null_mut()
@@ -161,6 +169,9 @@ unsafe fn dom_slot_pointer(global: *mut JSObject) -> *mut c_void {
 }
 
 unsafe extern "C" fn trace_dom_global<T: DomObject>(trc: *mut JSTracer, global: *mut JSObject) {
+    // SAFETY: SpiderMonkey traces `global`, live, with its own class's hook, a
+    // `[Global]` class with both slots; the boxes in them live until the
+    // finalizer below, which runs after the last trace.
     unsafe {
         trace_global(trc, global);
         let object = dom_slot_pointer(global) as *const T;
@@ -171,6 +182,10 @@ unsafe extern "C" fn trace_dom_global<T: DomObject>(trc: *mut JSTracer, global: 
 }
 
 unsafe extern "C" fn finalize_dom_global<T: DomObject>(gcx: *mut GCContext, global: *mut JSObject) {
+    // SAFETY: SpiderMonkey finalizes `global` (still readable) with its own
+    // class's hook; the box in the DOM slot was leaked into it by
+    // `attach_platform_object` and is taken back only here, then the slot
+    // is cleared so no later read sees the freed box.
     unsafe {
         let object = dom_slot_pointer(global) as *mut T;
         if !object.is_null() {
@@ -190,8 +205,16 @@ fn is_our_global_class(class: *const JSClass) -> bool {
         || std::ptr::eq(class, &DedicatedWorkerGlobalScopeBinding::CLASS.base)
 }
 
+/// The global's [`GlobalScope`] box (null before `create_global` sets it
+/// or once finalized).
+///
+/// # Safety
+/// `global` is a live global of one of our `[Global]` classes.
 unsafe fn scope_pointer(global: *mut JSObject) -> *mut GlobalScope {
     let mut value = UndefinedValue();
+    // SAFETY: `global` is a live global of one of our classes (this function's
+    // contract), which have the reserved slot GLOBAL_SCOPE_SLOT; `value`
+    // is a local out-parameter.
     unsafe { JS_GetReservedSlot(global, GLOBAL_SCOPE_SLOT, &mut value) };
     if value.is_undefined() {
         ptr::null_mut()
@@ -201,6 +224,9 @@ unsafe fn scope_pointer(global: *mut JSObject) -> *mut GlobalScope {
 }
 
 unsafe extern "C" fn trace_global(trc: *mut JSTracer, global: *mut JSObject) {
+    // SAFETY: SpiderMonkey traces `global`, live, through the hook of its
+    // class; the GlobalScope box lives until `finalize_global`, which runs
+    // after the last trace.
     unsafe {
         JS_GlobalObjectTraceHook(trc, global);
         let scope = scope_pointer(global);
@@ -211,6 +237,9 @@ unsafe extern "C" fn trace_global(trc: *mut JSTracer, global: *mut JSObject) {
 }
 
 unsafe extern "C" fn finalize_global(_gcx: *mut GCContext, global: *mut JSObject) {
+    // SAFETY: SpiderMonkey finalizes `global` (still readable); the box was
+    // leaked into the slot by `create_global` and is taken back only here,
+    // then the slot is cleared.
     unsafe {
         let scope = scope_pointer(global);
         if !scope.is_null() {
@@ -295,6 +324,8 @@ impl GlobalScope {
             GlobalKind::Window => &WindowBinding::CLASS.base,
             GlobalKind::DedicatedWorker => &DedicatedWorkerGlobalScopeBinding::CLASS.base,
         };
+        // SAFETY: `class` is a static `[Global]` class and `options` lives on this
+        // frame for the call; the result is rooted at once.
         rooted!(&in(cx) let global = unsafe {
             JS_NewGlobalObject(
                 cx,
@@ -325,6 +356,9 @@ impl GlobalScope {
             secure_members_exposed: Cell::new(false),
         });
         let raw = Box::into_raw(scope);
+        // SAFETY: `raw` is the box just leaked, owned from here on by the global's
+        // finalizer; `object` is the new, rooted global, whose class has
+        // GLOBAL_SCOPE_SLOT.
         unsafe {
             (*raw).global.set(object.as_ptr());
             JS_SetReservedSlot(
@@ -354,6 +388,8 @@ impl GlobalScope {
         if install_interfaces(realm, global_handle).is_err() {
             return Err("could not install the DOM interfaces".to_owned());
         }
+        // SAFETY: `global_handle` is the rooted global of the entered realm, fully
+        // set up above.
         unsafe { JS_FireOnNewGlobalObject(realm, global_handle) };
         Ok(object.as_ptr())
     }
@@ -369,6 +405,10 @@ impl GlobalScope {
         object: Box<T>,
     ) -> Result<(), String> {
         let raw = Box::into_raw(object);
+        // SAFETY: `global` is the rooted global that `create_global` is setting
+        // up (the only caller, through the `[Global]` interfaces'
+        // `attach_to_global`), whose class has DOM_OBJECT_SLOT; from here on
+        // the box belongs to `finalize_dom_global`.
         unsafe {
             JS_SetReservedSlot(
                 global.get(),
@@ -377,13 +417,18 @@ impl GlobalScope {
             );
             (*raw).reflector().set_jsobject(global.get());
         }
+        // SAFETY: `global` is such a global, and its GlobalScope slot was set
+        // before this call; `scope` is used only within this call.
         let scope = unsafe { GlobalScope::from_global(global.get()) };
         rooted!(&in(cx) let proto = scope.interface_prototype(cx, T::PROTO_ID));
+        // SAFETY: `global` and `proto` are rooted (proto non-null, checked first).
         if proto.get().is_null() || !unsafe { JS_SetPrototype(cx, global, proto.handle()) } {
             return Err(format!("could not set up the {} prototype", T::NAME));
         }
         let unforgeable = T::dom_class().dom_class.unforgeable_attributes;
         if unforgeable.len() > 1
+            // SAFETY: `global` is rooted and the specs are the interface's
+            // static, null-terminated list (len > 1 checked first).
             && !unsafe { JS_DefineProperties(cx, global, unforgeable.as_ptr()) }
         {
             return Err(format!(
@@ -399,8 +444,11 @@ impl GlobalScope {
     /// [`GlobalScope::create_global`]; the reference is valid while it
     /// lives.
     pub unsafe fn from_global<'a>(global: *mut JSObject) -> &'a GlobalScope {
+        // SAFETY: `global` is live and one of ours (this function's contract).
         let scope = unsafe { scope_pointer(global) };
         assert!(!scope.is_null(), "not a jsprof global");
+        // SAFETY: `scope` is non-null (asserted above): the box the global owns,
+        // alive while it lives.
         unsafe { &*scope }
     }
 
@@ -410,11 +458,18 @@ impl GlobalScope {
     /// The reference is valid while the global lives (during the current
     /// call into script, at least).
     pub unsafe fn current<'a>(cx: &JSContext) -> Option<&'a GlobalScope> {
+        // SAFETY: `cx` is this thread's live context; a plain query.
         let global = unsafe { CurrentGlobalOrNull(cx) };
+        // SAFETY: `global` is non-null (checked first) and is the current
+        // realm's global, alive while that realm is entered.
         if global.is_null() || !is_our_global_class(unsafe { get_object_class(global) }) {
             return None;
         }
+        // SAFETY: `global` is one of ours (class checked above), so it has the
+        // slot; it is alive while its realm is entered.
         let scope = unsafe { scope_pointer(global) };
+        // SAFETY: `scope` is non-null: the box the global owns, alive while the
+        // global lives (this function's contract bounds the reference).
         (!scope.is_null()).then(|| unsafe { &*scope })
     }
 
@@ -804,6 +859,7 @@ pub(crate) fn take_pending_exception(cx: &mut JSContext) -> Option<ScriptError> 
     // interrupt) leaves no exception: nothing to report, unless it was the
     // memory ceiling's (`crate::watchdog`), reported as an out-of-memory
     // error where the script was stopped.
+    // SAFETY: `cx` is this thread's live context; a plain query.
     if !unsafe { mozjs::rust::wrappers2::JS_IsExceptionPending(cx) } {
         return crate::watchdog::take_memory_stop().map(|at| ScriptError {
             message: "out of memory".to_owned(),
@@ -821,15 +877,18 @@ pub(crate) fn take_pending_exception(cx: &mut JSContext) -> Option<ScriptError> 
         rooted!(&in(cx) let object = exception.to_object());
         rooted!(&in(cx) let mut name = UndefinedValue());
         let ok =
+            // SAFETY: `object` and `name` are rooted; `cx` is in the current realm.
             unsafe { JS_GetProperty(cx, object.handle(), c"name".as_ptr(), name.handle_mut()) };
         if ok && name.is_string() {
             if let Some(name) = NonNull::new(name.to_string()) {
+                // SAFETY: `name` is rooted and holds this non-null string.
                 let name = unsafe { jsstr_to_string(cx, name) };
                 if !name.is_empty() && !message.starts_with(&name) {
                     message = format!("{name}: {message}");
                 }
             }
         }
+        // SAFETY: `cx` is this thread's live context.
         unsafe { JS_ClearPendingException(cx) };
     }
     Some(ScriptError {
@@ -851,6 +910,7 @@ pub(crate) fn take_pending_exception(cx: &mut JSContext) -> Option<ScriptError> 
 /// `jsprof-document`).
 pub fn report_pending_exception(cx: &mut JSContext) {
     rooted!(&in(cx) let mut exception_value = UndefinedValue());
+    // SAFETY: `cx` is this thread's live context; `exception_value` is rooted.
     unsafe {
         if mozjs::rust::wrappers2::JS_IsExceptionPending(cx) {
             mozjs::rust::wrappers2::JS_GetPendingException(cx, exception_value.handle_mut());
@@ -883,6 +943,9 @@ pub fn report_pending_exception(cx: &mut JSContext) {
     } else {
         mozjs::jsval::NullValue()
     };
+    // SAFETY: the current realm is entered for this whole call, and
+    // SpiderMonkey keeps an entered realm's global alive, so `scope` stays
+    // valid through `report_error_event`.
     let Some(scope) = (unsafe { GlobalScope::current(cx) }) else {
         print_error(&reported);
         return;

@@ -298,6 +298,9 @@ impl HTMLIFrameElementMethods for HTMLIFrameElement {
     /// same as the current settings object's origin.
     fn ContentDocument(&self, cx: &mut JSContext) -> Option<DomRoot<Document>> {
         let window = browsing_context::window_of(self.content_navigable()?)?;
+        // SAFETY: we are inside a binding call, so the current realm's global
+        // is the caller's and is kept alive by the running script for the
+        // whole call; `current` and `accessor` do not outlive this function.
         let current = unsafe { GlobalScope::current(cx) }?;
         let accessor = current.as_window()?;
         if !accessor.origin().same_origin(&window.origin()) {

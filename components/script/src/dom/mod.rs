@@ -32,8 +32,6 @@ pub mod eventtarget;
 pub mod focus;
 pub mod focusevent;
 pub mod forms;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod globalscope;
 pub mod hashchangeevent;
 pub mod headers;
@@ -48,8 +46,6 @@ pub mod htmlformelement;
 pub mod htmlheadelement;
 pub mod htmlheadingelement;
 pub mod htmlhtmlelement;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod htmliframeelement;
 pub mod htmlimageelement;
 pub mod htmlinputelement;

@@ -123,6 +123,7 @@ impl FromJsValue for bool {
     type Config = ();
     /// <https://webidl.spec.whatwg.org/#js-boolean>
     unsafe fn from_js(_cx: &mut JSContext, value: HandleValue, _: ()) -> Result<bool, ()> {
+        // SAFETY: `value` is rooted (this function's contract).
         Ok(unsafe { ToBoolean(value) })
     }
 }
@@ -134,6 +135,8 @@ impl ToJsValue for bool {
 }
 
 fn to_number(cx: &mut JSContext, value: HandleValue) -> Result<f64, ()> {
+    // SAFETY: `value` is a rooted handle (the caller's); `cx` is this thread's
+    // live context.
     unsafe { ToNumber(cx, value) }
 }
 
@@ -305,6 +308,7 @@ impl ToJsValue for f32 {
 
 impl<T: ToJsValue> ToJsValue for Finite<T> {
     unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+        // SAFETY: `rval` is rooted (this function's contract).
         unsafe { self.0.to_js(cx, rval) }
     }
 }
@@ -314,11 +318,14 @@ impl<T: ToJsValue> ToJsValue for Finite<T> {
 
 /// ToString, then to UTF-8 (lone surrogates become U+FFFD).
 pub(crate) fn to_rust_string(cx: &mut JSContext, value: HandleValue) -> Result<String, ()> {
+    // SAFETY: `value` is a rooted handle (the caller's); the result is rooted
+    // just below, before anything can GC.
     let string = unsafe { ToString(cx, value) };
     let Some(string) = NonNull::new(string) else {
         return Err(());
     };
     rooted!(&in(cx) let _root = string.as_ptr());
+    // SAFETY: `string` is non-null and rooted by `_root`.
     Ok(unsafe { jsstr_to_string(cx, string) })
 }
 
@@ -373,6 +380,7 @@ impl ToJsValue for USVString {
 
 impl<T: ToJsValue + ?Sized> ToJsValue for &T {
     unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+        // SAFETY: `rval` is rooted (this function's contract).
         unsafe { (**self).to_js(cx, rval) }
     }
 }
@@ -414,6 +422,8 @@ impl FromJsValue for RootedJsObject {
 impl ToJsValue for RootedJsObject {
     unsafe fn to_js(&self, cx: &mut JSContext, mut rval: MutableHandleValue) {
         rval.set(ObjectValue(self.get()));
+        // SAFETY: `rval` is rooted (this function's contract) and holds the
+        // object; wrapping it for the current compartment keeps it rooted.
         unsafe { JS_WrapValue(cx, rval) };
     }
 }
@@ -432,6 +442,7 @@ impl<T: FromJsValue> FromJsValue for Option<T> {
         if value.is_null_or_undefined() {
             Ok(None)
         } else {
+            // SAFETY: `value` is rooted (this function's contract).
             unsafe { T::from_js(cx, value, config) }.map(Some)
         }
     }
@@ -440,6 +451,7 @@ impl<T: FromJsValue> FromJsValue for Option<T> {
 impl<T: ToJsValue> ToJsValue for Option<T> {
     unsafe fn to_js(&self, cx: &mut JSContext, mut rval: MutableHandleValue) {
         match self {
+            // SAFETY: `rval` is rooted (this function's contract).
             Some(value) => unsafe { value.to_js(cx, rval) },
             None => rval.set(NullValue()),
         }
@@ -467,6 +479,8 @@ where
         let mut out = Vec::new();
         let result: Result<(), ForOfIterationFailure<()>> =
             for_of(cx, value, |cx: &mut JSContext, item| {
+                // SAFETY: `item` is the iteration's rooted value (a handle `for_of`
+                // passes).
                 let converted = unsafe { T::from_js(cx, item, config.clone()) }
                     .map_err(|()| ForOfIterationFailure::<()>::JSFailed)?;
                 out.push(converted);
@@ -486,6 +500,7 @@ where
 impl<T: ToJsValue> ToJsValue for [T] {
     /// <https://webidl.spec.whatwg.org/#js-sequence>: a new Array.
     unsafe fn to_js(&self, cx: &mut JSContext, mut rval: MutableHandleValue) {
+        // SAFETY: the new array is rooted at once.
         rooted!(&in(cx) let array = unsafe { NewArrayObject1(cx, self.len()) });
         if array.get().is_null() {
             rval.set(UndefinedValue());
@@ -493,7 +508,10 @@ impl<T: ToJsValue> ToJsValue for [T] {
         }
         rooted!(&in(cx) let mut element = UndefinedValue());
         for (index, item) in self.iter().enumerate() {
+            // SAFETY: `element` is rooted.
             unsafe { item.to_js(cx, element.handle_mut()) };
+            // SAFETY: `array` is rooted and non-null (checked above), `element` is
+            // rooted.
             unsafe {
                 JS_DefineElement(
                     cx,
@@ -510,12 +528,14 @@ impl<T: ToJsValue> ToJsValue for [T] {
 
 impl<T: ToJsValue> ToJsValue for Vec<T> {
     unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+        // SAFETY: `rval` is rooted (this function's contract).
         unsafe { self.as_slice().to_js(cx, rval) }
     }
 }
 
 impl<T: ToJsValue> ToJsValue for Rc<T> {
     unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
+        // SAFETY: `rval` is rooted (this function's contract).
         unsafe { (**self).to_js(cx, rval) }
     }
 }
@@ -528,7 +548,9 @@ impl<T: DomObjectIface> FromJsValue for DomRoot<T> {
     /// <https://webidl.spec.whatwg.org/#js-interface>
     unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _: ()) -> Result<Self, ()> {
         if value.is_object() {
-            if let Some(root) = DomRoot::<T>::try_from_object(value.to_object()) {
+            // SAFETY: `value` is rooted (this function's contract), so the object is
+            // live.
+            if let Some(root) = unsafe { DomRoot::<T>::try_from_object(value.to_object()) } {
                 return Ok(root);
             }
         }
@@ -617,6 +639,9 @@ pub unsafe fn dictionary_object(
 
 /// Step 4.1.2 of <https://webidl.spec.whatwg.org/#js-dictionary>:
 /// `Get(jsDict, key)`, or undefined when there is no object.
+///
+/// # Safety
+/// `object` (or null) and `rval` are rooted; may run script.
 pub unsafe fn get_dictionary_member(
     cx: &mut JSContext,
     object: HandleObject,
@@ -627,6 +652,8 @@ pub unsafe fn get_dictionary_member(
         rval.set(UndefinedValue());
         return Ok(());
     }
+    // SAFETY: `object` is rooted and non-null (checked above), `rval` is
+    // rooted (this function's contract); the key is a C string.
     if unsafe { JS_GetProperty(cx, object, key.as_ptr(), rval) } {
         Ok(())
     } else {
@@ -635,6 +662,9 @@ pub unsafe fn get_dictionary_member(
 }
 
 /// <https://webidl.spec.whatwg.org/#dictionary-to-js>: CreateDataProperty.
+///
+/// # Safety
+/// `object` is rooted and non-null.
 pub unsafe fn define_dictionary_member<T: ToJsValue + ?Sized>(
     cx: &mut JSContext,
     object: HandleObject,
@@ -642,6 +672,8 @@ pub unsafe fn define_dictionary_member<T: ToJsValue + ?Sized>(
     value: &T,
 ) {
     rooted!(&in(cx) let mut js = UndefinedValue());
+    // SAFETY: `js` is rooted; `object` is rooted and non-null (this
+    // function's contract) and the key is a C string.
     unsafe {
         value.to_js(cx, js.handle_mut());
         JS_DefineProperty(
@@ -655,19 +687,29 @@ pub unsafe fn define_dictionary_member<T: ToJsValue + ?Sized>(
 }
 
 /// OrdinaryObjectCreate(%Object.prototype%).
+///
+/// # Safety
+/// The caller roots the result before anything can GC.
 pub unsafe fn new_plain_object(cx: &mut JSContext) -> *mut JSObject {
+    // SAFETY: `cx` is this thread's live context; the caller roots the result
+    // (this function's contract).
     unsafe { JS_NewPlainObject(cx) }
 }
 
 /// Whether GetMethod(value, @@iterator) is not undefined (union conversion,
 /// the sequence step).
+///
+/// # Safety
+/// `value` is rooted; may run script.
 pub unsafe fn has_iterator_method(cx: &mut JSContext, value: HandleValue) -> Result<bool, ()> {
     if !value.is_object() {
         return Ok(false);
     }
     rooted!(&in(cx) let object = value.to_object());
+    // SAFETY: a plain query of this thread's live context; rooted at once.
     rooted!(&in(cx) let id = SymbolId(unsafe { GetWellKnownSymbol(cx, SymbolCode::iterator) }));
     rooted!(&in(cx) let mut method = UndefinedValue());
+    // SAFETY: `object`, `id` and `method` are rooted.
     if !unsafe { JS_GetPropertyById(cx, object.handle(), id.handle(), method.handle_mut()) } {
         return Err(());
     }
@@ -676,6 +718,7 @@ pub unsafe fn has_iterator_method(cx: &mut JSContext, value: HandleValue) -> Res
 
 /// IsCallable(value).
 pub fn is_callable(value: HandleValue) -> bool {
+    // SAFETY: `value` is an object (checked first) held by a rooted handle.
     value.is_object() && unsafe { IsCallable(value.to_object()) }
 }
 
@@ -738,6 +781,7 @@ impl ToJsValue for ByteString {
     /// code units are the bytes.
     unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
         let s: String = self.0.iter().map(|&b| char::from(b)).collect();
+        // SAFETY: `rval` is rooted (this function's contract).
         unsafe { s.to_js(cx, rval) }
     }
 }
@@ -781,6 +825,7 @@ where
         let mut result = Record(Vec::new());
         // Step 3: Let keys be ? O.[[OwnPropertyKeys]]().
         let mut keys = IdVector::new(cx);
+        // SAFETY: `object` is rooted and `keys` is a rooted id vector.
         if !unsafe {
             GetPropertyKeys(
                 cx,
@@ -795,12 +840,15 @@ where
         rooted!(&in(cx) let mut key_value = UndefinedValue());
         rooted!(&in(cx) let mut member = UndefinedValue());
         rooted!(&in(cx) let mut desc = PropertyDescriptor::default());
-        let ids: Vec<_> = keys.iter().copied().collect();
-        drop(keys);
-        for key in ids {
-            id.set(key);
+        // `keys` stays rooted for the whole loop: the getters below run
+        // script, which can GC, and a key held outside a root (a symbol, or
+        // a string a getter removed from the object) could be swept.
+        for key in keys.iter() {
+            id.set(*key);
             // Step 4.1: Let desc be ? O.[[GetOwnProperty]](key).
             let mut is_none = true;
+            // SAFETY: `object`, `id` and `desc` are rooted; `is_none` is a local
+            // out-parameter.
             if !unsafe {
                 JS_GetOwnPropertyDescriptorById(
                     cx,
@@ -819,16 +867,20 @@ where
             }
             // Step 4.2.1: Let typedKey be key converted to an IDL value of
             // type K (a symbol key throws, as ToString does).
+            // SAFETY: `id` and `key_value` are rooted.
             if !unsafe { JS_IdToValue(cx, id.get(), key_value.handle_mut()) } {
                 return Err(());
             }
+            // SAFETY: `key_value` is rooted.
             let typed_key = unsafe { K::from_js(cx, key_value.handle(), ()) }?;
             // Step 4.2.2: Let value be ? Get(O, key).
+            // SAFETY: `object`, `id` and `member` are rooted.
             if !unsafe { JS_GetPropertyById(cx, object.handle(), id.handle(), member.handle_mut()) }
             {
                 return Err(());
             }
             // Step 4.2.3: Let typedValue be value converted to V.
+            // SAFETY: `member` is rooted.
             let typed_value = unsafe { V::from_js(cx, member.handle(), config.clone()) }?;
             // Step 4.2.4: Set result[typedKey] to typedValue.
             result.insert(typed_key, typed_value);
@@ -842,6 +894,7 @@ impl<K: ToJsValue, V: ToJsValue> ToJsValue for Record<K, V> {
     /// <https://webidl.spec.whatwg.org/#js-record>: a new object with a
     /// data property per entry (CreateDataProperty).
     unsafe fn to_js(&self, cx: &mut JSContext, mut rval: MutableHandleValue) {
+        // SAFETY: the new object is rooted at once.
         rooted!(&in(cx) let object = unsafe { JS_NewPlainObject(cx) });
         if object.get().is_null() {
             rval.set(UndefinedValue());
@@ -851,6 +904,8 @@ impl<K: ToJsValue, V: ToJsValue> ToJsValue for Record<K, V> {
         rooted!(&in(cx) let mut value = UndefinedValue());
         rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
         for (k, v) in &self.0 {
+            // SAFETY: `key`, `value` and `id` are rooted, and so is `object` (non-null,
+            // checked above); `rval` is rooted (this function's contract).
             unsafe {
                 k.to_js(cx, key.handle_mut());
                 v.to_js(cx, value.handle_mut());

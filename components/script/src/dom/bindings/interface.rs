@@ -219,6 +219,8 @@ static PROTOTYPE_CLASS: JSClass = JSClass {
 /// operation: <https://webidl.spec.whatwg.org/#js-interface-object>, step 1
 /// of the steps: "throw a TypeError".
 unsafe extern "C" fn illegal_constructor(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
+    // SAFETY: `cx`, `argc` and `vp` are this JSNative's own arguments, passed
+    // by SpiderMonkey.
     unsafe {
         call_native(
             cx,
@@ -236,11 +238,18 @@ unsafe extern "C" fn illegal_constructor(cx: *mut RawJSContext, argc: u32, vp: *
 
 /// Creates `id`'s interface object and interface prototype object in
 /// `global` unless they exist (and those of its ancestors first).
+/// `global` must be a global made by `GlobalScope::create_global`, with
+/// `cx` in its realm.
 pub fn get_or_create_interface_objects(
     cx: &mut JSContext,
     global: HandleObject,
     id: PrototypeId,
 ) -> Result<(), ()> {
+    // SAFETY: every caller passes the rooted global of one of our realms
+    // (`install_interfaces` during `create_global`, `interface_prototype` with
+    // its own global), made by `GlobalScope::create_global`; `scope` is used
+    // only while `global` stays rooted. Nothing checks this (the function
+    // is not `unsafe`): it is a contract its callers keep by convention.
     let scope = unsafe { GlobalScope::from_global(global.get()) };
     if !scope.cached_prototype(id).is_null() {
         return Ok(());
@@ -255,13 +264,18 @@ pub fn get_or_create_interface_objects(
     rooted!(&in(cx) let mut proto_proto = ptr::null_mut::<JSObject>());
     match (spec.proto_parent, spec.parent) {
         (ProtoParent::Parent, Some(parent)) => proto_proto.set(scope.cached_prototype(parent)),
+        // SAFETY: a query of the current realm (`global`'s, entered by the
+        // caller); the result is stored in the rooted `proto_proto` at once.
         (ProtoParent::ErrorPrototype, _) => proto_proto.set(unsafe { GetRealmErrorPrototype(cx) }),
+        // SAFETY: as above.
         _ => proto_proto.set(unsafe { GetRealmObjectPrototype(cx) }),
     }
     if proto_proto.get().is_null() {
         return Err(());
     }
     // Step 6: the interface prototype object (an ordinary object).
+    // SAFETY: `proto_proto` is rooted and non-null (checked above);
+    // PROTOTYPE_CLASS is static; the new object is rooted at once.
     rooted!(&in(cx) let proto = unsafe {
         JS_NewObjectWithGivenProto(cx, &PROTOTYPE_CLASS, proto_proto.handle())
     });
@@ -289,8 +303,12 @@ pub fn get_or_create_interface_objects(
     // [[Configurable]]: true}) whose value is the identifier.
     let name = spec.name.to_str().map_err(|_| ())?;
     rooted!(&in(cx) let mut tag = mozjs::jsval::UndefinedValue());
+    // SAFETY: `tag` is rooted.
     unsafe { name.to_js(cx, tag.handle_mut()) };
+    // SAFETY: a plain query of this thread's live context; the id is rooted
+    // at once.
     rooted!(&in(cx) let tag_id = SymbolId(unsafe { GetWellKnownSymbol(cx, SymbolCode::toStringTag) }));
+    // SAFETY: `proto`, `tag_id` and `tag` are all rooted.
     if !unsafe {
         JS_DefinePropertyById2(
             cx,
@@ -307,6 +325,9 @@ pub fn get_or_create_interface_objects(
     // Step 1-3 (CreateBuiltinFunction with `length` and `name` set): a
     // constructor function whose [[Call]] throws without NewTarget.
     let native = spec.constructor.unwrap_or(illegal_constructor);
+    // SAFETY: `native` has the JSNative signature and the name is a static C
+    // string; the function is rooted (through its object) on the next
+    // statement, before anything can GC.
     let function = unsafe {
         JS_NewFunction(
             cx,
@@ -319,20 +340,25 @@ pub fn get_or_create_interface_objects(
     if function.is_null() {
         return Err(());
     }
+    // SAFETY: `function` is non-null (checked above) and not yet collectable:
+    // no GC can happen between its creation and this call.
     rooted!(&in(cx) let interface = unsafe { JS_GetFunctionObject(function) });
     // Its [[Prototype]]: the parent's interface object, else
     // %Function.prototype%.
     rooted!(&in(cx) let mut interface_proto = ptr::null_mut::<JSObject>());
     match spec.parent {
         Some(parent) => interface_proto.set(scope.cached_interface_object(parent)),
+        // SAFETY: a query of the current realm (`global`'s); rooted at once.
         None => interface_proto.set(unsafe { GetRealmFunctionPrototype(cx) }),
     }
+    // SAFETY: `interface` and `interface_proto` are rooted.
     if !unsafe { JS_SetPrototype(cx, interface.handle(), interface_proto.handle()) } {
         return Err(());
     }
     // Step 8 ("prototype": {[[Writable]]: false, [[Enumerable]]: false,
     // [[Configurable]]: false}).
     rooted!(&in(cx) let proto_value = ObjectValue(proto.get()));
+    // SAFETY: `interface` and `proto_value` are rooted.
     if !unsafe {
         JS_DefineProperty(
             cx,
@@ -349,6 +375,8 @@ pub fn get_or_create_interface_objects(
     // https://webidl.spec.whatwg.org/#es-static-operations: for each static
     // operation, define a property on the interface object.
     if spec.static_methods.len() > 1
+        // SAFETY: the specs are the interface's static, null-terminated lists
+        // (len > 1 checked first) and the target handle is rooted by the caller.
         && !unsafe { JS_DefineFunctions(cx, interface.handle(), spec.static_methods.as_ptr()) }
     {
         return Err(());
@@ -356,6 +384,8 @@ pub fn get_or_create_interface_objects(
     // https://webidl.spec.whatwg.org/#es-attributes: static attributes are
     // accessor properties of the interface object.
     if spec.static_attributes.len() > 1
+        // SAFETY: the specs are the interface's static, null-terminated lists
+        // (len > 1 checked first) and the target handle is rooted by the caller.
         && !unsafe { JS_DefineProperties(cx, interface.handle(), spec.static_attributes.as_ptr()) }
     {
         return Err(());
@@ -366,6 +396,7 @@ pub fn get_or_create_interface_objects(
     // The prototype's "constructor" ({[[Writable]]: true, [[Enumerable]]:
     // false, [[Configurable]]: true}).
     rooted!(&in(cx) let interface_value = ObjectValue(interface.get()));
+    // SAFETY: `proto` and `interface_value` are rooted.
     if !unsafe {
         JS_DefineProperty(
             cx,
@@ -389,6 +420,8 @@ pub fn define_members(
     object: HandleObject,
     spec: &InterfaceSpec,
 ) -> Result<(), ()> {
+    // SAFETY: the specs are the interface's static, null-terminated lists
+    // (len > 1 checked first) and the target handle is rooted by the caller.
     unsafe {
         if spec.attributes.len() > 1 && !JS_DefineProperties(cx, object, spec.attributes.as_ptr()) {
             return Err(());
@@ -409,6 +442,8 @@ fn define_secure_members(
     spec: &InterfaceSpec,
 ) -> Result<(), ()> {
     let secure = &spec.secure;
+    // SAFETY: the specs are the interface's static, null-terminated lists
+    // (len > 1 checked first) and the target handle is rooted by the caller.
     unsafe {
         if secure.attributes.len() > 1
             && !JS_DefineProperties(cx, object, secure.attributes.as_ptr())
@@ -430,6 +465,8 @@ fn define_secure_static_members(
     spec: &InterfaceSpec,
 ) -> Result<(), ()> {
     let secure = &spec.secure;
+    // SAFETY: the specs are the interface's static, null-terminated lists
+    // (len > 1 checked first) and the target handle is rooted by the caller.
     unsafe {
         if secure.static_methods.len() > 1
             && !JS_DefineFunctions(cx, interface, secure.static_methods.as_ptr())
@@ -465,6 +502,8 @@ fn define_interface_property(
 ) -> Result<(), ()> {
     get_or_create_interface_objects(cx, global, spec.id)?;
     rooted!(&in(cx) let value = ObjectValue(scope.cached_interface_object(spec.id)));
+    // SAFETY: `global` and `value` are rooted (the interface object exists:
+    // created just above); the name is a static C string.
     if !unsafe { JS_DefineProperty(cx, global, spec.name.as_ptr(), value.handle(), 0) } {
         return Err(());
     }
@@ -478,8 +517,12 @@ fn define_interface_property(
 /// (<https://html.spec.whatwg.org/multipage/webappapis.html#secure-context>;
 /// a document's or worker's environment is decided after its global is
 /// created, before any of its scripts runs). Does nothing the second time.
-/// `cx` is in `global`'s realm.
+/// `cx` is in `global`'s realm, and `global` must be a global made by
+/// `GlobalScope::create_global`.
 pub fn expose_secure_context_members(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
+    // SAFETY: `global` is the rooted global of one of our realms (this
+    // function's contract, unchecked, as for `get_or_create_interface_objects`);
+    // `scope` is used only while it stays rooted.
     let scope = unsafe { GlobalScope::from_global(global.get()) };
     if scope.secure_members_exposed() {
         return Ok(());
@@ -531,12 +574,15 @@ pub(crate) fn expose_secure_context_members_if_secure(
 ///   %Array.prototype.entries%" (`keys`, `values`, `forEach` alike),
 ///   {[[Writable]]: true, [[Enumerable]]: true, [[Configurable]]: true}.
 fn define_value_iterator_methods(cx: &mut JSContext, proto: HandleObject) -> Result<(), ()> {
+    // SAFETY: a query of the current realm; rooted at once.
     rooted!(&in(cx) let array_proto = unsafe { GetRealmArrayPrototype(cx) });
     if array_proto.get().is_null() {
         return Err(());
     }
     rooted!(&in(cx) let mut function = mozjs::jsval::UndefinedValue());
     for name in [c"entries", c"keys", c"values", c"forEach"] {
+        // SAFETY: `array_proto` is rooted and non-null (checked above);
+        // `function` is rooted.
         if !unsafe {
             JS_GetProperty(
                 cx,
@@ -547,6 +593,7 @@ fn define_value_iterator_methods(cx: &mut JSContext, proto: HandleObject) -> Res
         } {
             return Err(());
         }
+        // SAFETY: `proto` is rooted by the caller, `function` is rooted.
         if !unsafe {
             JS_DefineProperty(
                 cx,
@@ -566,11 +613,14 @@ fn define_value_iterator_methods(cx: &mut JSContext, proto: HandleObject) -> Res
 /// an indexed property getter, then F is %Array.prototype.values%", with
 /// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true}.
 fn define_indexed_iterator(cx: &mut JSContext, proto: HandleObject) -> Result<(), ()> {
+    // SAFETY: a query of the current realm; rooted at once.
     rooted!(&in(cx) let array_proto = unsafe { GetRealmArrayPrototype(cx) });
     if array_proto.get().is_null() {
         return Err(());
     }
     rooted!(&in(cx) let mut function = mozjs::jsval::UndefinedValue());
+    // SAFETY: `array_proto` is rooted and non-null (checked above);
+    // `function` is rooted.
     if !unsafe {
         JS_GetProperty(
             cx,
@@ -581,7 +631,9 @@ fn define_indexed_iterator(cx: &mut JSContext, proto: HandleObject) -> Result<()
     } {
         return Err(());
     }
+    // SAFETY: a plain query of this thread's live context; rooted at once.
     rooted!(&in(cx) let iterator_id = SymbolId(unsafe { GetWellKnownSymbol(cx, SymbolCode::iterator) }));
+    // SAFETY: `proto`, `iterator_id` and `function` are rooted.
     if !unsafe { JS_DefinePropertyById2(cx, proto, iterator_id.handle(), function.handle(), 0) } {
         return Err(());
     }
@@ -603,6 +655,8 @@ fn define_constants(
         rooted!(&in(cx) let value = value);
         let attributes =
             (mozjs::jsapi::JSPROP_ENUMERATE | JSPROP_READONLY | JSPROP_PERMANENT) as u32;
+        // SAFETY: `object` is rooted by the caller and `value` is rooted; the name
+        // is a static C string.
         if !unsafe {
             JS_DefineProperty(
                 cx,
@@ -623,6 +677,9 @@ fn define_constants(
 /// (<https://webidl.spec.whatwg.org/#define-the-global-property-references>):
 /// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true}.
 pub fn install_interfaces(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
+    // SAFETY: `global` is the rooted global that `create_global` is setting up
+    // (its only caller), whose GlobalScope slot is set; `scope` is used only
+    // while `global` stays rooted.
     let scope = unsafe { GlobalScope::from_global(global.get()) };
     for spec in INTERFACES.iter() {
         if !interface_exposed(scope, spec) {

@@ -90,19 +90,28 @@ pub fn define_pair_iterator(
     spec: &PairIteratorSpec,
 ) -> Result<(), ()> {
     rooted!(&in(cx) let mut entries = UndefinedValue());
+    // SAFETY: `proto` is the caller's rooted interface prototype object and
+    // `entries` is rooted.
     if !unsafe { JS_GetProperty(cx, proto, c"entries".as_ptr(), entries.handle_mut()) } {
         return Err(());
     }
+    // SAFETY: a plain query of this thread's live context; well-known symbols
+    // are permanent, and the id is rooted at once anyway.
     rooted!(&in(cx) let iterator_id = SymbolId(unsafe { GetWellKnownSymbol(cx, SymbolCode::iterator) }));
+    // SAFETY: `proto`, `iterator_id` and `entries` are all rooted.
     if !unsafe { JS_DefinePropertyById2(cx, proto, iterator_id.handle(), entries.handle(), 0) } {
         return Err(());
     }
     // The iterator prototype object: its [[Prototype]] is
     // %Iterator.prototype%.
+    // SAFETY: a query of the current realm (the caller's, which is setting up
+    // `proto`); the result is rooted at once.
     rooted!(&in(cx) let iterator_proto_proto = unsafe { GetRealmIteratorPrototype(cx) });
     if iterator_proto_proto.get().is_null() {
         return Err(());
     }
+    // SAFETY: `iterator_proto_proto` is rooted and non-null (checked above);
+    // the new object is rooted at once.
     rooted!(&in(cx) let iterator_proto = unsafe {
         JS_NewObjectWithGivenProto(cx, ptr::null(), iterator_proto_proto.handle())
     });
@@ -111,6 +120,8 @@ pub fn define_pair_iterator(
     }
     // `next`: {[[Writable]]: true, [[Enumerable]]: true,
     // [[Configurable]]: true}, length 0.
+    // SAFETY: `iterator_proto` is rooted; `spec.next` is a native with the
+    // JSNative signature, and the name is a static C string.
     if unsafe {
         JS_DefineFunction(
             cx,
@@ -129,8 +140,12 @@ pub fn define_pair_iterator(
     // [[Enumerable]]: false, [[Configurable]]: true}.
     rooted!(&in(cx) let mut tag = UndefinedValue());
     let name = spec.name.to_str().map_err(|_| ())?;
+    // SAFETY: `tag` is rooted.
     unsafe { name.to_js(cx, tag.handle_mut()) };
+    // SAFETY: a plain query of this thread's live context; the id is rooted
+    // at once.
     rooted!(&in(cx) let tag_id = SymbolId(unsafe { GetWellKnownSymbol(cx, SymbolCode::toStringTag) }));
+    // SAFETY: `iterator_proto`, `tag_id` and `tag` are all rooted.
     if !unsafe {
         JS_DefinePropertyById2(
             cx,
@@ -143,6 +158,9 @@ pub fn define_pair_iterator(
         return Err(());
     }
     let value = ObjectValue(iterator_proto.get());
+    // SAFETY: `proto` is an interface prototype object, whose class reserves
+    // ITERATOR_PROTOTYPE_SLOT; the slot keeps `iterator_proto` alive
+    // (objects in reserved slots are traced).
     unsafe { JS_SetReservedSlot(proto.get(), ITERATOR_PROTOTYPE_SLOT, &value) };
     Ok(())
 }
@@ -163,24 +181,34 @@ pub fn pair_iterable_method<T: DomObjectIface>(
     rooted!(&in(cx) let target = this.to_object());
     // The default iterator object's [[Prototype]] is the iterator
     // prototype object of the interface in the current realm.
+    // SAFETY: we are inside a binding call, so the current realm's global is
+    // entered and alive for the whole call, which `global` does not outlive.
     let global = unsafe { GlobalScope::current(cx) }.ok_or(())?;
     rooted!(&in(cx) let interface_proto = global.interface_prototype(cx, id));
     if interface_proto.get().is_null() {
         return Err(());
     }
     let mut slot = UndefinedValue();
+    // SAFETY: `interface_proto` is rooted and non-null (checked above), an
+    // interface prototype object whose class reserves that slot; `slot` is
+    // rooted just below, before anything can GC.
     unsafe { JS_GetReservedSlot(interface_proto.get(), ITERATOR_PROTOTYPE_SLOT, &mut slot) };
     if !slot.is_object() {
         throw_type_error(cx, "The interface has no iterator prototype object.");
         return Err(());
     }
     rooted!(&in(cx) let iterator_proto = slot.to_object());
+    // SAFETY: `iterator_proto` is rooted; ITERATOR_CLASS is static; the new
+    // object is rooted at once.
     rooted!(&in(cx) let iterator = unsafe {
         JS_NewObjectWithGivenProto(cx, &ITERATOR_CLASS, iterator_proto.handle())
     });
     if iterator.get().is_null() {
         return Err(());
     }
+    // SAFETY: `iterator` is rooted and non-null (checked above), of
+    // ITERATOR_CLASS with its three slots; `target` is rooted, and the slot
+    // keeps it alive from here on.
     unsafe {
         JS_SetReservedSlot(iterator.get(), TARGET_SLOT, &ObjectValue(target.get()));
         JS_SetReservedSlot(iterator.get(), KIND_SLOT, &Int32Value(kind as i32));
@@ -204,14 +232,22 @@ pub fn pair_iterator_next<T: DomObjectIface, K: ToJsValue, V: ToJsValue>(
     let this = args.thisv();
     let is_iterator = this.is_object()
         && ptr::eq(
+            // SAFETY: `this` is an object (checked first), rooted by the call's
+            // arguments.
             unsafe { mozjs::rust::get_object_class(this.to_object()) },
             &ITERATOR_CLASS,
         );
     let mut target_value = UndefinedValue();
     if is_iterator {
+        // SAFETY: `this` is rooted by the call's arguments and of ITERATOR_CLASS
+        // (checked above), which has TARGET_SLOT; no GC can happen before
+        // `target_value` is rooted below.
         unsafe { JS_GetReservedSlot(this.to_object(), TARGET_SLOT, &mut target_value) };
     }
     let target: Option<&T> = if target_value.is_object() {
+        // SAFETY: `target_value` is the live target held in the iterator's slot
+        // (the iterator is rooted by the call's arguments), so `target` is
+        // valid while the iterator is.
         unsafe { unwrap_dom_object::<T>(target_value.to_object()) }
     } else {
         None
@@ -230,8 +266,11 @@ pub fn pair_iterator_next<T: DomObjectIface, K: ToJsValue, V: ToJsValue>(
     rooted!(&in(cx) let _target_root = target_value);
     // Steps 6-7: index and kind.
     let mut slot = UndefinedValue();
+    // SAFETY: `iterator` is rooted and of ITERATOR_CLASS (checked above),
+    // which has INDEX_SLOT; `slot` holds an int32, no GC thing.
     unsafe { JS_GetReservedSlot(iterator.get(), INDEX_SLOT, &mut slot) };
     let index = slot.to_int32() as u32;
+    // SAFETY: as above, for KIND_SLOT.
     unsafe { JS_GetReservedSlot(iterator.get(), KIND_SLOT, &mut slot) };
     let kind = slot.to_int32();
     rooted!(&in(cx) let mut result = UndefinedValue());
@@ -241,15 +280,20 @@ pub fn pair_iterator_next<T: DomObjectIface, K: ToJsValue, V: ToJsValue>(
         return create_iter_result_object(cx, result.handle(), true, args.rval());
     };
     // Step 12: Set object's index to index + 1.
+    // SAFETY: `iterator` is rooted and of ITERATOR_CLASS, which has
+    // INDEX_SLOT.
     unsafe { JS_SetReservedSlot(iterator.get(), INDEX_SLOT, &Int32Value(index as i32 + 1)) };
     // Step 13: the iterator result for pair and kind
     // (<https://webidl.spec.whatwg.org/#iterator-result>).
     rooted!(&in(cx) let mut key_js = UndefinedValue());
     rooted!(&in(cx) let mut value_js = UndefinedValue());
     match kind {
+        // SAFETY: `result` is rooted.
         k if k == IterationKind::Key as i32 => unsafe { key.to_js(cx, result.handle_mut()) },
+        // SAFETY: `result` is rooted.
         k if k == IterationKind::Value as i32 => unsafe { value.to_js(cx, result.handle_mut()) },
         _ => {
+            // SAFETY: `key_js` and `value_js` are rooted.
             unsafe {
                 key.to_js(cx, key_js.handle_mut());
                 value.to_js(cx, value_js.handle_mut());
@@ -257,6 +301,7 @@ pub fn pair_iterator_next<T: DomObjectIface, K: ToJsValue, V: ToJsValue>(
             // CreateArrayFromList(« key, value »).
             let pair = vec![key_js.get(), value_js.get()];
             rooted_vec!(let pair_root <- pair.into_iter());
+            // SAFETY: `pair_root` roots the values for the call.
             let array = unsafe {
                 mozjs::rust::wrappers2::NewArrayObject(cx, &HandleValueArray::from(&pair_root))
             };
@@ -277,13 +322,16 @@ fn create_iter_result_object(
     done: bool,
     mut rval: MutableHandleValue,
 ) -> Result<(), ()> {
+    // SAFETY: the new object is rooted at once.
     rooted!(&in(cx) let object = unsafe { JS_NewPlainObject(cx) });
     if object.get().is_null() {
         return Err(());
     }
     rooted!(&in(cx) let done = BooleanValue(done));
     let flags = JSPROP_ENUMERATE as u32;
+    // SAFETY: `object` is rooted and `value` is a handle the caller roots.
     if !unsafe { JS_DefineProperty(cx, object.handle(), c"value".as_ptr(), value, flags) }
+        // SAFETY: `object` and `done` are rooted.
         || !unsafe {
             JS_DefineProperty(cx, object.handle(), c"done".as_ptr(), done.handle(), flags)
         }
@@ -320,6 +368,7 @@ pub fn pair_iterable_for_each<T: DomObjectIface, K: ToJsValue, V: ToJsValue>(
     rooted!(&in(cx) let mut value_js = UndefinedValue());
     rooted!(&in(cx) let mut ignored = UndefinedValue());
     while let Some((key, value)) = entry(object, cx, index) {
+        // SAFETY: `key_js` and `value_js` are rooted.
         unsafe {
             key.to_js(cx, key_js.handle_mut());
             value.to_js(cx, value_js.handle_mut());
@@ -328,6 +377,8 @@ pub fn pair_iterable_for_each<T: DomObjectIface, K: ToJsValue, V: ToJsValue>(
         // idlObject » and thisArg; rethrow exceptions.
         let argv = vec![value_js.get(), key_js.get(), this_object.get()];
         rooted_vec!(let argv_root <- argv.into_iter());
+        // SAFETY: `this_arg` and `callback` are handles into the call's rooted
+        // arguments; `argv_root` roots the arguments and `ignored` is rooted.
         if !unsafe {
             Call(
                 cx,

@@ -201,8 +201,14 @@ impl Default for ProxyHandlerCell {
 }
 
 /// The DOM struct behind a legacy platform object.
+///
+/// # Safety
+/// `proxy` is a live reflector of `T` (a proxy with `T`'s handler); the
+/// reference is valid while it lives.
 unsafe fn native<'a, T: LegacyPlatformObject>(proxy: *mut JSObject) -> Option<&'a T> {
     let mut value = UndefinedValue();
+    // SAFETY: `proxy` is a live proxy reflector (this function's contract),
+    // which has DOM_OBJECT_SLOT; `value` is a local out-parameter.
     unsafe { GetProxyReservedSlot(proxy, DOM_OBJECT_SLOT, &mut value) };
     if value.is_undefined() {
         return None;
@@ -231,6 +237,8 @@ fn ensure_expando(cx: &mut JSContext, proxy: HandleObject) -> Result<*mut JSObje
     if !existing.is_null() {
         return Ok(existing);
     }
+    // SAFETY: `cx` is this thread's live context; the new object is stored
+    // in the proxy's private slot (traced) before anything can GC.
     let object = unsafe { JS_NewPlainObject(cx) };
     if object.is_null() {
         return Err(());
@@ -265,7 +273,12 @@ pub(crate) unsafe fn trap(
 
 /// A property key that is an array index
 /// (<https://tc39.es/ecma262/#array-index>): its value.
+///
+/// # Safety
+/// `id` is a rooted key and `cx` this thread's live context.
 pub(crate) unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32> {
+    // SAFETY: `id` is a rooted key (this function's contract), which keeps its
+    // string alive through these reads; `cx` is this thread's live context.
     unsafe {
         if RUST_JSID_IS_INT(id) {
             // Int keys are the array indices up to 2^31 - 1.
@@ -300,7 +313,12 @@ pub(crate) unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32
 }
 
 /// The property key as a string, or `None` for a symbol.
+///
+/// # Safety
+/// `id` is a rooted key and `cx` this thread's live context.
 pub(crate) unsafe fn key_string(cx: &mut JSContext, id: HandleId) -> Option<String> {
+    // SAFETY: `id` is a rooted key (this function's contract), which keeps its
+    // string alive; `cx` is this thread's live context.
     unsafe {
         if RUST_JSID_IS_INT(id) {
             return Some(RUST_JSID_TO_INT(id).to_string());
@@ -334,6 +352,9 @@ pub(crate) fn data_descriptor(
 }
 
 /// Whether `proxy` has an own (ordinary) property `id`.
+///
+/// # Safety
+/// `proxy` is a live legacy platform object.
 unsafe fn has_own_ordinary(
     cx: &mut JSContext,
     proxy: HandleObject,
@@ -345,6 +366,8 @@ unsafe fn has_own_ordinary(
     }
     rooted!(&in(cx) let mut desc = PropertyDescriptor::default());
     let mut is_none = true;
+    // SAFETY: `expando` is rooted and non-null (checked above); `id` is
+    // rooted and `desc` is rooted.
     if !unsafe {
         JS_GetOwnPropertyDescriptorById(cx, expando.handle(), id, desc.handle_mut(), &mut is_none)
     } {
@@ -355,6 +378,9 @@ unsafe fn has_own_ordinary(
 
 /// The named property visibility algorithm
 /// (<https://webidl.spec.whatwg.org/#dfn-named-property-visibility>).
+///
+/// # Safety
+/// `proxy` is a live legacy platform object and `this` its DOM struct.
 unsafe fn named_property_visible<T: LegacyPlatformObject>(
     cx: &mut JSContext,
     proxy: HandleObject,
@@ -369,6 +395,7 @@ unsafe fn named_property_visible<T: LegacyPlatformObject>(
         return Ok(false);
     }
     // Step 2: If O has an own property named P, then return false.
+    // SAFETY: `proxy` and `id` are the rooted handles of the calling trap.
     if unsafe { has_own_ordinary(cx, proxy, id) }? {
         return Ok(false);
     }
@@ -381,6 +408,7 @@ unsafe fn named_property_visible<T: LegacyPlatformObject>(
     // property named P hides the named property (no named properties
     // objects here: those are for [Global] interfaces).
     rooted!(&in(cx) let mut prototype = ptr::null_mut::<JSObject>());
+    // SAFETY: `proxy` is rooted and `prototype` is rooted.
     if !unsafe { JS_GetPrototype(cx, proxy, prototype.handle_mut()) } {
         return Err(());
     }
@@ -388,6 +416,8 @@ unsafe fn named_property_visible<T: LegacyPlatformObject>(
         return Ok(true);
     }
     let mut found = false;
+    // SAFETY: `prototype` is rooted and non-null (checked above), `id` is
+    // rooted; `found` is a local out-parameter.
     if !unsafe { JS_HasPropertyById(cx, prototype.handle(), id, &mut found) } {
         return Err(());
     }
@@ -398,21 +428,28 @@ unsafe fn named_property_visible<T: LegacyPlatformObject>(
 /// LegacyPlatformObjectGetOwnProperty
 /// (<https://webidl.spec.whatwg.org/#LegacyPlatformObjectGetOwnProperty>):
 /// `Ok(None)` when O has no such property.
+///
+/// # Safety
+/// `proxy` is a rooted reflector of `T`.
 unsafe fn legacy_get_own_property<T: LegacyPlatformObject>(
     cx: &mut JSContext,
     proxy: HandleObject,
     id: HandleId,
     mut ignore_named_props: bool,
 ) -> Result<Option<PropertyDescriptor>, ()> {
+    // SAFETY: `proxy` is a rooted reflector of `T` (this function's
+    // contract); the box it owns outlives this call, since `proxy` stays rooted.
     let this = unsafe { native::<T>(proxy.get()) }.ok_or(())?;
     // Step 1: If O supports indexed properties and P is an array index:
     if T::SPECIALS.indexed_getter {
+        // SAFETY: `id` is the calling trap's rooted key.
         if let Some(index) = unsafe { array_index(cx, id) } {
             // Step 1.1-1.2: If index is a supported property index, the
             // value from the indexed property getter, in a descriptor
             // {writable: has an indexed setter, enumerable: true,
             // configurable: true}.
             rooted!(&in(cx) let mut value = UndefinedValue());
+            // SAFETY: `value` is rooted.
             if unsafe { this.indexed_get(cx, index, value.handle_mut()) }? {
                 return Ok(Some(data_descriptor(
                     value.get(),
@@ -428,11 +465,15 @@ unsafe fn legacy_get_own_property<T: LegacyPlatformObject>(
     // Step 2: If O supports named properties and ignoreNamedProps is
     // false:
     if T::SPECIALS.named_getter && !ignore_named_props {
+        // SAFETY: `id` is the calling trap's rooted key.
         if let Some(name) = unsafe { key_string(cx, id) } {
             // Step 2.1: the named property visibility algorithm (a name
             // the getter has a value for is a supported property name).
             rooted!(&in(cx) let mut value = UndefinedValue());
+            // SAFETY: `value` is rooted and `this` is `proxy`'s box.
             if unsafe { this.named_get(cx, &name, value.handle_mut()) }?
+                // SAFETY: `proxy` and `id` are the calling trap's rooted
+                // handles and `this` is `proxy`'s box.
                 && unsafe { named_property_visible(cx, proxy, this, id, &name, true) }?
             {
                 // Steps 2.1.4-2.1.8: {writable: has a named setter,
@@ -454,6 +495,8 @@ unsafe fn legacy_get_own_property<T: LegacyPlatformObject>(
     }
     rooted!(&in(cx) let mut desc = PropertyDescriptor::default());
     let mut is_none = true;
+    // SAFETY: `expando` is rooted and non-null (checked above); `id` and
+    // `desc` are rooted.
     if !unsafe {
         JS_GetOwnPropertyDescriptorById(cx, expando.handle(), id, desc.handle_mut(), &mut is_none)
     } {
@@ -471,6 +514,9 @@ unsafe extern "C" fn get_own_property_descriptor<T: LegacyPlatformObject>(
     desc: RawMutableHandle<PropertyDescriptor>,
     is_none: *mut bool,
 ) -> bool {
+    // SAFETY: SpiderMonkey calls this trap of `T`'s handler (only `T`'s handler
+    // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
+    // handles it roots and out-pointers valid for the call.
     unsafe {
         trap(cx, "[[GetOwnProperty]]", |cx| {
             let proxy = Handle::from_raw(proxy);
@@ -501,6 +547,9 @@ unsafe extern "C" fn define_property<T: LegacyPlatformObject>(
     desc: RawHandle<PropertyDescriptor>,
     result: *mut ObjectOpResult,
 ) -> bool {
+    // SAFETY: SpiderMonkey calls this trap of `T`'s handler (only `T`'s handler
+    // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
+    // handles it roots and out-pointers valid for the call.
     unsafe {
         trap(cx, "[[DefineOwnProperty]]", |cx| {
             let proxy = Handle::from_raw(proxy);
@@ -593,6 +642,7 @@ fn is_unforgeable_name<T: DomObjectIface>(name: &str) -> bool {
             // SAFETY: the specs' names are static C strings (the last
             // spec, the terminator, has none).
             let pointer = unsafe { spec.name.string_ };
+            // SAFETY: `pointer` is non-null (checked first) and a static C string.
             (!pointer.is_null()).then(|| unsafe { CStr::from_ptr(pointer) })
         })
         .any(|n| n.to_bytes() == name.as_bytes())
@@ -605,6 +655,9 @@ unsafe extern "C" fn delete<T: LegacyPlatformObject>(
     id: RawHandleId,
     result: *mut ObjectOpResult,
 ) -> bool {
+    // SAFETY: SpiderMonkey calls this trap of `T`'s handler (only `T`'s handler
+    // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
+    // handles it roots and out-pointers valid for the call.
     unsafe {
         trap(cx, "[[Delete]]", |cx| {
             let proxy = Handle::from_raw(proxy);
@@ -672,6 +725,9 @@ unsafe extern "C" fn own_property_keys<T: LegacyPlatformObject>(
     proxy: RawHandleObject,
     props: RawMutableHandleIdVector,
 ) -> bool {
+    // SAFETY: SpiderMonkey calls this trap of `T`'s handler (only `T`'s handler
+    // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
+    // handles it roots and out-pointers valid for the call.
     unsafe {
         trap(cx, "[[OwnPropertyKeys]]", |cx| {
             let proxy = Handle::from_raw(proxy);
@@ -747,6 +803,9 @@ unsafe extern "C" fn set<T: LegacyPlatformObject>(
     receiver: RawHandleValue,
     result: *mut ObjectOpResult,
 ) -> bool {
+    // SAFETY: SpiderMonkey calls this trap of `T`'s handler (only `T`'s handler
+    // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
+    // handles it roots and out-pointers valid for the call.
     unsafe {
         trap(cx, "[[Set]]", |cx| {
             let proxy = Handle::from_raw(proxy);
@@ -798,6 +857,8 @@ unsafe extern "C" fn get_prototype_if_ordinary(
     is_ordinary: *mut bool,
     protop: RawMutableHandleObject,
 ) -> bool {
+    // SAFETY: SpiderMonkey passes a rooted `proxy` handle and valid
+    // out-pointers for the call.
     unsafe {
         *is_ordinary = true;
         *protop.ptr = GetStaticPrototype(*proxy.ptr);
@@ -812,6 +873,7 @@ pub(crate) unsafe extern "C" fn prevent_extensions(
     _proxy: RawHandleObject,
     result: *mut ObjectOpResult,
 ) -> bool {
+    // SAFETY: SpiderMonkey passes a valid `result` for the call.
     unsafe { (*result).fail(JSErrNum::JSMSG_CANT_PREVENT_EXTENSIONS) }
 }
 
@@ -821,6 +883,7 @@ unsafe extern "C" fn is_extensible(
     _proxy: RawHandleObject,
     succeeded: *mut bool,
 ) -> bool {
+    // SAFETY: SpiderMonkey passes a valid `succeeded` for the call.
     unsafe { *succeeded = true };
     true
 }
@@ -835,7 +898,10 @@ unsafe extern "C" fn class_name<T: LegacyPlatformObject>(
 /// Traces the DOM struct (the expando in the private slot is traced by
 /// the engine).
 unsafe extern "C" fn trace<T: LegacyPlatformObject>(trc: *mut JSTracer, proxy: *mut JSObject) {
+    // SAFETY: SpiderMonkey traces `proxy`, live, with this hook of `T`'s
+    // handler; the box lives until `finalize`, after the last trace.
     if let Some(this) = unsafe { native::<T>(proxy) } {
+        // SAFETY: `trc` is the tracer SpiderMonkey passed for this call.
         unsafe { this.trace(trc) };
     }
 }
@@ -843,6 +909,8 @@ unsafe extern "C" fn trace<T: LegacyPlatformObject>(trc: *mut JSTracer, proxy: *
 /// Drops the DOM struct with its reflector.
 unsafe extern "C" fn finalize<T: LegacyPlatformObject>(_gcx: *mut GCContext, proxy: *mut JSObject) {
     let mut value = UndefinedValue();
+    // SAFETY: SpiderMonkey finalizes `proxy`, one of `T`'s reflectors,
+    // still readable here; `value` is a local out-parameter.
     unsafe { GetProxyReservedSlot(proxy, DOM_OBJECT_SLOT, &mut value) };
     if value.is_undefined() {
         return;
@@ -851,5 +919,7 @@ unsafe extern "C" fn finalize<T: LegacyPlatformObject>(_gcx: *mut GCContext, pro
     // is the only place that takes it back.
     drop(unsafe { Box::from_raw(value.to_private() as *mut T) });
     let undefined = UndefinedValue();
+    // SAFETY: `proxy` is still readable during finalization; clearing the
+    // slot keeps `native` from returning the freed box.
     unsafe { mozjs::glue::SetProxyReservedSlot(proxy, DOM_OBJECT_SLOT, &undefined) };
 }

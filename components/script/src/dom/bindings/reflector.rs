@@ -207,12 +207,21 @@ pub const fn dom_class_ops<T: DomObject>() -> JSClassOps {
 
 /// The `Box<T>` pointer in a reflector's slot (null once finalized or
 /// before it is set).
+///
+/// # Safety
+/// `object` is a live object whose class has the reserved slot
+/// [`DOM_OBJECT_SLOT`] (a reflector).
 unsafe fn slot_pointer(object: *mut JSObject) -> *const c_void {
     let mut value = UndefinedValue();
+    // SAFETY: `object` is a live object (this function's contract).
     if unsafe { is_proxy(object) } {
         // A legacy platform object: the proxy's reserved slot.
+        // SAFETY: a proxy reflector made by `create_reflector` has the reserved
+        // slot DOM_OBJECT_SLOT; `value` is a local out-parameter.
         unsafe { GetProxyReservedSlot(object, DOM_OBJECT_SLOT, &mut value) };
     } else {
+        // SAFETY: a DOM class made by `dom_jsclass` has the reserved slot
+        // DOM_OBJECT_SLOT; `value` is a local out-parameter.
         unsafe { JS_GetReservedSlot(object, DOM_OBJECT_SLOT, &mut value) };
     }
     if value.is_undefined() {
@@ -226,38 +235,57 @@ unsafe extern "C" fn finalize_dom_object<T: DomObject>(
     _gcx: *mut GCContext,
     object: *mut JSObject,
 ) {
+    // SAFETY: SpiderMonkey finalizes `object`, still readable here, with the
+    // hook of its own class, a DOM class with the slot.
     let pointer = unsafe { slot_pointer(object) } as *mut T;
     if !pointer.is_null() {
         // SAFETY: the box was leaked into the slot by `reflect_dom_object`
         // and this is the only place that takes it back.
         drop(unsafe { Box::from_raw(pointer) });
         let undefined = UndefinedValue();
+        // SAFETY: `object` is still readable during finalization and its class has
+        // the slot; clearing it keeps `slot_pointer` from returning the freed box.
         unsafe { JS_SetReservedSlot(object, DOM_OBJECT_SLOT, &undefined) };
     }
 }
 
 unsafe extern "C" fn trace_dom_object<T: DomObject>(trc: *mut JSTracer, object: *mut JSObject) {
+    // SAFETY: SpiderMonkey traces `object`, live, with the hook of its own
+    // class, a DOM class with the slot.
     let pointer = unsafe { slot_pointer(object) } as *const T;
     if !pointer.is_null() {
+        // SAFETY: the box in the slot is alive until the finalizer takes it, and
+        // the finalizer runs only after the last trace of `object`.
         unsafe { (*pointer).trace(trc) };
     }
 }
 
 /// Whether `object` is a proxy.
+///
+/// # Safety
+/// `object` is a live object.
 unsafe fn is_proxy(object: *mut JSObject) -> bool {
+    // SAFETY: `object` is a live object (this function's contract).
     let class = unsafe { get_object_class(object) };
+    // SAFETY: `class` is non-null (checked first) and classes are static.
     !class.is_null() && unsafe { (*class).flags } & JSCLASS_IS_PROXY != 0
 }
 
 /// The DOM class of `object`, if it is a reflector.
+///
+/// # Safety
+/// `object` is a live object or null.
 pub unsafe fn dom_class_of(object: *mut JSObject) -> Option<&'static DOMClass> {
     if object.is_null() {
         return None;
     }
+    // SAFETY: `object` is non-null (checked above) and live (this function's
+    // contract).
     let class = unsafe { get_object_class(object) };
     if class.is_null() {
         return None;
     }
+    // SAFETY: `class` is non-null (checked above) and classes are static.
     if unsafe { (*class).flags } & JSCLASS_IS_PROXY != 0 {
         // SAFETY: the handler of a proxy of the glue's handler family is
         // one made by `ProxyHandlerCell::get`, whose extra pointer is the
@@ -266,9 +294,14 @@ pub unsafe fn dom_class_of(object: *mut JSObject) -> Option<&'static DOMClass> {
         if !unsafe { IsProxyHandlerFamily(object) } {
             return None;
         }
+        // SAFETY: `object` is a proxy of the glue's handler family (checked just
+        // above), so it has a handler with an extra pointer.
         let extra = unsafe { GetProxyHandlerExtra(object) } as *const DOMClass;
+        // SAFETY: the extra pointer is null or the interface's static DOMClass
+        // (see the note above).
         return unsafe { extra.as_ref() };
     }
+    // SAFETY: `class` is non-null (checked above) and classes are static.
     if unsafe { (*class).flags } & JSCLASS_IS_DOMJSCLASS == 0 {
         return None;
     }
@@ -281,24 +314,35 @@ pub unsafe fn dom_class_of(object: *mut JSObject) -> Option<&'static DOMClass> {
 /// <https://webidl.spec.whatwg.org/#implements>.
 ///
 /// # Safety
-/// The returned reference is valid while `object` is alive.
+/// `object` is a live object or null. The returned reference is valid
+/// while `object` is alive.
 pub unsafe fn unwrap_dom_object<'a, T: DomObjectIface>(object: *mut JSObject) -> Option<&'a T> {
     // A WindowProxy of the current compartment stands for its Window
     // (`window.setTimeout(...)` has the WindowProxy as `this`).
+    // SAFETY: `object` is non-null (checked first) and live (this
+    // function's contract).
     let object = if !object.is_null() && unsafe { is_proxy(object) } {
+        // SAFETY: `object` is a live proxy (this function's contract).
         unsafe { crate::windowproxy::window_of_window_proxy(object) }
     } else {
         object
     };
+    // SAFETY: `object` is live or null (this function's contract).
     let class = unsafe { dom_class_of(object) }?;
     if class.interface_chain.get(T::DEPTH) != Some(&T::PROTO_ID) {
         return None;
     }
+    // SAFETY: `object` is a reflector (`dom_class_of` returned its class), so
+    // it has the slot DOM_OBJECT_SLOT.
     let pointer = unsafe { slot_pointer(object) };
     if pointer.is_null() {
         return None;
     }
     let upcast = class.upcasts.get(T::DEPTH)?;
+    // SAFETY: `pointer` is the live box of the object behind the reflector,
+    // which implements T (interface chain checked above), and `upcast`
+    // is that class's own upcast to depth T::DEPTH; the box lives as
+    // long as `object` (this function's contract).
     Some(unsafe { &*(upcast(pointer) as *const T) })
 }
 
@@ -361,6 +405,8 @@ fn create_reflector<T: DomObjectIface>(
     // (https://webidl.spec.whatwg.org/#es-legacy-platform-objects); its
     // private value (the expando object) starts undefined.
     let new_object = |cx: &mut JSContext| match class.dom_class.proxy_handler {
+        // SAFETY: `handler()` is the interface's static handler and
+        // `prototype` is rooted across the allocation.
         Some(handler) => unsafe {
             NewProxyObject(
                 cx,
@@ -371,6 +417,7 @@ fn create_reflector<T: DomObjectIface>(
                 false,
             )
         },
+        // SAFETY: `class.base` is a static DOM class and `prototype` is rooted.
         None => unsafe { JS_NewObjectWithGivenProto(cx, &class.base, prototype.handle()) },
     };
     rooted!(&in(cx) let mut reflector = new_object(cx));
@@ -400,6 +447,8 @@ fn create_reflector<T: DomObjectIface>(
     if class.dom_class.unforgeable_attributes.len() > 1 {
         // Step 5 of "internally create a new object implementing the
         // interface": define the unforgeable regular attributes.
+        // SAFETY: `reflector` is rooted and the property specs are the
+        // interface's static, null-terminated list (len > 1 checked above).
         let define = |cx: &mut JSContext| unsafe {
             JS_DefineProperties(
                 cx,
