@@ -14,8 +14,6 @@ pub(crate) mod html_serializer;
 pub mod html_tree_builder;
 pub(crate) mod html_tree_sink;
 pub mod import_map;
-// Not yet fenced: `unsafe` blocks here still lack SAFETY notes (issue 19).
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod module_loading;
 pub mod profiling;
 pub mod rejection;

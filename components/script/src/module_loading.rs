@@ -122,7 +122,9 @@ impl GlobalModules {
 unsafe impl Traceable for GlobalModules {
     unsafe fn trace(&self, trc: *mut JSTracer) {
         for script in self.map.borrow().values() {
-            // SAFETY: `trc` is the tracer the GC passed to the hook.
+            // SAFETY: `trc` is the live tracer the GC passed to the
+            // global's trace hook (this method's only caller); the record
+            // and error are `Heap` cells owned by the map, inside the global.
             unsafe {
                 script.record.trace(trc);
                 script.parse_error.trace(trc);
@@ -194,8 +196,9 @@ thread_local! {
 /// Installs the host hooks on this thread's runtime: `HostLoadImportedModule`
 /// (static imports and `import()`) and `HostGetImportMetaProperties`.
 pub(crate) fn install_hooks(cx: &mut JSContext) {
-    // SAFETY: the live context of this thread; the hooks are plain
-    // functions that stay valid for the process.
+    // SAFETY: `cx` is this thread's live context, so its runtime is live;
+    // the hooks are `extern "C"` functions with the hook signatures, valid
+    // for the whole process.
     unsafe {
         let runtime = mozjs::jsapi::JS_GetRuntime(cx.raw_cx());
         mozjs::jsapi::SetModuleLoadHook(runtime, Some(host_load_imported_module));
@@ -216,7 +219,9 @@ fn referrer_info(cx: &mut JSContext, script: *mut JSScript) -> Option<ModuleInfo
         return None;
     }
     rooted!(&in(cx) let mut private = UndefinedValue());
-    // SAFETY: `script` is a live script handed to the hook.
+    // SAFETY: `script` is non-null (checked above) and live: it is read from
+    // the rooted referrer handle SpiderMonkey passed to the load hook just
+    // before this call, with no GC in between; `private` is rooted.
     unsafe { mozjs::glue::JS_GetScriptPrivate(script, private.handle_mut().into()) };
     if !private.get().is_int32() {
         return None;
@@ -244,10 +249,12 @@ fn classic_referrer_base_url(cx: &mut JSContext, global: &GlobalScope) -> url::U
 
 /// The specifier string of a module request.
 fn request_specifier(cx: &mut JSContext, request: Handle<*mut JSObject>) -> String {
-    // SAFETY: a live ModuleRequestObject.
+    // SAFETY: `request` is the rooted handle to the ModuleRequestObject that
+    // SpiderMonkey passed to the load hook (alive for the hook's call).
     let string = unsafe { wrappers2::GetModuleRequestSpecifier(cx, request) };
     match NonNull::new(string) {
-        // SAFETY: a live string.
+        // SAFETY: `string` is non-null and is the request's specifier, kept
+        // alive by the rooted request object; it is read at once.
         Some(string) => unsafe { mozjs::conversions::jsstr_to_string(cx, string) },
         None => String::new(),
     }
@@ -287,18 +294,30 @@ unsafe extern "C" fn host_load_imported_module(
     // SAFETY: SpiderMonkey calls the hook on this thread's live context.
     let mut cx = unsafe { JSContext::from_ptr(raw) };
     let cx = &mut cx;
-    let referrer_script = unsafe { *referrer.ptr };
+    // (The referrer and payload are read from their handles where they are
+    // used, not copied out here: a copy would be a raw GC pointer held
+    // across calls that can collect and move it.)
+    // SAFETY: SpiderMonkey passes rooted handles, valid for the hook's call;
+    // `module_request` is a handle to a non-null ModuleRequestObject.
     let request = unsafe { Handle::from_raw(module_request) };
-    let host_defined = unsafe { *host_defined.ptr };
-    let payload = unsafe { *payload.ptr };
+    // SAFETY: as above, a rooted handle; the value is converted to a plain
+    // number at once (an int32 is no GC thing).
+    let graph = unsafe { *host_defined.ptr };
+    let graph = graph.is_int32().then(|| graph.to_int32() as u32);
     // Step 1: Let settingsObject be the current settings object.
-    // SAFETY: the current realm's global is one of ours while script runs.
+    // SAFETY: the current realm (entered by SpiderMonkey to run the
+    // importing script) keeps its global alive while it is entered, i.e.
+    // for this whole hook call; `global` is not used after the hook returns
+    // (the queued task re-reads it from the rooted `load.global`).
     let Some(global) = (unsafe { GlobalScope::current(cx) }) else {
         return false;
     };
     // Step 3-6: the referencing script's base URL and fetch options (a
     // module's from its host-defined data; a classic script's from its
     // file name; none: the settings object's API base URL).
+    // SAFETY: `referrer` is a rooted handle passed by SpiderMonkey, valid for
+    // the hook's call; the pointer is used at once by `referrer_info`.
+    let referrer_script = unsafe { *referrer.ptr };
     let info = referrer_info(cx, referrer_script).unwrap_or_else(|| ModuleInfo {
         base_url: classic_referrer_base_url(cx, global),
         credentials: CorsSettings::Anonymous,
@@ -307,7 +326,8 @@ unsafe extern "C" fn host_load_imported_module(
     // Step 8-9: Let moduleType be the result of running the module type
     // from module request steps given moduleRequest; if the module type
     // allowed steps give false, the completion is a TypeError.
-    // SAFETY: `request` is a live ModuleRequestObject.
+    // SAFETY: `request` is the rooted handle to the hook's
+    // ModuleRequestObject.
     let module_type = unsafe { wrappers2::GetModuleRequestType(cx, request) };
     // Step 10: Let url be the result of resolving a module specifier
     // given referencingScript and moduleRequest.[[Specifier]], catching
@@ -320,9 +340,6 @@ unsafe extern "C" fn host_load_imported_module(
             resolve_module_specifier(global, &specifier, &info.base_url).map(|url| (url, kind))
         }
     };
-    let graph = host_defined
-        .is_int32()
-        .then(|| host_defined.to_int32() as u32);
     // Step 11 for `import()`: if resolving threw, perform
     // FinishLoadingImportedModule(referrer, moduleRequest, payload,
     // ThrowCompletion(resolutionError)) now: returning false with the
@@ -344,9 +361,14 @@ unsafe extern "C" fn host_load_imported_module(
         graph,
     };
     load.global.set(global.global_object());
-    load.referrer.set(referrer_script);
+    // SAFETY: `referrer` and `payload` are rooted handles SpiderMonkey
+    // passed to this hook, valid for its call; the values are read now,
+    // after the calls above that can collect, and stored at once in the
+    // `load`'s roots (no GC in between).
+    load.referrer.set(unsafe { *referrer.ptr });
     load.request.set(request.get());
-    load.payload.set(payload);
+    // SAFETY: as above.
+    load.payload.set(unsafe { *payload.ptr });
     match graph {
         Some(_) => STATIC_LOADS.with(|loads| {
             let mut loads = loads.borrow_mut();
@@ -392,8 +414,8 @@ fn new_type_error(cx: &mut JSContext, message: &str, out: mozjs::rust::MutableHa
 /// the pending exception, for "report the exception".
 fn set_pending_exception(cx: &mut JSContext, error: JSVal) {
     rooted!(&in(cx) let error = error);
-    // SAFETY: `error` is rooted; the caller takes the exception back at
-    // once.
+    // SAFETY: `cx` is this thread's live context and `error` is rooted for
+    // the call; the engine copies the value into its own root.
     unsafe {
         wrappers2::JS_SetPendingException(
             cx,
@@ -405,7 +427,9 @@ fn set_pending_exception(cx: &mut JSContext, error: JSVal) {
 
 /// Takes the pending exception into `out` (undefined if none).
 fn take_exception(cx: &mut JSContext, mut out: mozjs::rust::MutableHandleValue) {
-    // SAFETY: plain queries on the live context.
+    // SAFETY: queries of this thread's live context; `out` is a rooted
+    // handle (the caller's), which the pending value goes into before the
+    // context's own root is cleared.
     unsafe {
         if wrappers2::JS_IsExceptionPending(cx) {
             wrappers2::JS_GetPendingException(cx, out.reborrow());
@@ -617,7 +641,10 @@ fn create_module_script(
     let mut text = mozjs::rust::transform_str_to_source_text(source);
     // Step 7: Let result be ParseModule(source, settings's realm, script)
     // (JSON: ParseJSONModule).
-    // SAFETY: `options` and `text` outlive the call; `text` borrows `source`.
+    // SAFETY: `cx` is in the realm the module is compiled for (the caller's
+    // contract); `options` and `text` are live locals for the call, and
+    // `text` borrows `source`, which outlives it. The result is rooted at
+    // once by `rooted!`.
     rooted!(&in(cx) let module = unsafe {
         match kind {
             Kind::JavaScript => wrappers2::CompileModule1(cx, options.ptr, &mut text),
@@ -647,7 +674,9 @@ fn create_module_script(
         infos.len() - 1
     });
     let private = Int32Value(index as i32);
-    // SAFETY: a live module record; an int32 private needs no tracing.
+    // SAFETY: `module` is a rooted, non-null (checked above) JavaScript
+    // module record; an int32 private value is no GC thing, so no barrier
+    // or tracing is needed for it.
     unsafe { mozjs::jsapi::SetModulePrivate(module.get(), &private) };
     Fetched::Record(module.get())
 }
@@ -681,7 +710,9 @@ fn fetch_imported_module(
     load: &PendingLoad,
     mut error: mozjs::rust::MutableHandleValue,
 ) -> Option<*mut JSObject> {
-    // SAFETY: `load.global` is a rooted global object of ours.
+    // SAFETY: `load.global` is rooted (a `RootedTraceableBox`) for as long as
+    // `load` lives, which outlives `global`; it was set in the load hook
+    // from `GlobalScope::current`, so it is one of our globals.
     let global = unsafe { GlobalScope::from_global(load.global.get()) };
     let (url, kind) = match &load.target {
         // Step 11: If the previous step threw an exception, then
@@ -737,8 +768,10 @@ fn finish_loading_imported_module(
     rooted!(&in(cx) let referrer = load.referrer.get());
     rooted!(&in(cx) let request = load.request.get());
     rooted!(&in(cx) let payload = load.payload.get());
-    // SAFETY: every handle is rooted; `payload` is the engine's own
-    // payload for this request.
+    // SAFETY: every handle is rooted (locals above and the caller's
+    // `record`); `referrer`, `request` and `payload` are the values the
+    // engine passed to the load hook for this request, kept alive since by
+    // the `load`'s roots; `cx` is in the importing global's realm.
     unsafe {
         wrappers2::FinishLoadingImportedModule(
             cx,
@@ -771,7 +804,9 @@ fn finish_static_load(cx: &mut JSContext, load: PendingLoad) {
                 take_exception(cx, failure.handle_mut());
             }
         }
-        // SAFETY: no exception is pending (taken into `error`).
+        // SAFETY: `payload` and `error` are rooted locals; `payload` is the
+        // engine's payload for this request (see above); no exception is
+        // pending (`fetch_imported_module` took it into `error`).
         None => unsafe {
             wrappers2::FinishLoadingImportedModuleFailed(cx, payload.handle(), error.handle());
         },
@@ -792,7 +827,8 @@ fn set_graph_error_to_rethrow(graph: u32, error: JSVal) {
 
 /// `LoadRequestedModules`' fulfilment callback.
 unsafe extern "C" fn graph_loaded(_cx: *mut RawJSContext, host_defined: RawHandleValue) -> bool {
-    // SAFETY: the engine passes a valid handle to the host-defined value (an int32).
+    // SAFETY: the engine passes a rooted handle to the host-defined value
+    // (an int32, no GC thing), valid for this call.
     let id = unsafe { *host_defined.ptr };
     if id.is_int32() {
         GRAPHS.with(|graphs| {
@@ -810,10 +846,12 @@ unsafe extern "C" fn graph_failed(
     host_defined: RawHandleValue,
     error: RawHandleValue,
 ) -> bool {
-    // SAFETY: the engine passes a valid handle to the host-defined value (an int32).
-    // SAFETY: the engine passes valid handles (an int32 and the error,
-    // which is rooted as soon as it is stored).
+    // SAFETY: the engine passes a rooted handle to the host-defined value
+    // (an int32, no GC thing), valid for this call.
     let id = unsafe { *host_defined.ptr };
+    // SAFETY: a rooted handle to the rejection's error, valid for this
+    // call; the value is stored in a new root below before any call that
+    // can collect (only a Rust allocation and map lookups in between).
     let error = unsafe { *error.ptr };
     if id.is_int32() {
         GRAPHS.with(|graphs| {
@@ -848,7 +886,9 @@ fn load_requested_modules(cx: &mut JSContext, record: Handle<*mut JSObject>) -> 
     });
     GRAPHS.with(|g| g.borrow_mut().insert(id, GraphState::default()));
     rooted!(&in(cx) let host_defined = Int32Value(id as i32));
-    // SAFETY: `record` and `host_defined` are rooted; the callbacks are plain functions.
+    // SAFETY: `record` (the caller's) and `host_defined` are rooted; `cx` is
+    // in the record's realm (this function's contract); the callbacks are
+    // `extern "C"` functions with the expected signatures, valid forever.
     let started = unsafe {
         wrappers2::LoadRequestedModules(
             cx,
@@ -916,7 +956,9 @@ fn fetch_descendants_and_link(
         // moduleScript.
         GraphOutcome::Loaded => {
             result.record.set(record.get());
-            // SAFETY: `record` is a rooted module record whose requests are loaded.
+            // SAFETY: `record` is a rooted module record whose requested
+            // modules are all loaded (the graph settled as loaded); `cx` is
+            // in its realm.
             if !unsafe { wrappers2::ModuleLink(cx, record.handle()) } {
                 rooted!(&in(cx) let mut error = UndefinedValue());
                 take_exception(cx, error.handle_mut());
@@ -968,7 +1010,9 @@ fn finish_dynamic_import(cx: &mut JSContext, load: &PendingLoad) {
             }
         }
     }
-    // SAFETY: no exception is pending (taken into `error`).
+    // SAFETY: `payload` and `error` are rooted locals; `payload` is the
+    // engine's payload for this `import()` (kept alive by `load`'s roots);
+    // no exception is pending (each failure above took it into `error`).
     unsafe { wrappers2::FinishLoadingImportedModuleFailed(cx, payload.handle(), error.handle()) };
 }
 
@@ -982,7 +1026,10 @@ unsafe extern "C" fn report_evaluation_failure(
     let Some(raw) = NonNull::new(cx) else {
         return false;
     };
-    // SAFETY: called by SpiderMonkey with valid arguments on this thread.
+    // SAFETY: a JSNative called by SpiderMonkey on this thread: `raw` is the
+    // live context, and `vp`/`argc` are its argument vector (rooted by the
+    // engine for the call), so `args.get(0)` is a valid handle; the reason
+    // is rooted at once, before the calls that can collect.
     unsafe {
         let args = mozjs::jsapi::CallArgs::from_vp(vp, argc);
         let mut cx = JSContext::from_ptr(raw);
@@ -1022,7 +1069,9 @@ fn run_module_script(cx: &mut JSContext, script: &ModuleResult) {
         return;
     }
     rooted!(&in(cx) let mut promise = UndefinedValue());
-    // SAFETY: `record` is a rooted, linked module record.
+    // SAFETY: `record` is a rooted, non-null (checked above), linked module
+    // record (`fetch_descendants_and_link` linked it); `cx` is in its realm
+    // (the caller's contract); `promise` is rooted.
     if !unsafe { wrappers2::ModuleEvaluate(cx, record.handle(), promise.handle_mut()) } {
         // Evaluate did not complete (the agent was terminated, or the
         // engine failed): report what is pending, if anything.
@@ -1033,8 +1082,11 @@ fn run_module_script(cx: &mut JSContext, script: &ModuleResult) {
     // exception given by reason for script's settings object's global
     // object.
     if promise.get().is_object() {
-        // SAFETY: the promise and the reaction function are rooted; the
-        // native is a plain function.
+        // SAFETY: `cx` is this thread's live context, in the script's realm;
+        // the promise is rooted at once; `function` is used (to get its
+        // object, no GC) only right after its null check and rooted as
+        // `on_rejected` before the next call that can collect; the native
+        // has the JSNative signature; the name is a static C string.
         unsafe {
             rooted!(&in(cx) let promise = promise.get().to_object());
             let function = mozjs::jsapi::JS_NewFunction(
@@ -1258,7 +1310,8 @@ fn register_import_map(cx: &mut JSContext, global: &GlobalScope, input: &str, ba
 fn throw_json_syntax_error(cx: &mut JSContext, input: &str, message: &str) {
     let text: Vec<u16> = input.encode_utf16().collect();
     rooted!(&in(cx) let mut value = UndefinedValue());
-    // SAFETY: `text` outlives the call; `value` is rooted.
+    // SAFETY: `cx` is this thread's live context; `text` is a live local
+    // buffer of `text.len()` UTF-16 units for the call; `value` is rooted.
     let parsed = unsafe {
         mozjs::jsapi::JS_ParseJSON(
             cx.raw_cx(),
@@ -1267,9 +1320,12 @@ fn throw_json_syntax_error(cx: &mut JSContext, input: &str, message: &str) {
             value.handle_mut().into(),
         )
     };
-    // SAFETY: a plain query on the live context.
+    // SAFETY: a plain query of this thread's live context.
     if parsed || !unsafe { wrappers2::JS_IsExceptionPending(cx) } {
         let message = CString::new(format!("import map: {message}")).unwrap_or_default();
+        // SAFETY: `cx` is this thread's live context; `message` is a
+        // NUL-terminated string that outlives the call (the engine copies
+        // it); no format arguments are passed.
         unsafe { mozjs::jsapi::JS_ReportErrorUTF8(cx.raw_cx(), message.as_ptr()) };
     }
 }
@@ -1282,9 +1338,14 @@ unsafe extern "C" fn import_meta_resolve(cx: *mut RawJSContext, argc: u32, vp: *
     let Some(raw) = NonNull::new(cx) else {
         return false;
     };
-    // SAFETY: called by SpiderMonkey as a native on this thread, with
-    // valid arguments; every value is rooted before the next call that
-    // can collect.
+    // SAFETY: a JSNative called by SpiderMonkey on this thread: `raw` is the
+    // live context and `vp`/`argc` its rooted argument vector, whose callee
+    // is the `resolve` function made by `host_get_import_meta_properties`
+    // (one reserved slot, the base URL string, kept alive by the rooted
+    // callee). `base` is read and converted before any call that can
+    // collect; the argument and every new string are rooted or stored in
+    // the rooted return value at once. `global` is the entered realm's
+    // global, alive while it is entered (this call).
     unsafe {
         let args = mozjs::jsapi::CallArgs::from_vp(vp, argc);
         let mut cx = JSContext::from_ptr(raw);
@@ -1341,9 +1402,12 @@ unsafe extern "C" fn host_get_import_meta_properties(
     let Some(raw) = NonNull::new(cx) else {
         return false;
     };
-    // SAFETY: called by SpiderMonkey on this thread with a live module
-    // record and meta object; every value is rooted before the next call
-    // that can collect.
+    // SAFETY: called by SpiderMonkey on this thread's live context with
+    // rooted handles to a non-null module record and its `import.meta`
+    // object, valid for this call; `module` is read just for the private
+    // query (no GC); every new string or function is null-checked and
+    // rooted before the next call that can collect; `text` outlives the
+    // copy; the names are static C strings.
     unsafe {
         let mut cx = JSContext::from_ptr(raw);
         let cx = &mut cx;
@@ -1426,7 +1490,9 @@ pub(crate) fn run_module_worker_script(
     response_url: &url::Url,
     credentials: CorsSettings,
 ) -> Result<(), WorkerModuleError> {
-    // SAFETY: the current realm's global is one of ours while script runs.
+    // SAFETY: `cx` is in the worker global's realm (this function's
+    // contract), which keeps its global alive while entered, i.e. for this
+    // whole call; `global` does not outlive it.
     let Some(global) = (unsafe { GlobalScope::current(cx) }) else {
         return Err(WorkerModuleError::NotRunnable("no global".to_owned()));
     };

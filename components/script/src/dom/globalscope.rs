@@ -439,12 +439,25 @@ impl GlobalScope {
         Ok(())
     }
 
+    /// The [`GlobalScope`] of `global`, a global made by
+    /// [`GlobalScope::create_global`].
+    ///
+    /// # Panics
+    /// If `global` is not one of our globals (any other object, whose
+    /// reserved slots are not a `GlobalScope`'s), or its `GlobalScope` is
+    /// not set yet: checked, so a wrong object cannot be read out of
+    /// bounds.
+    ///
     /// # Safety
-    /// `global` must be a live global made by
-    /// [`GlobalScope::create_global`]; the reference is valid while it
-    /// lives.
+    /// `global` must be a live object (rooted, or otherwise kept alive);
+    /// the reference is valid while it lives.
     pub unsafe fn from_global<'a>(global: *mut JSObject) -> &'a GlobalScope {
-        // SAFETY: `global` is live and one of ours (this function's contract).
+        // SAFETY: `global` is a live object (this function's contract), so
+        // its class can be read.
+        let class = unsafe { get_object_class(global) };
+        assert!(is_our_global_class(class), "not a jsprof global");
+        // SAFETY: `global` is live and one of our globals (class checked
+        // above), which have the GlobalScope slot.
         let scope = unsafe { scope_pointer(global) };
         assert!(!scope.is_null(), "not a jsprof global");
         // SAFETY: `scope` is non-null (asserted above): the box the global owns,

@@ -238,18 +238,17 @@ unsafe extern "C" fn illegal_constructor(cx: *mut RawJSContext, argc: u32, vp: *
 
 /// Creates `id`'s interface object and interface prototype object in
 /// `global` unless they exist (and those of its ancestors first).
-/// `global` must be a global made by `GlobalScope::create_global`, with
-/// `cx` in its realm.
+/// `global` must be a global made by `GlobalScope::create_global` (checked:
+/// any other object panics), with `cx` in its realm.
 pub fn get_or_create_interface_objects(
     cx: &mut JSContext,
     global: HandleObject,
     id: PrototypeId,
 ) -> Result<(), ()> {
-    // SAFETY: every caller passes the rooted global of one of our realms
-    // (`install_interfaces` during `create_global`, `interface_prototype` with
-    // its own global), made by `GlobalScope::create_global`; `scope` is used
-    // only while `global` stays rooted. Nothing checks this (the function
-    // is not `unsafe`): it is a contract its callers keep by convention.
+    // SAFETY: `global` is a rooted handle, so the object is live for this
+    // call, and `scope` is used only within it. `from_global` checks the
+    // object's class (it panics for an object that is not one of our
+    // globals), so no caller can make it read another object's slots.
     let scope = unsafe { GlobalScope::from_global(global.get()) };
     if !scope.cached_prototype(id).is_null() {
         return Ok(());
@@ -518,11 +517,11 @@ fn define_interface_property(
 /// a document's or worker's environment is decided after its global is
 /// created, before any of its scripts runs). Does nothing the second time.
 /// `cx` is in `global`'s realm, and `global` must be a global made by
-/// `GlobalScope::create_global`.
+/// `GlobalScope::create_global` (checked: any other object panics).
 pub fn expose_secure_context_members(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
-    // SAFETY: `global` is the rooted global of one of our realms (this
-    // function's contract, unchecked, as for `get_or_create_interface_objects`);
-    // `scope` is used only while it stays rooted.
+    // SAFETY: `global` is a rooted handle (a live object for this call) and
+    // `scope` is used only within the call; `from_global` checks that it is
+    // one of our globals (and panics otherwise).
     let scope = unsafe { GlobalScope::from_global(global.get()) };
     if scope.secure_members_exposed() {
         return Ok(());
@@ -676,10 +675,12 @@ fn define_constants(
 /// on its kind of global and enabled by its prefs
 /// (<https://webidl.spec.whatwg.org/#define-the-global-property-references>):
 /// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true}.
+/// `global` must be a global made by `GlobalScope::create_global` (checked:
+/// any other object panics), with `cx` in its realm.
 pub fn install_interfaces(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
-    // SAFETY: `global` is the rooted global that `create_global` is setting up
-    // (its only caller), whose GlobalScope slot is set; `scope` is used only
-    // while `global` stays rooted.
+    // SAFETY: `global` is a rooted handle (a live object for this call) and
+    // `scope` is used only within the call; `from_global` checks that it is
+    // one of our globals with its GlobalScope set (and panics otherwise).
     let scope = unsafe { GlobalScope::from_global(global.get()) };
     for spec in INTERFACES.iter() {
         if !interface_exposed(scope, spec) {
