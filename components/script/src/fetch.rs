@@ -49,29 +49,48 @@ struct Pending {
     cancelled: Arc<AtomicBool>,
 }
 
-thread_local! {
-    static PENDING: RefCell<HashMap<u64, Pending>> = RefCell::new(HashMap::new());
-    static NEXT_ID: Cell<u64> = const { Cell::new(0) };
+/// This agent's pending fetches (a field of
+/// [`Agent`](crate::agent::Agent), dropped with it before the context).
+#[derive(Default)]
+pub(crate) struct Fetches {
+    pending: RefCell<HashMap<u64, Pending>>,
+    next_id: Cell<u64>,
+}
+
+impl Fetches {
+    /// Cancels every pending fetch and drops its completion steps (and
+    /// their roots).
+    pub(crate) fn discard(&self) {
+        let pending = std::mem::take(&mut *self.pending.borrow_mut());
+        for (_, entry) in pending.iter() {
+            entry.cancelled.store(true, Ordering::SeqCst);
+        }
+        drop(pending);
+    }
+}
+
+/// Removes fetch `id` from this agent's pending fetches (none once the
+/// agent shut down).
+fn take_pending(id: u64) -> Option<Pending> {
+    crate::agent::existing().and_then(|a| a.fetches.pending.borrow_mut().remove(&id))
 }
 
 /// Starts fetching `request` off the event loop's thread; `completion`
 /// runs in a task once it ends (unless [`cancel`]led first). Returns the
 /// fetch's id.
 pub(crate) fn start(request: ApiRequest, completion: Completion) -> u64 {
-    let id = NEXT_ID.with(|n| {
-        n.set(n.get() + 1);
-        n.get()
-    });
+    let agent = crate::agent::current();
+    let id = agent.fetches.next_id.get() + 1;
+    agent.fetches.next_id.set(id);
     let cancelled = Arc::new(AtomicBool::new(false));
-    PENDING.with(|p| {
-        p.borrow_mut().insert(
-            id,
-            Pending {
-                completion,
-                cancelled: cancelled.clone(),
-            },
-        )
-    });
+    agent.fetches.pending.borrow_mut().insert(
+        id,
+        Pending {
+            completion,
+            cancelled: cancelled.clone(),
+        },
+    );
+    drop(agent);
     let event_loop = EventLoop::current();
     event_loop.begin_load();
     let Some(loader) = browsing_context::loader() else {
@@ -112,7 +131,7 @@ pub(crate) fn start(request: ApiRequest, completion: Completion) -> u64 {
 /// fetch thread stops before its next hop (a hop in flight finishes and
 /// is dropped). Returns whether it was still pending.
 pub(crate) fn cancel(id: u64) -> bool {
-    let pending = PENDING.with(|p| p.borrow_mut().remove(&id));
+    let pending = take_pending(id);
     match pending {
         Some(pending) => {
             pending.cancelled.store(true, Ordering::SeqCst);
@@ -126,7 +145,7 @@ pub(crate) fn cancel(id: u64) -> bool {
 
 /// The networking task of fetch `id`.
 fn complete(cx: &mut JSContext, id: u64, result: Result<ApiResponse, NetError>) {
-    let Some(pending) = PENDING.with(|p| p.borrow_mut().remove(&id)) else {
+    let Some(pending) = take_pending(id) else {
         return;
     };
     EventLoop::current().end_load();
@@ -143,7 +162,7 @@ pub(crate) fn time_out_after(id: u64, after: std::time::Duration) {
         .spawn(move || {
             std::thread::sleep(after);
             inbox.post(Box::new(move |cx| {
-                let Some(pending) = PENDING.with(|p| p.borrow_mut().remove(&id)) else {
+                let Some(pending) = take_pending(id) else {
                     return;
                 };
                 pending.cancelled.store(true, Ordering::SeqCst);
@@ -159,11 +178,9 @@ pub(crate) fn time_out_after(id: u64, after: std::time::Duration) {
 /// Drops every pending fetch's completion steps (and their roots): called
 /// when the event loop shuts down, before the context goes.
 pub(crate) fn discard() {
-    let pending = PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()));
-    for (_, entry) in pending.iter() {
-        entry.cancelled.store(true, Ordering::SeqCst);
+    if let Some(agent) = crate::agent::existing() {
+        agent.fetches.discard();
     }
-    drop(pending);
 }
 
 /// <https://fetch.spec.whatwg.org/#abort-fetch> for `fetch()`: rejects

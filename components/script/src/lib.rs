@@ -5,6 +5,7 @@
 //! ([`runtime`]): the page's, and one per dedicated worker ([`workers`]). The DOM ([`dom`]) is exposed through bindings generated
 //! from `webidl/` by `bindings-gen` (see `dom::bindings`).
 
+pub(crate) mod agent;
 pub mod browsing_context;
 pub mod dom;
 pub mod engine;

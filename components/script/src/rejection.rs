@@ -6,7 +6,7 @@
 //!
 //! One agent per thread, so the settings objects' "about-to-be-notified
 //! rejected promises list" and "outstanding rejected promises weak set"
-//! are kept per thread (each promise knows its global). The weak set holds
+//! are kept per agent in [`Rejections`] (each promise knows its global). The weak set holds
 //! its promises strongly until the runtime goes away (a simplification).
 
 use std::cell::RefCell;
@@ -27,11 +27,34 @@ use crate::event_loop::EventLoop;
 
 type PromiseRoot = RootedTraceableBox<Heap<*mut JSObject>>;
 
-thread_local! {
+/// This agent's rejected-promise lists (a field of
+/// [`Agent`](crate::agent::Agent), dropped with it before the context).
+#[derive(Default)]
+pub(crate) struct Rejections {
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#about-to-be-notified-rejected-promises-list>
-    static ABOUT_TO_BE_NOTIFIED: RefCell<Vec<PromiseRoot>> = const { RefCell::new(Vec::new()) };
+    about_to_be_notified: RefCell<Vec<PromiseRoot>>,
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#outstanding-rejected-promises-weak-set>
-    static OUTSTANDING: RefCell<Vec<PromiseRoot>> = const { RefCell::new(Vec::new()) };
+    outstanding: RefCell<Vec<PromiseRoot>>,
+}
+
+impl Rejections {
+    /// Drops every root.
+    pub(crate) fn clear(&mut self) {
+        self.about_to_be_notified.get_mut().clear();
+        self.outstanding.get_mut().clear();
+    }
+}
+
+/// Runs `f` on this agent's about-to-be-notified list; without an agent
+/// (it shut down) the list is empty and `f` does not run.
+fn about_to_be_notified<R: Default>(f: impl FnOnce(&RefCell<Vec<PromiseRoot>>) -> R) -> R {
+    crate::agent::existing().map_or_else(R::default, |a| f(&a.rejections.about_to_be_notified))
+}
+
+/// Runs `f` on this agent's outstanding set; without an agent (it shut
+/// down) the set is empty and `f` does not run.
+fn outstanding<R: Default>(f: impl FnOnce(&RefCell<Vec<PromiseRoot>>) -> R) -> R {
+    crate::agent::existing().map_or_else(R::default, |a| f(&a.rejections.outstanding))
 }
 
 /// The most promises kept in the outstanding set (oldest dropped first).
@@ -55,13 +78,6 @@ pub(crate) fn install(cx: &JSContext) {
     };
 }
 
-/// Drops every root; called before the context goes away.
-pub(crate) fn shut_down() {
-    let a = ABOUT_TO_BE_NOTIFIED.with(|l| std::mem::take(&mut *l.borrow_mut()));
-    let b = OUTSTANDING.with(|l| std::mem::take(&mut *l.borrow_mut()));
-    drop((a, b));
-}
-
 /// <https://html.spec.whatwg.org/multipage/webappapis.html#the-hostpromiserejectiontracker-implementation>
 unsafe extern "C" fn host_promise_rejection_tracker(
     _cx: *mut RawJSContext,
@@ -83,14 +99,14 @@ unsafe extern "C" fn host_promise_rejection_tracker(
         // Step 5: If operation is "reject", then: append promise to
         // settings object's about-to-be-notified rejected promises list.
         PromiseRejectionHandlingState::Unhandled => {
-            ABOUT_TO_BE_NOTIFIED.with(|l| l.borrow_mut().push(root(promise)));
+            about_to_be_notified(|l| l.borrow_mut().push(root(promise)));
         }
         // Step 6: If operation is "handle", then:
         PromiseRejectionHandlingState::Handled => {
             // Step 6.1: If settings object's about-to-be-notified rejected
             // promises list contains promise, then remove promise from that
             // list and return.
-            let was_pending = ABOUT_TO_BE_NOTIFIED.with(|l| {
+            let was_pending = about_to_be_notified(|l| {
                 let mut l = l.borrow_mut();
                 let before = l.len();
                 l.retain(|p| p.get() != promise);
@@ -103,7 +119,7 @@ unsafe extern "C" fn host_promise_rejection_tracker(
             // weak set does not contain promise, then return.
             // Step 6.3: Remove promise from settings object's outstanding
             // rejected promises weak set.
-            let was_outstanding = OUTSTANDING.with(|l| {
+            let was_outstanding = outstanding(|l| {
                 let mut l = l.borrow_mut();
                 let before = l.len();
                 l.retain(|p| p.get() != promise);
@@ -168,7 +184,7 @@ pub(crate) fn notify_about_rejected_promises() {
     // rejected promises list.
     // Step 3: Clear settings object's about-to-be-notified rejected
     // promises list.
-    let list = ABOUT_TO_BE_NOTIFIED.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    let list = about_to_be_notified(|l| std::mem::take(&mut *l.borrow_mut()));
     // Step 2: If list is empty, then return.
     if list.is_empty() {
         return;
@@ -200,7 +216,7 @@ pub(crate) fn notify_about_rejected_promises() {
             // to settings object's outstanding rejected promises weak set.
             // SAFETY: `promise` is rooted and is a promise object.
             if !unsafe { mozjs::rust::wrappers2::GetPromiseIsHandled(promise.handle()) } {
-                OUTSTANDING.with(|l| {
+                outstanding(|l| {
                     let mut l = l.borrow_mut();
                     if l.len() >= MAX_OUTSTANDING {
                         l.remove(0);

@@ -202,6 +202,8 @@ impl JsRuntime {
         // SAFETY: `queue` is non-null (checked above) and outlives the context
         // (`JobQueue` is dropped after the runtime, by field order).
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
+        // This thread's agent state starts with its runtime.
+        drop(crate::agent::current());
         crate::rejection::install(runtime.cx());
         crate::module_loading::install_hooks(runtime.cx());
         crate::windowproxy::install(runtime.cx());
@@ -250,7 +252,7 @@ impl JsRuntime {
             Err(message) => {
                 // The context goes before its job queue.
                 event_loop.shut_down();
-                crate::rejection::shut_down();
+                crate::agent::shut_down();
                 drop(runtime);
                 drop(job_queue);
                 return Err(message);
@@ -451,7 +453,8 @@ impl Drop for JsRuntime {
         // The sampler and every session go before the context.
         crate::profiling::shut_down();
         crate::browsing_context::shut_down();
-        crate::rejection::shut_down();
+        // The agent's tables (in the order of `Agent`'s `Drop`).
+        crate::agent::shut_down();
         crate::module_loading::shut_down();
         CURRENT_RUNTIME.with(|c| c.set(ptr::null()));
     }

@@ -106,7 +106,7 @@ struct WaitingScript {
     module: Option<crate::module_loading::ModuleResult>,
 }
 
-/// The agent's (thread's) script element state.
+/// The agent's script element state (in [`ScriptElements`]).
 #[derive(Default)]
 struct State {
     /// Script elements whose post-connection steps (or children changed
@@ -126,10 +126,44 @@ struct State {
     pool: Option<FetchPool>,
 }
 
-thread_local! {
-    static STATE: RefCell<State> = RefCell::new(State::default());
+/// This agent's script element state (a field of
+/// [`Agent`](crate::agent::Agent), discarded with it before the context).
+#[derive(Default)]
+pub(crate) struct ScriptElements {
+    state: RefCell<State>,
     /// Set while `discard` runs, so that nothing is queued again.
-    static DISCARDING: Cell<bool> = const { Cell::new(false) };
+    discarding: Cell<bool>,
+}
+
+impl ScriptElements {
+    /// Forgets every waiting script and stops the fetch threads (see
+    /// [`discard`]).
+    pub(crate) fn discard(&self) {
+        self.discarding.set(true);
+        let (pool, state) = {
+            let mut s = self.state.borrow_mut();
+            let pool = s.pool.take();
+            let state = std::mem::take(&mut *s);
+            (pool, state)
+        };
+        drop(state);
+        if let Some(pool) = pool {
+            pool.shut_down();
+        }
+        self.discarding.set(false);
+    }
+}
+
+/// Runs `f` on this agent's script element state; without an agent (it
+/// shut down) `f` does not run and the result is the default.
+fn with_state<R: Default>(f: impl FnOnce(&RefCell<State>) -> R) -> R {
+    crate::agent::existing().map_or_else(R::default, |a| f(&a.script_elements.state))
+}
+
+/// Whether this agent is discarding its script element state (an agent
+/// that shut down counts as discarding: nothing is queued again).
+fn discarding() -> bool {
+    crate::agent::existing().is_none_or(|a| a.script_elements.discarding.get())
 }
 
 type FetchJob = Box<dyn FnOnce() + Send>;
@@ -194,18 +228,9 @@ impl FetchPool {
 /// shuts down, before the context goes (the roots held here must go
 /// first). A fetch completing after this finds the loop's inbox closed.
 pub(crate) fn discard() {
-    DISCARDING.with(|d| d.set(true));
-    let (pool, state) = STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        let pool = s.pool.take();
-        let state = std::mem::take(&mut *s);
-        (pool, state)
-    });
-    drop(state);
-    if let Some(pool) = pool {
-        pool.shut_down();
+    if let Some(agent) = crate::agent::existing() {
+        agent.script_elements.discard();
     }
-    DISCARDING.with(|d| d.set(false));
 }
 
 /// Called by the DOM's "insert" for each inclusive descendant of a node
@@ -263,10 +288,10 @@ pub(crate) fn attribute_changed(element: &Element, local_name: &str) {
 /// [`run_post_connection_steps`]). A parser-inserted script is never
 /// queued: its steps return at once.
 fn queue_post_connection_steps(script: &HTMLScriptElement) {
-    if script.parser_inserted() || DISCARDING.with(Cell::get) {
+    if script.parser_inserted() || discarding() {
         return;
     }
-    STATE.with(|s| {
+    with_state(|s| {
         s.borrow_mut()
             .post_connection
             .push(DomRoot::from_ref(script))
@@ -279,7 +304,7 @@ fn queue_post_connection_steps(script: &HTMLScriptElement) {
 /// after all insertions). The steps of scripts queued while these run
 /// (a script inserting scripts) run in the nested operation's own call.
 pub fn run_post_connection_steps(cx: &mut JSContext) {
-    let due = STATE.with(|s| std::mem::take(&mut s.borrow_mut().post_connection));
+    let due = with_state(|s| std::mem::take(&mut s.borrow_mut().post_connection));
     for script in due {
         post_connection_steps(cx, &script);
     }
@@ -698,7 +723,7 @@ fn start_fetch(
 fn start_waiting(document: &Document, script: &HTMLScriptElement, when: WhenReady) -> u64 {
     document.delay_load();
     EventLoop::current().begin_load();
-    STATE.with(|s| {
+    with_state(|s| {
         let mut s = s.borrow_mut();
         s.next_id += 1;
         let id = s.next_id;
@@ -727,7 +752,7 @@ fn start_waiting(document: &Document, script: &HTMLScriptElement, when: WhenRead
 /// aborted).
 fn pool_loader(loader: &Rc<dyn Loader>) -> Option<Arc<dyn Loader + Send + Sync>> {
     let source = Rc::as_ptr(loader) as *const ();
-    let old = STATE.with(|s| {
+    let old = with_state(|s| {
         let mut s = s.borrow_mut();
         match &s.pool {
             Some(pool) if pool.source != source => s.pool.take(),
@@ -737,7 +762,7 @@ fn pool_loader(loader: &Rc<dyn Loader>) -> Option<Arc<dyn Loader + Send + Sync>>
     if let Some(old) = old {
         old.shut_down();
     }
-    STATE.with(|s| {
+    with_state(|s| {
         let mut s = s.borrow_mut();
         if s.pool.is_none() {
             if let Some(shared) = loader.for_workers() {
@@ -749,7 +774,7 @@ fn pool_loader(loader: &Rc<dyn Loader>) -> Option<Arc<dyn Loader + Send + Sync>>
 }
 
 fn submit_to_pool(job: FetchJob) {
-    STATE.with(|s| {
+    with_state(|s| {
         if let Some(pool) = s.borrow_mut().pool.as_mut() {
             pool.submit(job);
         }
@@ -765,7 +790,7 @@ pub(crate) fn submit_fetch_job(
     loader: &Rc<dyn Loader>,
     job: impl FnOnce(Arc<dyn Loader + Send + Sync>) + Send + 'static,
 ) -> bool {
-    if DISCARDING.with(Cell::get) {
+    if discarding() {
         return false;
     }
     let Some(shared) = pool_loader(loader) else {
@@ -785,7 +810,7 @@ fn fetch_completed(
     module: Option<crate::module_loading::ModuleResult>,
 ) {
     EventLoop::current().end_load();
-    let Some((when, document)) = STATE.with(|s| {
+    let Some((when, document)) = with_state(|s| {
         let mut s = s.borrow_mut();
         let waiting = s.waiting.get_mut(&id)?;
         // Step 1: Set el's result to result.
@@ -808,7 +833,7 @@ fn fetch_completed(
         WhenReady::AsSoonAsPossible => {
             // Step 33.2.3: Execute the script element el. Remove el from
             // scripts.
-            if let Some(waiting) = STATE.with(|s| s.borrow_mut().waiting.remove(&id)) {
+            if let Some(waiting) = with_state(|s| s.borrow_mut().waiting.remove(&id)) {
                 let pending = PendingScript {
                     element: waiting.element,
                     result: waiting.result.flatten(),
@@ -830,7 +855,7 @@ fn run_in_order_scripts(cx: &mut JSContext, document: &Document, id: u64) {
     // The first script of `document`'s list, and whether its result is
     // ready.
     let first = || {
-        STATE.with(|s| {
+        with_state(|s| {
             let s = s.borrow();
             s.in_order
                 .iter()
@@ -850,7 +875,7 @@ fn run_in_order_scripts(cx: &mut JSContext, document: &Document, id: u64) {
     // Step 33.3.3.2: While scripts is not empty, and scripts[0]'s result is
     // not "uninitialized":
     while let Some((next, true)) = first() {
-        let Some(waiting) = STATE.with(|s| {
+        let Some(waiting) = with_state(|s| {
             let mut s = s.borrow_mut();
             // Step 33.3.3.2.2: Remove scripts[0].
             s.in_order.retain(|i| *i != next);

@@ -1,4 +1,4 @@
-//! The per-thread (per-agent) registry of classic scripts: each script's
+//! The per-agent registry (a field of [`crate::agent::Agent`]) of classic scripts: each script's
 //! host-defined data (HTML's "classic script": base URL, fetch CORS
 //! status, muted errors), keyed by the file name it was compiled with.
 //!
@@ -45,37 +45,49 @@ impl ScriptRecord {
     }
 }
 
-thread_local! {
-    static SCRIPTS: RefCell<Vec<ScriptRecord>> = const { RefCell::new(Vec::new()) };
-    static SAMPLER_REGISTRY: ScriptRegistry = ScriptRegistry::new();
+/// This agent's script records (a field of
+/// [`Agent`](crate::agent::Agent): a thread's next agent starts with none).
+#[derive(Default)]
+pub(crate) struct Scripts {
+    records: RefCell<Vec<ScriptRecord>>,
+    sampler_registry: ScriptRegistry,
+}
+
+impl Scripts {
+    /// Drops every record (the sampler's handle on the registry, if one
+    /// still exists, keeps what it shares).
+    pub(crate) fn clear(&mut self) {
+        self.records.get_mut().clear();
+    }
 }
 
 /// This agent's registry as the sampler reads it (shared handle).
 pub fn sampler_registry() -> ScriptRegistry {
-    SAMPLER_REGISTRY.with(|r| r.clone())
+    crate::agent::current().scripts.sampler_registry.clone()
 }
 
 /// Records a script about to be compiled with `record.url` as its file
 /// name: in the sampler's registry (response URL, muted errors) and in the
 /// host-defined data list.
 pub fn register(record: ScriptRecord) {
-    SAMPLER_REGISTRY.with(|r| {
-        r.register(
-            &record.url,
-            ScriptInfo {
-                url: record.url.clone(),
-                muted_errors: record.muted_errors,
-            },
-        )
-    });
-    SCRIPTS.with(|s| s.borrow_mut().push(record));
+    let agent = crate::agent::current();
+    agent.scripts.sampler_registry.register(
+        &record.url,
+        ScriptInfo {
+            url: record.url.clone(),
+            muted_errors: record.muted_errors,
+        },
+    );
+    agent.scripts.records.borrow_mut().push(record);
 }
 
 /// The record of the script compiled with `filename` whose start line is
 /// the greatest at or before `line`.
 pub fn lookup(filename: &str, line: u32) -> Option<ScriptRecord> {
-    SCRIPTS.with(|s| {
-        s.borrow()
+    crate::agent::existing().and_then(|a| {
+        a.scripts
+            .records
+            .borrow()
             .iter()
             .filter(|r| r.url == filename && r.start_line <= line.max(1))
             .max_by_key(|r| r.start_line)
@@ -85,7 +97,7 @@ pub fn lookup(filename: &str, line: u32) -> Option<ScriptRecord> {
 
 /// Every record, in compile order.
 pub fn all() -> Vec<ScriptRecord> {
-    SCRIPTS.with(|s| s.borrow().clone())
+    crate::agent::existing().map_or_else(Vec::new, |a| a.scripts.records.borrow().clone())
 }
 
 /// Whether errors from `filename` are muted: its entry (or its eval /
@@ -94,5 +106,10 @@ pub fn all() -> Vec<ScriptRecord> {
 /// registered (scripts evaluated directly by the embedder) are not muted
 /// here.
 pub fn is_muted(filename: &str) -> bool {
-    SAMPLER_REGISTRY.with(|r| r.lookup(filename).is_some_and(|info| info.muted_errors))
+    crate::agent::existing().is_some_and(|a| {
+        a.scripts
+            .sampler_registry
+            .lookup(filename)
+            .is_some_and(|info| info.muted_errors)
+    })
 }

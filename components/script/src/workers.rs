@@ -373,9 +373,39 @@ struct OwnedWorker {
     owner_realm: u64,
 }
 
+/// The workers this agent created (a field of
+/// [`Agent`](crate::agent::Agent): terminated and joined before its
+/// context goes).
+#[derive(Default)]
+pub(crate) struct OwnedWorkers {
+    owned: RefCell<Vec<OwnedWorker>>,
+}
+
+impl OwnedWorkers {
+    /// Terminates every worker and joins its thread (see [`shut_down`]).
+    pub(crate) fn shut_down(&self) {
+        let owned: Vec<OwnedWorker> = std::mem::take(&mut *self.owned.borrow_mut());
+        for worker in &owned {
+            worker.shared.terminate();
+        }
+        for mut worker in owned {
+            if let Some(thread) = worker.thread.take() {
+                let _ = thread.join();
+            }
+            drop(worker.object.take());
+        }
+    }
+}
+
+/// Runs `f` on this agent's workers; without an agent (it shut down) `f`
+/// does not run and the result is the default.
+fn with_owned<R: Default>(f: impl FnOnce(&RefCell<Vec<OwnedWorker>>) -> R) -> R {
+    crate::agent::existing().map_or_else(R::default, |a| f(&a.workers.owned))
+}
+
 thread_local! {
-    static OWNED: RefCell<Vec<OwnedWorker>> = const { RefCell::new(Vec::new()) };
-    /// On a worker thread: that worker's shared state.
+    /// On a worker thread (per thread, not per agent: set before the
+    /// worker's runtime exists and cleared after it is gone): that worker's shared state.
     static CURRENT: RefCell<Option<Arc<WorkerShared>>> = const { RefCell::new(None) };
 }
 
@@ -391,7 +421,7 @@ pub fn live_worker_threads() -> usize {
 /// How many workers this thread created that are not yet forgotten
 /// (running, or finished with messages still to deliver).
 pub fn owned_worker_count() -> usize {
-    OWNED.with(|o| o.borrow().len())
+    with_owned(|o| o.borrow().len())
 }
 
 /// Starts the thread of the worker `shared`, running `body`, and records
@@ -438,21 +468,23 @@ pub(crate) fn spawn(
     };
     let root = RootedTraceableBox::new(Heap::default());
     root.set(object);
-    OWNED.with(|o| {
-        o.borrow_mut().push(OwnedWorker {
+    crate::agent::current()
+        .workers
+        .owned
+        .borrow_mut()
+        .push(OwnedWorker {
             shared,
             thread: Some(thread),
             object: Some(root),
             owner_realm,
-        })
-    });
+        });
     Ok(())
 }
 
 /// The `Worker` object of worker `id`, if it is still to receive events
 /// (the worker was not terminated).
 pub(crate) fn worker_object(id: u64) -> Option<*mut JSObject> {
-    OWNED.with(|o| {
+    with_owned(|o| {
         o.borrow()
             .iter()
             .find(|w| w.shared.id == id && !w.shared.is_terminated())
@@ -465,7 +497,7 @@ pub(crate) fn worker_object(id: u64) -> Option<*mut JSObject> {
 /// joined by [`join_finished`] once it has exited.
 pub(crate) fn terminate(shared: &WorkerShared) {
     shared.terminate();
-    let root = OWNED.with(|o| {
+    let root = with_owned(|o| {
         o.borrow_mut()
             .iter_mut()
             .find(|w| w.shared.id == shared.id)
@@ -482,7 +514,7 @@ pub(crate) fn terminate(shared: &WorkerShared) {
 /// realm's ID is the environment's, see `BlobCreator::environment`).
 pub(crate) fn terminate_workers_of_realm(realm_id: u64) {
     crate::browsing_context::blob_store().revoke_environment(realm_id);
-    let shared: Vec<Arc<WorkerShared>> = OWNED.with(|o| {
+    let shared: Vec<Arc<WorkerShared>> = with_owned(|o| {
         o.borrow()
             .iter()
             .filter(|w| w.owner_realm == realm_id)
@@ -498,7 +530,7 @@ pub(crate) fn terminate_workers_of_realm(realm_id: u64) {
 /// returns their IDs (their entries stay until [`forget`], so the messages
 /// they posted before finishing still find their `Worker` object).
 pub(crate) fn join_finished() -> Vec<u64> {
-    let finished: Vec<(u64, JoinHandle<()>)> = OWNED.with(|o| {
+    let finished: Vec<(u64, JoinHandle<()>)> = with_owned(|o| {
         o.borrow_mut()
             .iter_mut()
             .filter(|w| w.shared.is_finished())
@@ -518,7 +550,7 @@ pub(crate) fn join_finished() -> Vec<u64> {
 
 /// Forgets a joined worker (drops the root on its `Worker` object).
 pub(crate) fn forget(id: u64) {
-    let removed: Vec<OwnedWorker> = OWNED.with(|o| {
+    let removed: Vec<OwnedWorker> = with_owned(|o| {
         let mut o = o.borrow_mut();
         let (gone, kept) = std::mem::take(&mut *o)
             .into_iter()
@@ -534,8 +566,8 @@ pub(crate) fn forget(id: u64) {
 /// idle (see `EventLoop::run_until_idle`). A terminated worker whose
 /// thread has not exited yet is not idle.
 pub(crate) fn all_idle() -> bool {
-    OWNED.with(|o| {
-        o.borrow().iter().all(|w| {
+    crate::agent::existing().is_none_or(|a| {
+        a.workers.owned.borrow().iter().all(|w| {
             if w.thread.is_none() {
                 return true;
             }
@@ -701,14 +733,7 @@ pub(crate) unsafe extern "C" fn interrupt_callback(cx: *mut RawJSContext) -> boo
 /// their threads (each worker does the same with its own workers first).
 /// Called by `JsRuntime`'s `Drop` before its context is destroyed.
 pub(crate) fn shut_down() {
-    let owned: Vec<OwnedWorker> = OWNED.with(|o| std::mem::take(&mut *o.borrow_mut()));
-    for worker in &owned {
-        worker.shared.terminate();
-    }
-    for mut worker in owned {
-        if let Some(thread) = worker.thread.take() {
-            let _ = thread.join();
-        }
-        drop(worker.object.take());
+    if let Some(agent) = crate::agent::existing() {
+        agent.workers.shut_down();
     }
 }

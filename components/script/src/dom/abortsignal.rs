@@ -32,23 +32,43 @@ use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 
-thread_local! {
-    /// The signals of `AbortSignal.timeout()` whose timeout has not fired.
-    static TIMEOUTS: RefCell<HashMap<u64, DomRoot<AbortSignal>>> = RefCell::new(HashMap::new());
-    static NEXT_TIMEOUT: Cell<u64> = const { Cell::new(0) };
+/// This agent's `AbortSignal.timeout()` signals (a field of
+/// [`Agent`](crate::agent::Agent), dropped with it before the context).
+#[derive(Default)]
+pub(crate) struct AbortTimeouts {
+    /// The signals whose timeout has not fired.
+    signals: RefCell<HashMap<u64, DomRoot<AbortSignal>>>,
+    next: Cell<u64>,
+}
+
+impl AbortTimeouts {
+    /// Drops the signals waiting for their timeout (and their roots).
+    pub(crate) fn discard(&self) {
+        let signals = std::mem::take(&mut *self.signals.borrow_mut());
+        drop(signals);
+    }
+}
+
+/// Runs `f` on this agent's waiting signals; without an agent (it shut
+/// down) `f` does not run and the result is the default.
+fn with_timeouts<R: Default>(
+    f: impl FnOnce(&RefCell<HashMap<u64, DomRoot<AbortSignal>>>) -> R,
+) -> R {
+    crate::agent::existing().map_or_else(R::default, |a| f(&a.abort_timeouts.signals))
 }
 
 /// Drops the signals waiting for their timeout (and their roots): called
 /// when the event loop shuts down.
 pub(crate) fn discard() {
-    let signals = TIMEOUTS.with(|t| std::mem::take(&mut *t.borrow_mut()));
-    drop(signals);
+    if let Some(agent) = crate::agent::existing() {
+        agent.abort_timeouts.discard();
+    }
 }
 
 /// The task of `AbortSignal.timeout()`'s timer: signal abort given the
 /// signal and a new "TimeoutError" DOMException.
 fn timeout_fired(cx: &mut JSContext, id: u64) {
-    let Some(signal) = TIMEOUTS.with(|t| t.borrow_mut().remove(&id)) else {
+    let Some(signal) = with_timeouts(|t| t.borrow_mut().remove(&id)) else {
         return;
     };
     let mut realm = signal.enter_relevant_realm(cx);
@@ -285,11 +305,15 @@ impl AbortSignalMethods for AbortSignal {
         // For the duration of this timeout, if signal has any event
         // listeners registered for its abort event, there must be a strong
         // reference from global to signal (held here in any case).
-        let id = NEXT_TIMEOUT.with(|n| {
-            n.set(n.get() + 1);
-            n.get()
-        });
-        TIMEOUTS.with(|t| t.borrow_mut().insert(id, signal.clone()));
+        let agent = crate::agent::current();
+        let id = agent.abort_timeouts.next.get() + 1;
+        agent.abort_timeouts.next.set(id);
+        agent
+            .abort_timeouts
+            .signals
+            .borrow_mut()
+            .insert(id, signal.clone());
+        drop(agent);
         let inbox = crate::event_loop::EventLoop::current().inbox().clone();
         let spawned = std::thread::Builder::new()
             .name("js-abort-timeout".to_owned())
@@ -298,7 +322,7 @@ impl AbortSignalMethods for AbortSignal {
                 inbox.post(Box::new(move |cx| timeout_fired(cx, id)));
             });
         if spawned.is_err() {
-            TIMEOUTS.with(|t| t.borrow_mut().remove(&id));
+            with_timeouts(|t| t.borrow_mut().remove(&id));
             return Err(Error::dom_with_message(
                 DomExceptionName::OperationError,
                 "cannot start the timeout's timer",

@@ -90,7 +90,7 @@ pub fn add_transient_observers(parent: &Node, node: &Node) {
     for transient in transients {
         let observer = transient.observer.root();
         node.add_registered_observer(transient);
-        REGISTERED.with(|r| r.set(r.get() + 1));
+        registered(|r| r.set(r.get() + 1));
         // (Kept so that "notify mutation observers" step 6.3 finds it.)
         observer.node_list.borrow_mut().push(Dom::from_ref(node));
     }
@@ -109,22 +109,54 @@ pub struct MutationObserver {
     record_queue: RefCell<Vec<PendingRecord>>,
 }
 
-thread_local! {
+/// This agent's mutation observer state (a field of
+/// [`Agent`](crate::agent::Agent), dropped with it before the context).
+#[derive(Default)]
+pub(crate) struct MutationObservers {
     /// <https://dom.spec.whatwg.org/#mutation-observer-microtask-queued>
-    static MICROTASK_QUEUED: Cell<bool> = const { Cell::new(false) };
+    microtask_queued: Cell<bool>,
     /// Set when a record was queued and the microtask still has to be
     /// (by [`queue_pending_microtask`], which has a context).
-    static MICROTASK_WANTED: Cell<bool> = const { Cell::new(false) };
+    microtask_wanted: Cell<bool>,
     /// <https://dom.spec.whatwg.org/#pending-mutation-observers>
-    static PENDING: RefCell<Vec<DomRoot<MutationObserver>>> = const { RefCell::new(Vec::new()) };
-    /// How many registered observers exist on this thread's nodes: with
+    pending: RefCell<Vec<DomRoot<MutationObserver>>>,
+    /// How many registered observers exist on this agent's nodes: with
     /// none, queuing a record is one check, not a walk of the ancestors.
-    static REGISTERED: Cell<usize> = const { Cell::new(0) };
+    registered: Cell<usize>,
 }
 
-/// Whether any node of this thread has a registered observer.
+impl MutationObservers {
+    /// Drops the pending observers' roots.
+    pub(crate) fn clear(&mut self) {
+        self.pending.get_mut().clear();
+    }
+}
+
+/// Runs `f` on a field of this agent's [`MutationObservers`]; without an
+/// agent (it shut down) `f` does not run and the result is the default.
+fn with_observers<R: Default>(f: impl FnOnce(&MutationObservers) -> R) -> R {
+    crate::agent::existing().map_or_else(R::default, |a| f(&a.mutation_observers))
+}
+
+fn microtask_queued<R: Default>(f: impl FnOnce(&Cell<bool>) -> R) -> R {
+    with_observers(|o| f(&o.microtask_queued))
+}
+
+fn microtask_wanted<R: Default>(f: impl FnOnce(&Cell<bool>) -> R) -> R {
+    with_observers(|o| f(&o.microtask_wanted))
+}
+
+fn pending<R: Default>(f: impl FnOnce(&RefCell<Vec<DomRoot<MutationObserver>>>) -> R) -> R {
+    with_observers(|o| f(&o.pending))
+}
+
+fn registered<R: Default>(f: impl FnOnce(&Cell<usize>) -> R) -> R {
+    with_observers(|o| f(&o.registered))
+}
+
+/// Whether any node of this agent has a registered observer.
 pub fn any_registered() -> bool {
-    REGISTERED.with(Cell::get) != 0
+    registered(Cell::get) != 0
 }
 
 /// <https://dom.spec.whatwg.org/#queue-a-tree-mutation-record>
@@ -293,7 +325,7 @@ fn queue_mutation_record(
         observer.record_queue.borrow_mut().push(record);
         // Step 4.3: Append observer to the surrounding agent's pending
         // mutation observers.
-        PENDING.with(|pending| {
+        pending(|pending| {
             let mut pending = pending.borrow_mut();
             if !pending.contains(&observer) {
                 pending.push(observer);
@@ -302,7 +334,7 @@ fn queue_mutation_record(
     }
     // Step 5: Queue a mutation observer microtask (see
     // `queue_pending_microtask`).
-    MICROTASK_WANTED.with(|w| w.set(true));
+    microtask_wanted(|w| w.set(true));
 }
 
 /// <https://dom.spec.whatwg.org/#queue-a-mutation-observer-compound-microtask>
@@ -310,17 +342,17 @@ fn queue_mutation_record(
 /// operation that queued them is done (the caller has a context, `cx`,
 /// in some realm).
 pub fn queue_pending_microtask(cx: &mut JSContext) {
-    if !MICROTASK_WANTED.with(|w| w.replace(false)) {
+    if !microtask_wanted(|w| w.replace(false)) {
         return;
     }
     // Step 1: If the surrounding agent's mutation observer microtask
     // queued is true, then return.
-    if MICROTASK_QUEUED.with(Cell::get) {
+    if microtask_queued(Cell::get) {
         return;
     }
     // Step 2: Set the surrounding agent's mutation observer microtask
     // queued to true.
-    MICROTASK_QUEUED.with(|q| q.set(true));
+    microtask_queued(|q| q.set(true));
     // Step 3: Queue a microtask to notify mutation observers.
     unsafe extern "C" fn notify(
         cx: *mut mozjs::context::RawJSContext,
@@ -351,12 +383,12 @@ pub fn queue_pending_microtask(cx: &mut JSContext) {
             c"notifyMutationObservers".as_ptr(),
         );
         if function.is_null() {
-            MICROTASK_QUEUED.with(|q| q.set(false));
+            microtask_queued(|q| q.set(false));
             return;
         }
         rooted!(&in(cx) let object = mozjs::jsapi::JS_GetFunctionObject(function));
         if crate::dom::bindings::promise::enqueue_callback_microtask(cx, object.get()).is_err() {
-            MICROTASK_QUEUED.with(|q| q.set(false));
+            microtask_queued(|q| q.set(false));
         }
     }
 }
@@ -365,11 +397,11 @@ pub fn queue_pending_microtask(cx: &mut JSContext) {
 fn notify_mutation_observers(cx: &mut JSContext) {
     // Step 1: Set the surrounding agent's mutation observer microtask
     // queued to false.
-    MICROTASK_QUEUED.with(|q| q.set(false));
+    microtask_queued(|q| q.set(false));
     // Step 2: Let notifySet be a clone of the surrounding agent's pending
     // mutation observers.
     // Step 3: Empty the surrounding agent's pending mutation observers.
-    let notify_set = PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    let notify_set = pending(|p| std::mem::take(&mut *p.borrow_mut()));
     // Steps 4-5: signal slots (no shadow DOM here).
     // Step 6: For each mo of notifySet:
     for mo in notify_set {
@@ -409,7 +441,7 @@ impl MutationObserver {
         let mut keep = Vec::new();
         for node in nodes {
             let removed = node.remove_transient_observers(self, source);
-            REGISTERED.with(|r| r.set(r.get().saturating_sub(removed)));
+            registered(|r| r.set(r.get().saturating_sub(removed)));
             if node.has_registered_observer(self) && !keep.contains(&node) {
                 keep.push(node);
             }
@@ -530,7 +562,7 @@ impl MutationObserverMethods for MutationObserver {
             options,
             source: None,
         });
-        REGISTERED.with(|r| r.set(r.get() + 1));
+        registered(|r| r.set(r.get() + 1));
         // Step 8.2: Append a weak reference to target to this's node list.
         self.node_list.borrow_mut().push(Dom::from_ref(&*target));
         Ok(())
@@ -544,7 +576,7 @@ impl MutationObserverMethods for MutationObserver {
         let nodes = std::mem::take(&mut *self.node_list.borrow_mut());
         for node in nodes {
             let removed = node.root().remove_registered_observers(self);
-            REGISTERED.with(|r| r.set(r.get().saturating_sub(removed)));
+            registered(|r| r.set(r.get().saturating_sub(removed)));
         }
         // Step 2: Empty this's record queue.
         self.record_queue.borrow_mut().clear();
