@@ -10,13 +10,11 @@
 //! lazily made `location`/`console`/`performance`.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
 use std::sync::Arc;
 
 use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 
-use crate::dom::bindings::codegen::VoidFunction;
 use crate::dom::bindings::codegen::WorkerGlobalScopeBinding::WorkerGlobalScopeMethods;
 use crate::dom::bindings::conversions::{RootedJsValue, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
@@ -292,83 +290,7 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
 
     // The WindowOrWorkerGlobalScope mixin (webidl/WindowOrWorkerGlobalScope.webidl),
     // implemented once by `GlobalScope`.
-
-    /// <https://fetch.spec.whatwg.org/#dom-global-fetch>
-    fn Fetch(
-        &self,
-        cx: &mut JSContext,
-        input: crate::dom::bindings::codegen::RequestOrUSVString,
-        init: crate::dom::bindings::codegen::RequestInit,
-    ) -> Fallible<Rc<crate::dom::bindings::promise::Promise>> {
-        crate::fetch::fetch_method(self.global_scope(), cx, input, init)
-    }
-
-    fn Origin(&self, _cx: &mut JSContext) -> USVString {
-        self.global_scope().serialized_origin()
-    }
-
-    fn IsSecureContext(&self, _cx: &mut JSContext) -> bool {
-        self.global_scope().is_secure_context()
-    }
-
-    fn CrossOriginIsolated(&self, _cx: &mut JSContext) -> bool {
-        self.global_scope().cross_origin_isolated()
-    }
-
-    fn SetTimeout(
-        &self,
-        cx: &mut JSContext,
-        handler: RootedJsValue,
-        timeout: i32,
-        arguments: Vec<RootedJsValue>,
-    ) -> Fallible<i32> {
-        Ok(self
-            .global_scope()
-            .set_timeout_or_interval(cx, handler, timeout, arguments, false))
-    }
-
-    fn ClearTimeout(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        self.global_scope().clear_timeout_or_interval(id);
-        Ok(())
-    }
-
-    fn SetInterval(
-        &self,
-        cx: &mut JSContext,
-        handler: RootedJsValue,
-        timeout: i32,
-        arguments: Vec<RootedJsValue>,
-    ) -> Fallible<i32> {
-        Ok(self
-            .global_scope()
-            .set_timeout_or_interval(cx, handler, timeout, arguments, true))
-    }
-
-    fn ClearInterval(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        self.global_scope().clear_timeout_or_interval(id);
-        Ok(())
-    }
-
-    fn QueueMicrotask(&self, cx: &mut JSContext, callback: Rc<VoidFunction>) -> Fallible<()> {
-        self.global_scope().queue_microtask(cx, callback)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror>
-    fn ReportError(&self, cx: &mut JSContext, e: RootedJsValue) -> Fallible<()> {
-        self.global_scope().report_error(cx, e);
-        Ok(())
-    }
-
-    /// <https://w3c.github.io/hr-time/#the-performance-attribute>: the
-    /// worker's own `Performance` (its time origin is the worker's).
-    fn Performance(&self, cx: &mut JSContext) -> DomRoot<Performance> {
-        if let Some(p) = self.performance.get() {
-            return p;
-        }
-        let p = Performance::new(cx, self.global_scope());
-        self.performance.set(Some(&p));
-        p
-    }
+    crate::window_or_worker_global_scope_methods!();
 
     /// `console` (see the deviation in `WorkerGlobalScope.webidl`).
     fn Console(&self, cx: &mut JSContext) -> DomRoot<Console> {
