@@ -8,7 +8,6 @@ use mozjs::context::JSContext;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DocumentFragmentBinding::DocumentFragmentMethods;
-use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::reflect_dom_object;
@@ -16,7 +15,6 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
 use crate::dom::element::Element;
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::htmlcollection::HTMLCollection;
 use crate::dom::node::{Node, NodeKind};
 use crate::dom::nodelist::NodeList;
 
@@ -110,38 +108,5 @@ impl DocumentFragmentMethods for DocumentFragment {
             .find(|e| e.get_attribute("id").as_deref() == Some(element_id.as_str())))
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
-    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.first_element_child()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
-    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.last_element_child()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
-    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
-        self.node.child_element_count()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
-    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
-        self.node.children_collection(cx)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
-    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.prepend_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
-    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.append_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
-    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.replace_children_nodes(cx, nodes)
-    }
+    crate::parent_node_methods!();
 }
