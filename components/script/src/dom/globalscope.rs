@@ -1029,6 +1029,44 @@ fn print_error(error: &ScriptError) {
 #[macro_export]
 macro_rules! window_or_worker_global_scope_methods {
     () => {
+        /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-btoa>
+        fn Btoa(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            data: String,
+        ) -> $crate::dom::bindings::error::Fallible<String> {
+            $crate::dom::base64::btoa(&data)
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
+        fn Atob(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            data: String,
+        ) -> $crate::dom::bindings::error::Fallible<$crate::dom::bindings::conversions::ByteString>
+        {
+            $crate::dom::base64::atob(&data).map($crate::dom::bindings::conversions::ByteString)
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
+        fn StructuredClone(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            value: $crate::dom::bindings::conversions::RootedJsValue,
+            options: $crate::dom::bindings::codegen::StructuredSerializeOptions,
+        ) -> $crate::dom::bindings::error::Fallible<$crate::dom::bindings::conversions::RootedJsValue>
+        {
+            self.global_scope().structured_clone(cx, value, options)
+        }
+
+        /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>
+        fn Crypto(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::root::DomRoot<$crate::dom::crypto::Crypto> {
+            self.global_scope().crypto(cx)
+        }
+
         /// <https://fetch.spec.whatwg.org/#dom-global-fetch>
         fn Fetch(
             &self,

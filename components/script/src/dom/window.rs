@@ -346,35 +346,6 @@ impl Window {
 }
 
 impl WindowMethods for Window {
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-btoa>
-    fn Btoa(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
-        crate::dom::base64::btoa(&data)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
-    fn Atob(
-        &self,
-        _cx: &mut JSContext,
-        data: String,
-    ) -> Fallible<crate::dom::bindings::conversions::ByteString> {
-        crate::dom::base64::atob(&data).map(crate::dom::bindings::conversions::ByteString)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
-    fn StructuredClone(
-        &self,
-        cx: &mut JSContext,
-        value: RootedJsValue,
-        options: crate::dom::bindings::codegen::StructuredSerializeOptions,
-    ) -> Fallible<RootedJsValue> {
-        self.global_scope().structured_clone(cx, value, options)
-    }
-
-    /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>
-    fn Crypto(&self, cx: &mut JSContext) -> DomRoot<crate::dom::crypto::Crypto> {
-        self.global_scope().crypto(cx)
-    }
-
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window>
     fn Window(&self, _cx: &mut JSContext) -> DomRoot<Window> {
         DomRoot::from_ref(self)

@@ -16,7 +16,7 @@ use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 
 use crate::dom::bindings::codegen::WorkerGlobalScopeBinding::WorkerGlobalScopeMethods;
-use crate::dom::bindings::conversions::{RootedJsValue, USVString};
+use crate::dom::bindings::conversions::USVString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::DomObject;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
@@ -223,35 +223,6 @@ impl WorkerGlobalScope {
 }
 
 impl WorkerGlobalScopeMethods for WorkerGlobalScope {
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-btoa>
-    fn Btoa(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
-        crate::dom::base64::btoa(&data)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
-    fn Atob(
-        &self,
-        _cx: &mut JSContext,
-        data: String,
-    ) -> Fallible<crate::dom::bindings::conversions::ByteString> {
-        crate::dom::base64::atob(&data).map(crate::dom::bindings::conversions::ByteString)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
-    fn StructuredClone(
-        &self,
-        cx: &mut JSContext,
-        value: RootedJsValue,
-        options: crate::dom::bindings::codegen::StructuredSerializeOptions,
-    ) -> Fallible<RootedJsValue> {
-        self.global_scope().structured_clone(cx, value, options)
-    }
-
-    /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>
-    fn Crypto(&self, cx: &mut JSContext) -> DomRoot<crate::dom::crypto::Crypto> {
-        self.global_scope().crypto(cx)
-    }
-
     /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-self>
     fn Self_(&self, _cx: &mut JSContext) -> DomRoot<WorkerGlobalScope> {
         DomRoot::from_ref(self)
