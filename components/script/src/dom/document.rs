@@ -22,7 +22,6 @@ use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLColle
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::node::{Node, NodeKind};
-use crate::dom::nodelist::NodeList;
 use crate::dom::text::Text;
 
 /// <https://html.spec.whatwg.org/multipage/dom.html#current-document-readiness>
@@ -499,26 +498,6 @@ impl DocumentMethods for Document {
             .element_descendants()
             .into_iter()
             .find(|e| e.get_attribute("id").as_deref() == Some(id.as_str())))
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselector>
-    fn QuerySelector(
-        &self,
-        _cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<Option<DomRoot<Element>>> {
-        Ok(Element::query_selector_all(&self.node, &selectors)?
-            .into_iter()
-            .next())
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
-    fn QuerySelectorAll(
-        &self,
-        cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<DomRoot<NodeList>> {
-        Element::query_selector_all_list(cx, &self.node, &selectors)
     }
 
     /// <https://dom.spec.whatwg.org/#dom-document-createelement>

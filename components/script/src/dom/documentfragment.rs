@@ -16,7 +16,6 @@ use crate::dom::document::Document;
 use crate::dom::element::Element;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::node::{Node, NodeKind};
-use crate::dom::nodelist::NodeList;
 
 #[derive(JSTraceable)]
 pub struct DocumentFragment {
@@ -58,29 +57,6 @@ impl DocumentFragment {
 }
 
 impl DocumentFragmentMethods for DocumentFragment {
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselector>: return
-    /// the first result of running scope-match a selectors string
-    /// selectors against this, if the result is not an empty list; null
-    /// otherwise.
-    fn QuerySelector(
-        &self,
-        _cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<Option<DomRoot<Element>>> {
-        Ok(Element::query_selector_all(self.upcast_node(), &selectors)?
-            .into_iter()
-            .next())
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
-    fn QuerySelectorAll(
-        &self,
-        cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<DomRoot<NodeList>> {
-        Element::query_selector_all_list(cx, self.upcast_node(), &selectors)
-    }
-
     /// <https://dom.spec.whatwg.org/#dom-documentfragment-documentfragment>:
     /// set this's node document to current global object's associated
     /// Document.

@@ -10,6 +10,35 @@
 #[macro_export]
 macro_rules! parent_node_methods {
     () => {
+        /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselector>: return
+        /// the first result of running scope-match a selectors string
+        /// selectors against this, if the result is not an empty list; null
+        /// otherwise.
+        fn QuerySelector(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            selectors: $crate::dom::bindings::conversions::DOMString,
+        ) -> $crate::dom::bindings::error::Fallible<
+            Option<$crate::dom::bindings::root::DomRoot<$crate::dom::element::Element>>,
+        > {
+            Ok(
+                $crate::dom::element::Element::query_selector_all(&self.node, &selectors)?
+                    .into_iter()
+                    .next(),
+            )
+        }
+
+        /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
+        fn QuerySelectorAll(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            selectors: $crate::dom::bindings::conversions::DOMString,
+        ) -> $crate::dom::bindings::error::Fallible<
+            $crate::dom::bindings::root::DomRoot<$crate::dom::nodelist::NodeList>,
+        > {
+            $crate::dom::element::Element::query_selector_all_list(cx, &self.node, &selectors)
+        }
+
         /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
         fn FirstElementChild(
             &self,
