@@ -215,3 +215,57 @@ fn consume_body(
     // Step 7: Return promise.
     promise
 }
+
+/// The members of the Body mixin (<https://fetch.spec.whatwg.org/#body-mixin>),
+/// written once for `Request` and `Response`: expanded inside their
+/// `…Methods` impls, whose types have a `body_used: Cell<bool>` field and a
+/// `consume(cx, kind)` method running "consume body".
+#[macro_export]
+macro_rules! body_mixin_methods {
+    () => {
+        /// <https://fetch.spec.whatwg.org/#dom-body-bodyused>
+        fn BodyUsed(&self, _cx: &mut mozjs::context::JSContext) -> bool {
+            self.body_used.get()
+        }
+
+        /// <https://fetch.spec.whatwg.org/#dom-body-arraybuffer>
+        fn ArrayBuffer(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::error::Fallible<
+            std::rc::Rc<$crate::dom::bindings::promise::Promise>,
+        > {
+            self.consume(cx, $crate::dom::body::BodyKind::ArrayBuffer)
+        }
+
+        /// <https://fetch.spec.whatwg.org/#dom-body-blob>
+        fn Blob(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::error::Fallible<
+            std::rc::Rc<$crate::dom::bindings::promise::Promise>,
+        > {
+            self.consume(cx, $crate::dom::body::BodyKind::Blob)
+        }
+
+        /// <https://fetch.spec.whatwg.org/#dom-body-json>
+        fn Json(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::error::Fallible<
+            std::rc::Rc<$crate::dom::bindings::promise::Promise>,
+        > {
+            self.consume(cx, $crate::dom::body::BodyKind::Json)
+        }
+
+        /// <https://fetch.spec.whatwg.org/#dom-body-text>
+        fn Text(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::error::Fallible<
+            std::rc::Rc<$crate::dom::bindings::promise::Promise>,
+        > {
+            self.consume(cx, $crate::dom::body::BodyKind::Text)
+        }
+    };
+}

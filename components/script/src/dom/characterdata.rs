@@ -13,12 +13,9 @@ use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 
 use crate::dom::bindings::codegen::CharacterDataBinding::CharacterDataMethods;
-use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
-use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
-use crate::dom::element::Element;
 use crate::dom::node::{Node, NodeKind};
 
 #[derive(JSTraceable)]
@@ -186,39 +183,5 @@ impl CharacterDataMethods for CharacterData {
         Ok(())
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-childnode-remove>
-    fn Remove(&self, cx: &mut JSContext) -> Fallible<()> {
-        // Step 1: If this's parent is null, then return.
-        // Step 2: Remove this.
-        if let Some(parent) = self.node.parent() {
-            parent.remove(&self.node);
-            crate::script_element::run_post_connection_steps(cx);
-        }
-        Ok(())
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-childnode-before>
-    fn Before(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.before_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-childnode-after>
-    fn After(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.after_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-childnode-replacewith>
-    fn ReplaceWith(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.replace_with_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-previouselementsibling>
-    fn PreviousElementSibling(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.previous_element_sibling()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-nextelementsibling>
-    fn NextElementSibling(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.next_element_sibling()
-    }
+    crate::child_node_methods!();
 }

@@ -9,7 +9,6 @@ use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 
 use crate::dom::bindings::codegen::DocumentBinding::DocumentMethods;
-use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::reflector::reflect_dom_object;
@@ -23,7 +22,6 @@ use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLColle
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::node::{Node, NodeKind};
-use crate::dom::nodelist::NodeList;
 use crate::dom::text::Text;
 
 /// <https://html.spec.whatwg.org/multipage/dom.html#current-document-readiness>
@@ -502,26 +500,6 @@ impl DocumentMethods for Document {
             .find(|e| e.get_attribute("id").as_deref() == Some(id.as_str())))
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselector>
-    fn QuerySelector(
-        &self,
-        _cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<Option<DomRoot<Element>>> {
-        Ok(Element::query_selector_all(&self.node, &selectors)?
-            .into_iter()
-            .next())
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
-    fn QuerySelectorAll(
-        &self,
-        cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<DomRoot<NodeList>> {
-        Element::query_selector_all_list(cx, &self.node, &selectors)
-    }
-
     /// <https://dom.spec.whatwg.org/#dom-document-createelement>
     fn CreateElement(
         &self,
@@ -622,40 +600,7 @@ impl DocumentMethods for Document {
         implementation
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
-    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.first_element_child()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
-    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.last_element_child()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
-    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
-        self.node.child_element_count()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
-    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
-        self.node.children_collection(cx)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
-    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.prepend_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
-    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.append_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
-    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.replace_children_nodes(cx, nodes)
-    }
+    crate::parent_node_methods!();
 }
 
 /// <https://dom.spec.whatwg.org/#valid-element-local-name>

@@ -8,7 +8,6 @@ use mozjs::context::JSContext;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DocumentFragmentBinding::DocumentFragmentMethods;
-use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::reflect_dom_object;
@@ -16,9 +15,7 @@ use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
 use crate::dom::element::Element;
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::htmlcollection::HTMLCollection;
 use crate::dom::node::{Node, NodeKind};
-use crate::dom::nodelist::NodeList;
 
 #[derive(JSTraceable)]
 pub struct DocumentFragment {
@@ -60,29 +57,6 @@ impl DocumentFragment {
 }
 
 impl DocumentFragmentMethods for DocumentFragment {
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselector>: return
-    /// the first result of running scope-match a selectors string
-    /// selectors against this, if the result is not an empty list; null
-    /// otherwise.
-    fn QuerySelector(
-        &self,
-        _cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<Option<DomRoot<Element>>> {
-        Ok(Element::query_selector_all(self.upcast_node(), &selectors)?
-            .into_iter()
-            .next())
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
-    fn QuerySelectorAll(
-        &self,
-        cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<DomRoot<NodeList>> {
-        Element::query_selector_all_list(cx, self.upcast_node(), &selectors)
-    }
-
     /// <https://dom.spec.whatwg.org/#dom-documentfragment-documentfragment>:
     /// set this's node document to current global object's associated
     /// Document.
@@ -110,38 +84,5 @@ impl DocumentFragmentMethods for DocumentFragment {
             .find(|e| e.get_attribute("id").as_deref() == Some(element_id.as_str())))
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
-    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.first_element_child()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
-    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.last_element_child()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
-    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
-        self.node.child_element_count()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
-    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
-        self.node.children_collection(cx)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
-    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.prepend_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
-    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.append_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
-    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.replace_children_nodes(cx, nodes)
-    }
+    crate::parent_node_methods!();
 }

@@ -11,7 +11,6 @@ use mozjs::context::JSContext;
 
 use crate::dom::attr::Attr;
 use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
-use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::root::{Dom, DomRoot, MutNullableDom};
@@ -421,40 +420,9 @@ impl ElementMethods for Element {
         Ok(())
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-childnode-remove>
-    fn Remove(&self, cx: &mut JSContext) -> Fallible<()> {
-        // Step 1: If this's parent is null, then return.
-        // Step 2: Remove this.
-        if let Some(parent) = self.upcast_node().parent() {
-            parent.remove(self.upcast_node());
-            crate::script_element::run_post_connection_steps(cx);
-        }
-        Ok(())
-    }
-
     /// <https://dom.spec.whatwg.org/#dom-element-hasattribute>
     fn HasAttribute(&self, _cx: &mut JSContext, name: DOMString) -> Fallible<bool> {
         Ok(self.get_attribute(&name).is_some())
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselector>
-    fn QuerySelector(
-        &self,
-        _cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<Option<DomRoot<Element>>> {
-        Ok(Element::query_selector_all(&self.node, &selectors)?
-            .into_iter()
-            .next())
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-queryselectorall>
-    fn QuerySelectorAll(
-        &self,
-        cx: &mut JSContext,
-        selectors: DOMString,
-    ) -> Fallible<DomRoot<NodeList>> {
-        Element::query_selector_all_list(cx, &self.node, &selectors)
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-getelementsbytagname>
@@ -677,65 +645,9 @@ impl ElementMethods for Element {
         result
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-firstelementchild>
-    fn FirstElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.first_element_child()
-    }
+    crate::parent_node_methods!();
 
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-lastelementchild>
-    fn LastElementChild(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.last_element_child()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-childelementcount>
-    fn ChildElementCount(&self, _cx: &mut JSContext) -> u32 {
-        self.node.child_element_count()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-children>
-    fn Children(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
-        self.node.children_collection(cx)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-prepend>
-    fn Prepend(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.prepend_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-append>
-    fn Append(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.append_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-parentnode-replacechildren>
-    fn ReplaceChildren(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.replace_children_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-childnode-before>
-    fn Before(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.before_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-childnode-after>
-    fn After(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.after_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-childnode-replacewith>
-    fn ReplaceWith(&self, cx: &mut JSContext, nodes: Vec<NodeOrString>) -> Fallible<()> {
-        self.node.replace_with_nodes(cx, nodes)
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-previouselementsibling>
-    fn PreviousElementSibling(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.previous_element_sibling()
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-nondocumenttypechildnode-nextelementsibling>
-    fn NextElementSibling(&self, _cx: &mut JSContext) -> Option<DomRoot<Element>> {
-        self.node.next_element_sibling()
-    }
+    crate::child_node_methods!();
 
     /// <https://dom.spec.whatwg.org/#dom-element-classlist>: a
     /// `DOMTokenList` whose associated attribute is `class`, the same

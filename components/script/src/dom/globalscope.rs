@@ -1033,3 +1033,163 @@ fn print_error(error: &ScriptError) {
         );
     }
 }
+
+/// The members of the WindowOrWorkerGlobalScope mixin
+/// (webidl/WindowOrWorkerGlobalScope.webidl), written once for `Window` and
+/// `WorkerGlobalScope`: each delegates to the one implementation on
+/// [`GlobalScope`]. Expanded inside a `…Methods` impl whose type has
+/// `global_scope()` and a `performance: MutNullableDom<Performance>` field.
+#[macro_export]
+macro_rules! window_or_worker_global_scope_methods {
+    () => {
+        /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-btoa>
+        fn Btoa(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            data: String,
+        ) -> $crate::dom::bindings::error::Fallible<String> {
+            $crate::dom::base64::btoa(&data)
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
+        fn Atob(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            data: String,
+        ) -> $crate::dom::bindings::error::Fallible<$crate::dom::bindings::conversions::ByteString>
+        {
+            $crate::dom::base64::atob(&data).map($crate::dom::bindings::conversions::ByteString)
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
+        fn StructuredClone(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            value: $crate::dom::bindings::conversions::RootedJsValue,
+            options: $crate::dom::bindings::codegen::StructuredSerializeOptions,
+        ) -> $crate::dom::bindings::error::Fallible<$crate::dom::bindings::conversions::RootedJsValue>
+        {
+            self.global_scope().structured_clone(cx, value, options)
+        }
+
+        /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>
+        fn Crypto(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::root::DomRoot<$crate::dom::crypto::Crypto> {
+            self.global_scope().crypto(cx)
+        }
+
+        /// <https://fetch.spec.whatwg.org/#dom-global-fetch>
+        fn Fetch(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            input: $crate::dom::bindings::codegen::RequestOrUSVString,
+            init: $crate::dom::bindings::codegen::RequestInit,
+        ) -> $crate::dom::bindings::error::Fallible<
+            std::rc::Rc<$crate::dom::bindings::promise::Promise>,
+        > {
+            $crate::fetch::fetch_method(self.global_scope(), cx, input, init)
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin>
+        fn Origin(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::conversions::USVString {
+            self.global_scope().serialized_origin()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>:
+        /// whether this's relevant settings object is a secure context (decided
+        /// when the document was created, from the top-level creation URL, so a
+        /// child of an insecure page is not secure).
+        fn IsSecureContext(&self, _cx: &mut mozjs::context::JSContext) -> bool {
+            self.global_scope().is_secure_context()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-crossoriginisolated>
+        fn CrossOriginIsolated(&self, _cx: &mut mozjs::context::JSContext) -> bool {
+            self.global_scope().cross_origin_isolated()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-settimeout>
+        fn SetTimeout(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            handler: $crate::dom::bindings::conversions::RootedJsValue,
+            timeout: i32,
+            arguments: Vec<$crate::dom::bindings::conversions::RootedJsValue>,
+        ) -> $crate::dom::bindings::error::Fallible<i32> {
+            Ok(self
+                .global_scope()
+                .set_timeout_or_interval(cx, handler, timeout, arguments, false))
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
+        fn ClearTimeout(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            id: i32,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            self.global_scope().clear_timeout_or_interval(id);
+            Ok(())
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-setinterval>
+        fn SetInterval(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            handler: $crate::dom::bindings::conversions::RootedJsValue,
+            timeout: i32,
+            arguments: Vec<$crate::dom::bindings::conversions::RootedJsValue>,
+        ) -> $crate::dom::bindings::error::Fallible<i32> {
+            Ok(self
+                .global_scope()
+                .set_timeout_or_interval(cx, handler, timeout, arguments, true))
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>
+        fn ClearInterval(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            id: i32,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            self.global_scope().clear_timeout_or_interval(id);
+            Ok(())
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-queuemicrotask>
+        fn QueueMicrotask(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            callback: std::rc::Rc<$crate::dom::bindings::codegen::VoidFunction>,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            self.global_scope().queue_microtask(cx, callback)
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror>
+        fn ReportError(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            e: $crate::dom::bindings::conversions::RootedJsValue,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            self.global_scope().report_error(cx, e);
+            Ok(())
+        }
+
+        /// <https://w3c.github.io/hr-time/#the-performance-attribute>: this
+        /// global's own `Performance` (a worker's time origin is the worker's).
+        fn Performance(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::root::DomRoot<$crate::dom::performance::Performance> {
+            if let Some(p) = self.performance.get() {
+                return p;
+            }
+            let p = $crate::dom::performance::Performance::new(cx, self.global_scope());
+            self.performance.set(Some(&p));
+            p
+        }
+    };
+}

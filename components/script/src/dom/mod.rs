@@ -79,6 +79,7 @@ pub mod namednodemap;
 pub mod navigator;
 pub mod node;
 pub mod nodelist;
+pub mod nodemixins;
 pub mod performance;
 pub mod popstateevent;
 pub mod profiler;

@@ -343,28 +343,6 @@ impl ResponseMethods for Response {
         ))
     }
 
-    /// <https://fetch.spec.whatwg.org/#dom-body-bodyused>
-    fn BodyUsed(&self, _cx: &mut JSContext) -> bool {
-        self.body_used.get()
-    }
-
-    /// <https://fetch.spec.whatwg.org/#dom-body-arraybuffer>
-    fn ArrayBuffer(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
-        self.consume(cx, BodyKind::ArrayBuffer)
-    }
-
-    /// <https://fetch.spec.whatwg.org/#dom-body-blob>
-    fn Blob(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
-        self.consume(cx, BodyKind::Blob)
-    }
-
-    /// <https://fetch.spec.whatwg.org/#dom-body-json>
-    fn Json(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
-        self.consume(cx, BodyKind::Json)
-    }
-
-    /// <https://fetch.spec.whatwg.org/#dom-body-text>
-    fn Text(&self, cx: &mut JSContext) -> Fallible<Rc<Promise>> {
-        self.consume(cx, BodyKind::Text)
-    }
+    // The Body mixin (webidl/Body.webidl), written once in `body.rs`.
+    crate::body_mixin_methods!();
 }

@@ -16,7 +16,6 @@ use mozjs::rooted;
 use mozjs::rust::HandleObject;
 
 use crate::browsing_context::{self, NavigableId};
-use crate::dom::bindings::codegen::VoidFunction;
 use crate::dom::bindings::codegen::WindowBinding::WindowMethods;
 use crate::dom::bindings::codegen::{
     FrameRequestCallback, IdleRequestCallback, IdleRequestOptions,
@@ -347,35 +346,6 @@ impl Window {
 }
 
 impl WindowMethods for Window {
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-btoa>
-    fn Btoa(&self, _cx: &mut JSContext, data: String) -> Fallible<String> {
-        crate::dom::base64::btoa(&data)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-atob>
-    fn Atob(
-        &self,
-        _cx: &mut JSContext,
-        data: String,
-    ) -> Fallible<crate::dom::bindings::conversions::ByteString> {
-        crate::dom::base64::atob(&data).map(crate::dom::bindings::conversions::ByteString)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/structured-data.html#dom-structuredclone>
-    fn StructuredClone(
-        &self,
-        cx: &mut JSContext,
-        value: RootedJsValue,
-        options: crate::dom::bindings::codegen::StructuredSerializeOptions,
-    ) -> Fallible<RootedJsValue> {
-        self.global_scope().structured_clone(cx, value, options)
-    }
-
-    /// <https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>
-    fn Crypto(&self, cx: &mut JSContext) -> DomRoot<crate::dom::crypto::Crypto> {
-        self.global_scope().crypto(cx)
-    }
-
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window>
     fn Window(&self, _cx: &mut JSContext) -> DomRoot<Window> {
         DomRoot::from_ref(self)
@@ -519,88 +489,9 @@ impl WindowMethods for Window {
         window_post_message_steps(cx, self.navigable_id(), &message, &target_origin.0)
     }
 
-    /// <https://fetch.spec.whatwg.org/#dom-global-fetch>
-    fn Fetch(
-        &self,
-        cx: &mut JSContext,
-        input: crate::dom::bindings::codegen::RequestOrUSVString,
-        init: crate::dom::bindings::codegen::RequestInit,
-    ) -> Fallible<Rc<crate::dom::bindings::promise::Promise>> {
-        crate::fetch::fetch_method(self.global_scope(), cx, input, init)
-    }
-
     // The WindowOrWorkerGlobalScope mixin (webidl/WindowOrWorkerGlobalScope.webidl),
     // implemented once by `GlobalScope`.
-
-    fn Origin(&self, _cx: &mut JSContext) -> USVString {
-        self.global_scope().serialized_origin()
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-issecurecontext>:
-    /// whether this's relevant settings object is a secure context (decided
-    /// when the document was created, from the top-level creation URL, so a
-    /// child of an insecure page is not secure).
-    fn IsSecureContext(&self, _cx: &mut JSContext) -> bool {
-        self.global_scope().is_secure_context()
-    }
-
-    fn CrossOriginIsolated(&self, _cx: &mut JSContext) -> bool {
-        self.global_scope().cross_origin_isolated()
-    }
-
-    fn SetTimeout(
-        &self,
-        cx: &mut JSContext,
-        handler: RootedJsValue,
-        timeout: i32,
-        arguments: Vec<RootedJsValue>,
-    ) -> Fallible<i32> {
-        Ok(self
-            .global_scope()
-            .set_timeout_or_interval(cx, handler, timeout, arguments, false))
-    }
-
-    fn ClearTimeout(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        self.global_scope().clear_timeout_or_interval(id);
-        Ok(())
-    }
-
-    fn SetInterval(
-        &self,
-        cx: &mut JSContext,
-        handler: RootedJsValue,
-        timeout: i32,
-        arguments: Vec<RootedJsValue>,
-    ) -> Fallible<i32> {
-        Ok(self
-            .global_scope()
-            .set_timeout_or_interval(cx, handler, timeout, arguments, true))
-    }
-
-    fn ClearInterval(&self, _cx: &mut JSContext, id: i32) -> Fallible<()> {
-        self.global_scope().clear_timeout_or_interval(id);
-        Ok(())
-    }
-
-    fn QueueMicrotask(&self, cx: &mut JSContext, callback: Rc<VoidFunction>) -> Fallible<()> {
-        self.global_scope().queue_microtask(cx, callback)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror>
-    fn ReportError(&self, cx: &mut JSContext, e: RootedJsValue) -> Fallible<()> {
-        self.global_scope().report_error(cx, e);
-        Ok(())
-    }
-
-    /// <https://w3c.github.io/hr-time/#the-performance-attribute>
-    fn Performance(&self, cx: &mut JSContext) -> DomRoot<Performance> {
-        if let Some(p) = self.performance.get() {
-            return p;
-        }
-        let p = Performance::new(cx, self.global_scope());
-        self.performance.set(Some(&p));
-        p
-    }
+    crate::window_or_worker_global_scope_methods!();
 
     /// <https://html.spec.whatwg.org/multipage/imagebitmap-and-animations.html#dom-animationframeprovider-requestanimationframe>
     fn RequestAnimationFrame(
