@@ -92,12 +92,15 @@ fn count(samples: &[&Value], m: &str) -> usize {
     samples.iter().filter(|s| marker(s) == Some(m)).count()
 }
 
-/// The acceptance test: on a GC-heavy page in an isolated realm,
-/// the share of `gc` samples matches, within 2 points, the share of wall
-/// time SpiderMonkey spent in GC over the same interval (measured by the
-/// sampler's GC and nursery callbacks).
-#[test]
-fn gc_share_matches_the_time_spent_in_gc() {
+/// One run of the GC-heavy page under a 1 ms session: the trace and
+/// interval (`c0`, `c1`) and the GC and wall time measured around it.
+struct GcRun {
+    r: Value,
+    gc: f64,
+    wall: f64,
+}
+
+fn gc_heavy_run() -> GcRun {
     let server = TestServer::start().unwrap();
     let mut rt = page(&server, "", true);
     rt.evaluate(
@@ -122,7 +125,43 @@ fn gc_share_matches_the_time_spent_in_gc() {
         1,
     )
     .unwrap();
-    let r = result(&mut rt);
+    GcRun {
+        r: result(&mut rt),
+        gc,
+        wall,
+    }
+}
+
+/// The acceptance test: on a GC-heavy page in an isolated realm,
+/// the share of `gc` samples matches, within 2 points, the share of wall
+/// time SpiderMonkey spent in GC over the same interval (measured by the
+/// sampler's GC and nursery callbacks).
+///
+/// The comparison means something only when the sampler kept its 1 ms
+/// schedule: when the machine starves the sampling thread (a CI run once
+/// got 4,300 samples where 5,000 were due, and a 4.7-point gap), the lost
+/// samples are not spread evenly over GC and script. Such a run is
+/// repeated (at most three runs); the assertions are checked on the first
+/// run that sampled at least 90 % of its ticks, and a machine that never
+/// lets the sampler keep up fails the test with that reason.
+#[test]
+fn gc_share_matches_the_time_spent_in_gc() {
+    let mut attempts = Vec::new();
+    let run = loop {
+        let run = gc_heavy_run();
+        let (c0, c1) = (run.r["c0"].as_f64().unwrap(), run.r["c1"].as_f64().unwrap());
+        let due = (c1 - c0).floor();
+        let got = window(&run.r["t"], c0, c1).len() as f64;
+        if got >= 0.9 * due {
+            break run;
+        }
+        attempts.push(format!("{got} samples of {due} due"));
+        assert!(
+            attempts.len() < 3,
+            "the sampler never kept its 1 ms schedule: {attempts:?}"
+        );
+    };
+    let GcRun { r, gc, wall } = &run;
     let (c0, c1) = (r["c0"].as_f64().unwrap(), r["c1"].as_f64().unwrap());
     let samples = window(&r["t"], c0, c1);
     let gc_samples = count(&samples, "gc");
@@ -130,7 +169,7 @@ fn gc_share_matches_the_time_spent_in_gc() {
     let sampled = gc_samples as f64 / samples.len() as f64;
     let measured = gc / wall;
     eprintln!(
-        "{} samples: {gc_samples} gc, {script_samples} script; gc share sampled {:.1} %, measured {:.1} %",
+        "{} samples: {gc_samples} gc, {script_samples} script; gc share sampled {:.1} %, measured {:.1} % (runs starved before: {attempts:?})",
         samples.len(),
         sampled * 100.0,
         measured * 100.0
