@@ -236,6 +236,22 @@ fn target_of(proxy: HandleObject) -> *mut JSObject {
     unsafe { ToWindowIfWindowProxy(proxy.get()) }
 }
 
+/// Runs `op`, a JSAPI call that returns false with an exception pending,
+/// on the WindowProxy's [[Window]] (rooted for the call): the
+/// `Ordinary...(W, ...)` step the same-origin traps end with.
+fn on_window(
+    cx: &mut JSContext,
+    proxy: HandleObject,
+    op: impl FnOnce(&mut JSContext, HandleObject) -> bool,
+) -> Result<(), ()> {
+    rooted!(&in(cx) let target = target_of(proxy));
+    if op(cx, target.handle()) {
+        Ok(())
+    } else {
+        Err(())
+    }
+}
+
 /// [[GetOwnProperty]] of a WindowProxy, the steps for a same-origin
 /// caller (the WindowProxy's own handler runs only for code of its own
 /// realm; other realms go through [`wrap`]'s wrappers, which call this
@@ -276,17 +292,15 @@ unsafe extern "C" fn proxy_get_own_property(
             }
             // Step 3: If IsPlatformObjectSameOrigin(W) is true, then
             // return ! OrdinaryGetOwnProperty(W, P).
-            rooted!(&in(cx) let target = target_of(proxy));
-            if !JS_GetOwnPropertyDescriptorById(
-                cx,
-                target.handle(),
-                id,
-                mozjs::rust::MutableHandle::from_raw(desc),
-                is_none,
-            ) {
-                return Err(());
-            }
-            Ok(())
+            on_window(cx, proxy, |cx, target| {
+                JS_GetOwnPropertyDescriptorById(
+                    cx,
+                    target,
+                    id,
+                    mozjs::rust::MutableHandle::from_raw(desc),
+                    is_none,
+                )
+            })
         })
     }
 }
@@ -315,11 +329,9 @@ unsafe extern "C" fn proxy_define_property(
                 return Ok(());
             }
             // Step 2.2: Return ? OrdinaryDefineOwnProperty(W, P, Desc).
-            rooted!(&in(cx) let target = target_of(proxy));
-            if !JS_DefinePropertyById(cx, target.handle(), id, Handle::from_raw(desc), result) {
-                return Err(());
-            }
-            Ok(())
+            on_window(cx, proxy, |cx, target| {
+                JS_DefinePropertyById(cx, target, id, Handle::from_raw(desc), result)
+            })
         })
     }
 }
@@ -353,11 +365,9 @@ unsafe extern "C" fn proxy_delete(
                 return Ok(());
             }
             // Step 2.2: Return ? OrdinaryDelete(W, P).
-            rooted!(&in(cx) let target = target_of(proxy));
-            if !JS_DeletePropertyById(cx, target.handle(), id, result) {
-                return Err(());
-            }
-            Ok(())
+            on_window(cx, proxy, |cx, target| {
+                JS_DeletePropertyById(cx, target, id, result)
+            })
         })
     }
 }
@@ -485,11 +495,9 @@ unsafe extern "C" fn proxy_has(
                     return Ok(());
                 }
             }
-            rooted!(&in(cx) let target = target_of(proxy));
-            if !JS_HasPropertyById(cx, target.handle(), id, bp) {
-                return Err(());
-            }
-            Ok(())
+            on_window(cx, proxy, |cx, target| {
+                JS_HasPropertyById(cx, target, id, bp)
+            })
         })
     }
 }
@@ -511,11 +519,9 @@ unsafe extern "C" fn proxy_has_own(
                 *bp = indexed_child(cx, proxy, index)?.is_some();
                 return Ok(());
             }
-            rooted!(&in(cx) let target = target_of(proxy));
-            if !JS_HasOwnPropertyById(cx, target.handle(), id, bp) {
-                return Err(());
-            }
-            Ok(())
+            on_window(cx, proxy, |cx, target| {
+                JS_HasOwnPropertyById(cx, target, id, bp)
+            })
         })
     }
 }
@@ -547,17 +553,15 @@ unsafe extern "C" fn proxy_get(
                     return Ok(());
                 }
             }
-            rooted!(&in(cx) let target = target_of(proxy));
-            if !JS_ForwardGetPropertyTo(
-                cx,
-                target.handle(),
-                id,
-                Handle::from_raw(receiver),
-                mozjs::rust::MutableHandle::from_raw(vp),
-            ) {
-                return Err(());
-            }
-            Ok(())
+            on_window(cx, proxy, |cx, target| {
+                JS_ForwardGetPropertyTo(
+                    cx,
+                    target,
+                    id,
+                    Handle::from_raw(receiver),
+                    mozjs::rust::MutableHandle::from_raw(vp),
+                )
+            })
         })
     }
 }
@@ -587,18 +591,16 @@ unsafe extern "C" fn proxy_set(
                 return Ok(());
             }
             // Step 3.2: Return ? OrdinarySet(W, P, V, Receiver).
-            rooted!(&in(cx) let target = target_of(proxy));
-            if !JS_ForwardSetPropertyTo(
-                cx,
-                target.handle(),
-                id,
-                Handle::from_raw(v),
-                Handle::from_raw(receiver),
-                result,
-            ) {
-                return Err(());
-            }
-            Ok(())
+            on_window(cx, proxy, |cx, target| {
+                JS_ForwardSetPropertyTo(
+                    cx,
+                    target,
+                    id,
+                    Handle::from_raw(v),
+                    Handle::from_raw(receiver),
+                    result,
+                )
+            })
         })
     }
 }
