@@ -1,27 +1,48 @@
 //! The state of the agent (one JS thread: the page's, or a dedicated
 //! worker's) that lives as long as its [`JsRuntime`](crate::runtime::JsRuntime):
-//! one [`Agent`] per thread, in one slot, instead of a `thread_local!`
-//! table per module.
+//! one [`Agent`] per runtime, in one per-thread slot, instead of a
+//! `thread_local!` table per module.
 //!
-//! The runtime's `Drop` takes the agent out of the slot ([`shut_down`])
-//! while the context still lives, so every root the agent holds goes
-//! before the context, in the order [`Agent`]'s `Drop` states. A thread
-//! that runs a second runtime after the first gets a fresh agent: nothing
-//! (a script's muted flag, a pending fetch, a rejected promise) carries
-//! over from one agent to the next.
+//! * The runtime owns its agent ([`OwnedAgent`], made by [`start`] before
+//!   anything else of the runtime): every table of the agent (workers,
+//!   script elements, fetches, the event loop, profiling, navigables,
+//!   module maps, session storage, ...) is a field of [`Agent`], whose type
+//!   stays private to the module that uses it. Modules reach their table
+//!   through [`current`] / [`existing`], or through an [`AgentLocal`] key
+//!   used like a `thread_local!` key (`TABLE.with(|t| ...)`).
+//! * The teardown order is written once, in [`OwnedAgent`]'s `Drop`, which
+//!   `JsRuntime`'s `Drop` runs first, while the context lives: every root
+//!   the agent holds goes before the context. During the teardown the
+//!   agent stays reachable (a task dropped by the event loop's shutdown may
+//!   still reach its table); afterwards the slot is empty.
+//! * A thread that runs a second runtime after the first gets a fresh
+//!   agent ([`start`] replaces whatever the slot holds): nothing (a
+//!   navigable, a session storage bottle, a module map entry, a profiler,
+//!   a script's muted flag, a pending fetch, a rejected promise) carries
+//!   over from one agent to the next.
 //!
-//! Profiling's state ([`crate::profiling`]) follows the same pattern in its
-//! own slot; the runtime drops it just before this one.
+//! What stays per thread (`thread_local!`) says why in its module: state
+//! that SpiderMonkey's callbacks or finalizers touch while the context is
+//! destroyed, after the agent is gone (the rooting stack, weak anchors,
+//! the watchdog's flags, the test bindings' counters), state set before
+//! the runtime exists (a worker's shared state, its inherited limits), and
+//! counters that must only grow on the thread.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 /// This agent's tables, each owned by the module that uses it (the fields'
 /// types are private to those modules; they reach them through
-/// [`current`] and [`existing`]).
+/// [`current`], [`existing`] and [`AgentLocal`] keys). No `Drop` here:
+/// the order in which they are emptied is [`OwnedAgent`]'s.
 pub(crate) struct Agent {
+    /// The runtime whose agent this is (its `Runtime`) and the event
+    /// loop's "performing a microtask checkpoint" flag.
+    pub(crate) runtime: crate::runtime::AgentRuntime,
+    /// The event loop (its tasks, timers and inbox).
+    pub(crate) event_loop: crate::event_loop::InstalledEventLoop,
     /// The dedicated workers this agent created (their `Worker` objects'
-    /// roots and their threads).
+    /// roots and their threads) and the fallback loader of new workers.
     pub(crate) workers: crate::workers::OwnedWorkers,
     /// Script elements waiting for their fetch or post-connection steps
     /// (they root DOM nodes) and the script fetch threads.
@@ -30,61 +51,144 @@ pub(crate) struct Agent {
     pub(crate) abort_timeouts: crate::dom::abortsignal::AbortTimeouts,
     /// Pending fetches' completion steps (they root JS objects).
     pub(crate) fetches: crate::fetch::Fetches,
+    /// The sampler, the profiling sessions and their notifications.
+    pub(crate) profiling: Rc<crate::profiling::AgentProfiling>,
+    /// The navigables (their globals' and containers' roots), the page's
+    /// loader and the blob URL store without one.
+    pub(crate) navigables: crate::browsing_context::Navigables,
+    /// The synchronous iframe `load` events' nesting.
+    pub(crate) iframes: crate::dom::htmliframeelement::IframeLoads,
     /// The rejected-promise lists (roots of promises).
     pub(crate) rejections: crate::rejection::Rejections,
     /// The pending mutation observers (roots) and the observer counters.
     pub(crate) mutation_observers: crate::dom::mutationobserver::MutationObservers,
     /// The classic scripts' host-defined data and the sampler's registry.
     pub(crate) scripts: crate::script_registry::Scripts,
+    /// The module maps: modules' host-defined data, pending static
+    /// imports (roots) and the graphs' loading states (roots).
+    pub(crate) modules: crate::module_loading::ModuleMaps,
+    /// The session storage bottles, by top-level traversable and origin.
+    pub(crate) session_storage: crate::dom::storage::SessionBottles,
 }
 
 impl Agent {
     fn new() -> Agent {
         Agent {
-            workers: crate::workers::OwnedWorkers::default(),
-            script_elements: crate::script_element::ScriptElements::default(),
-            abort_timeouts: crate::dom::abortsignal::AbortTimeouts::default(),
-            fetches: crate::fetch::Fetches::default(),
-            rejections: crate::rejection::Rejections::default(),
-            mutation_observers: crate::dom::mutationobserver::MutationObservers::default(),
-            scripts: crate::script_registry::Scripts::default(),
+            runtime: Default::default(),
+            event_loop: Default::default(),
+            workers: Default::default(),
+            script_elements: Default::default(),
+            abort_timeouts: Default::default(),
+            fetches: Default::default(),
+            profiling: Default::default(),
+            navigables: Default::default(),
+            iframes: Default::default(),
+            rejections: Default::default(),
+            mutation_observers: Default::default(),
+            scripts: Default::default(),
+            modules: Default::default(),
+            session_storage: Default::default(),
         }
     }
 }
 
-impl Drop for Agent {
-    /// The teardown order of the agent's tables, all while the context
-    /// lives. `JsRuntime`'s `Drop` runs steps 1-4 earlier, at the points
-    /// its own order needs them (the workers before the event loop shuts
-    /// down; script elements, fetches and abort timeouts as it shuts
-    /// down), so in a normal shutdown they find nothing left here; steps
-    /// 5-7 run here, after profiling's state and the navigables are gone.
+/// The agent as its runtime owns it (a field of `JsRuntime`, dropped
+/// first). Its `Drop` is the agent's whole teardown order.
+pub(crate) struct OwnedAgent {
+    agent: Rc<Agent>,
+    /// The `profilerRealmID` of the runtime's global, once made (its
+    /// environment's blob URLs are revoked at teardown).
+    global_realm: Option<u64>,
+}
+
+impl OwnedAgent {
+    /// The agent.
+    pub(crate) fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// Records the runtime's global (see `global_realm`).
+    pub(crate) fn set_global_realm(&mut self, realm_id: u64) {
+        self.global_realm = Some(realm_id);
+    }
+}
+
+impl Drop for OwnedAgent {
+    /// The teardown order of the agent, all while the context lives and
+    /// the agent is still this thread's (a step may reach another's table
+    /// through the slot: a task dropped in step 5 may bury a profiling
+    /// session, which step 6 then cancels).
     fn drop(&mut self) {
-        // 1. The workers: terminated, and their threads joined (their
-        //    runtimes are this one's children).
-        self.workers.shut_down();
-        // 2. Script elements: the fetch threads are stopped and joined
-        //    (their loader aborted) and the waiting scripts' roots go.
-        self.script_elements.discard();
-        // 3. Pending fetches: their threads stop before their next hop and
-        //    their completion steps (and the roots they hold) go.
-        self.fetches.discard();
-        // 4. The signals waiting for `AbortSignal.timeout()`.
-        self.abort_timeouts.discard();
-        // 5. The rejected promises' roots.
-        self.rejections.clear();
-        // 6. The pending mutation observers' roots.
-        self.mutation_observers.clear();
-        // 7. The script records last: nothing above reads them, and the
-        //    sampler that shared the registry is gone with profiling.
-        self.scripts.clear();
+        let agent = &self.agent;
+        // 1. No watchdog interrupts this context from now on.
+        crate::watchdog::unregister_runtime();
+        // 2. A worker's context is unpublished before it goes (see
+        //    `workers::PublishedContext`).
+        crate::workers::runtime_dropping();
+        // 3. The global's environment is destroyed: its blob URL entries
+        //    are removed (https://w3c.github.io/FileAPI/#lifeTime).
+        if let Some(realm_id) = self.global_realm {
+            crate::browsing_context::blob_store().revoke_environment(realm_id);
+        }
+        // 4. The workers: terminated, and their threads joined (their
+        //    runtimes are this one's children), before the event loop
+        //    stops taking their messages.
+        agent.workers.shut_down();
+        // 5. The event loop shuts down (`EventLoop::shut_down`): its inbox
+        //    closes and its queued tasks go; then, interleaved with it as
+        //    they queue tasks, script elements (fetch threads stopped and
+        //    joined), pending fetches and `AbortSignal.timeout()` signals;
+        //    then its timers, and the loop is uninstalled.
+        if let Some(event_loop) = agent.event_loop.installed() {
+            event_loop.shut_down();
+        }
+        // 6. Profiling: every session is cancelled while the sampler
+        //    exists, then the sampler goes (`AgentProfiling::shut_down`).
+        agent.profiling.shut_down();
+        // 7. The navigables' roots (globals, containers) and the loader.
+        agent.navigables.shut_down();
+        // 8. The rejected promises' roots.
+        agent.rejections.clear();
+        // 9. The pending mutation observers' roots.
+        agent.mutation_observers.clear();
+        // 10. The script records: nothing above reads them after its step,
+        //     and the sampler that shared the registry is gone.
+        agent.scripts.clear();
+        // 11. The module maps: pending loads and graph states (roots).
+        agent.modules.clear();
+        // 12. The session storage bottles (they end with the agent's
+        //     top-level traversables).
+        agent.session_storage.clear();
+        // 13. The agent leaves the slot (the runtime is no longer
+        //     reachable through it); its emptied tables drop with the
+        //     last reference.
+        let _ = AGENT.try_with(|a| {
+            let mut slot = a.borrow_mut();
+            if slot.as_ref().is_some_and(|s| Rc::ptr_eq(s, agent)) {
+                slot.take();
+            }
+        });
     }
 }
 
 thread_local! {
     /// The agent running on this thread; `None` before first use and
-    /// after [`shut_down`].
+    /// after its runtime is gone. (The one per-thread slot: everything
+    /// per agent is a field of [`Agent`].)
     static AGENT: RefCell<Option<Rc<Agent>>> = const { RefCell::new(None) };
+}
+
+/// Starts a fresh agent on this thread for a new runtime, which owns it.
+/// Whatever the slot held before (an agent made by a call after the last
+/// runtime's teardown) is dropped: nothing carries over.
+pub(crate) fn start() -> OwnedAgent {
+    let agent = Rc::new(Agent::new());
+    let stale = AGENT.with(|a| a.borrow_mut().replace(agent.clone()));
+    drop(stale);
+    OwnedAgent {
+        agent,
+        global_realm: None,
+    }
 }
 
 /// This thread's agent, created on first use.
@@ -96,17 +200,23 @@ pub(crate) fn current() -> Rc<Agent> {
     })
 }
 
-/// This thread's agent if it exists (callbacks running during or after
-/// [`shut_down`], or at thread exit, do not create it again).
+/// This thread's agent if it exists (callbacks running after its
+/// runtime's teardown, or at thread exit, do not create it again).
 pub(crate) fn existing() -> Option<Rc<Agent>> {
     AGENT.try_with(|a| a.borrow().clone()).ok().flatten()
 }
 
-/// Drops this thread's agent (in the order of [`Agent`]'s `Drop`); called
-/// before the context goes away.
-pub(crate) fn shut_down() {
-    let agent = AGENT.with(|a| a.borrow_mut().take());
-    drop(agent);
+/// A key naming one table of this thread's agent, used like a
+/// `thread_local!` key: `TABLE.with(|t| ...)` runs on the field of
+/// [`current`] (made on first use) that the key's function selects.
+pub(crate) struct AgentLocal<T: 'static>(pub(crate) fn(&Agent) -> &T);
+
+impl<T: 'static> AgentLocal<T> {
+    /// Runs `f` on this agent's table.
+    pub(crate) fn with<R>(&'static self, f: impl FnOnce(&T) -> R) -> R {
+        let agent = current();
+        f((self.0)(&agent))
+    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! The agent's navigables (<https://html.spec.whatwg.org/multipage/document-sequences.html#navigables>):
 //! a top-level traversable and the child navigables of its `<iframe>`s,
 //! each with its own `Window` global (its own realm, in the one
-//! SpiderMonkey context of the agent), kept in a per-thread registry.
+//! SpiderMonkey context of the agent), kept in the agent's registry
+//! ([`Navigables`], a field of [`crate::agent::Agent`]).
 //!
 //! The registry roots every navigable's global and container element
-//! until the runtime goes away ([`shut_down`]). Code refers to another
+//! until the agent's teardown ([`Navigables::shut_down`]), before the
+//! context goes; a thread's next runtime starts with no navigable. Code refers to another
 //! browsing context by its [`NavigableId`], never by holding an object of
 //! the other realm; script reaches another window through its WindowProxy
 //! ([`window_proxy_of`], `crate::windowproxy`), one object for the
@@ -66,14 +68,41 @@ struct Navigable {
     delaying_load: bool,
 }
 
-thread_local! {
+/// The agent's navigables, its page's loader and its blob URL store
+/// without one (a field of [`crate::agent::Agent`]).
+pub(crate) struct Navigables {
+    list: RefCell<Vec<Navigable>>,
+    loader: RefCell<Option<Rc<dyn Loader>>>,
     /// The blob URL store when no loader is set (scripts evaluated
     /// without a page).
-    static FALLBACK_BLOB_STORE: std::sync::Arc<jsprof_net::BlobStore> =
-        std::sync::Arc::new(jsprof_net::BlobStore::new());
-    static NAVIGABLES: RefCell<Vec<Navigable>> = const { RefCell::new(Vec::new()) };
-    static LOADER: RefCell<Option<Rc<dyn Loader>>> = const { RefCell::new(None) };
+    fallback_blob_store: std::sync::Arc<jsprof_net::BlobStore>,
 }
+
+impl Default for Navigables {
+    fn default() -> Self {
+        Navigables {
+            list: RefCell::new(Vec::new()),
+            loader: RefCell::new(None),
+            fallback_blob_store: std::sync::Arc::new(jsprof_net::BlobStore::new()),
+        }
+    }
+}
+
+impl Navigables {
+    /// Drops every root and the loader (the agent's teardown, before the
+    /// context goes away).
+    pub(crate) fn shut_down(&self) {
+        let navigables = std::mem::take(&mut *self.list.borrow_mut());
+        drop(navigables);
+        let loader = self.loader.borrow_mut().take();
+        drop(loader);
+    }
+}
+
+static NAVIGABLES: crate::agent::AgentLocal<RefCell<Vec<Navigable>>> =
+    crate::agent::AgentLocal(|a| &a.navigables.list);
+static LOADER: crate::agent::AgentLocal<RefCell<Option<Rc<dyn Loader>>>> =
+    crate::agent::AgentLocal(|a| &a.navigables.loader);
 
 /// Registers `global` (a Window global) as a navigable.
 pub fn register(
@@ -262,19 +291,15 @@ pub fn loader() -> Option<Rc<dyn Loader>> {
 }
 
 /// <https://w3c.github.io/FileAPI/#blob-url-store>: the loader's (shared
-/// with the fetcher, so `blob:` URLs load), else a per-thread one.
+/// with the fetcher, so `blob:` URLs load), else the agent's own.
 pub fn blob_store() -> std::sync::Arc<jsprof_net::BlobStore> {
     match loader() {
         Some(loader) => loader.blob_store(),
-        None => FALLBACK_BLOB_STORE.with(|s| s.clone()),
+        None => crate::agent::current()
+            .navigables
+            .fallback_blob_store
+            .clone(),
     }
-}
-
-/// Drops every root; called before the context goes away.
-pub(crate) fn shut_down() {
-    let navigables = NAVIGABLES.with(|n| std::mem::take(&mut *n.borrow_mut()));
-    drop(navigables);
-    LOADER.with(|l| l.borrow_mut().take());
 }
 
 /// The active WindowProxy of navigable `target`

@@ -6,9 +6,10 @@
 //! callbacks wait, and idle periods for idle callbacks (see
 //! [`crate::rendering`]); there is no layout or painting.
 //!
-//! One event loop per thread (one agent), stored in a thread-local while
-//! its [`crate::JsRuntime`] lives; tasks and timers hold their JS objects
-//! in roots, which the runtime drops before its context.
+//! One event loop per agent, a field of [`crate::agent::Agent`] while its
+//! [`crate::JsRuntime`] lives; tasks and timers hold their JS objects in
+//! roots, which the agent's teardown (step 5 of `OwnedAgent`'s `Drop`)
+//! drops before the context.
 //!
 //! Other agents (a dedicated worker and its owner) reach an event loop
 //! through its [`Inbox`]: a channel of [`CrossAgentTask`]s that the loop
@@ -241,9 +242,21 @@ pub struct EventLoop {
     idle_period_end: Cell<Option<Instant>>,
 }
 
-thread_local! {
-    static EVENT_LOOP: RefCell<Option<Rc<EventLoop>>> = const { RefCell::new(None) };
+/// The agent's event loop, while installed (a field of
+/// [`crate::agent::Agent`]).
+#[derive(Default)]
+pub(crate) struct InstalledEventLoop(RefCell<Option<Rc<EventLoop>>>);
+
+impl InstalledEventLoop {
+    /// The installed event loop, if any.
+    pub(crate) fn installed(&self) -> Option<Rc<EventLoop>> {
+        self.0.borrow().clone()
+    }
 }
+
+/// This agent's event loop (see [`InstalledEventLoop`]).
+static EVENT_LOOP: crate::agent::AgentLocal<RefCell<Option<Rc<EventLoop>>>> =
+    crate::agent::AgentLocal(|a| &a.event_loop.0);
 
 impl EventLoop {
     /// The current thread's event loop. Panics if no runtime lives on it.
@@ -282,7 +295,10 @@ impl EventLoop {
     }
 
     /// Drops every queued task and timer (and their roots) and uninstalls
-    /// the event loop; called before the context goes away.
+    /// the event loop: step 5 of the agent's teardown (`OwnedAgent`'s
+    /// `Drop`), before the context goes away. The script elements', the
+    /// fetches' and the abort timeouts' steps run inside it, after the
+    /// tasks (which may hold what they wait for) and before the timers.
     pub(crate) fn shut_down(&self) {
         self.inbox.close();
         self.discard_tasks();

@@ -186,12 +186,46 @@ struct GraphState {
     outcome: Option<Result<(), RootedTraceableBox<Heap<JSVal>>>>,
 }
 
-thread_local! {
-    static MODULE_INFOS: RefCell<Vec<ModuleInfo>> = const { RefCell::new(Vec::new()) };
-    static STATIC_LOADS: RefCell<VecDeque<PendingLoad>> = const { RefCell::new(VecDeque::new()) };
-    static GRAPHS: RefCell<HashMap<u32, GraphState>> = RefCell::new(HashMap::new());
-    static NEXT_GRAPH: Cell<u32> = const { Cell::new(1) };
+/// The agent's module maps (a field of [`crate::agent::Agent`]): the
+/// modules' host-defined data, the static imports waiting to be fetched
+/// and the graphs' loading states (both hold roots).
+pub(crate) struct ModuleMaps {
+    infos: RefCell<Vec<ModuleInfo>>,
+    static_loads: RefCell<VecDeque<PendingLoad>>,
+    graphs: RefCell<HashMap<u32, GraphState>>,
+    next_graph: Cell<u32>,
 }
+
+impl Default for ModuleMaps {
+    fn default() -> Self {
+        ModuleMaps {
+            infos: RefCell::new(Vec::new()),
+            static_loads: RefCell::new(VecDeque::new()),
+            graphs: RefCell::new(HashMap::new()),
+            next_graph: Cell::new(1),
+        }
+    }
+}
+
+impl ModuleMaps {
+    /// Drops the pending loads and graph states (their roots) while the
+    /// context lives (the agent's teardown).
+    pub(crate) fn clear(&self) {
+        let loads = std::mem::take(&mut *self.static_loads.borrow_mut());
+        drop(loads);
+        let graphs = std::mem::take(&mut *self.graphs.borrow_mut());
+        drop(graphs);
+    }
+}
+
+static MODULE_INFOS: crate::agent::AgentLocal<RefCell<Vec<ModuleInfo>>> =
+    crate::agent::AgentLocal(|a| &a.modules.infos);
+static STATIC_LOADS: crate::agent::AgentLocal<RefCell<VecDeque<PendingLoad>>> =
+    crate::agent::AgentLocal(|a| &a.modules.static_loads);
+static GRAPHS: crate::agent::AgentLocal<RefCell<HashMap<u32, GraphState>>> =
+    crate::agent::AgentLocal(|a| &a.modules.graphs);
+static NEXT_GRAPH: crate::agent::AgentLocal<Cell<u32>> =
+    crate::agent::AgentLocal(|a| &a.modules.next_graph);
 
 /// Installs the host hooks on this thread's runtime: `HostLoadImportedModule`
 /// (static imports and `import()`) and `HostGetImportMetaProperties`.
@@ -204,13 +238,6 @@ pub(crate) fn install_hooks(cx: &mut JSContext) {
         mozjs::jsapi::SetModuleLoadHook(runtime, Some(host_load_imported_module));
         mozjs::jsapi::SetModuleMetadataHook(runtime, Some(host_get_import_meta_properties));
     }
-}
-
-/// Drops this thread's pending loads and graph states (their roots) while
-/// the context lives.
-pub(crate) fn shut_down() {
-    STATIC_LOADS.with(|l| l.borrow_mut().clear());
-    GRAPHS.with(|g| g.borrow_mut().clear());
 }
 
 /// The host-defined data of the script or module `script` (null: none).

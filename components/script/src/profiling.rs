@@ -9,7 +9,8 @@
 //! * The sampler is created lazily at the first `new Profiler()` (document
 //!   policy `js-profiling-mode=lazy`), or when a document whose policy says
 //!   `eager` is created ([`document_created`]); it is dropped before the
-//!   context ([`shut_down`], from `JsRuntime`'s `Drop`).
+//!   context (`AgentProfiling::shut_down`, step 6 of the agent's teardown
+//!   in `crate::agent::OwnedAgent`'s `Drop`).
 //! * Every session is owned by its [`SessionHandle`] (held by the `Profiler`
 //!   object, or by the shell for `jsprof profile`); this module keeps weak
 //!   references only, so a `Profiler` that becomes garbage drops its handle
@@ -141,11 +142,10 @@ impl SessionHandle {
 /// What runs on the JS thread when a session's buffer filled.
 type BufferFullHandler = Box<dyn Fn(&mut JSContext)>;
 
-/// This agent's profiling state, in one place: created on first use by the
-/// agent's [`crate::JsRuntime`] (one per thread), dropped by
-/// [`shut_down`] from the runtime's `Drop`, before the context. The
-/// teardown order is in its `Drop`.
-struct AgentProfiling {
+/// This agent's profiling state, a field of [`crate::agent::Agent`]: made
+/// with the agent, emptied by [`AgentProfiling::shut_down`] in the agent's
+/// teardown, before the context (the order within is there).
+pub(crate) struct AgentProfiling {
     /// The agent's sampler (created lazily, see [`with_agent`]).
     agent: RefCell<Option<AgentSampler>>,
     /// Every session of the agent, weakly (the handles own them).
@@ -164,6 +164,9 @@ struct AgentProfiling {
     /// turn of the event loop (not inside the finalizer, which may run
     /// while the sampler itself is busy on this thread).
     graveyard: RefCell<Vec<Rc<SessionHandle>>>,
+    /// Whether sessions started from now on track markers (see
+    /// [`set_marker_tracking`]).
+    marker_tracking: Cell<bool>,
 }
 
 impl AgentProfiling {
@@ -177,48 +180,47 @@ impl AgentProfiling {
             shell_profile: RefCell::new(None),
             shell_session: RefCell::new(None),
             graveyard: RefCell::new(Vec::new()),
+            marker_tracking: Cell::new(true),
         }
     }
-}
 
-impl Drop for AgentProfiling {
-    /// The teardown order: sessions (the shell's, the finalized
-    /// `Profiler`s', then every live one) are cancelled while the sampler
-    /// exists, then the handlers and notifications go, the sampler last.
-    fn drop(&mut self) {
-        drop(self.shell_session.get_mut().take());
-        self.shell_profile.get_mut().take();
-        cancel_all(std::mem::take(self.graveyard.get_mut()));
-        for session in self.sessions.get_mut().iter().filter_map(Weak::upgrade) {
+    /// The profiling part of the agent's teardown (step 6): sessions (the
+    /// shell's, the finalized `Profiler`s', then every live one) are
+    /// cancelled while the sampler exists, then the handlers and
+    /// notifications go, the sampler last.
+    pub(crate) fn shut_down(&self) {
+        let shell_session = self.shell_session.borrow_mut().take();
+        drop(shell_session);
+        self.shell_profile.borrow_mut().take();
+        cancel_all(std::mem::take(&mut *self.graveyard.borrow_mut()));
+        let sessions = std::mem::take(&mut *self.sessions.borrow_mut());
+        for session in sessions.iter().filter_map(Weak::upgrade) {
             session.cancel();
         }
-        self.sessions.get_mut().clear();
-        drop(std::mem::take(self.buffer_full_handlers.get_mut()));
+        drop(sessions);
+        let handlers = std::mem::take(&mut *self.buffer_full_handlers.borrow_mut());
+        drop(handlers);
         self.inbox.lock().unwrap_or_else(|e| e.into_inner()).clear();
-        drop(self.agent.get_mut().take());
+        let sampler = self.agent.borrow_mut().take();
+        drop(sampler);
     }
 }
 
-thread_local! {
-    /// The state of the agent running on this thread (see
-    /// [`AgentProfiling`]); `None` before first use and after
-    /// [`shut_down`].
-    static STATE: RefCell<Option<Rc<AgentProfiling>>> = const { RefCell::new(None) };
+impl Default for AgentProfiling {
+    fn default() -> Self {
+        AgentProfiling::new()
+    }
 }
 
-/// This agent's profiling state, created on first use.
+/// This agent's profiling state (the agent is made on first use).
 fn state() -> Rc<AgentProfiling> {
-    STATE.with(|s| {
-        s.borrow_mut()
-            .get_or_insert_with(|| Rc::new(AgentProfiling::new()))
-            .clone()
-    })
+    crate::agent::current().profiling.clone()
 }
 
-/// This agent's profiling state if it exists (finalizers running during or
-/// after [`shut_down`], or at thread exit, do not create it again).
+/// This agent's profiling state if the agent exists (finalizers running
+/// after its teardown, or at thread exit, do not make it again).
 fn existing_state() -> Option<Rc<AgentProfiling>> {
-    STATE.try_with(|s| s.borrow().clone()).ok().flatten()
+    crate::agent::existing().map(|a| a.profiling.clone())
 }
 
 /// Cancels `handles`' sessions, then drops the handles.
@@ -532,13 +534,6 @@ pub(crate) fn worker_global_created(cx: &mut JSContext, policy: &jsprof_document
     }
 }
 
-/// Drops every session and the sampler (in the order of
-/// [`AgentProfiling`]'s `Drop`); called before the context goes away.
-pub(crate) fn shut_down() {
-    let state = STATE.with(|s| s.borrow_mut().take());
-    drop(state);
-}
-
 /// Whether the event loop should [`poll`] now (at most every 50 ms;
 /// `last` is when it last did).
 pub(crate) fn poll_due(last: &Cell<Option<Instant>>) -> bool {
@@ -578,7 +573,7 @@ pub(crate) fn note_realm_origin(global: &GlobalScope) {
 /// is cross-origin isolated (the proposal's `[CrossOriginIsolated]`
 /// member), else none.
 fn session_markers(global: &GlobalScope) -> Option<jsprof_sampler::OriginTag> {
-    if !global.cross_origin_isolated() || !MARKER_TRACKING.with(Cell::get) {
+    if !global.cross_origin_isolated() || !state().marker_tracking.get() {
         return None;
     }
     let origin = marker_origin(&global.origin());
@@ -587,15 +582,11 @@ fn session_markers(global: &GlobalScope) -> Option<jsprof_sampler::OriginTag> {
     Some(origin)
 }
 
-thread_local! {
-    static MARKER_TRACKING: Cell<bool> = const { Cell::new(true) };
-}
-
 /// Turns markers on (the default) or off for the sessions this agent
 /// starts from now on (the benchmark's baseline: sessions without marker
 /// tracking, where the signal handler skips the marker reads).
 pub fn set_marker_tracking(on: bool) {
-    MARKER_TRACKING.with(|m| m.set(on));
+    state().marker_tracking.set(on);
 }
 
 /// Marks the shell's own work for `global`'s document or worker (HTML

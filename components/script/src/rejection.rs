@@ -39,9 +39,9 @@ pub(crate) struct Rejections {
 
 impl Rejections {
     /// Drops every root.
-    pub(crate) fn clear(&mut self) {
-        self.about_to_be_notified.get_mut().clear();
-        self.outstanding.get_mut().clear();
+    pub(crate) fn clear(&self) {
+        drop(std::mem::take(&mut *self.about_to_be_notified.borrow_mut()));
+        drop(std::mem::take(&mut *self.outstanding.borrow_mut()));
     }
 }
 

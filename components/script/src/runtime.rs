@@ -83,27 +83,52 @@ impl Drop for JobQueue {
 ///
 /// Not `Send`: a context belongs to the thread that created it.
 pub struct JsRuntime {
-    // Field order is drop order: the root goes before its context, the job
-    // queue after it.
+    // Field order is drop order, and is the runtime's whole teardown: the
+    // agent first (its `Drop` runs the agent's teardown order, see
+    // `crate::agent::OwnedAgent`), then the global's root, then the
+    // context, the job queue after it.
+    _agent: crate::agent::OwnedAgent,
     global: RootedTraceableBox<Heap<*mut JSObject>>,
     reported_errors: Rc<RefCell<Vec<ScriptError>>>,
     event_loop: Rc<EventLoop>,
-    // Boxed: its address is this thread's `CURRENT_RUNTIME` (dedicated
+    // Boxed: its address is in the agent's `AgentRuntime` (dedicated
     // workers are created as its child runtimes).
     runtime: Box<Runtime>,
     _job_queue: JobQueue,
 }
 
-thread_local! {
-    /// The `Runtime` of this thread's `JsRuntime`, while it lives.
-    static CURRENT_RUNTIME: Cell<*const Runtime> = const { Cell::new(ptr::null()) };
+/// The agent's runtime state (a field of [`crate::agent::Agent`]).
+pub(crate) struct AgentRuntime {
+    /// The `Runtime` of the agent's `JsRuntime`, once its global is made.
+    runtime: Cell<*const Runtime>,
+    /// <https://html.spec.whatwg.org/#performing-a-microtask-checkpoint>
+    performing_microtask_checkpoint: Cell<bool>,
 }
+
+impl Default for AgentRuntime {
+    fn default() -> Self {
+        AgentRuntime {
+            runtime: Cell::new(ptr::null()),
+            performing_microtask_checkpoint: Cell::new(false),
+        }
+    }
+}
+
+/// The `Runtime` of this thread's `JsRuntime`, while it lives (null
+/// otherwise; no agent is made for the question).
+fn current_runtime() -> *const Runtime {
+    crate::agent::existing().map_or(ptr::null(), |a| a.runtime.runtime.get())
+}
+
+/// The event loop's "performing a microtask checkpoint" flag.
+static PERFORMING_MICROTASK_CHECKPOINT: crate::agent::AgentLocal<Cell<bool>> =
+    crate::agent::AgentLocal(|a| &a.runtime.performing_microtask_checkpoint);
 
 /// This thread's context, for DOM steps whose callers pass none (an
 /// `<iframe>`'s insertion, removing and attribute change steps, which run
 /// inside a DOM call already running on this context).
 pub(crate) fn current_context() -> Option<JSContext> {
-    let runtime = CURRENT_RUNTIME.with(Cell::get);
+    let runtime = current_runtime();
     if runtime.is_null() {
         return None;
     }
@@ -121,7 +146,7 @@ pub(crate) fn current_context() -> Option<JSContext> {
 /// was made).
 pub(crate) fn current_context_and_inbox(
 ) -> Option<(mozjs::rust::ThreadSafeJSContext, std::sync::Arc<Inbox>)> {
-    let runtime = CURRENT_RUNTIME.with(Cell::get);
+    let runtime = current_runtime();
     if runtime.is_null() {
         return None;
     }
@@ -135,9 +160,9 @@ pub(crate) fn current_context_and_inbox(
 /// self-hosted code and permanent atoms with it, so a worker starts
 /// without compiling the self-hosted code again). The parent asserts, when
 /// dropped, that every child is gone: a runtime joins its workers' threads
-/// before it is dropped (`crate::workers::shut_down`).
+/// before it is dropped (`crate::workers::OwnedWorkers::shut_down`).
 pub(crate) fn parent_for_new_worker() -> Option<ParentRuntime> {
-    let runtime = CURRENT_RUNTIME.with(Cell::get);
+    let runtime = current_runtime();
     // SAFETY: set while the boxed Runtime lives, on this thread.
     (!runtime.is_null()).then(|| unsafe { (*runtime).prepare_for_new_child() })
 }
@@ -202,8 +227,8 @@ impl JsRuntime {
         // SAFETY: `queue` is non-null (checked above) and outlives the context
         // (`JobQueue` is dropped after the runtime, by field order).
         unsafe { SetJobQueue(runtime.cx(), queue as *mut _) };
-        // This thread's agent state starts with its runtime.
-        drop(crate::agent::current());
+        // This thread's agent starts with its runtime (a fresh one).
+        let mut agent = crate::agent::start();
         crate::rejection::install(runtime.cx());
         crate::module_loading::install_hooks(runtime.cx());
         crate::windowproxy::install(runtime.cx());
@@ -250,22 +275,30 @@ impl JsRuntime {
         ) {
             Ok(object) => object,
             Err(message) => {
-                // The context goes before its job queue.
-                event_loop.shut_down();
-                crate::agent::shut_down();
+                // The agent's teardown, then the context, then its job
+                // queue.
+                drop(event_loop);
+                drop(agent);
                 drop(runtime);
                 drop(job_queue);
                 return Err(message);
             }
         };
-        CURRENT_RUNTIME.with(|c| c.set(&*runtime));
+        agent
+            .agent()
+            .runtime
+            .runtime
+            .set(&*runtime as *const Runtime);
         crate::watchdog::register_runtime(
             runtime.thread_safe_js_context(),
             event_loop.inbox().clone(),
         );
         let global = RootedTraceableBox::new(Heap::default());
         global.set(object);
+        // SAFETY: `object` is the global just made, rooted above.
+        agent.set_global_realm(unsafe { GlobalScope::from_global(object) }.profiler_realm_id());
         Ok(JsRuntime {
+            _agent: agent,
             global,
             reported_errors,
             event_loop,
@@ -427,41 +460,6 @@ impl JsRuntime {
     pub fn global(&self) -> HandleObject<'_> {
         self.global.handle()
     }
-}
-
-impl Drop for JsRuntime {
-    fn drop(&mut self) {
-        // No watchdog interrupts this context from now on.
-        crate::watchdog::unregister_runtime();
-        // A worker's context is unpublished before it goes (see
-        // `workers::PublishedContext`).
-        crate::workers::runtime_dropping();
-        // The global's environment is destroyed: its blob URL entries are
-        // removed (https://w3c.github.io/FileAPI/#lifeTime).
-        let global = self.global.get();
-        if !global.is_null() {
-            // SAFETY: the global lives while this runtime does.
-            let realm_id = unsafe { GlobalScope::from_global(global) }.profiler_realm_id();
-            crate::browsing_context::blob_store().revoke_environment(realm_id);
-        }
-        // The owner goes away: its dedicated workers are terminated and
-        // their threads joined (their runtimes are this one's children).
-        crate::workers::shut_down();
-        // Queued tasks, timers and the navigables root JS objects: drop
-        // them while the context lives.
-        self.event_loop.shut_down();
-        // The sampler and every session go before the context.
-        crate::profiling::shut_down();
-        crate::browsing_context::shut_down();
-        // The agent's tables (in the order of `Agent`'s `Drop`).
-        crate::agent::shut_down();
-        crate::module_loading::shut_down();
-        CURRENT_RUNTIME.with(|c| c.set(ptr::null()));
-    }
-}
-
-thread_local! {
-    static PERFORMING_MICROTASK_CHECKPOINT: Cell<bool> = const { Cell::new(false) };
 }
 
 /// <https://html.spec.whatwg.org/#perform-a-microtask-checkpoint>

@@ -56,8 +56,8 @@ pub(crate) struct Scripts {
 impl Scripts {
     /// Drops every record (the sampler's handle on the registry, if one
     /// still exists, keeps what it shares).
-    pub(crate) fn clear(&mut self) {
-        self.records.get_mut().clear();
+    pub(crate) fn clear(&self) {
+        self.records.borrow_mut().clear();
     }
 }
 

@@ -379,10 +379,15 @@ struct OwnedWorker {
 #[derive(Default)]
 pub(crate) struct OwnedWorkers {
     owned: RefCell<Vec<OwnedWorker>>,
+    /// The loader of new workers when the page's cannot be shared (see
+    /// [`loader_for_workers`]; over the agent's blob URL store).
+    fallback_loader: RefCell<Option<Arc<dyn Loader + Send + Sync>>>,
 }
 
 impl OwnedWorkers {
-    /// Terminates every worker and joins its thread (see [`shut_down`]).
+    /// The owner goes away: terminates every worker and joins its thread
+    /// (each worker does the same with its own workers first). Step 4 of
+    /// the agent's teardown, before its context is destroyed.
     pub(crate) fn shut_down(&self) {
         let owned: Vec<OwnedWorker> = std::mem::take(&mut *self.owned.borrow_mut());
         for worker in &owned {
@@ -585,11 +590,10 @@ pub(crate) fn loader_for_workers() -> Result<Arc<dyn Loader + Send + Sync>, Stri
     if let Some(loader) = crate::browsing_context::loader().and_then(|l| l.for_workers()) {
         return Ok(Arc::new(WorkerLoader { inner: loader }));
     }
-    thread_local! {
-        static FALLBACK: RefCell<Option<Arc<dyn Loader + Send + Sync>>> =
-            const { RefCell::new(None) };
-    }
-    let fallback = match FALLBACK.with(|f| f.borrow().clone()) {
+    let agent = crate::agent::current();
+    let fallback_slot = &agent.workers.fallback_loader;
+    let cached = fallback_slot.borrow().clone();
+    let fallback = match cached {
         Some(loader) => loader,
         None => {
             let fetcher = jsprof_net::Fetcher::new(jsprof_net::NetConfig {
@@ -598,7 +602,7 @@ pub(crate) fn loader_for_workers() -> Result<Arc<dyn Loader + Send + Sync>, Stri
             })
             .map_err(|e| e.to_string())?;
             let loader: Arc<dyn Loader + Send + Sync> = Arc::new(fetcher);
-            FALLBACK.with(|f| *f.borrow_mut() = Some(loader.clone()));
+            *fallback_slot.borrow_mut() = Some(loader.clone());
             loader
         }
     };
@@ -727,13 +731,4 @@ pub(crate) unsafe extern "C" fn interrupt_callback(cx: *mut RawJSContext) -> boo
         return false;
     }
     true
-}
-
-/// The owner goes away: terminates every worker this thread owns and joins
-/// their threads (each worker does the same with its own workers first).
-/// Called by `JsRuntime`'s `Drop` before its context is destroyed.
-pub(crate) fn shut_down() {
-    if let Some(agent) = crate::agent::existing() {
-        agent.workers.shut_down();
-    }
 }

@@ -231,3 +231,59 @@ fn an_https_frame_in_an_http_page_is_not_a_secure_context() {
         "true"
     );
 }
+
+/// The agent's state (its navigables, session storage bottles, module
+/// map, profiler and workers) is one `Agent` owned by the runtime: a
+/// runtime dropped while a profiler runs, an iframe is open and a worker
+/// is alive tears all of it down, and a second runtime on the same thread
+/// starts with none of it. (When session storage was a per-thread table,
+/// the second page read the first one's `sessionStorage`: both top-level
+/// traversables are navigable 0 of their agent, with the same origin.)
+#[test]
+fn a_second_runtime_on_the_thread_inherits_nothing_from_the_first() {
+    use jsprof_script::{browsing_context, profiling};
+    let server = TestServer::start().unwrap();
+    server.route("/child.html", |_| html("<p>child</p>"));
+    server.route("/m.js", |_| common::js("window.moduleRan = true;"));
+    server.route("/w.js", |_| {
+        common::js("onmessage = (e) => postMessage(e.data);")
+    });
+    server.route("/second.html", |_| {
+        html(
+            "<script>window.result = [String(sessionStorage.getItem('first')),\
+             sessionStorage.length, frames.length, typeof moduleRan].join();</script>",
+        )
+    });
+    let mut first = common::page_with_policy(
+        &server,
+        "",
+        "<iframe src=/child.html></iframe>\
+         <script type=module src=/m.js></script>\
+         <script>sessionStorage.setItem('first', 'runtime one');\
+         window.profiler = new Profiler({ sampleInterval: 10, maxBufferSize: 100000 });\
+         window.worker = new Worker('/w.js');\
+         window.result = [sessionStorage.getItem('first'), frames.length].join();</script>",
+    );
+    assert_eq!(common::result(&mut first), "runtime one,1");
+    assert_eq!(
+        first
+            .evaluate("String(window.moduleRan)", "check.js", 1)
+            .unwrap(),
+        "true"
+    );
+    assert_eq!(browsing_context::count(), 2);
+    assert!(profiling::sampler_created());
+    assert!(profiling::has_started_sessions());
+    // Dropped with the profiler started, the iframe's navigable and the
+    // worker alive: the teardown runs in the agent's one order.
+    drop(first);
+    assert!(!profiling::sampler_created());
+    assert_eq!(profiling::live_session_count(), 0);
+    assert_eq!(browsing_context::count(), 0);
+
+    let mut second = common::load(&server, &server.http_url(common::SAME, "/second.html"));
+    assert_eq!(common::result(&mut second), "null,0,0,undefined");
+    assert_eq!(browsing_context::count(), 1);
+    assert!(!profiling::sampler_created());
+    assert_eq!(profiling::live_session_count(), 0);
+}

@@ -246,9 +246,15 @@ impl HTMLIFrameElement {
 /// nest (a listener inserting an iframe whose load event inserts another).
 const MAX_SYNC_LOAD_DEPTH: u32 = 16;
 
-thread_local! {
-    static SYNC_LOAD_DEPTH: Cell<u32> = const { Cell::new(0) };
+/// The agent's iframe state (a field of [`crate::agent::Agent`]): how
+/// deep synchronous `load` events of initial about:blank iframes nest now.
+#[derive(Default)]
+pub(crate) struct IframeLoads {
+    sync_load_depth: Cell<u32>,
 }
+
+static SYNC_LOAD_DEPTH: crate::agent::AgentLocal<Cell<u32>> =
+    crate::agent::AgentLocal(|a| &a.iframes.sync_load_depth);
 
 /// <https://html.spec.whatwg.org/multipage/urls-and-fetching.html#matches-about:blank>
 fn matches_about_blank(url: &url::Url) -> bool {

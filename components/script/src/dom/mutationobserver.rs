@@ -127,8 +127,8 @@ pub(crate) struct MutationObservers {
 
 impl MutationObservers {
     /// Drops the pending observers' roots.
-    pub(crate) fn clear(&mut self) {
-        self.pending.get_mut().clear();
+    pub(crate) fn clear(&self) {
+        drop(std::mem::take(&mut *self.pending.borrow_mut()));
     }
 }
 

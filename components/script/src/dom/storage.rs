@@ -3,8 +3,8 @@
 //!
 //! Local storage bottles are per origin and shared by every Window of the
 //! process (a process-wide map); session storage bottles are per
-//! top-level traversable and origin (navigables belong to one thread, so
-//! the map is per thread). Nothing is written to disk: a new process
+//! top-level traversable and origin (navigables belong to one agent, so
+//! the map is the agent's: [`SessionBottles`], emptied with it). Nothing is written to disk: a new process
 //! starts empty. Each origin's bottle holds at most [`QUOTA`] code units
 //! of keys and values (a "QuotaExceededError" DOMException beyond).
 //! Changes fire `storage` events (`StorageEvent`) at the other Windows of
@@ -56,10 +56,22 @@ fn code_units(s: &str) -> usize {
 /// Local storage bottles by origin (the serialization of a tuple origin).
 static LOCAL: LazyLock<Mutex<HashMap<String, Bottle>>> = LazyLock::new(Default::default);
 
-thread_local! {
-    /// Session storage bottles by top-level traversable and origin.
-    static SESSION: RefCell<HashMap<(NavigableId, String), Bottle>> = RefCell::new(HashMap::new());
+/// Session storage bottles by top-level traversable and origin (a field
+/// of [`crate::agent::Agent`]).
+#[derive(Default)]
+pub(crate) struct SessionBottles(RefCell<HashMap<(NavigableId, String), Bottle>>);
+
+impl SessionBottles {
+    /// Drops every bottle (the agent's teardown).
+    pub(crate) fn clear(&self) {
+        let bottles = std::mem::take(&mut *self.0.borrow_mut());
+        drop(bottles);
+    }
 }
+
+/// This agent's session storage bottles.
+static SESSION: crate::agent::AgentLocal<RefCell<HashMap<(NavigableId, String), Bottle>>> =
+    crate::agent::AgentLocal(|a| &a.session_storage.0);
 
 #[derive(JSTraceable)]
 pub struct Storage {
