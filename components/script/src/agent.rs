@@ -10,11 +10,14 @@
 //!   stays private to the module that uses it. Modules reach their table
 //!   through [`current`] / [`existing`], or through an [`AgentLocal`] key
 //!   used like a `thread_local!` key (`TABLE.with(|t| ...)`).
-//! * The teardown order is written once, in [`OwnedAgent`]'s `Drop`, which
-//!   `JsRuntime`'s `Drop` runs first, while the context lives: every root
-//!   the agent holds goes before the context. During the teardown the
+//! * The teardown order is written once, in [`OwnedAgent`]'s `Drop`: the
+//!   runtime drops it first (its first field), while the context lives,
+//!   so every root the agent holds goes before the context. During the teardown the
 //!   agent stays reachable (a task dropped by the event loop's shutdown may
 //!   still reach its table); afterwards the slot is empty.
+//! * The slot holds an agent only from [`start`] to the end of the
+//!   teardown; [`current`] without one gives an empty agent that is not
+//!   the thread's, so nothing written then outlives the call.
 //! * A thread that runs a second runtime after the first gets a fresh
 //!   agent ([`start`] replaces whatever the slot holds): nothing (a
 //!   navigable, a session storage bottle, a module map entry, a profiler,
@@ -172,32 +175,33 @@ impl Drop for OwnedAgent {
 }
 
 thread_local! {
-    /// The agent running on this thread; `None` before first use and
-    /// after its runtime is gone. (The one per-thread slot: everything
-    /// per agent is a field of [`Agent`].)
+    /// The agent running on this thread; `None` before its runtime starts
+    /// it and after its teardown. (The one per-thread slot: everything per
+    /// agent is a field of [`Agent`].)
     static AGENT: RefCell<Option<Rc<Agent>>> = const { RefCell::new(None) };
 }
 
-/// Starts a fresh agent on this thread for a new runtime, which owns it.
-/// Whatever the slot held before (an agent made by a call after the last
-/// runtime's teardown) is dropped: nothing carries over.
+/// Starts a fresh agent on this thread for a new runtime, which owns it
+/// (the only way an agent enters the slot). Whatever the slot held before
+/// (nothing, unless a runtime was leaked) is dropped: nothing carries over.
 pub(crate) fn start() -> OwnedAgent {
     let agent = Rc::new(Agent::new());
     let stale = AGENT.with(|a| a.borrow_mut().replace(agent.clone()));
     drop(stale);
+    crate::watchdog::agent_started();
     OwnedAgent {
         agent,
         global_realm: None,
     }
 }
 
-/// This thread's agent, created on first use.
+/// This thread's agent. Without one (no runtime yet, or after its
+/// teardown, or at thread exit) an empty agent that is not this thread's:
+/// what a caller writes into it goes with the returned handle, so a
+/// callback running after the teardown never makes a table (or a root)
+/// that would outlive the context or reach the next runtime.
 pub(crate) fn current() -> Rc<Agent> {
-    AGENT.with(|a| {
-        a.borrow_mut()
-            .get_or_insert_with(|| Rc::new(Agent::new()))
-            .clone()
-    })
+    existing().unwrap_or_else(|| Rc::new(Agent::new()))
 }
 
 /// This thread's agent if it exists (callbacks running after its
@@ -208,7 +212,7 @@ pub(crate) fn existing() -> Option<Rc<Agent>> {
 
 /// A key naming one table of this thread's agent, used like a
 /// `thread_local!` key: `TABLE.with(|t| ...)` runs on the field of
-/// [`current`] (made on first use) that the key's function selects.
+/// [`current`] that the key's function selects.
 pub(crate) struct AgentLocal<T: 'static>(pub(crate) fn(&Agent) -> &T);
 
 impl<T: 'static> AgentLocal<T> {

@@ -106,6 +106,8 @@ static NO_NAMESPACE: Namespace = ns!();
 static NO_LOCAL_NAME: LocalName = local_name!("");
 
 thread_local! {
+    /// Per thread, not per agent: a count of the thread's work that only
+    /// grows (tests read differences), not state an agent could leak.
     static NAME_LOOKUPS: Cell<u64> = const { Cell::new(0) };
 }
 

@@ -212,7 +212,8 @@ impl Default for AgentProfiling {
     }
 }
 
-/// This agent's profiling state (the agent is made on first use).
+/// This agent's profiling state (without an agent, an empty detached one:
+/// see `crate::agent::current`).
 fn state() -> Rc<AgentProfiling> {
     crate::agent::current().profiling.clone()
 }

@@ -35,7 +35,7 @@
 //! [`GRACE`] after the limit if none ran (no script was running, or only
 //! code with no interrupt check). The embedder then drops the page's
 //! runtime, which terminates and joins the workers and shuts the samplers
-//! down (see `JsRuntime`'s `Drop`).
+//! down (see `crate::agent::OwnedAgent`'s `Drop`).
 //!
 //! # The memory ceiling
 //!
@@ -73,6 +73,12 @@
 //! the ceiling by the growth of one collection trigger (SpiderMonkey's
 //! malloc threshold grows 1.5 to 3 times the retained size) plus one
 //! allocation before it is stopped. It never grows without bound.
+//!
+//! Per thread (`thread_local!`), not in [`crate::agent::Agent`]: the limits
+//! are installed on a worker's thread before its runtime (and agent)
+//! exists, and the memory flags are set by SpiderMonkey's GC and
+//! out-of-memory callbacks, which also run while the context is destroyed,
+//! after the agent is gone (a new agent clears them: [`agent_started`]).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -278,6 +284,16 @@ pub(crate) fn with_heap_reserve<R>(cx: &mut JSContext, f: impl FnOnce(&mut JSCon
     // SAFETY: as above.
     unsafe { mozjs::rust::wrappers2::JS_SetGCParameter(cx, JSGC_MAX_BYTES, ceiling) };
     result
+}
+
+/// A new agent starts on this thread (`crate::agent::start`): the memory
+/// flags a previous agent's last collections left (a stop pending past the
+/// ceiling, an out-of-memory note) do not stop the new agent's script.
+pub(crate) fn agent_started() {
+    OUT_OF_MEMORY.with(|o| o.set(false));
+    OVER_CEILING.with(|o| o.set(false));
+    MEMORY_STOP.with(|m| m.borrow_mut().take());
+    HELD_PAST_CEILING.with(|h| h.set(0));
 }
 
 thread_local! {

@@ -2,6 +2,11 @@
 //! owner and the worker share ([`WorkerShared`]), the owner's registry of
 //! the workers it created, and termination.
 //!
+//! The owner's registry is a field of its [`crate::agent::Agent`]; the
+//! worker's [`WorkerShared`] is per thread (`thread_local!`), not per
+//! agent: it is set before the worker's runtime (and agent) exists and
+//! cleared after it is gone.
+//!
 //! # Threads and runtimes
 //!
 //! `new Worker(url)` ([`crate::dom::worker`]) spawns one thread per worker
@@ -326,8 +331,8 @@ impl Drop for PublishedContext {
 /// [`runtime_dropping`].
 static CONTEXTS_DROPPED_WHILE_PUBLISHED: AtomicUsize = AtomicUsize::new(0);
 
-/// Called first by `JsRuntime`'s `Drop`: on a worker thread, the context
-/// must no longer be published. Counts the violations (for tests: see
+/// Step 2 of the agent's teardown (`OwnedAgent`'s `Drop`): on a worker
+/// thread, the context must no longer be published. Counts the violations (for tests: see
 /// [`contexts_dropped_while_published`]) and unpublishes it.
 pub(crate) fn runtime_dropping() {
     let shared = CURRENT.try_with(|c| c.borrow().clone()).ok().flatten();

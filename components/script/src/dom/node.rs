@@ -35,6 +35,8 @@ use crate::dom::text::Text;
 thread_local! {
     /// Bumped by every change of any tree or attribute on this thread: a
     /// live collection's cached elements are valid while it is unchanged.
+    /// Per thread, not per agent: it must only grow (a version a new agent
+    /// restarted could match a cache made under the previous one).
     static TREE_VERSION: Cell<u64> = const { Cell::new(0) };
 }
 

@@ -38,6 +38,8 @@ use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 
+// Per thread, not per agent: finalizers count, and they also run while
+// the context is destroyed, after the agent is gone.
 thread_local! {
     /// How many `TestBinding` structs the finalizer dropped on this thread.
     static DROPPED: Cell<u32> = const { Cell::new(0) };

@@ -39,6 +39,8 @@ struct RootSet {
     live: Cell<usize>,
 }
 
+// Per thread, not per agent: the context's root tracer reads it until the
+// context is destroyed, after the agent is gone.
 thread_local! {
     static ROOTS: RootSet = const {
         RootSet {

@@ -29,6 +29,8 @@ use crate::dom::bindings::root::DomRoot;
 
 thread_local! {
     /// The anchors with a live object: anchor id → the object's address.
+    /// Per thread, not per agent: anchors are dropped by finalizers, which
+    /// also run while the context is destroyed, after the agent is gone.
     static LIVE: RefCell<HashMap<u64, *const ()>> = RefCell::new(HashMap::new());
     static NEXT_ID: Cell<u64> = const { Cell::new(1) };
 }
