@@ -137,13 +137,24 @@ impl Drop for OwnedAgent {
         //    runtimes are this one's children), before the event loop
         //    stops taking their messages.
         agent.workers.shut_down();
-        // 5. The event loop shuts down (`EventLoop::shut_down`): its inbox
-        //    closes and its queued tasks go; then, interleaved with it as
-        //    they queue tasks, script elements (fetch threads stopped and
-        //    joined), pending fetches and `AbortSignal.timeout()` signals;
-        //    then its timers, and the loop is uninstalled.
-        if let Some(event_loop) = agent.event_loop.installed() {
-            event_loop.shut_down();
+        // 5. The event loop shuts down, interleaved with the tables whose
+        //    threads and timers queue tasks to it:
+        let event_loop = agent.event_loop.installed();
+        // 5.1. its inbox closes and its queued tasks (and their roots) go;
+        if let Some(event_loop) = &event_loop {
+            event_loop.close();
+        }
+        // 5.2. script elements: the fetch threads are stopped and joined
+        //      (their loader aborted) and the waiting scripts' roots go;
+        crate::script_element::discard();
+        // 5.3. pending fetches: their threads stop before their next hop
+        //      and their completion steps (and the roots they hold) go;
+        crate::fetch::discard();
+        // 5.4. the signals waiting for `AbortSignal.timeout()`;
+        crate::dom::abortsignal::discard();
+        // 5.5. its timers go and the loop is uninstalled.
+        if let Some(event_loop) = event_loop {
+            event_loop.uninstall();
         }
         // 6. Profiling: every session is cancelled while the sampler
         //    exists, then the sampler goes (`AgentProfiling::shut_down`).

@@ -294,17 +294,17 @@ impl EventLoop {
         &self.inbox
     }
 
-    /// Drops every queued task and timer (and their roots) and uninstalls
-    /// the event loop: step 5 of the agent's teardown (`OwnedAgent`'s
-    /// `Drop`), before the context goes away. The script elements', the
-    /// fetches' and the abort timeouts' steps run inside it, after the
-    /// tasks (which may hold what they wait for) and before the timers.
-    pub(crate) fn shut_down(&self) {
+    /// Closes the inbox and drops every queued task (and its roots): the
+    /// first part of step 5 of the agent's teardown (`OwnedAgent`'s
+    /// `Drop`), before the context goes away.
+    pub(crate) fn close(&self) {
         self.inbox.close();
         self.discard_tasks();
-        crate::script_element::discard();
-        crate::fetch::discard();
-        crate::dom::abortsignal::discard();
+    }
+
+    /// Drops every timer (and its roots) and uninstalls the event loop:
+    /// the last part of step 5 of the agent's teardown.
+    pub(crate) fn uninstall(&self) {
         let timers = std::mem::take(&mut *self.timers.borrow_mut());
         drop(timers);
         EVENT_LOOP.with(|e| *e.borrow_mut() = None);
