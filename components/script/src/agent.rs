@@ -262,4 +262,27 @@ mod tests {
         assert_eq!(script_registry::lookup(url, 1), None);
         drop(second);
     }
+
+    /// What a late callback writes after its runtime's teardown (here a
+    /// script record) goes into a detached agent: it is not kept on the
+    /// thread, so the next runtime cannot inherit it. (When `current`
+    /// made the agent on first use, the record stayed in the slot and the
+    /// next runtime, which reused that agent, saw the script as muted.)
+    #[test]
+    fn what_is_written_after_the_teardown_reaches_no_runtime() {
+        let url = "https://late.example/lib.js";
+        drop(JsRuntime::new().expect("runtime"));
+        script_registry::register(ScriptRecord {
+            url: url.to_owned(),
+            start_line: 1,
+            cors_status: "opaque".to_owned(),
+            muted_errors: true,
+        });
+        assert!(!script_registry::is_muted(url));
+        assert!(super::existing().is_none());
+        let next = JsRuntime::new().expect("runtime");
+        assert!(!script_registry::is_muted(url));
+        assert!(script_registry::all().is_empty());
+        drop(next);
+    }
 }
