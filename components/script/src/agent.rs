@@ -266,8 +266,8 @@ mod tests {
     /// What a late callback writes after its runtime's teardown (here a
     /// script record) goes into a detached agent: it is not kept on the
     /// thread, so the next runtime cannot inherit it. (When `current`
-    /// made the agent on first use, the record stayed in the slot and the
-    /// next runtime, which reused that agent, saw the script as muted.)
+    /// made the agent on first use, the record stayed in the slot, for
+    /// the next runtime, which reused that agent, to find.)
     #[test]
     fn what_is_written_after_the_teardown_reaches_no_runtime() {
         let url = "https://late.example/lib.js";
