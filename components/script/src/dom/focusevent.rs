@@ -8,8 +8,8 @@ use crate::dom::bindings::codegen::FocusEventBinding::FocusEventMethods;
 use crate::dom::bindings::codegen::FocusEventInit;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::UIEvent;
@@ -26,6 +26,12 @@ impl AsRef<UIEvent> for FocusEvent {
     }
 }
 
+impl AsRef<Event> for FocusEvent {
+    fn as_ref(&self) -> &Event {
+        self.uievent.upcast_event()
+    }
+}
+
 impl FocusEvent {
     /// <https://html.spec.whatwg.org/multipage/interaction.html#fire-a-focus-event>:
     /// a `FocusEvent` named `type_` the user agent fires (trusted, not
@@ -39,23 +45,15 @@ impl FocusEvent {
         view: Option<&crate::dom::window::Window>,
         related: Option<&EventTarget>,
     ) -> DomRoot<FocusEvent> {
-        let event = reflect_dom_object(
-            cx,
-            global,
-            Box::new(FocusEvent {
-                uievent: UIEvent::new_for_window(global.now(), view, 0),
-                related_target: MutNullableDom::new(related),
-            }),
-            None,
-        );
-        let base = event.uievent.upcast_event();
-        base.initialize(type_, bubbles, false);
-        base.set_composed(true);
-        base.set_trusted(true);
+        let event = Event::new_trusted(cx, global, type_, bubbles, false, |now| FocusEvent {
+            uievent: UIEvent::new_for_window(now, view, 0),
+            related_target: MutNullableDom::new(related),
+        });
+        event.upcast_event().set_composed(true);
         event
     }
 
-    pub fn upcast_event(&self) -> &crate::dom::event::Event {
+    pub fn upcast_event(&self) -> &Event {
         self.uievent.upcast_event()
     }
 }
@@ -70,24 +68,18 @@ impl FocusEventMethods for FocusEvent {
         type_: DOMString,
         init: FocusEventInit,
     ) -> Fallible<DomRoot<FocusEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
         let ui = &init.parent;
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(FocusEvent {
-                uievent: UIEvent::new_inherited(global.now(), ui),
-                related_target: MutNullableDom::new(init.related_target.as_deref()),
-            }),
             proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        let base = event.uievent.upcast_event();
-        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
-        base.set_composed(ui.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            &type_,
+            &ui.parent,
+            |now| FocusEvent {
+                uievent: UIEvent::new_inherited(now, ui),
+                related_target: MutNullableDom::new(init.related_target.as_deref()),
+            },
+        ))
     }
 
     fn RelatedTarget(&self, _cx: &mut JSContext) -> Option<DomRoot<EventTarget>> {

@@ -116,6 +116,12 @@ impl Headers {
         headers
     }
 
+    /// A new `Headers` object of `global` with this's header list and
+    /// guard (the headers of a cloned `Request` or `Response`).
+    pub fn copy(&self, cx: &mut JSContext, global: &GlobalScope) -> DomRoot<Headers> {
+        Headers::from_list(cx, global, &self.header_list(), self.guard())
+    }
+
     pub fn guard(&self) -> Guard {
         self.guard.get()
     }

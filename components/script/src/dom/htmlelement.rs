@@ -151,12 +151,8 @@ impl HTMLElementMethods for HTMLElement {
     /// DOMStringMap whose associated element is this, the same object
     /// every time.
     fn Dataset(&self, cx: &mut JSContext) -> DomRoot<DOMStringMap> {
-        if let Some(dataset) = self.dataset.get() {
-            return dataset;
-        }
-        let dataset = DOMStringMap::new(cx, &self.element);
-        self.dataset.set(Some(&dataset));
-        dataset
+        self.dataset
+            .or_init(|| DOMStringMap::new(cx, &self.element))
     }
 
     /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-tabindex>
@@ -217,12 +213,8 @@ impl HTMLElementMethods for HTMLElement {
     /// the element's CSS declaration block for its `style` attribute, the
     /// same object every time.
     fn Style(&self, cx: &mut JSContext) -> DomRoot<CSSStyleDeclaration> {
-        if let Some(style) = self.style.get() {
-            return style;
-        }
-        let style = CSSStyleDeclaration::new_for_element(cx, &self.element);
-        self.style.set(Some(&style));
-        style
+        self.style
+            .or_init(|| CSSStyleDeclaration::new_for_element(cx, &self.element))
     }
 }
 

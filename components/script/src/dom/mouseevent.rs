@@ -37,6 +37,12 @@ impl AsRef<UIEvent> for MouseEvent {
     }
 }
 
+impl AsRef<Event> for MouseEvent {
+    fn as_ref(&self) -> &Event {
+        self.uievent.upcast_event()
+    }
+}
+
 impl MouseEvent {
     /// "Fire a synthetic pointer event"
     /// (<https://html.spec.whatwg.org/multipage/webappapis.html#fire-a-synthetic-pointer-event>)
@@ -99,14 +105,15 @@ impl MouseEventMethods for MouseEvent {
         type_: DOMString,
         init: MouseEventInit,
     ) -> Fallible<DomRoot<MouseEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
         let ui = &init.parent.parent;
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(MouseEvent {
-                uievent: UIEvent::new_inherited(global.now(), ui),
+            proto,
+            &type_,
+            &ui.parent,
+            |now| MouseEvent {
+                uievent: UIEvent::new_inherited(now, ui),
                 screen_x: *init.screen_x,
                 screen_y: *init.screen_y,
                 client_x: *init.client_x,
@@ -115,15 +122,8 @@ impl MouseEventMethods for MouseEvent {
                 button: init.button,
                 buttons: init.buttons,
                 related_target: MutNullableDom::new(init.related_target.as_deref()),
-            }),
-            proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        let base = event.uievent.upcast_event();
-        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
-        base.set_composed(ui.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            },
+        ))
     }
 
     fn ScreenX(&self, _cx: &mut JSContext) -> Finite<f64> {
