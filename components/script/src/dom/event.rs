@@ -101,13 +101,26 @@ impl Event {
         init: &EventInit,
         make: impl FnOnce(f64) -> T,
     ) -> DomRoot<T> {
+        Self::construct_with(cx, global, proto, type_, init, make, |e| e.as_ref())
+    }
+
+    /// [`Event::construct`] for an object whose `Event` part `base` gives.
+    pub fn construct_with<T: DomObjectIface>(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: &str,
+        init: &EventInit,
+        make: impl FnOnce(f64) -> T,
+        base: impl FnOnce(&T) -> &Event,
+    ) -> DomRoot<T> {
         // Step 1: Let event be the result of running the inner event
         // creation steps with this interface, null, now, and eventInitDict
         // (each member of the dictionary initializes the attribute of the
         // same name).
         let event = reflect_dom_object(cx, global, Box::new(make(global.now())), proto);
         // Step 2: Initialize event's type attribute to type.
-        let base: &Event = (*event).as_ref();
+        let base = base(&event);
         base.initialize(type_, init.bubbles, init.cancelable);
         base.composed.set(init.composed);
         // Step 3: Return event.

@@ -8,6 +8,7 @@ use crate::dom::bindings::codegen::FocusEventBinding::FocusEventMethods;
 use crate::dom::bindings::codegen::FocusEventInit;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
@@ -26,12 +27,6 @@ impl AsRef<UIEvent> for FocusEvent {
     }
 }
 
-impl AsRef<Event> for FocusEvent {
-    fn as_ref(&self) -> &Event {
-        self.uievent.upcast_event()
-    }
-}
-
 impl FocusEvent {
     /// <https://html.spec.whatwg.org/multipage/interaction.html#fire-a-focus-event>:
     /// a `FocusEvent` named `type_` the user agent fires (trusted, not
@@ -45,11 +40,19 @@ impl FocusEvent {
         view: Option<&crate::dom::window::Window>,
         related: Option<&EventTarget>,
     ) -> DomRoot<FocusEvent> {
-        let event = Event::new_trusted(cx, global, type_, bubbles, false, |now| FocusEvent {
-            uievent: UIEvent::new_for_window(now, view, 0),
-            related_target: MutNullableDom::new(related),
-        });
-        event.upcast_event().set_composed(true);
+        let event = reflect_dom_object(
+            cx,
+            global,
+            Box::new(FocusEvent {
+                uievent: UIEvent::new_for_window(global.now(), view, 0),
+                related_target: MutNullableDom::new(related),
+            }),
+            None,
+        );
+        let base = event.uievent.upcast_event();
+        base.initialize(type_, bubbles, false);
+        base.set_composed(true);
+        base.set_trusted(true);
         event
     }
 
@@ -68,15 +71,14 @@ impl FocusEventMethods for FocusEvent {
         type_: DOMString,
         init: FocusEventInit,
     ) -> Fallible<DomRoot<FocusEvent>> {
-        let ui = &init.parent;
-        Ok(Event::construct(
+        Ok(UIEvent::construct(
             cx,
             global,
             proto,
             &type_,
-            &ui.parent,
-            |now| FocusEvent {
-                uievent: UIEvent::new_inherited(now, ui),
+            &init.parent,
+            |uievent| FocusEvent {
+                uievent,
                 related_target: MutNullableDom::new(init.related_target.as_deref()),
             },
         ))

@@ -10,7 +10,6 @@ use crate::dom::bindings::codegen::InputEventInit;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::root::DomRoot;
-use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::UIEvent;
 
@@ -28,12 +27,6 @@ impl AsRef<UIEvent> for InputEvent {
     }
 }
 
-impl AsRef<Event> for InputEvent {
-    fn as_ref(&self) -> &Event {
-        self.uievent.upcast_event()
-    }
-}
-
 impl InputEventMethods for InputEvent {
     /// <https://w3c.github.io/uievents/#dom-inputevent-inputevent>: the
     /// event constructor (<https://dom.spec.whatwg.org/#concept-event-constructor>).
@@ -44,15 +37,14 @@ impl InputEventMethods for InputEvent {
         type_: DOMString,
         init: InputEventInit,
     ) -> Fallible<DomRoot<InputEvent>> {
-        let ui = &init.parent;
-        Ok(Event::construct(
+        Ok(UIEvent::construct(
             cx,
             global,
             proto,
             &type_,
-            &ui.parent,
-            |now| InputEvent {
-                uievent: UIEvent::new_inherited(now, ui),
+            &init.parent,
+            |uievent| InputEvent {
+                uievent,
                 data: init.data.clone(),
                 is_composing: init.is_composing,
                 input_type: init.input_type.clone(),

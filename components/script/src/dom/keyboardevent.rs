@@ -10,7 +10,6 @@ use crate::dom::bindings::codegen::KeyboardEventInit;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::root::DomRoot;
-use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::{modifier_key_methods, ModifierState, UIEvent};
 
@@ -34,12 +33,6 @@ impl AsRef<UIEvent> for KeyboardEvent {
     }
 }
 
-impl AsRef<Event> for KeyboardEvent {
-    fn as_ref(&self) -> &Event {
-        self.uievent.upcast_event()
-    }
-}
-
 impl KeyboardEventMethods for KeyboardEvent {
     /// <https://w3c.github.io/uievents/#dom-keyboardevent-keyboardevent>:
     /// the event constructor
@@ -51,15 +44,14 @@ impl KeyboardEventMethods for KeyboardEvent {
         type_: DOMString,
         init: KeyboardEventInit,
     ) -> Fallible<DomRoot<KeyboardEvent>> {
-        let ui = &init.parent.parent;
-        Ok(Event::construct(
+        Ok(UIEvent::construct(
             cx,
             global,
             proto,
             &type_,
-            &ui.parent,
-            |now| KeyboardEvent {
-                uievent: UIEvent::new_inherited(now, ui),
+            &init.parent.parent,
+            |uievent| KeyboardEvent {
+                uievent,
                 key: init.key.clone(),
                 code: init.code.clone(),
                 location: init.location,

@@ -37,12 +37,6 @@ impl AsRef<UIEvent> for MouseEvent {
     }
 }
 
-impl AsRef<Event> for MouseEvent {
-    fn as_ref(&self) -> &Event {
-        self.uievent.upcast_event()
-    }
-}
-
 impl MouseEvent {
     /// "Fire a synthetic pointer event"
     /// (<https://html.spec.whatwg.org/multipage/webappapis.html#fire-a-synthetic-pointer-event>)
@@ -105,15 +99,14 @@ impl MouseEventMethods for MouseEvent {
         type_: DOMString,
         init: MouseEventInit,
     ) -> Fallible<DomRoot<MouseEvent>> {
-        let ui = &init.parent.parent;
-        Ok(Event::construct(
+        Ok(UIEvent::construct(
             cx,
             global,
             proto,
             &type_,
-            &ui.parent,
-            |now| MouseEvent {
-                uievent: UIEvent::new_inherited(now, ui),
+            &init.parent.parent,
+            |uievent| MouseEvent {
+                uievent,
                 screen_x: *init.screen_x,
                 screen_y: *init.screen_y,
                 client_x: *init.client_x,

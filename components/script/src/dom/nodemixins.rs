@@ -188,41 +188,41 @@ macro_rules! non_element_parent_node_methods {
 
 /// `getElementsByTagName()` and `getElementsByClassName()`, which
 /// `Document` and `Element` define alike with this as the root (the
-/// links are each interface's own).
+/// links are each interface's own): "return the list of elements with
+/// qualified name qualifiedName for this", "return the list of elements
+/// with class names classNames for this".
 #[macro_export]
 macro_rules! elements_by_name_methods {
     ($tag_name_link:literal, $class_name_link:literal) => {
-        #[doc = $tag_name_link]
-        /// "return the list of elements with qualified name qualifiedName
-        /// for this".
-        fn GetElementsByTagName(
-            &self,
-            cx: &mut mozjs::context::JSContext,
-            qualified_name: $crate::dom::bindings::conversions::DOMString,
-        ) -> $crate::dom::bindings::error::Fallible<
-            $crate::dom::bindings::root::DomRoot<$crate::dom::htmlcollection::HTMLCollection>,
-        > {
-            Ok($crate::dom::htmlcollection::HTMLCollection::new(
-                cx,
-                &self.node,
-                $crate::dom::htmlcollection::CollectionFilter::TagName(qualified_name),
-            ))
-        }
+        $crate::collection_method!(
+            $tag_name_link,
+            GetElementsByTagName(qualified_name),
+            $crate::dom::htmlcollection::CollectionFilter::TagName(qualified_name)
+        );
+        $crate::collection_method!(
+            $class_name_link,
+            GetElementsByClassName(class_names),
+            $crate::dom::htmlcollection::class_names_filter(&class_names)
+        );
+    };
+}
 
-        #[doc = $class_name_link]
-        /// "return the list of elements with class names classNames for
-        /// this".
-        fn GetElementsByClassName(
+/// An operation `$method($arg: DOMString)` that returns a new
+/// `HTMLCollection` rooted at `self.node` with the filter `$filter`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! collection_method {
+    ($link:literal, $method:ident($arg:ident), $filter:expr) => {
+        #[doc = $link]
+        fn $method(
             &self,
             cx: &mut mozjs::context::JSContext,
-            class_names: $crate::dom::bindings::conversions::DOMString,
+            $arg: $crate::dom::bindings::conversions::DOMString,
         ) -> $crate::dom::bindings::error::Fallible<
             $crate::dom::bindings::root::DomRoot<$crate::dom::htmlcollection::HTMLCollection>,
         > {
             Ok($crate::dom::htmlcollection::HTMLCollection::new(
-                cx,
-                &self.node,
-                $crate::dom::htmlcollection::class_names_filter(&class_names),
+                cx, &self.node, $filter,
             ))
         }
     };

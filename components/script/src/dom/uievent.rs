@@ -11,6 +11,7 @@ use crate::dom::bindings::codegen::UIEventBinding::UIEventMethods;
 use crate::dom::bindings::codegen::{EventModifierInit, UIEventInit};
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::DomObjectIface;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -54,6 +55,29 @@ impl UIEvent {
 
     pub fn upcast_event(&self) -> &Event {
         &self.event
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-event-constructor> for an
+    /// interface that inherits from `UIEvent` ([`Event::construct`]):
+    /// `make` builds the object from its `UIEvent` part, which `init`
+    /// initializes.
+    pub fn construct<T: DomObjectIface + AsRef<UIEvent>>(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: &str,
+        init: &UIEventInit,
+        make: impl FnOnce(UIEvent) -> T,
+    ) -> DomRoot<T> {
+        Event::construct_with(
+            cx,
+            global,
+            proto,
+            type_,
+            &init.parent,
+            |now| make(UIEvent::new_inherited(now, init)),
+            |event| AsRef::<UIEvent>::as_ref(event).upcast_event(),
+        )
     }
 }
 
