@@ -466,12 +466,8 @@ unsafe fn append_window_keys(
         let Some(window) = window_of_proxy(proxy.get()) else {
             return Ok(());
         };
+        append_indices(cx, window.length(), props)?;
         rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
-        for index in 0..window.length() {
-            if !JS_IndexToId(cx, index, id.handle_mut()) || !AppendToIdVector(props, id.handle()) {
-                return Err(());
-            }
-        }
         rooted!(&in(cx) let target = target_of(proxy));
         let mut own = IdVector::new(cx);
         if !GetPropertyKeys(cx, target.handle(), flags, own.handle_mut()) {
@@ -485,6 +481,28 @@ unsafe fn append_window_keys(
         }
         Ok(())
     }
+}
+
+/// Appends the array indices 0 to `count`, exclusive, to `props` (the
+/// keys of a WindowProxy's child navigables).
+///
+/// # Safety
+/// `props` is the vector SpiderMonkey passed to the trap.
+unsafe fn append_indices(
+    cx: &mut JSContext,
+    count: u32,
+    props: RawMutableHandleIdVector,
+) -> Result<(), ()> {
+    rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
+    for index in 0..count {
+        // SAFETY: a rooted id; `props` is live (this function's contract).
+        if unsafe {
+            !JS_IndexToId(cx, index, id.handle_mut()) || !AppendToIdVector(props, id.handle())
+        } {
+            return Err(());
+        }
+    }
+    Ok(())
 }
 
 /// The enumerable own keys of a WindowProxy (`Object.keys`): the ordinary
@@ -1315,18 +1333,12 @@ unsafe extern "C" fn cross_origin_own_property_keys(
                 let Some(window) = target_window(wrapper.get()) else {
                     return Ok(());
                 };
-                rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
                 // Step 2: Let maxProperties be W's associated Document's
                 // document-tree child navigables's size.
                 let max_properties = window.length();
                 // Step 3: Let keys be the range 0 to maxProperties, exclusive.
-                for index in 0..max_properties {
-                    if !JS_IndexToId(cx, index, id.handle_mut())
-                        || !AppendToIdVector(props, id.handle())
-                    {
-                        return Err(());
-                    }
-                }
+                append_indices(cx, max_properties, props)?;
+                rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
                 // Step 5 (cross origin): Return the concatenation of keys and
                 // ! CrossOriginOwnPropertyKeys(W).
                 // https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginownpropertykeys-(-o-)

@@ -17,6 +17,7 @@ use crate::dom::bindings::codegen::BlobOrBufferSourceOrURLSearchParamsOrUSVStrin
 use crate::dom::bindings::conversions::RootedJsValue;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
+use crate::dom::bindings::reflector::DomObject;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::blob::Blob;
 use crate::dom::globalscope::GlobalScope;
@@ -127,34 +128,37 @@ fn reject(cx: &mut JSContext, promise: &Promise, error: Error) {
     }
 }
 
-/// What the Body mixin's algorithms read of a `Request` or `Response`:
-/// its relevant global, its body (null: `None`), its "disturbed" state
-/// (set once the body is read) and its headers.
-pub type BodyParts<'a> = (
-    &'a GlobalScope,
-    Option<&'a [u8]>,
-    &'a Cell<bool>,
-    DomRoot<Headers>,
-);
+/// What the Body mixin's algorithms read of a `Request` or `Response`
+/// besides its relevant global: its body (null: `None`), its "disturbed"
+/// state (set once the body is read) and its headers.
+pub type BodyParts<'a> = (Option<&'a [u8]>, &'a Cell<bool>, DomRoot<Headers>);
 
 /// An object that includes the Body mixin
 /// (<https://fetch.spec.whatwg.org/#body-mixin>).
-pub trait BodyMixin {
+pub trait BodyMixin: DomObject {
     /// The object's [`BodyParts`].
     fn body_parts(&self) -> BodyParts<'_>;
 }
 
-/// Step 1 of `clone()` (<https://fetch.spec.whatwg.org/#dom-request-clone>,
-/// <https://fetch.spec.whatwg.org/#dom-response-clone>): "If this is
-/// unusable, then throw a TypeError." (`what`: "request" or "response").
-pub fn throw_if_unusable(object: &impl BodyMixin, what: &str) -> Fallible<()> {
-    let (_, _, body_used, _) = object.body_parts();
+/// The steps of `clone()` that `Request` and `Response` share
+/// (<https://fetch.spec.whatwg.org/#dom-request-clone>,
+/// <https://fetch.spec.whatwg.org/#dom-response-clone>): step 1, "If this
+/// is unusable, then throw a TypeError" (`what`: "request" or
+/// "response"), then the headers of the clone: a copy of this's headers
+/// (header list and guard) in this's relevant realm.
+pub fn clone_headers(
+    cx: &mut JSContext,
+    object: &impl BodyMixin,
+    what: &str,
+) -> Fallible<DomRoot<Headers>> {
+    let (_, body_used, headers) = object.body_parts();
+    let global = object.global_scope();
     if body_used.get() {
         return Err(Error::Type(format!(
             "cannot clone a {what} whose body was consumed"
         )));
     }
-    Ok(())
+    Ok(headers.copy(cx, global))
 }
 
 /// <https://fetch.spec.whatwg.org/#concept-body-consume-body> for
@@ -164,7 +168,8 @@ pub fn consume(
     object: &impl BodyMixin,
     kind: BodyKind,
 ) -> Fallible<Rc<Promise>> {
-    let (global, body, body_used, headers) = object.body_parts();
+    let (body, body_used, headers) = object.body_parts();
+    let global = object.global_scope();
     Ok(consume_parts(cx, global, body, body_used, &headers, kind))
 }
 

@@ -101,30 +101,23 @@ impl Event {
         init: &EventInit,
         make: impl FnOnce(f64) -> T,
     ) -> DomRoot<T> {
-        Self::construct_with(cx, global, proto, type_, init, make, |e| e.as_ref())
-    }
-
-    /// [`Event::construct`] for an object whose `Event` part `base` gives.
-    pub fn construct_with<T: DomObjectIface>(
-        cx: &mut JSContext,
-        global: &GlobalScope,
-        proto: Option<HandleObject>,
-        type_: &str,
-        init: &EventInit,
-        make: impl FnOnce(f64) -> T,
-        base: impl FnOnce(&T) -> &Event,
-    ) -> DomRoot<T> {
         // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict
-        // (each member of the dictionary initializes the attribute of the
-        // same name).
+        // creation steps with this interface, null, now, and eventInitDict.
         let event = reflect_dom_object(cx, global, Box::new(make(global.now())), proto);
         // Step 2: Initialize event's type attribute to type.
-        let base = base(&event);
-        base.initialize(type_, init.bubbles, init.cancelable);
-        base.composed.set(init.composed);
+        (*event).as_ref().initialize_from(type_, init);
         // Step 3: Return event.
         event
+    }
+
+    /// The event constructor's `Event` part
+    /// (<https://dom.spec.whatwg.org/#concept-event-constructor>): the
+    /// inner event creation steps' "for each member → value of
+    /// dictionary" for the `EventInit` members, and step 2, "Initialize
+    /// event's type attribute to type".
+    pub fn initialize_from(&self, type_: &str, init: &EventInit) {
+        self.initialize(type_, init.bubbles, init.cancelable);
+        self.composed.set(init.composed);
     }
 
     /// A trusted event of an interface that inherits from `Event`, named

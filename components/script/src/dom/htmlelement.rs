@@ -5,7 +5,6 @@ use std::cell::Cell;
 use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 
-use crate::dom::bindings::codegen::FocusOptions;
 use crate::dom::bindings::codegen::HTMLElementBinding::HTMLElementMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
@@ -155,28 +154,7 @@ impl HTMLElementMethods for HTMLElement {
             .or_init(|| DOMStringMap::new(cx, &self.element))
     }
 
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-tabindex>
-    fn TabIndex(&self, _cx: &mut JSContext) -> i32 {
-        crate::dom::focus::tab_index(&self.element)
-    }
-
-    fn SetTabIndex(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        self.element.set_reflected_long("tabindex", value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-focus>
-    fn Focus(&self, cx: &mut JSContext, _options: FocusOptions) -> Fallible<()> {
-        crate::dom::focus::focus_method(cx, &self.element);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-blur>
-    fn Blur(&self, cx: &mut JSContext) -> Fallible<()> {
-        // Step 1: The user agent should run the unfocusing steps given this.
-        crate::dom::focus::unfocusing_steps(cx, &self.element);
-        Ok(())
-    }
+    crate::html_or_svg_element_focus_methods!();
 
     /// <https://drafts.csswg.org/cssom-view/#dom-htmlelement-offsetparent>
     /// Step 1: If this element does not have an associated box (no element

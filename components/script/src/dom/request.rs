@@ -23,7 +23,7 @@ use crate::dom::bindings::conversions::{ByteString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
-use crate::dom::body::{extract_body, throw_if_unusable, BodyMixin, BodyParts};
+use crate::dom::body::{clone_headers, extract_body, BodyMixin, BodyParts};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::{isomorphic_decode, Guard, Headers};
 
@@ -97,13 +97,7 @@ impl Request {
 
 impl BodyMixin for Request {
     fn body_parts(&self) -> BodyParts<'_> {
-        let headers = self.headers.root();
-        (
-            self.global_scope(),
-            self.body.as_deref(),
-            &self.body_used,
-            headers,
-        )
+        (self.body.as_deref(), &self.body_used, self.headers.root())
     }
 }
 
@@ -376,13 +370,12 @@ impl RequestMethods for Request {
     /// <https://fetch.spec.whatwg.org/#dom-request-clone>
     fn Clone(&self, cx: &mut JSContext) -> Fallible<DomRoot<Request>> {
         // Step 1: If this is unusable, then throw a TypeError.
-        throw_if_unusable(self, "request")?;
-        let global = self.global_scope();
+        let headers = clone_headers(cx, self, "request")?;
         // Step 2: Let clonedRequest be the result of cloning this's request.
         // Step 3: Let clonedRequestObject be the result of creating a
         // Request object, given clonedRequest, this's headers's guard,
         // (a dependent signal of this's signal), and this's relevant realm.
-        let headers = self.headers.root().copy(cx, global);
+        let global = self.global_scope();
         let signal = AbortSignal::new_dependent(cx, global, &[self.signal.root()]);
         // Step 4: Return clonedRequestObject.
         Ok(reflect_dom_object(

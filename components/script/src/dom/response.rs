@@ -16,7 +16,7 @@ use crate::dom::bindings::conversions::{ByteString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
-use crate::dom::body::{extract_body, throw_if_unusable, BodyMixin, BodyParts};
+use crate::dom::body::{clone_headers, extract_body, BodyMixin, BodyParts};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::{isomorphic_decode, Guard, Headers};
 
@@ -120,13 +120,7 @@ impl Response {
 
 impl BodyMixin for Response {
     fn body_parts(&self) -> BodyParts<'_> {
-        let headers = self.headers.root();
-        (
-            self.global_scope(),
-            self.body.as_deref(),
-            &self.body_used,
-            headers,
-        )
+        (self.body.as_deref(), &self.body_used, self.headers.root())
     }
 }
 
@@ -316,16 +310,14 @@ impl ResponseMethods for Response {
     /// <https://fetch.spec.whatwg.org/#dom-response-clone>
     fn Clone(&self, cx: &mut JSContext) -> Fallible<DomRoot<Response>> {
         // Step 1: If this is unusable, then throw a TypeError.
-        throw_if_unusable(self, "response")?;
+        let headers = clone_headers(cx, self, "response")?;
         // Step 2: Let clonedResponse be the result of cloning this's
         // response.
         // Step 3: Return the result of creating a Response object, given
         // clonedResponse, this's headers's guard, and this's relevant realm.
-        let global = self.global_scope();
-        let headers = self.headers.root().copy(cx, global);
         Ok(Response::create(
             cx,
-            global,
+            self.global_scope(),
             None,
             self.response_type,
             self.url_list.clone(),

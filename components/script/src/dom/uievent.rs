@@ -11,7 +11,7 @@ use crate::dom::bindings::codegen::UIEventBinding::UIEventMethods;
 use crate::dom::bindings::codegen::{EventModifierInit, UIEventInit};
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::DomObjectIface;
+use crate::dom::bindings::reflector::{reflect_dom_object, DomObjectIface};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -69,15 +69,15 @@ impl UIEvent {
         init: &UIEventInit,
         make: impl FnOnce(UIEvent) -> T,
     ) -> DomRoot<T> {
-        Event::construct_with(
-            cx,
-            global,
-            proto,
-            type_,
-            &init.parent,
-            |now| make(UIEvent::new_inherited(now, init)),
-            |event| AsRef::<UIEvent>::as_ref(event).upcast_event(),
-        )
+        // Step 1: Let event be the result of running the inner event
+        // creation steps with this interface, null, now, and eventInitDict.
+        let ui_event = UIEvent::new_inherited(global.now(), init);
+        let event = reflect_dom_object(cx, global, Box::new(make(ui_event)), proto);
+        // Step 2: Initialize event's type attribute to type.
+        let base = AsRef::<UIEvent>::as_ref(&*event).upcast_event();
+        base.initialize_from(type_, &init.parent);
+        // Step 3: Return event.
+        event
     }
 }
 
