@@ -95,7 +95,8 @@ use crate::dom::bindings::conversions::{FromJsValue, RootedJsValue, USVString};
 use crate::dom::bindings::error::{throw_dom_error, DomExceptionName, Error};
 use crate::dom::bindings::native::{call_native, ReturnKind};
 use crate::dom::bindings::proxyhandler::{
-    array_index, data_descriptor, key_string, prevent_extensions, trap,
+    array_index, data_descriptor, key_string, prevent_extensions, property_trap,
+    return_own_property, trap,
 };
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
@@ -230,6 +231,43 @@ fn indexed_child(cx: &mut JSContext, proxy: HandleObject, index: u32) -> Result<
     Ok((!value.is_null()).then_some(value))
 }
 
+/// [`property_trap`] for the WindowProxy handler's trap of
+/// `internal_method` (its name in panic reports).
+///
+/// # Safety
+/// As [`property_trap`].
+unsafe fn window_trap(
+    cx: *mut RawJSContext,
+    internal_method: &str,
+    proxy: RawHandleObject,
+    id: RawHandleId,
+    body: impl FnOnce(&mut JSContext, HandleObject, HandleId) -> Result<(), ()>,
+) -> bool {
+    // SAFETY: this function's contract.
+    unsafe {
+        property_trap(
+            cx,
+            format_args!("{internal_method} of a WindowProxy"),
+            proxy,
+            id,
+            body,
+        )
+    }
+}
+
+/// [`indexed_child`] if `id` is an array index, else `None`.
+fn child_at_key(
+    cx: &mut JSContext,
+    proxy: HandleObject,
+    id: HandleId,
+) -> Result<Option<JSVal>, ()> {
+    // SAFETY: a rooted id.
+    match unsafe { array_index(cx, id) } {
+        Some(index) => indexed_child(cx, proxy, index),
+        None => Ok(None),
+    }
+}
+
 /// The [[Window]] of the WindowProxy `proxy`, as a rooted-able pointer.
 fn target_of(proxy: HandleObject) -> *mut JSObject {
     // SAFETY: the proxy is rooted by the caller.
@@ -252,6 +290,29 @@ fn on_window(
     }
 }
 
+/// The same-origin steps of [[DefineOwnProperty]] and [[Set]] of a
+/// WindowProxy: "If P is an array index property name, return false"
+/// (`result` fails), else `op` (the ordinary operation on W).
+///
+/// # Safety
+/// `id` is rooted and `result` the trap's live result.
+unsafe fn unless_array_index(
+    cx: &mut JSContext,
+    proxy: HandleObject,
+    id: HandleId,
+    result: *mut ObjectOpResult,
+    op: impl FnOnce(&mut JSContext, HandleObject) -> bool,
+) -> Result<(), ()> {
+    // SAFETY: this function's contract.
+    unsafe {
+        if array_index(cx, id).is_some() {
+            (*result).fail(JSErrNum::JSMSG_CANT_DEFINE_WINDOW_ELEMENT);
+            return Ok(());
+        }
+    }
+    on_window(cx, proxy, op)
+}
+
 /// [[GetOwnProperty]] of a WindowProxy, the steps for a same-origin
 /// caller (the WindowProxy's own handler runs only for code of its own
 /// realm; other realms go through [`wrap`]'s wrappers, which call this
@@ -266,28 +327,22 @@ unsafe extern "C" fn proxy_get_own_property(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles and live out-pointers.
     unsafe {
-        trap(cx, "[[GetOwnProperty]] of a WindowProxy", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        window_trap(cx, "[[GetOwnProperty]]", proxy, id, |cx, proxy, id| {
             // Step 1: Let W be the value of the [[Window]] internal slot
             // of this.
             // Step 2: If P is an array index property name, then:
             if let Some(index) = array_index(cx, id) {
                 // Steps 2.1-2.4: value is children[index]'s active
                 // WindowProxy, if any.
-                match indexed_child(cx, proxy, index)? {
-                    // Step 2.6: Return PropertyDescriptor{ [[Value]]:
-                    // value, [[Writable]]: false, [[Enumerable]]: true,
-                    // [[Configurable]]: true }.
-                    Some(value) => {
-                        *desc.ptr = data_descriptor(value, false, true, true);
-                        *is_none = false;
-                    }
-                    // Step 2.5.1: If value is undefined and
-                    // IsPlatformObjectSameOrigin(W) is true, then return
-                    // undefined.
-                    None => *is_none = true,
-                }
+                let value = indexed_child(cx, proxy, index)?;
+                // Step 2.5.1: If value is undefined and
+                // IsPlatformObjectSameOrigin(W) is true, then return
+                // undefined.
+                // Step 2.6: Return PropertyDescriptor{ [[Value]]: value,
+                // [[Writable]]: false, [[Enumerable]]: true,
+                // [[Configurable]]: true }.
+                let found = value.map(|value| data_descriptor(value, false, true, true));
+                return_own_property(desc, is_none, found);
                 return Ok(());
             }
             // Step 3: If IsPlatformObjectSameOrigin(W) is true, then
@@ -316,20 +371,14 @@ unsafe extern "C" fn proxy_define_property(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles and a live result.
     unsafe {
-        trap(cx, "[[DefineOwnProperty]] of a WindowProxy", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        window_trap(cx, "[[DefineOwnProperty]]", proxy, id, |cx, proxy, id| {
             // Step 1: Let W be the value of the [[Window]] internal slot
             // of this.
             // Step 2: If IsPlatformObjectSameOrigin(W) is true, then:
             // Step 2.1: If P is an array index property name, return
             // false.
-            if array_index(cx, id).is_some() {
-                (*result).fail(JSErrNum::JSMSG_CANT_DEFINE_WINDOW_ELEMENT);
-                return Ok(());
-            }
             // Step 2.2: Return ? OrdinaryDefineOwnProperty(W, P, Desc).
-            on_window(cx, proxy, |cx, target| {
+            unless_array_index(cx, proxy, id, result, |cx, target| {
                 JS_DefinePropertyById(cx, target, id, Handle::from_raw(desc), result)
             })
         })
@@ -346,9 +395,7 @@ unsafe extern "C" fn proxy_delete(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles and a live result.
     unsafe {
-        trap(cx, "[[Delete]] of a WindowProxy", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        window_trap(cx, "[[Delete]]", proxy, id, |cx, proxy, id| {
             // Step 1: Let W be the value of the [[Window]] internal slot
             // of this.
             // Step 2: If IsPlatformObjectSameOrigin(W) is true, then:
@@ -419,12 +466,8 @@ unsafe fn append_window_keys(
         let Some(window) = window_of_proxy(proxy.get()) else {
             return Ok(());
         };
+        append_indices(cx, window.length(), props)?;
         rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
-        for index in 0..window.length() {
-            if !JS_IndexToId(cx, index, id.handle_mut()) || !AppendToIdVector(props, id.handle()) {
-                return Err(());
-            }
-        }
         rooted!(&in(cx) let target = target_of(proxy));
         let mut own = IdVector::new(cx);
         if !GetPropertyKeys(cx, target.handle(), flags, own.handle_mut()) {
@@ -438,6 +481,28 @@ unsafe fn append_window_keys(
         }
         Ok(())
     }
+}
+
+/// Appends the array indices 0 to `count`, exclusive, to `props` (the
+/// keys of a WindowProxy's child navigables).
+///
+/// # Safety
+/// `props` is the vector SpiderMonkey passed to the trap.
+unsafe fn append_indices(
+    cx: &mut JSContext,
+    count: u32,
+    props: RawMutableHandleIdVector,
+) -> Result<(), ()> {
+    rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
+    for index in 0..count {
+        // SAFETY: a rooted id; `props` is live (this function's contract).
+        if unsafe {
+            !JS_IndexToId(cx, index, id.handle_mut()) || !AppendToIdVector(props, id.handle())
+        } {
+            return Err(());
+        }
+    }
+    Ok(())
 }
 
 /// The enumerable own keys of a WindowProxy (`Object.keys`): the ordinary
@@ -486,14 +551,10 @@ unsafe extern "C" fn proxy_has(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles and a live out-pointer.
     unsafe {
-        trap(cx, "[[HasProperty]] of a WindowProxy", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
-            if let Some(index) = array_index(cx, id) {
-                if indexed_child(cx, proxy, index)?.is_some() {
-                    *bp = true;
-                    return Ok(());
-                }
+        window_trap(cx, "[[HasProperty]]", proxy, id, |cx, proxy, id| {
+            if child_at_key(cx, proxy, id)?.is_some() {
+                *bp = true;
+                return Ok(());
             }
             on_window(cx, proxy, |cx, target| {
                 JS_HasPropertyById(cx, target, id, bp)
@@ -512,9 +573,7 @@ unsafe extern "C" fn proxy_has_own(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles and a live out-pointer.
     unsafe {
-        trap(cx, "[[GetOwnProperty]] of a WindowProxy", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        window_trap(cx, "[[GetOwnProperty]]", proxy, id, |cx, proxy, id| {
             if let Some(index) = array_index(cx, id) {
                 *bp = indexed_child(cx, proxy, index)?.is_some();
                 return Ok(());
@@ -537,9 +596,7 @@ unsafe extern "C" fn proxy_get(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles.
     unsafe {
-        trap(cx, "[[Get]] of a WindowProxy", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        window_trap(cx, "[[Get]]", proxy, id, |cx, proxy, id| {
             // Step 1: Let W be the value of the [[Window]] internal slot
             // of this.
             // Step 3: If IsPlatformObjectSameOrigin(W) is true, then
@@ -547,11 +604,9 @@ unsafe extern "C" fn proxy_get(
             // (a child navigable's WindowProxy for an array index, else
             // W's), else W's prototype chain, which is what getting P from
             // W with Receiver does once the index case is answered.
-            if let Some(index) = array_index(cx, id) {
-                if let Some(value) = indexed_child(cx, proxy, index)? {
-                    *vp.ptr = value;
-                    return Ok(());
-                }
+            if let Some(value) = child_at_key(cx, proxy, id)? {
+                *vp.ptr = value;
+                return Ok(());
             }
             on_window(cx, proxy, |cx, target| {
                 JS_ForwardGetPropertyTo(
@@ -578,20 +633,14 @@ unsafe extern "C" fn proxy_set(
 ) -> bool {
     // SAFETY: SpiderMonkey passes rooted handles and a live result.
     unsafe {
-        trap(cx, "[[Set]] of a WindowProxy", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        window_trap(cx, "[[Set]]", proxy, id, |cx, proxy, id| {
             // Step 1: Let W be the value of the [[Window]] internal slot
             // of this.
             // Step 3: If IsPlatformObjectSameOrigin(W) is true, then:
             // Step 3.1: If P is an array index property name, then return
             // false.
-            if array_index(cx, id).is_some() {
-                (*result).fail(JSErrNum::JSMSG_CANT_DEFINE_WINDOW_ELEMENT);
-                return Ok(());
-            }
             // Step 3.2: Return ? OrdinarySet(W, P, V, Receiver).
-            on_window(cx, proxy, |cx, target| {
+            unless_array_index(cx, proxy, id, result, |cx, target| {
                 JS_ForwardSetPropertyTo(
                     cx,
                     target,
@@ -901,13 +950,11 @@ unsafe extern "C" fn cross_origin_get_own_property(
             |cx| {
                 let wrapper = Handle::from_raw(wrapper);
                 let id = Handle::from_raw(id);
-                match cross_origin_get_own_property_steps(cx, wrapper, id)? {
-                    Some(d) => {
-                        *desc.ptr = d;
-                        *is_none = false;
-                    }
-                    None => *is_none = true,
-                }
+                return_own_property(
+                    desc,
+                    is_none,
+                    cross_origin_get_own_property_steps(cx, wrapper, id)?,
+                );
                 Ok(())
             },
         )
@@ -1286,18 +1333,12 @@ unsafe extern "C" fn cross_origin_own_property_keys(
                 let Some(window) = target_window(wrapper.get()) else {
                     return Ok(());
                 };
-                rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
                 // Step 2: Let maxProperties be W's associated Document's
                 // document-tree child navigables's size.
                 let max_properties = window.length();
                 // Step 3: Let keys be the range 0 to maxProperties, exclusive.
-                for index in 0..max_properties {
-                    if !JS_IndexToId(cx, index, id.handle_mut())
-                        || !AppendToIdVector(props, id.handle())
-                    {
-                        return Err(());
-                    }
-                }
+                append_indices(cx, max_properties, props)?;
+                rooted!(&in(cx) let mut id = mozjs::jsid::VoidId());
                 // Step 5 (cross origin): Return the concatenation of keys and
                 // ! CrossOriginOwnPropertyKeys(W).
                 // https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginownpropertykeys-(-o-)

@@ -322,3 +322,31 @@ fn body_idl_handlers_are_the_windows() {
     );
     assert_eq!(out, "true,true,true,true,true,true,");
 }
+
+/// Every event constructor initializes `composed` (and `bubbles`,
+/// `cancelable`) from its dictionary's `EventInit` members
+/// (<https://dom.spec.whatwg.org/#concept-event-constructor>: each member
+/// of the dictionary initializes the attribute of the same name, as in
+/// Chromium); `composed` is false when not given.
+#[test]
+fn event_constructors_initialize_every_event_init_member() {
+    let out = eval_on(
+        "<!DOCTYPE html><p>x</p>",
+        "const init = {composed: true, bubbles: true, cancelable: true};\n\
+         const make = [\n\
+           i => new CustomEvent('a', i), i => new ErrorEvent('a', i),\n\
+           i => new HashChangeEvent('a', i), i => new MessageEvent('a', i),\n\
+           i => new PopStateEvent('a', i), i => new StorageEvent('a', i),\n\
+           i => new ProgressEvent('a', i), i => new SubmitEvent('a', i),\n\
+           i => new PromiseRejectionEvent('a', Object.assign({promise: Promise.resolve()}, i)),\n\
+           i => new UIEvent('a', i), i => new FocusEvent('a', i), i => new InputEvent('a', i),\n\
+           i => new KeyboardEvent('a', i), i => new MouseEvent('a', i),\n\
+         ];\n\
+         const given = make.map(m => m(init)).map(e => e.composed && e.bubbles && e.cancelable);\n\
+         const absent = make.map(m => m({})).map(e => e.composed || e.bubbles || e.cancelable);\n\
+         given.join() + '|' + absent.join()",
+    );
+    let given = vec!["true"; 14].join(",");
+    let absent = vec!["false"; 14].join(",");
+    assert_eq!(out, format!("{given}|{absent}"));
+}

@@ -17,6 +17,8 @@ use crate::dom::bindings::codegen::BlobOrBufferSourceOrURLSearchParamsOrUSVStrin
 use crate::dom::bindings::conversions::RootedJsValue;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
+use crate::dom::bindings::reflector::DomObject;
+use crate::dom::bindings::root::DomRoot;
 use crate::dom::blob::Blob;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::Headers;
@@ -126,11 +128,53 @@ fn reject(cx: &mut JSContext, promise: &Promise, error: Error) {
     }
 }
 
-/// <https://fetch.spec.whatwg.org/#concept-body-consume-body> for a
-/// `Request` or `Response` whose body is `body` (null: `None`), whose
-/// "disturbed" state is `body_used`, and whose headers are `headers` (for
-/// the MIME type of a Blob).
+/// What the Body mixin's algorithms read of a `Request` or `Response`
+/// besides its relevant global: its body (null: `None`), its "disturbed"
+/// state (set once the body is read) and its headers.
+pub type BodyParts<'a> = (Option<&'a [u8]>, &'a Cell<bool>, DomRoot<Headers>);
+
+/// An object that includes the Body mixin
+/// (<https://fetch.spec.whatwg.org/#body-mixin>).
+pub trait BodyMixin: DomObject {
+    /// The object's [`BodyParts`].
+    fn body_parts(&self) -> BodyParts<'_>;
+}
+
+/// The steps of `clone()` that `Request` and `Response` share
+/// (<https://fetch.spec.whatwg.org/#dom-request-clone>,
+/// <https://fetch.spec.whatwg.org/#dom-response-clone>): step 1, "If this
+/// is unusable, then throw a TypeError" (`what`: "request" or
+/// "response"), then the headers of the clone: a copy of this's headers
+/// (header list and guard) in this's relevant realm.
+pub fn clone_headers(
+    cx: &mut JSContext,
+    object: &impl BodyMixin,
+    what: &str,
+) -> Fallible<DomRoot<Headers>> {
+    let (_, body_used, headers) = object.body_parts();
+    let global = object.global_scope();
+    if body_used.get() {
+        return Err(Error::Type(format!(
+            "cannot clone a {what} whose body was consumed"
+        )));
+    }
+    Ok(headers.copy(cx, global))
+}
+
+/// <https://fetch.spec.whatwg.org/#concept-body-consume-body> for
+/// `object` (the headers give the MIME type of a Blob).
 pub fn consume(
+    cx: &mut JSContext,
+    object: &impl BodyMixin,
+    kind: BodyKind,
+) -> Fallible<Rc<Promise>> {
+    let (body, body_used, headers) = object.body_parts();
+    let global = object.global_scope();
+    Ok(consume_parts(cx, global, body, body_used, &headers, kind))
+}
+
+/// [`consume`] on the object's [`BodyParts`].
+fn consume_parts(
     cx: &mut JSContext,
     global: &GlobalScope,
     body: Option<&[u8]>,
@@ -218,8 +262,8 @@ fn consume_body(
 
 /// The members of the Body mixin (<https://fetch.spec.whatwg.org/#body-mixin>),
 /// written once for `Request` and `Response`: expanded inside their
-/// `…Methods` impls, whose types have a `body_used: Cell<bool>` field and a
-/// `consume(cx, kind)` method running "consume body".
+/// `…Methods` impls, whose types have a `body_used: Cell<bool>` field and
+/// implement [`BodyMixin`].
 #[macro_export]
 macro_rules! body_mixin_methods {
     () => {
@@ -235,7 +279,7 @@ macro_rules! body_mixin_methods {
         ) -> $crate::dom::bindings::error::Fallible<
             std::rc::Rc<$crate::dom::bindings::promise::Promise>,
         > {
-            self.consume(cx, $crate::dom::body::BodyKind::ArrayBuffer)
+            $crate::dom::body::consume(cx, self, $crate::dom::body::BodyKind::ArrayBuffer)
         }
 
         /// <https://fetch.spec.whatwg.org/#dom-body-blob>
@@ -245,7 +289,7 @@ macro_rules! body_mixin_methods {
         ) -> $crate::dom::bindings::error::Fallible<
             std::rc::Rc<$crate::dom::bindings::promise::Promise>,
         > {
-            self.consume(cx, $crate::dom::body::BodyKind::Blob)
+            $crate::dom::body::consume(cx, self, $crate::dom::body::BodyKind::Blob)
         }
 
         /// <https://fetch.spec.whatwg.org/#dom-body-json>
@@ -255,7 +299,7 @@ macro_rules! body_mixin_methods {
         ) -> $crate::dom::bindings::error::Fallible<
             std::rc::Rc<$crate::dom::bindings::promise::Promise>,
         > {
-            self.consume(cx, $crate::dom::body::BodyKind::Json)
+            $crate::dom::body::consume(cx, self, $crate::dom::body::BodyKind::Json)
         }
 
         /// <https://fetch.spec.whatwg.org/#dom-body-text>
@@ -265,7 +309,7 @@ macro_rules! body_mixin_methods {
         ) -> $crate::dom::bindings::error::Fallible<
             std::rc::Rc<$crate::dom::bindings::promise::Promise>,
         > {
-            self.consume(cx, $crate::dom::body::BodyKind::Text)
+            $crate::dom::body::consume(cx, self, $crate::dom::body::BodyKind::Text)
         }
     };
 }

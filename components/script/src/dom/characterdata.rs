@@ -185,3 +185,53 @@ impl CharacterDataMethods for CharacterData {
 
     crate::child_node_methods!();
 }
+
+/// The parts of `Text` and `Comment` (a struct `$type` whose only field
+/// is `characterdata: CharacterData`, of node kind `$kind`) that are the
+/// same: `$type::new_with_proto`, and the interface's constructor
+/// (`$methods`), documented by `$doc`.
+#[macro_export]
+macro_rules! character_data_node {
+    ($type:ident, $methods:ident, $kind:expr, $(#[$doc:meta])*) => {
+        impl $type {
+            fn new_with_proto(
+                cx: &mut mozjs::context::JSContext,
+                global: &$crate::dom::globalscope::GlobalScope,
+                document: Option<&$crate::dom::document::Document>,
+                data: &str,
+                proto: Option<mozjs::rust::HandleObject>,
+            ) -> $crate::dom::bindings::root::DomRoot<$type> {
+                $crate::dom::bindings::reflector::reflect_dom_object(
+                    cx,
+                    global,
+                    Box::new($type {
+                        characterdata: $crate::dom::characterdata::CharacterData::new_inherited(
+                            $kind, document, data,
+                        ),
+                    }),
+                    proto,
+                )
+            }
+        }
+
+        impl $methods for $type {
+            $(#[$doc])*
+            fn Constructor(
+                cx: &mut mozjs::context::JSContext,
+                global: &$crate::dom::globalscope::GlobalScope,
+                proto: Option<mozjs::rust::HandleObject>,
+                data: $crate::dom::bindings::conversions::DOMString,
+            ) -> $crate::dom::bindings::error::Fallible<$crate::dom::bindings::root::DomRoot<$type>>
+            {
+                let document = global.as_window().map(|w| w.document(cx));
+                Ok(Self::new_with_proto(
+                    cx,
+                    global,
+                    document.as_deref(),
+                    &data,
+                    proto,
+                ))
+            }
+        }
+    };
+}

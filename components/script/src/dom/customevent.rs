@@ -10,7 +10,6 @@ use crate::dom::bindings::codegen::CustomEventBinding::CustomEventMethods;
 use crate::dom::bindings::codegen::CustomEventInit;
 use crate::dom::bindings::conversions::{DOMString, RootedJsValue};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -43,23 +42,17 @@ impl CustomEventMethods for CustomEvent {
         type_: DOMString,
         init: CustomEventInit,
     ) -> Fallible<DomRoot<CustomEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let event = reflect_dom_object(
+        let detail = Heap::boxed(init.detail.get());
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(CustomEvent {
-                event: Event::new_inherited(global.now()),
-                detail: Heap::boxed(init.detail.get()),
-            }),
             proto,
-        );
-        // Step 2: Initialize event's type attribute to type (and the
-        // dictionary members; the initialized flag).
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        // Step 3: Return event.
-        Ok(event)
+            &type_,
+            &init.parent,
+            |now| CustomEvent {
+                event: Event::new_inherited(now),
+                detail,
+            },
+        ))
     }
 }

@@ -18,7 +18,6 @@ use crate::dom::documentfragment::DocumentFragment;
 use crate::dom::domimplementation::DOMImplementation;
 use crate::dom::element::{Element, HTML_NAMESPACE};
 use crate::dom::globalscope::GlobalScope;
-use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::htmlelement::HTMLElement;
 use crate::dom::htmlscriptelement::HTMLScriptElement;
 use crate::dom::node::{Node, NodeKind};
@@ -460,45 +459,12 @@ impl DocumentMethods for Document {
         Ok(())
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-document-getelementsbytagname>
-    fn GetElementsByTagName(
-        &self,
-        cx: &mut JSContext,
-        name: DOMString,
-    ) -> Fallible<DomRoot<HTMLCollection>> {
-        Ok(HTMLCollection::new(
-            cx,
-            &self.node,
-            CollectionFilter::TagName(name),
-        ))
-    }
+    crate::elements_by_name_methods!(
+        "<https://dom.spec.whatwg.org/#dom-document-getelementsbytagname>:",
+        "<https://dom.spec.whatwg.org/#dom-document-getelementsbyclassname>:"
+    );
 
-    /// <https://dom.spec.whatwg.org/#dom-document-getelementsbyclassname>:
-    /// the list of elements with class names classNames for this.
-    fn GetElementsByClassName(
-        &self,
-        cx: &mut JSContext,
-        class_names: DOMString,
-    ) -> Fallible<DomRoot<HTMLCollection>> {
-        Ok(HTMLCollection::new(
-            cx,
-            &self.node,
-            class_names_filter(&class_names),
-        ))
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-nonelementparentnode-getelementbyid>
-    fn GetElementById(
-        &self,
-        _cx: &mut JSContext,
-        id: DOMString,
-    ) -> Fallible<Option<DomRoot<Element>>> {
-        Ok(self
-            .node
-            .element_descendants()
-            .into_iter()
-            .find(|e| e.get_attribute("id").as_deref() == Some(id.as_str())))
-    }
+    crate::non_element_parent_node_methods!();
 
     /// <https://dom.spec.whatwg.org/#dom-document-createelement>
     fn CreateElement(
@@ -592,12 +558,8 @@ impl DocumentMethods for Document {
     /// the DOMImplementation object associated with this (the same one
     /// each time).
     fn Implementation(&self, cx: &mut JSContext) -> DomRoot<DOMImplementation> {
-        if let Some(implementation) = self.implementation.get() {
-            return implementation;
-        }
-        let implementation = DOMImplementation::new(cx, self);
-        self.implementation.set(Some(&implementation));
-        implementation
+        self.implementation
+            .or_init(|| DOMImplementation::new(cx, self))
     }
 
     crate::parent_node_methods!();

@@ -8,12 +8,10 @@ use mozjs::context::JSContext;
 use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::DocumentFragmentBinding::DocumentFragmentMethods;
-use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::document::Document;
-use crate::dom::element::Element;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::node::{Node, NodeKind};
 
@@ -69,20 +67,7 @@ impl DocumentFragmentMethods for DocumentFragment {
         Ok(Self::new_with_proto(cx, global, document.as_deref(), proto))
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-nonelementparentnode-getelementbyid>:
-    /// the first element, in tree order, within this's descendants, whose
-    /// ID is elementId; otherwise, null.
-    fn GetElementById(
-        &self,
-        _cx: &mut JSContext,
-        element_id: DOMString,
-    ) -> Fallible<Option<DomRoot<Element>>> {
-        Ok(self
-            .node
-            .element_descendants()
-            .into_iter()
-            .find(|e| e.get_attribute("id").as_deref() == Some(element_id.as_str())))
-    }
+    crate::non_element_parent_node_methods!();
 
     crate::parent_node_methods!();
 }

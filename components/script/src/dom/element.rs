@@ -17,7 +17,6 @@ use crate::dom::bindings::root::{Dom, DomRoot, MutNullableDom};
 use crate::dom::document::Document;
 use crate::dom::domrect::DOMRect;
 use crate::dom::domtokenlist::DOMTokenList;
-use crate::dom::htmlcollection::{class_names_filter, CollectionFilter, HTMLCollection};
 use crate::dom::htmliframeelement::HTMLIFrameElement;
 use crate::dom::htmltemplateelement::HTMLTemplateElement;
 use crate::dom::namednodemap::NamedNodeMap;
@@ -425,42 +424,15 @@ impl ElementMethods for Element {
         Ok(self.get_attribute(&name).is_some())
     }
 
-    /// <https://dom.spec.whatwg.org/#dom-element-getelementsbytagname>
-    fn GetElementsByTagName(
-        &self,
-        cx: &mut JSContext,
-        name: DOMString,
-    ) -> Fallible<DomRoot<HTMLCollection>> {
-        Ok(HTMLCollection::new(
-            cx,
-            &self.node,
-            CollectionFilter::TagName(name),
-        ))
-    }
-
-    /// <https://dom.spec.whatwg.org/#dom-element-getelementsbyclassname>:
-    /// the list of elements with class names classNames for this.
-    fn GetElementsByClassName(
-        &self,
-        cx: &mut JSContext,
-        class_names: DOMString,
-    ) -> Fallible<DomRoot<HTMLCollection>> {
-        Ok(HTMLCollection::new(
-            cx,
-            &self.node,
-            class_names_filter(&class_names),
-        ))
-    }
+    crate::elements_by_name_methods!(
+        "<https://dom.spec.whatwg.org/#dom-element-getelementsbytagname>:",
+        "<https://dom.spec.whatwg.org/#dom-element-getelementsbyclassname>:"
+    );
 
     /// <https://dom.spec.whatwg.org/#dom-element-attributes>: a
     /// NamedNodeMap whose element is this (the same object each time).
     fn Attributes(&self, cx: &mut JSContext) -> DomRoot<NamedNodeMap> {
-        if let Some(map) = self.attribute_map.get() {
-            return map;
-        }
-        let map = NamedNodeMap::new(cx, self);
-        self.attribute_map.set(Some(&map));
-        map
+        self.attribute_map.or_init(|| NamedNodeMap::new(cx, self))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-toggleattribute>
@@ -653,12 +625,8 @@ impl ElementMethods for Element {
     /// `DOMTokenList` whose associated attribute is `class`, the same
     /// object every time.
     fn ClassList(&self, cx: &mut JSContext) -> DomRoot<DOMTokenList> {
-        if let Some(list) = self.class_list.get() {
-            return list;
-        }
-        let list = DOMTokenList::new(cx, self, "class");
-        self.class_list.set(Some(&list));
-        list
+        self.class_list
+            .or_init(|| DOMTokenList::new(cx, self, "class"))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-matches>

@@ -10,7 +10,7 @@ use crate::dom::bindings::codegen::ErrorEventBinding::ErrorEventMethods;
 use crate::dom::bindings::codegen::ErrorEventInit;
 use crate::dom::bindings::conversions::{DOMString, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::{reflect_dom_object, try_reflect_dom_object};
+use crate::dom::bindings::reflector::try_reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -98,23 +98,20 @@ impl ErrorEventMethods for ErrorEvent {
         type_: DOMString,
         init: ErrorEventInit,
     ) -> Fallible<DomRoot<ErrorEvent>> {
-        let error = init.error.get();
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(ErrorEvent {
-                event: Event::new_inherited(global.now()),
+            proto,
+            &type_,
+            &init.parent,
+            |now| ErrorEvent {
+                event: Event::new_inherited(now),
                 message: init.message.clone(),
                 filename: init.filename.0.clone(),
                 lineno: init.lineno,
                 colno: init.colno,
-                error: Heap::boxed(error),
-            }),
-            proto,
-        );
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        Ok(event)
+                error: Heap::boxed(init.error.get()),
+            },
+        ))
     }
 }

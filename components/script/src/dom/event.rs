@@ -10,7 +10,7 @@ use crate::dom::bindings::codegen::EventBinding::EventMethods;
 use crate::dom::bindings::codegen::EventInit;
 use crate::dom::bindings::conversions::{DOMString, Finite};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
+use crate::dom::bindings::reflector::{reflect_dom_object, DomObjectIface, Reflector};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
@@ -86,6 +86,57 @@ impl Event {
             None,
         );
         event.initialize(type_, bubbles, cancelable);
+        event
+    }
+
+    /// <https://dom.spec.whatwg.org/#concept-event-constructor> for an
+    /// interface that inherits from `Event`: `make` builds the object from
+    /// the time stamp of its `Event` part and the dictionary's own members;
+    /// `init` is the dictionary's `EventInit` part.
+    pub fn construct<T: DomObjectIface + AsRef<Event>>(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: &str,
+        init: &EventInit,
+        make: impl FnOnce(f64) -> T,
+    ) -> DomRoot<T> {
+        // Step 1: Let event be the result of running the inner event
+        // creation steps with this interface, null, now, and eventInitDict.
+        let event = reflect_dom_object(cx, global, Box::new(make(global.now())), proto);
+        // Step 2: Initialize event's type attribute to type.
+        (*event).as_ref().initialize_from(type_, init);
+        // Step 3: Return event.
+        event
+    }
+
+    /// The event constructor's `Event` part
+    /// (<https://dom.spec.whatwg.org/#concept-event-constructor>): the
+    /// inner event creation steps' "for each member → value of
+    /// dictionary" for the `EventInit` members, and step 2, "Initialize
+    /// event's type attribute to type".
+    pub fn initialize_from(&self, type_: &str, init: &EventInit) {
+        self.initialize(type_, init.bubbles, init.cancelable);
+        self.composed.set(init.composed);
+    }
+
+    /// A trusted event of an interface that inherits from `Event`, named
+    /// `type_`, that the user agent creates to fire it
+    /// (<https://dom.spec.whatwg.org/#concept-event-create>, then
+    /// "initialized ... isTrusted set to true"): `make` builds the object
+    /// from the time stamp of its `Event` part.
+    pub fn new_trusted<T: DomObjectIface + AsRef<Event>>(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        type_: &str,
+        bubbles: bool,
+        cancelable: bool,
+        make: impl FnOnce(f64) -> T,
+    ) -> DomRoot<T> {
+        let event = reflect_dom_object(cx, global, Box::new(make(global.now())), None);
+        let base: &Event = (*event).as_ref();
+        base.initialize(type_, bubbles, cancelable);
+        base.is_trusted.set(true);
         event
     }
 

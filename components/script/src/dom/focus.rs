@@ -208,3 +208,47 @@ fn fire_focus_event(
     let event = FocusEvent::new_for_ua(cx, global, type_, bubbles, view.as_deref(), related);
     node.as_ref().dispatch(cx, event.upcast_event());
 }
+
+/// The focus members of the `HTMLOrSVGElement` mixin
+/// (<https://html.spec.whatwg.org/multipage/dom.html#htmlorsvgelement>),
+/// for `HTMLElement` and `SVGElement`: expanded inside their `…Methods`
+/// impls, whose types have an `element: Element` field.
+#[macro_export]
+macro_rules! html_or_svg_element_focus_methods {
+    () => {
+        /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-tabindex>
+        fn TabIndex(&self, _cx: &mut mozjs::context::JSContext) -> i32 {
+            $crate::dom::focus::tab_index(&self.element)
+        }
+
+        fn SetTabIndex(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            value: i32,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            self.element.set_reflected_long("tabindex", value);
+            Ok(())
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-focus>
+        fn Focus(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            _options: $crate::dom::bindings::codegen::FocusOptions,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            $crate::dom::focus::focus_method(cx, &self.element);
+            Ok(())
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-blur>
+        fn Blur(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            // Step 1: The user agent should run the unfocusing steps given
+            // this.
+            $crate::dom::focus::unfocusing_steps(cx, &self.element);
+            Ok(())
+        }
+    };
+}

@@ -10,6 +10,7 @@ use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
 use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
+use crate::dom::event::Event;
 use crate::dom::eventtarget::EventTarget;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::UIEvent;
@@ -55,7 +56,7 @@ impl FocusEvent {
         event
     }
 
-    pub fn upcast_event(&self) -> &crate::dom::event::Event {
+    pub fn upcast_event(&self) -> &Event {
         self.uievent.upcast_event()
     }
 }
@@ -70,24 +71,17 @@ impl FocusEventMethods for FocusEvent {
         type_: DOMString,
         init: FocusEventInit,
     ) -> Fallible<DomRoot<FocusEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let ui = &init.parent;
-        let event = reflect_dom_object(
+        Ok(UIEvent::construct(
             cx,
             global,
-            Box::new(FocusEvent {
-                uievent: UIEvent::new_inherited(global.now(), ui),
-                related_target: MutNullableDom::new(init.related_target.as_deref()),
-            }),
             proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        let base = event.uievent.upcast_event();
-        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
-        base.set_composed(ui.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            &type_,
+            &init.parent,
+            |uievent| FocusEvent {
+                uievent,
+                related_target: MutNullableDom::new(init.related_target.as_deref()),
+            },
+        ))
     }
 
     fn RelatedTarget(&self, _cx: &mut JSContext) -> Option<DomRoot<EventTarget>> {

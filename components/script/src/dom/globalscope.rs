@@ -1039,6 +1039,40 @@ fn print_error(error: &ScriptError) {
 /// `WorkerGlobalScope`: each delegates to the one implementation on
 /// [`GlobalScope`]. Expanded inside a `…Methods` impl whose type has
 /// `global_scope()` and a `performance: MutNullableDom<Performance>` field.
+/// A timer method and its clearing method of `WindowOrWorkerGlobalScope`
+/// (`setTimeout()`/`clearTimeout()`, `setInterval()`/`clearInterval()`):
+/// `$set` runs the timer initialization steps with repeat `$repeat`;
+/// `$clear` removes the entry of the map of active timers (the same steps
+/// for both clearing methods).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! timer_methods {
+    ($set_link:literal, $set:ident, $clear_link:literal, $clear:ident, $repeat:expr) => {
+        #[doc = $set_link]
+        fn $set(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            handler: $crate::dom::bindings::conversions::RootedJsValue,
+            timeout: i32,
+            arguments: Vec<$crate::dom::bindings::conversions::RootedJsValue>,
+        ) -> $crate::dom::bindings::error::Fallible<i32> {
+            Ok(self
+                .global_scope()
+                .set_timeout_or_interval(cx, handler, timeout, arguments, $repeat))
+        }
+
+        #[doc = $clear_link]
+        fn $clear(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            id: i32,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            self.global_scope().clear_timeout_or_interval(id);
+            Ok(())
+        }
+    };
+}
+
 #[macro_export]
 macro_rules! window_or_worker_global_scope_methods {
     () => {
@@ -1113,51 +1147,21 @@ macro_rules! window_or_worker_global_scope_methods {
             self.global_scope().cross_origin_isolated()
         }
 
-        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-settimeout>
-        fn SetTimeout(
-            &self,
-            cx: &mut mozjs::context::JSContext,
-            handler: $crate::dom::bindings::conversions::RootedJsValue,
-            timeout: i32,
-            arguments: Vec<$crate::dom::bindings::conversions::RootedJsValue>,
-        ) -> $crate::dom::bindings::error::Fallible<i32> {
-            Ok(self
-                .global_scope()
-                .set_timeout_or_interval(cx, handler, timeout, arguments, false))
-        }
+        $crate::timer_methods!(
+            "<https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-settimeout>",
+            SetTimeout,
+            "<https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>",
+            ClearTimeout,
+            false
+        );
 
-        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
-        fn ClearTimeout(
-            &self,
-            _cx: &mut mozjs::context::JSContext,
-            id: i32,
-        ) -> $crate::dom::bindings::error::Fallible<()> {
-            self.global_scope().clear_timeout_or_interval(id);
-            Ok(())
-        }
-
-        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-setinterval>
-        fn SetInterval(
-            &self,
-            cx: &mut mozjs::context::JSContext,
-            handler: $crate::dom::bindings::conversions::RootedJsValue,
-            timeout: i32,
-            arguments: Vec<$crate::dom::bindings::conversions::RootedJsValue>,
-        ) -> $crate::dom::bindings::error::Fallible<i32> {
-            Ok(self
-                .global_scope()
-                .set_timeout_or_interval(cx, handler, timeout, arguments, true))
-        }
-
-        /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>
-        fn ClearInterval(
-            &self,
-            _cx: &mut mozjs::context::JSContext,
-            id: i32,
-        ) -> $crate::dom::bindings::error::Fallible<()> {
-            self.global_scope().clear_timeout_or_interval(id);
-            Ok(())
-        }
+        $crate::timer_methods!(
+            "<https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-setinterval>",
+            SetInterval,
+            "<https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>",
+            ClearInterval,
+            true
+        );
 
         /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-queuemicrotask>
         fn QueueMicrotask(

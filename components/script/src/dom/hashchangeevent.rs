@@ -8,7 +8,6 @@ use crate::dom::bindings::codegen::HashChangeEventBinding::HashChangeEventMethod
 use crate::dom::bindings::codegen::HashChangeEventInit;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -36,19 +35,13 @@ impl HashChangeEvent {
         old_url: &str,
         new_url: &str,
     ) -> DomRoot<HashChangeEvent> {
-        let event = reflect_dom_object(
-            cx,
-            global,
-            Box::new(HashChangeEvent {
-                event: Event::new_inherited(global.now()),
+        Event::new_trusted(cx, global, "hashchange", false, false, |now| {
+            HashChangeEvent {
+                event: Event::new_inherited(now),
                 old_url: old_url.to_owned(),
                 new_url: new_url.to_owned(),
-            }),
-            None,
-        );
-        event.event.initialize("hashchange", false, false);
-        event.event.set_trusted(true);
-        event
+            }
+        })
     }
 
     pub fn upcast_event(&self) -> &Event {
@@ -75,23 +68,17 @@ impl HashChangeEventMethods for HashChangeEvent {
         type_: DOMString,
         init: HashChangeEventInit,
     ) -> Fallible<DomRoot<HashChangeEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(HashChangeEvent {
-                event: Event::new_inherited(global.now()),
+            proto,
+            &type_,
+            &init.parent,
+            |now| HashChangeEvent {
+                event: Event::new_inherited(now),
                 old_url: init.old_url.0,
                 new_url: init.new_url.0,
-            }),
-            proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        // Step 3: Return event.
-        Ok(event)
+            },
+        ))
     }
 }

@@ -116,6 +116,12 @@ impl Headers {
         headers
     }
 
+    /// A new `Headers` object of `global` with this's header list and
+    /// guard (the headers of a cloned `Request` or `Response`).
+    pub fn copy(&self, cx: &mut JSContext, global: &GlobalScope) -> DomRoot<Headers> {
+        Headers::from_list(cx, global, &self.header_list(), self.guard())
+    }
+
     pub fn guard(&self) -> Guard {
         self.guard.get()
     }
@@ -296,14 +302,7 @@ impl Headers {
         let mut headers = Vec::new();
         // Step 2: Let names be the result of convert header names to a
         // sorted-lowercase set with all the names of the headers in list.
-        let mut names: Vec<String> = self
-            .list
-            .borrow()
-            .iter()
-            .map(|(n, _)| n.to_ascii_lowercase())
-            .collect();
-        names.sort();
-        names.dedup();
+        let names = sorted_lowercase_set(self.list.borrow().iter().map(|(n, _)| n));
         // Step 3: For each name of names:
         for name in names {
             if name == "set-cookie" {
@@ -459,4 +458,17 @@ impl HeadersMethods for Headers {
         }
         Ok(())
     }
+}
+
+/// <https://fetch.spec.whatwg.org/#convert-header-names-to-a-sorted-lowercase-set>
+pub fn sorted_lowercase_set<S: AsRef<str>>(names: impl Iterator<Item = S>) -> Vec<String> {
+    // Step 1: Let headerNamesSet be a new ordered set.
+    // Step 2: For each name of headerNames, append the result of
+    // byte-lowercasing name to headerNamesSet.
+    let mut set: Vec<String> = names.map(|n| n.as_ref().to_ascii_lowercase()).collect();
+    // Step 3: Return the result of sorting headerNamesSet in ascending
+    // order with byte less than.
+    set.sort();
+    set.dedup();
+    set
 }

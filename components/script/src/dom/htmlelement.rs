@@ -5,7 +5,6 @@ use std::cell::Cell;
 use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 
-use crate::dom::bindings::codegen::FocusOptions;
 use crate::dom::bindings::codegen::HTMLElementBinding::HTMLElementMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
@@ -151,36 +150,11 @@ impl HTMLElementMethods for HTMLElement {
     /// DOMStringMap whose associated element is this, the same object
     /// every time.
     fn Dataset(&self, cx: &mut JSContext) -> DomRoot<DOMStringMap> {
-        if let Some(dataset) = self.dataset.get() {
-            return dataset;
-        }
-        let dataset = DOMStringMap::new(cx, &self.element);
-        self.dataset.set(Some(&dataset));
-        dataset
+        self.dataset
+            .or_init(|| DOMStringMap::new(cx, &self.element))
     }
 
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-tabindex>
-    fn TabIndex(&self, _cx: &mut JSContext) -> i32 {
-        crate::dom::focus::tab_index(&self.element)
-    }
-
-    fn SetTabIndex(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        self.element.set_reflected_long("tabindex", value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-focus>
-    fn Focus(&self, cx: &mut JSContext, _options: FocusOptions) -> Fallible<()> {
-        crate::dom::focus::focus_method(cx, &self.element);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-blur>
-    fn Blur(&self, cx: &mut JSContext) -> Fallible<()> {
-        // Step 1: The user agent should run the unfocusing steps given this.
-        crate::dom::focus::unfocusing_steps(cx, &self.element);
-        Ok(())
-    }
+    crate::html_or_svg_element_focus_methods!();
 
     /// <https://drafts.csswg.org/cssom-view/#dom-htmlelement-offsetparent>
     /// Step 1: If this element does not have an associated box (no element
@@ -217,12 +191,8 @@ impl HTMLElementMethods for HTMLElement {
     /// the element's CSS declaration block for its `style` attribute, the
     /// same object every time.
     fn Style(&self, cx: &mut JSContext) -> DomRoot<CSSStyleDeclaration> {
-        if let Some(style) = self.style.get() {
-            return style;
-        }
-        let style = CSSStyleDeclaration::new_for_element(cx, &self.element);
-        self.style.set(Some(&style));
-        style
+        self.style
+            .or_init(|| CSSStyleDeclaration::new_for_element(cx, &self.element))
     }
 }
 

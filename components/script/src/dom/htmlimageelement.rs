@@ -1,11 +1,8 @@
 //! `HTMLImageElement` (<https://html.spec.whatwg.org/multipage/embedded-content.html#the-img-element>), the interface of `img` elements.
 
 use jsprof_script_derive::JSTraceable;
-use mozjs::context::JSContext;
 
 use crate::dom::bindings::codegen::HTMLImageElementBinding::HTMLImageElementMethods;
-use crate::dom::bindings::conversions::USVString;
-use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
@@ -38,15 +35,10 @@ impl HTMLImageElementMethods for HTMLImageElement {
         |this| this.element(), Alt, SetAlt, "alt"
     );
 
-    /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-src>: reflects `src`.
-    fn Src(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.element().reflected_url("src"))
-    }
-
-    fn SetSrc(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
-        self.element().set_reflected_string("src", &value.0);
-        Ok(())
-    }
+    crate::reflect_url_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-src>: reflects `src`.
+        |this| this.element(), Src, SetSrc, "src"
+    );
 
     crate::reflect_string_attribute!(
         /// <https://html.spec.whatwg.org/multipage/embedded-content.html#dom-img-srcset>: reflects `srcset`.

@@ -17,7 +17,7 @@ use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 
 use crate::dom::bindings::codegen::HTMLInputElementBinding::HTMLInputElementMethods;
-use crate::dom::bindings::conversions::{DOMString, USVString};
+use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::element::Element;
@@ -383,6 +383,8 @@ impl HTMLInputElement {
 }
 
 impl HTMLInputElementMethods for HTMLInputElement {
+    crate::text_control_reflected_attributes!("input.html", "input");
+
     crate::reflect_string_attribute!(
         /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-accept>:
         /// reflects `accept`.
@@ -393,12 +395,6 @@ impl HTMLInputElementMethods for HTMLInputElement {
         /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-alt>:
         /// reflects `alt`.
         |this| this.element(), Alt, SetAlt, "alt"
-    );
-
-    crate::reflect_string_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>:
-        /// the `autocomplete` attribute's value (not normalized).
-        |this| this.element(), Autocomplete, SetAutocomplete, "autocomplete"
     );
 
     crate::reflect_bool_attribute!(
@@ -420,12 +416,6 @@ impl HTMLInputElementMethods for HTMLInputElement {
         self.dirty_checkedness.set(true);
         Ok(())
     }
-
-    crate::reflect_bool_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>:
-        /// reflects `disabled`.
-        |this| this.element(), Disabled, SetDisabled, "disabled"
-    );
 
     /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fae-form>:
     /// the element's form owner.
@@ -449,35 +439,11 @@ impl HTMLInputElementMethods for HTMLInputElement {
         |this| this.element(), Max, SetMax, "max"
     );
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-maxlength>:
-    /// reflects `maxlength`, limited to only non-negative numbers (-1 when
-    /// absent or invalid).
-    fn MaxLength(&self, _cx: &mut JSContext) -> i32 {
-        self.element().reflected_non_negative_long("maxlength")
-    }
-
-    /// On setting a negative value: throw an "IndexSizeError".
-    fn SetMaxLength(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        self.element()
-            .set_reflected_non_negative_long("maxlength", value)
-    }
-
     crate::reflect_string_attribute!(
         /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-min>:
         /// reflects `min`.
         |this| this.element(), Min, SetMin, "min"
     );
-
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-minlength>:
-    /// reflects `minlength`, limited to only non-negative numbers.
-    fn MinLength(&self, _cx: &mut JSContext) -> i32 {
-        self.element().reflected_non_negative_long("minlength")
-    }
-
-    fn SetMinLength(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        self.element()
-            .set_reflected_non_negative_long("minlength", value)
-    }
 
     crate::reflect_bool_attribute!(
         /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-multiple>:
@@ -486,33 +452,9 @@ impl HTMLInputElementMethods for HTMLInputElement {
     );
 
     crate::reflect_string_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>:
-        /// reflects `name`.
-        |this| this.element(), Name, SetName, "name"
-    );
-
-    crate::reflect_string_attribute!(
         /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-pattern>:
         /// reflects `pattern`.
         |this| this.element(), Pattern, SetPattern, "pattern"
-    );
-
-    crate::reflect_string_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-placeholder>:
-        /// reflects `placeholder`.
-        |this| this.element(), Placeholder, SetPlaceholder, "placeholder"
-    );
-
-    crate::reflect_bool_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-readonly>:
-        /// reflects `readonly`.
-        |this| this.element(), ReadOnly, SetReadOnly, "readonly"
-    );
-
-    crate::reflect_bool_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-required>:
-        /// reflects `required`.
-        |this| this.element(), Required, SetRequired, "required"
     );
 
     /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-size>:
@@ -534,16 +476,11 @@ impl HTMLInputElementMethods for HTMLInputElement {
         Ok(())
     }
 
-    /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-src>:
-    /// reflects `src` as a URL.
-    fn Src(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.element().reflected_url("src"))
-    }
-
-    fn SetSrc(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
-        self.element().set_reflected_string("src", &value.0);
-        Ok(())
-    }
+    crate::reflect_url_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-src>:
+        /// reflects `src` as a URL.
+        |this| this.element(), Src, SetSrc, "src"
+    );
 
     crate::reflect_string_attribute!(
         /// <https://html.spec.whatwg.org/multipage/input.html#dom-input-step>:

@@ -1,11 +1,8 @@
 //! `HTMLLinkElement` (<https://html.spec.whatwg.org/multipage/semantics.html#the-link-element>), the interface of `link` elements.
 
 use jsprof_script_derive::JSTraceable;
-use mozjs::context::JSContext;
 
 use crate::dom::bindings::codegen::HTMLLinkElementBinding::HTMLLinkElementMethods;
-use crate::dom::bindings::conversions::USVString;
-use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 use crate::dom::htmlelement::HTMLElement;
 
@@ -33,15 +30,10 @@ impl HTMLLinkElement {
 }
 
 impl HTMLLinkElementMethods for HTMLLinkElement {
-    /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-href>: reflects `href`.
-    fn Href(&self, _cx: &mut JSContext) -> USVString {
-        USVString(self.element().reflected_url("href"))
-    }
-
-    fn SetHref(&self, _cx: &mut JSContext, value: USVString) -> Fallible<()> {
-        self.element().set_reflected_string("href", &value.0);
-        Ok(())
-    }
+    crate::reflect_url_attribute!(
+        /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-href>: reflects `href`.
+        |this| this.element(), Href, SetHref, "href"
+    );
 
     crate::reflect_string_attribute!(
         /// <https://html.spec.whatwg.org/multipage/semantics.html#dom-link-rel>: reflects `rel`.

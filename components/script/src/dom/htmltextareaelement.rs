@@ -70,10 +70,7 @@ impl HTMLTextAreaElement {
 }
 
 impl HTMLTextAreaElementMethods for HTMLTextAreaElement {
-    crate::reflect_string_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>: reflects `autocomplete`.
-        |this| this.element(), Autocomplete, SetAutocomplete, "autocomplete"
-    );
+    crate::text_control_reflected_attributes!("form-elements.html", "textarea");
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-cols>: reflects `cols`, limited to only positive numbers
     /// with fallback (default 20).
@@ -90,55 +87,6 @@ impl HTMLTextAreaElementMethods for HTMLTextAreaElement {
             .set_reflected_unsigned_long("cols", value, 20);
         Ok(())
     }
-
-    crate::reflect_bool_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>: reflects `disabled`.
-        |this| this.element(), Disabled, SetDisabled, "disabled"
-    );
-
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-maxlength>: reflects `maxlength`, limited to only non-negative
-    /// numbers (-1 when absent or invalid).
-    fn MaxLength(&self, _cx: &mut JSContext) -> i32 {
-        self.element().reflected_non_negative_long("maxlength")
-    }
-
-    /// On setting a negative value: throw an "IndexSizeError".
-    fn SetMaxLength(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        self.element()
-            .set_reflected_non_negative_long("maxlength", value)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-minlength>: reflects `minlength`, limited to only non-negative
-    /// numbers (-1 when absent or invalid).
-    fn MinLength(&self, _cx: &mut JSContext) -> i32 {
-        self.element().reflected_non_negative_long("minlength")
-    }
-
-    /// On setting a negative value: throw an "IndexSizeError".
-    fn SetMinLength(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        self.element()
-            .set_reflected_non_negative_long("minlength", value)
-    }
-
-    crate::reflect_string_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>: reflects `name`.
-        |this| this.element(), Name, SetName, "name"
-    );
-
-    crate::reflect_string_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-placeholder>: reflects `placeholder`.
-        |this| this.element(), Placeholder, SetPlaceholder, "placeholder"
-    );
-
-    crate::reflect_bool_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-readonly>: reflects `readonly`.
-        |this| this.element(), ReadOnly, SetReadOnly, "readonly"
-    );
-
-    crate::reflect_bool_attribute!(
-        /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-required>: reflects `required`.
-        |this| this.element(), Required, SetRequired, "required"
-    );
 
     /// <https://html.spec.whatwg.org/multipage/form-elements.html#dom-textarea-rows>: reflects `rows`, limited to only positive numbers
     /// with fallback (default 2).

@@ -9,7 +9,6 @@ use crate::dom::bindings::codegen::InputEventBinding::InputEventMethods;
 use crate::dom::bindings::codegen::InputEventInit;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::UIEvent;
@@ -38,26 +37,19 @@ impl InputEventMethods for InputEvent {
         type_: DOMString,
         init: InputEventInit,
     ) -> Fallible<DomRoot<InputEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let ui = &init.parent;
-        let event = reflect_dom_object(
+        Ok(UIEvent::construct(
             cx,
             global,
-            Box::new(InputEvent {
-                uievent: UIEvent::new_inherited(global.now(), ui),
+            proto,
+            &type_,
+            &init.parent,
+            |uievent| InputEvent {
+                uievent,
                 data: init.data.clone(),
                 is_composing: init.is_composing,
                 input_type: init.input_type.clone(),
-            }),
-            proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        let base = event.uievent.upcast_event();
-        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
-        base.set_composed(ui.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            },
+        ))
     }
 
     fn Data(&self, _cx: &mut JSContext) -> Option<DOMString> {

@@ -9,7 +9,6 @@ use crate::dom::bindings::codegen::KeyboardEventBinding::KeyboardEventMethods;
 use crate::dom::bindings::codegen::KeyboardEventInit;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::uievent::{modifier_key_methods, ModifierState, UIEvent};
@@ -45,14 +44,14 @@ impl KeyboardEventMethods for KeyboardEvent {
         type_: DOMString,
         init: KeyboardEventInit,
     ) -> Fallible<DomRoot<KeyboardEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let ui = &init.parent.parent;
-        let event = reflect_dom_object(
+        Ok(UIEvent::construct(
             cx,
             global,
-            Box::new(KeyboardEvent {
-                uievent: UIEvent::new_inherited(global.now(), ui),
+            proto,
+            &type_,
+            &init.parent.parent,
+            |uievent| KeyboardEvent {
+                uievent,
                 key: init.key.clone(),
                 code: init.code.clone(),
                 location: init.location,
@@ -61,15 +60,8 @@ impl KeyboardEventMethods for KeyboardEvent {
                 is_composing: init.is_composing,
                 char_code: init.char_code,
                 key_code: init.key_code,
-            }),
-            proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        let base = event.uievent.upcast_event();
-        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
-        base.set_composed(ui.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            },
+        ))
     }
 
     fn Key(&self, _cx: &mut JSContext) -> DOMString {

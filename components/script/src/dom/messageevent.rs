@@ -11,7 +11,6 @@ use crate::dom::bindings::codegen::MessageEventBinding::MessageEventMethods;
 use crate::dom::bindings::codegen::MessageEventInit;
 use crate::dom::bindings::conversions::{DOMString, RootedJsObject, RootedJsValue, USVString};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -45,21 +44,13 @@ impl MessageEvent {
         origin: &str,
         source: *mut JSObject,
     ) -> DomRoot<MessageEvent> {
-        let event = reflect_dom_object(
-            cx,
-            global,
-            Box::new(MessageEvent {
-                event: Event::new_inherited(global.now()),
-                data: Heap::boxed(data),
-                origin: origin.to_owned(),
-                last_event_id: String::new(),
-                source: Heap::boxed(source),
-            }),
-            None,
-        );
-        event.event.initialize("message", false, false);
-        event.event.set_trusted(true);
-        event
+        Event::new_trusted(cx, global, "message", false, false, |now| MessageEvent {
+            event: Event::new_inherited(now),
+            data: Heap::boxed(data),
+            origin: origin.to_owned(),
+            last_event_id: String::new(),
+            source: Heap::boxed(source),
+        })
     }
 
     pub fn upcast_event(&self) -> &Event {
@@ -100,29 +91,23 @@ impl MessageEventMethods for MessageEvent {
         type_: DOMString,
         init: MessageEventInit,
     ) -> Fallible<DomRoot<MessageEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
         let source = init
             .source
             .as_ref()
             .map_or(std::ptr::null_mut(), |s| s.get());
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(MessageEvent {
-                event: Event::new_inherited(global.now()),
+            proto,
+            &type_,
+            &init.parent,
+            |now| MessageEvent {
+                event: Event::new_inherited(now),
                 data: Heap::boxed(init.data.get()),
                 origin: init.origin.0.clone(),
                 last_event_id: init.last_event_id.clone(),
                 source: Heap::boxed(source),
-            }),
-            proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        // Step 3: Return event.
-        Ok(event)
+            },
+        ))
     }
 }

@@ -99,14 +99,14 @@ impl MouseEventMethods for MouseEvent {
         type_: DOMString,
         init: MouseEventInit,
     ) -> Fallible<DomRoot<MouseEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let ui = &init.parent.parent;
-        let event = reflect_dom_object(
+        Ok(UIEvent::construct(
             cx,
             global,
-            Box::new(MouseEvent {
-                uievent: UIEvent::new_inherited(global.now(), ui),
+            proto,
+            &type_,
+            &init.parent.parent,
+            |uievent| MouseEvent {
+                uievent,
                 screen_x: *init.screen_x,
                 screen_y: *init.screen_y,
                 client_x: *init.client_x,
@@ -115,15 +115,8 @@ impl MouseEventMethods for MouseEvent {
                 button: init.button,
                 buttons: init.buttons,
                 related_target: MutNullableDom::new(init.related_target.as_deref()),
-            }),
-            proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        let base = event.uievent.upcast_event();
-        base.initialize(&type_, ui.parent.bubbles, ui.parent.cancelable);
-        base.set_composed(ui.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            },
+        ))
     }
 
     fn ScreenX(&self, _cx: &mut JSContext) -> Finite<f64> {

@@ -17,7 +17,6 @@
 //! ancestor whose `subtree` registration it copies onto a removed node.
 
 use std::cell::{Cell, RefCell};
-use std::ptr::NonNull;
 use std::rc::Rc;
 
 use jsprof_script_derive::JSTraceable;
@@ -31,6 +30,7 @@ use crate::dom::bindings::codegen::MutationObserverBinding::MutationObserverMeth
 use crate::dom::bindings::codegen::{MutationCallback, MutationObserverInit};
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{Error, Fallible};
+use crate::dom::bindings::native::{call_native, ReturnKind};
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::globalscope::GlobalScope;
@@ -362,15 +362,19 @@ pub fn queue_pending_microtask(cx: &mut JSContext) {
         // SAFETY: SpiderMonkey calls a native with its live context and
         // argument vector.
         unsafe {
-            let args = mozjs::jsapi::CallArgs::from_vp(vp, argc);
-            let Some(raw) = NonNull::new(cx) else {
-                return false;
-            };
-            let mut cx = JSContext::from_ptr(raw);
-            notify_mutation_observers(&mut cx);
-            args.rval().set(mozjs::jsval::UndefinedValue());
+            call_native(
+                cx,
+                argc,
+                vp,
+                "notifyMutationObservers",
+                ReturnKind::Value,
+                |cx, args| {
+                    notify_mutation_observers(cx);
+                    args.rval().set(mozjs::jsval::UndefinedValue());
+                    Ok(())
+                },
+            )
         }
-        true
     }
     // SAFETY: `cx` is a live context in a realm; the function object is
     // rooted until the microtask holds it.

@@ -114,40 +114,12 @@ impl Navigator {
 }
 
 impl NavigatorMethods for Navigator {
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appcodename>
-    fn AppCodeName(&self, _cx: &mut JSContext) -> DOMString {
-        "Mozilla".to_owned()
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appname>
-    fn AppName(&self, _cx: &mut JSContext) -> DOMString {
-        "Netscape".to_owned()
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appversion>
-    fn AppVersion(&self, _cx: &mut JSContext) -> DOMString {
-        app_version()
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-platform>
-    fn Platform(&self, _cx: &mut JSContext) -> DOMString {
-        platform()
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-product>
-    fn Product(&self, _cx: &mut JSContext) -> DOMString {
-        "Gecko".to_owned()
-    }
+    crate::navigator_shared_methods!();
 
     /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-productsub>:
     /// "20100101" in the Gecko compatibility mode.
     fn ProductSub(&self, _cx: &mut JSContext) -> DOMString {
         "20100101".to_owned()
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-useragent>
-    fn UserAgent(&self, _cx: &mut JSContext) -> DOMString {
-        user_agent()
     }
 
     /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-vendor>:
@@ -172,31 +144,10 @@ impl NavigatorMethods for Navigator {
         platform()
     }
 
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-language>
-    fn Language(&self, _cx: &mut JSContext) -> DOMString {
-        LANGUAGES[0].to_owned()
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages>
-    fn Languages(&self, cx: &mut JSContext) -> RootedJsObject {
-        self.languages.get(cx)
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-online>:
-    /// the shell does not watch the network; it is online.
-    fn OnLine(&self, _cx: &mut JSContext) -> bool {
-        true
-    }
-
     /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-cookieenabled>:
     /// true (cookies are neither blocked nor refused).
     fn CookieEnabled(&self, _cx: &mut JSContext) -> bool {
         true
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/workers.html#dom-navigator-hardwareconcurrency>
-    fn HardwareConcurrency(&self, _cx: &mut JSContext) -> u64 {
-        hardware_concurrency()
     }
 
     /// <https://w3c.github.io/webdriver/#dom-navigatorautomationinformation-webdriver>:
@@ -204,4 +155,67 @@ impl NavigatorMethods for Navigator {
     fn Webdriver(&self, _cx: &mut JSContext) -> bool {
         false
     }
+}
+
+/// The members of `Navigator`'s mixins that `WorkerNavigator` includes too
+/// (`NavigatorID` without its Window-only members, `NavigatorLanguage`,
+/// `NavigatorOnLine`, `NavigatorConcurrentHardware`): expanded inside both
+/// `…Methods` impls, whose types have a `languages: LanguagesCache` field.
+#[macro_export]
+macro_rules! navigator_shared_methods {
+    () => {
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appcodename>
+        fn AppCodeName(&self, _cx: &mut mozjs::context::JSContext) -> String {
+            "Mozilla".to_owned()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appname>
+        fn AppName(&self, _cx: &mut mozjs::context::JSContext) -> String {
+            "Netscape".to_owned()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-appversion>
+        fn AppVersion(&self, _cx: &mut mozjs::context::JSContext) -> String {
+            $crate::dom::navigator::app_version()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-platform>
+        fn Platform(&self, _cx: &mut mozjs::context::JSContext) -> String {
+            $crate::dom::navigator::platform()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-product>
+        fn Product(&self, _cx: &mut mozjs::context::JSContext) -> String {
+            "Gecko".to_owned()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-useragent>
+        fn UserAgent(&self, _cx: &mut mozjs::context::JSContext) -> String {
+            $crate::dom::navigator::user_agent()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-language>
+        fn Language(&self, _cx: &mut mozjs::context::JSContext) -> String {
+            $crate::dom::navigator::LANGUAGES[0].to_owned()
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages>
+        fn Languages(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::conversions::RootedJsObject {
+            self.languages.get(cx)
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-online>:
+        /// the shell does not watch the network; it is online.
+        fn OnLine(&self, _cx: &mut mozjs::context::JSContext) -> bool {
+            true
+        }
+
+        /// <https://html.spec.whatwg.org/multipage/workers.html#dom-navigator-hardwareconcurrency>
+        fn HardwareConcurrency(&self, _cx: &mut mozjs::context::JSContext) -> u64 {
+            $crate::dom::navigator::hardware_concurrency()
+        }
+    };
 }

@@ -115,12 +115,8 @@ impl Node {
     /// HTMLCollection rooted at this matching only element children (the
     /// same object each time).
     pub fn children_collection(&self, cx: &mut JSContext) -> DomRoot<HTMLCollection> {
-        if let Some(collection) = self.children_collection.get() {
-            return collection;
-        }
-        let collection = HTMLCollection::new(cx, self, CollectionFilter::Children);
-        self.children_collection.set(Some(&collection));
-        collection
+        self.children_collection
+            .or_init(|| HTMLCollection::new(cx, self, CollectionFilter::Children))
     }
 
     /// <https://dom.spec.whatwg.org/#converting-nodes-into-a-node>
@@ -1405,12 +1401,8 @@ impl NodeMethods for Node {
     /// <https://dom.spec.whatwg.org/#dom-node-childnodes>: a NodeList
     /// rooted at this matching only children (the same object each time).
     fn ChildNodes(&self, cx: &mut JSContext) -> DomRoot<NodeList> {
-        if let Some(list) = self.child_nodes.get() {
-            return list;
-        }
-        let list = NodeList::new_children(cx, self);
-        self.child_nodes.set(Some(&list));
-        list
+        self.child_nodes
+            .or_init(|| NodeList::new_children(cx, self))
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-contains>

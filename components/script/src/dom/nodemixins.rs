@@ -160,3 +160,70 @@ macro_rules! child_node_methods {
         }
     };
 }
+
+/// The member of the `NonElementParentNode` mixin
+/// (<https://dom.spec.whatwg.org/#interface-nonelementparentnode>), for
+/// `Document` and `DocumentFragment`.
+#[macro_export]
+macro_rules! non_element_parent_node_methods {
+    () => {
+        /// <https://dom.spec.whatwg.org/#dom-nonelementparentnode-getelementbyid>:
+        /// the first element, in tree order, within this's descendants, whose
+        /// ID is elementId; otherwise, null.
+        fn GetElementById(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            element_id: $crate::dom::bindings::conversions::DOMString,
+        ) -> $crate::dom::bindings::error::Fallible<
+            Option<$crate::dom::bindings::root::DomRoot<$crate::dom::element::Element>>,
+        > {
+            Ok(self
+                .node
+                .element_descendants()
+                .into_iter()
+                .find(|e| e.get_attribute("id").as_deref() == Some(element_id.as_str())))
+        }
+    };
+}
+
+/// `getElementsByTagName()` and `getElementsByClassName()`, which
+/// `Document` and `Element` define alike with this as the root (the
+/// links are each interface's own): "return the list of elements with
+/// qualified name qualifiedName for this", "return the list of elements
+/// with class names classNames for this".
+#[macro_export]
+macro_rules! elements_by_name_methods {
+    ($tag_name_link:literal, $class_name_link:literal) => {
+        $crate::collection_method!(
+            $tag_name_link,
+            GetElementsByTagName(qualified_name),
+            $crate::dom::htmlcollection::CollectionFilter::TagName(qualified_name)
+        );
+        $crate::collection_method!(
+            $class_name_link,
+            GetElementsByClassName(class_names),
+            $crate::dom::htmlcollection::class_names_filter(&class_names)
+        );
+    };
+}
+
+/// An operation `$method($arg: DOMString)` that returns a new
+/// `HTMLCollection` rooted at `self.node` with the filter `$filter`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! collection_method {
+    ($link:literal, $method:ident($arg:ident), $filter:expr) => {
+        #[doc = $link]
+        fn $method(
+            &self,
+            cx: &mut mozjs::context::JSContext,
+            $arg: $crate::dom::bindings::conversions::DOMString,
+        ) -> $crate::dom::bindings::error::Fallible<
+            $crate::dom::bindings::root::DomRoot<$crate::dom::htmlcollection::HTMLCollection>,
+        > {
+            Ok($crate::dom::htmlcollection::HTMLCollection::new(
+                cx, &self.node, $filter,
+            ))
+        }
+    };
+}

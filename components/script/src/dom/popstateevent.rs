@@ -10,7 +10,6 @@ use crate::dom::bindings::codegen::PopStateEventBinding::PopStateEventMethods;
 use crate::dom::bindings::codegen::PopStateEventInit;
 use crate::dom::bindings::conversions::{DOMString, RootedJsValue};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -39,19 +38,11 @@ impl PopStateEvent {
         global: &GlobalScope,
         state: JSVal,
     ) -> DomRoot<PopStateEvent> {
-        let event = reflect_dom_object(
-            cx,
-            global,
-            Box::new(PopStateEvent {
-                event: Event::new_inherited(global.now()),
-                state: Heap::boxed(state),
-                has_ua_visual_transition: false,
-            }),
-            None,
-        );
-        event.event.initialize("popstate", false, false);
-        event.event.set_trusted(true);
-        event
+        Event::new_trusted(cx, global, "popstate", false, false, |now| PopStateEvent {
+            event: Event::new_inherited(now),
+            state: Heap::boxed(state),
+            has_ua_visual_transition: false,
+        })
     }
 
     pub fn upcast_event(&self) -> &Event {
@@ -80,23 +71,17 @@ impl PopStateEventMethods for PopStateEvent {
         type_: DOMString,
         init: PopStateEventInit,
     ) -> Fallible<DomRoot<PopStateEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(PopStateEvent {
-                event: Event::new_inherited(global.now()),
+            proto,
+            &type_,
+            &init.parent,
+            |now| PopStateEvent {
+                event: Event::new_inherited(now),
                 state: Heap::boxed(init.state.get()),
                 has_ua_visual_transition: init.has_uavisual_transition,
-            }),
-            proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        // Step 3: Return event.
-        Ok(event)
+            },
+        ))
     }
 }

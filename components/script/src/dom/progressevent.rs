@@ -8,7 +8,6 @@ use crate::dom::bindings::codegen::ProgressEventBinding::ProgressEventMethods;
 use crate::dom::bindings::codegen::ProgressEventInit;
 use crate::dom::bindings::conversions::{DOMString, Finite};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -39,20 +38,12 @@ impl ProgressEvent {
         transmitted: u64,
         length: u64,
     ) -> DomRoot<ProgressEvent> {
-        let event = reflect_dom_object(
-            cx,
-            global,
-            Box::new(ProgressEvent {
-                event: Event::new_inherited(global.now()),
-                length_computable: length != 0,
-                loaded: transmitted as f64,
-                total: length as f64,
-            }),
-            None,
-        );
-        event.event.initialize(type_, false, false);
-        event.event.set_trusted(true);
-        event
+        Event::new_trusted(cx, global, type_, false, false, |now| ProgressEvent {
+            event: Event::new_inherited(now),
+            length_computable: length != 0,
+            loaded: transmitted as f64,
+            total: length as f64,
+        })
     }
 
     pub fn upcast_event(&self) -> &Event {
@@ -69,26 +60,19 @@ impl ProgressEventMethods for ProgressEvent {
         type_: DOMString,
         init: ProgressEventInit,
     ) -> Fallible<DomRoot<ProgressEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(ProgressEvent {
-                event: Event::new_inherited(global.now()),
+            proto,
+            &type_,
+            &init.parent,
+            |now| ProgressEvent {
+                event: Event::new_inherited(now),
                 length_computable: init.length_computable,
                 loaded: *init.loaded,
                 total: *init.total,
-            }),
-            proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        event.event.set_composed(init.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            },
+        ))
     }
 
     /// <https://xhr.spec.whatwg.org/#dom-progressevent-lengthcomputable>

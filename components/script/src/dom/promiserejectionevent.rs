@@ -12,7 +12,6 @@ use crate::dom::bindings::codegen::PromiseRejectionEventBinding::PromiseRejectio
 use crate::dom::bindings::codegen::PromiseRejectionEventInit;
 use crate::dom::bindings::conversions::{DOMString, RootedJsObject, RootedJsValue};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -41,19 +40,13 @@ impl PromiseRejectionEvent {
         promise: *mut JSObject,
         reason: JSVal,
     ) -> DomRoot<PromiseRejectionEvent> {
-        let event = reflect_dom_object(
-            cx,
-            global,
-            Box::new(PromiseRejectionEvent {
-                event: Event::new_inherited(global.now()),
+        Event::new_trusted(cx, global, type_, false, cancelable, |now| {
+            PromiseRejectionEvent {
+                event: Event::new_inherited(now),
                 promise: Heap::boxed(promise),
                 reason: Heap::boxed(reason),
-            }),
-            None,
-        );
-        event.event.initialize(type_, false, cancelable);
-        event.event.set_trusted(true);
-        event
+            }
+        })
     }
 
     pub fn upcast_event(&self) -> &Event {
@@ -82,23 +75,21 @@ impl PromiseRejectionEventMethods for PromiseRejectionEvent {
         type_: DOMString,
         init: PromiseRejectionEventInit,
     ) -> Fallible<DomRoot<PromiseRejectionEvent>> {
-        let event = reflect_dom_object(
+        let reason = init
+            .reason
+            .as_ref()
+            .map_or(mozjs::jsval::UndefinedValue(), |r| r.get());
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(PromiseRejectionEvent {
-                event: Event::new_inherited(global.now()),
-                promise: Heap::boxed(init.promise.get()),
-                reason: Heap::boxed(
-                    init.reason
-                        .as_ref()
-                        .map_or(mozjs::jsval::UndefinedValue(), |r| r.get()),
-                ),
-            }),
             proto,
-        );
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        Ok(event)
+            &type_,
+            &init.parent,
+            |now| PromiseRejectionEvent {
+                event: Event::new_inherited(now),
+                promise: Heap::boxed(init.promise.get()),
+                reason: Heap::boxed(reason),
+            },
+        ))
     }
 }

@@ -61,6 +61,112 @@ macro_rules! reflect_bool_attribute {
     };
 }
 
+/// The getter and setter of an IDL attribute of type `USVString` that
+/// reflects the content attribute `$name` as a URL
+/// ([`Element::reflected_url`], [`Element::set_reflected_string`]).
+#[macro_export]
+macro_rules! reflect_url_attribute {
+    ($(#[$doc:meta])* |$this:ident| $element:expr, $getter:ident, $setter:ident, $name:literal) => {
+        $(#[$doc])*
+        fn $getter(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+        ) -> $crate::dom::bindings::conversions::USVString {
+            let $this = self;
+            $crate::dom::bindings::conversions::USVString($element.reflected_url($name))
+        }
+
+        fn $setter(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            value: $crate::dom::bindings::conversions::USVString,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            let $this = self;
+            $element.set_reflected_string($name, &value.0);
+            Ok(())
+        }
+    };
+}
+
+/// The reflected attributes that `input` and `textarea` (the text
+/// controls) both have, for an impl whose type has an `element()`; `$page`
+/// and `$prefix` make each interface's own spec links (`input.html`,
+/// `input`; `form-elements.html`, `textarea`).
+#[macro_export]
+macro_rules! text_control_reflected_attributes {
+    ($page:literal, $prefix:literal) => {
+        $crate::reflect_string_attribute!(
+            /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-autocomplete>:
+            /// the `autocomplete` attribute's value (not normalized).
+            |this| this.element(), Autocomplete, SetAutocomplete, "autocomplete"
+        );
+
+        $crate::reflect_bool_attribute!(
+            /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-disabled>:
+            /// reflects `disabled`.
+            |this| this.element(), Disabled, SetDisabled, "disabled"
+        );
+
+        $crate::reflect_string_attribute!(
+            /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-fe-name>:
+            /// reflects `name`.
+            |this| this.element(), Name, SetName, "name"
+        );
+
+        $crate::reflect_string_attribute!(
+            #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-placeholder>:")]
+            /// reflects `placeholder`.
+            |this| this.element(), Placeholder, SetPlaceholder, "placeholder"
+        );
+
+        $crate::reflect_bool_attribute!(
+            #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-readonly>:")]
+            /// reflects `readonly`.
+            |this| this.element(), ReadOnly, SetReadOnly, "readonly"
+        );
+
+        $crate::reflect_bool_attribute!(
+            #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-required>:")]
+            /// reflects `required`.
+            |this| this.element(), Required, SetRequired, "required"
+        );
+
+        #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-maxlength>:")]
+        /// reflects `maxlength`, limited to only non-negative numbers (-1
+        /// when absent or invalid).
+        fn MaxLength(&self, _cx: &mut mozjs::context::JSContext) -> i32 {
+            self.element().reflected_non_negative_long("maxlength")
+        }
+
+        /// On setting a negative value: throw an "IndexSizeError".
+        fn SetMaxLength(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            value: i32,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            self.element()
+                .set_reflected_non_negative_long("maxlength", value)
+        }
+
+        #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-minlength>:")]
+        /// reflects `minlength`, limited to only non-negative numbers (-1
+        /// when absent or invalid).
+        fn MinLength(&self, _cx: &mut mozjs::context::JSContext) -> i32 {
+            self.element().reflected_non_negative_long("minlength")
+        }
+
+        /// On setting a negative value: throw an "IndexSizeError".
+        fn SetMinLength(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            value: i32,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            self.element()
+                .set_reflected_non_negative_long("minlength", value)
+        }
+    };
+}
+
 /// <https://html.spec.whatwg.org/multipage/common-microsyntaxes.html#rules-for-parsing-integers>
 pub fn parse_integer(input: &str) -> Option<i64> {
     // Steps 1-3: position at the start, sign positive.

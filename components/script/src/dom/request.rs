@@ -6,7 +6,6 @@
 //! priority, destination, the body stream.
 
 use std::cell::Cell;
-use std::rc::Rc;
 
 use jsprof_net::api_fetch::{is_forbidden_method, is_method};
 use jsprof_net::Method;
@@ -22,10 +21,9 @@ use crate::dom::bindings::codegen::{
 };
 use crate::dom::bindings::conversions::{ByteString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
-use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
-use crate::dom::body::{consume, extract_body, BodyKind};
+use crate::dom::body::{clone_headers, extract_body, BodyMixin, BodyParts};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::{isomorphic_decode, Guard, Headers};
 
@@ -95,17 +93,11 @@ impl Request {
             self.body_used.set(true);
         }
     }
+}
 
-    /// <https://fetch.spec.whatwg.org/#concept-body-consume-body>
-    fn consume(&self, cx: &mut JSContext, kind: BodyKind) -> Fallible<Rc<Promise>> {
-        Ok(consume(
-            cx,
-            self.global_scope(),
-            self.body.as_deref(),
-            &self.body_used,
-            &self.headers.root(),
-            kind,
-        ))
+impl BodyMixin for Request {
+    fn body_parts(&self) -> BodyParts<'_> {
+        (self.body.as_deref(), &self.body_used, self.headers.root())
     }
 }
 
@@ -378,18 +370,12 @@ impl RequestMethods for Request {
     /// <https://fetch.spec.whatwg.org/#dom-request-clone>
     fn Clone(&self, cx: &mut JSContext) -> Fallible<DomRoot<Request>> {
         // Step 1: If this is unusable, then throw a TypeError.
-        if self.body_used.get() {
-            return Err(Error::Type(
-                "cannot clone a request whose body was consumed".to_owned(),
-            ));
-        }
-        let global = self.global_scope();
+        let headers = clone_headers(cx, self, "request")?;
         // Step 2: Let clonedRequest be the result of cloning this's request.
         // Step 3: Let clonedRequestObject be the result of creating a
         // Request object, given clonedRequest, this's headers's guard,
         // (a dependent signal of this's signal), and this's relevant realm.
-        let source = self.headers.root();
-        let headers = Headers::from_list(cx, global, &source.header_list(), source.guard());
+        let global = self.global_scope();
         let signal = AbortSignal::new_dependent(cx, global, &[self.signal.root()]);
         // Step 4: Return clonedRequestObject.
         Ok(reflect_dom_object(

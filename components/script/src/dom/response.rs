@@ -2,7 +2,6 @@
 //! `fetch()` method steps are in `crate::fetch`.
 
 use std::cell::Cell;
-use std::rc::Rc;
 
 use jsprof_net::ApiResponse;
 use jsprof_script_derive::JSTraceable;
@@ -15,10 +14,9 @@ use crate::dom::bindings::codegen::{
 };
 use crate::dom::bindings::conversions::{ByteString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
-use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
-use crate::dom::body::{consume, extract_body, BodyKind};
+use crate::dom::body::{clone_headers, extract_body, BodyMixin, BodyParts};
 use crate::dom::globalscope::GlobalScope;
 use crate::dom::headers::{isomorphic_decode, Guard, Headers};
 
@@ -118,17 +116,11 @@ impl Response {
             (!opaque).then_some(response.body),
         )
     }
+}
 
-    /// <https://fetch.spec.whatwg.org/#concept-body-consume-body>
-    fn consume(&self, cx: &mut JSContext, kind: BodyKind) -> Fallible<Rc<Promise>> {
-        Ok(consume(
-            cx,
-            self.global_scope(),
-            self.body.as_deref(),
-            &self.body_used,
-            &self.headers.root(),
-            kind,
-        ))
+impl BodyMixin for Response {
+    fn body_parts(&self) -> BodyParts<'_> {
+        (self.body.as_deref(), &self.body_used, self.headers.root())
     }
 }
 
@@ -318,21 +310,14 @@ impl ResponseMethods for Response {
     /// <https://fetch.spec.whatwg.org/#dom-response-clone>
     fn Clone(&self, cx: &mut JSContext) -> Fallible<DomRoot<Response>> {
         // Step 1: If this is unusable, then throw a TypeError.
-        if self.body_used.get() {
-            return Err(Error::Type(
-                "cannot clone a response whose body was consumed".to_owned(),
-            ));
-        }
+        let headers = clone_headers(cx, self, "response")?;
         // Step 2: Let clonedResponse be the result of cloning this's
         // response.
         // Step 3: Return the result of creating a Response object, given
         // clonedResponse, this's headers's guard, and this's relevant realm.
-        let global = self.global_scope();
-        let source = self.headers.root();
-        let headers = Headers::from_list(cx, global, &source.header_list(), source.guard());
         Ok(Response::create(
             cx,
-            global,
+            self.global_scope(),
             None,
             self.response_type,
             self.url_list.clone(),

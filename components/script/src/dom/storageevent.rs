@@ -10,7 +10,6 @@ use crate::dom::bindings::codegen::StorageEventBinding::StorageEventMethods;
 use crate::dom::bindings::codegen::StorageEventInit;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -51,25 +50,17 @@ impl StorageEvent {
         url: String,
         storage_area: &Storage,
     ) -> DomRoot<StorageEvent> {
-        let event = reflect_dom_object(
-            cx,
-            global,
-            Box::new(StorageEvent {
-                event: Event::new_inherited(global.now()),
-                fields: RefCell::new(Fields {
-                    key,
-                    old_value,
-                    new_value,
-                    url,
-                }),
-                storage_area: MutNullableDom::default(),
-            }),
-            None,
-        );
-        event.storage_area.set(Some(storage_area));
-        event.event.initialize("storage", false, false);
-        event.event.set_trusted(true);
-        event
+        let fields = Fields {
+            key,
+            old_value,
+            new_value,
+            url,
+        };
+        Event::new_trusted(cx, global, "storage", false, false, |now| StorageEvent {
+            event: Event::new_inherited(now),
+            fields: RefCell::new(fields),
+            storage_area: MutNullableDom::new(Some(storage_area)),
+        })
     }
 
     pub fn upcast_event(&self) -> &Event {
@@ -143,29 +134,23 @@ impl StorageEventMethods for StorageEvent {
         type_: DOMString,
         init: StorageEventInit,
     ) -> Fallible<DomRoot<StorageEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let event = reflect_dom_object(
+        let fields = Fields {
+            key: init.key,
+            old_value: init.old_value,
+            new_value: init.new_value,
+            url: init.url.0,
+        };
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(StorageEvent {
-                event: Event::new_inherited(global.now()),
-                fields: RefCell::new(Fields {
-                    key: init.key,
-                    old_value: init.old_value,
-                    new_value: init.new_value,
-                    url: init.url.0,
-                }),
-                storage_area: MutNullableDom::default(),
-            }),
             proto,
-        );
-        event.storage_area.set(init.storage_area.as_deref());
-        // Step 2: Initialize event's type attribute to type.
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        // Step 3: Return event.
-        Ok(event)
+            &type_,
+            &init.parent,
+            |now| StorageEvent {
+                event: Event::new_inherited(now),
+                fields: RefCell::new(fields),
+                storage_area: MutNullableDom::new(init.storage_area.as_deref()),
+            },
+        ))
     }
 }

@@ -8,7 +8,6 @@ use crate::dom::bindings::codegen::SubmitEventBinding::SubmitEventMethods;
 use crate::dom::bindings::codegen::SubmitEventInit;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -35,18 +34,10 @@ impl SubmitEvent {
         global: &GlobalScope,
         submitter: Option<&HTMLElement>,
     ) -> DomRoot<SubmitEvent> {
-        let event = reflect_dom_object(
-            cx,
-            global,
-            Box::new(SubmitEvent {
-                event: Event::new_inherited(global.now()),
-                submitter: MutNullableDom::new(submitter),
-            }),
-            None,
-        );
-        event.event.initialize("submit", true, true);
-        event.event.set_trusted(true);
-        event
+        Event::new_trusted(cx, global, "submit", true, true, |now| SubmitEvent {
+            event: Event::new_inherited(now),
+            submitter: MutNullableDom::new(submitter),
+        })
     }
 
     pub fn upcast_event(&self) -> &Event {
@@ -63,24 +54,17 @@ impl SubmitEventMethods for SubmitEvent {
         type_: DOMString,
         init: SubmitEventInit,
     ) -> Fallible<DomRoot<SubmitEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict.
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(SubmitEvent {
-                event: Event::new_inherited(global.now()),
-                submitter: MutNullableDom::new(init.submitter.as_deref()),
-            }),
             proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        event.event.set_composed(init.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            &type_,
+            &init.parent,
+            |now| SubmitEvent {
+                event: Event::new_inherited(now),
+                submitter: MutNullableDom::new(init.submitter.as_deref()),
+            },
+        ))
     }
 
     /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#dom-submitevent-submitter>

@@ -3,11 +3,8 @@
 //! implements no more specific SVG interface).
 
 use jsprof_script_derive::JSTraceable;
-use mozjs::context::JSContext;
 
-use crate::dom::bindings::codegen::FocusOptions;
 use crate::dom::bindings::codegen::SVGElementBinding::SVGElementMethods;
-use crate::dom::bindings::error::Fallible;
 use crate::dom::element::Element;
 
 #[derive(JSTraceable)]
@@ -28,25 +25,5 @@ impl SVGElement {
 }
 
 impl SVGElementMethods for SVGElement {
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-tabindex>
-    fn TabIndex(&self, _cx: &mut JSContext) -> i32 {
-        crate::dom::focus::tab_index(&self.element)
-    }
-
-    fn SetTabIndex(&self, _cx: &mut JSContext, value: i32) -> Fallible<()> {
-        self.element.set_reflected_long("tabindex", value);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-focus>
-    fn Focus(&self, cx: &mut JSContext, _options: FocusOptions) -> Fallible<()> {
-        crate::dom::focus::focus_method(cx, &self.element);
-        Ok(())
-    }
-
-    /// <https://html.spec.whatwg.org/multipage/interaction.html#dom-blur>
-    fn Blur(&self, cx: &mut JSContext) -> Fallible<()> {
-        crate::dom::focus::unfocusing_steps(cx, &self.element);
-        Ok(())
-    }
+    crate::html_or_svg_element_focus_methods!();
 }

@@ -2,12 +2,8 @@
 
 use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
-use mozjs::rust::HandleObject;
 
 use crate::dom::bindings::codegen::TextBinding::TextMethods;
-use crate::dom::bindings::conversions::DOMString;
-use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::characterdata::CharacterData;
 use crate::dom::document::Document;
@@ -35,23 +31,6 @@ impl Text {
         Self::new_with_proto(cx, global, document, data, None)
     }
 
-    fn new_with_proto(
-        cx: &mut JSContext,
-        global: &GlobalScope,
-        document: Option<&Document>,
-        data: &str,
-        proto: Option<HandleObject>,
-    ) -> DomRoot<Text> {
-        reflect_dom_object(
-            cx,
-            global,
-            Box::new(Text {
-                characterdata: CharacterData::new_inherited(NodeKind::Text, document, data),
-            }),
-            proto,
-        )
-    }
-
     pub fn data(&self) -> String {
         self.characterdata.data()
     }
@@ -66,23 +45,11 @@ impl Text {
     }
 }
 
-impl TextMethods for Text {
+crate::character_data_node!(
+    Text,
+    TextMethods,
+    NodeKind::Text,
     /// <https://dom.spec.whatwg.org/#dom-text-text>: a new Text node whose
     /// data is data and node document is the current global's associated
     /// Document.
-    fn Constructor(
-        cx: &mut JSContext,
-        global: &GlobalScope,
-        proto: Option<HandleObject>,
-        data: DOMString,
-    ) -> Fallible<DomRoot<Text>> {
-        let document = global.as_window().map(|w| w.document(cx));
-        Ok(Self::new_with_proto(
-            cx,
-            global,
-            document.as_deref(),
-            &data,
-            proto,
-        ))
-    }
-}
+);

@@ -11,7 +11,7 @@ use crate::dom::bindings::codegen::UIEventBinding::UIEventMethods;
 use crate::dom::bindings::codegen::{EventModifierInit, UIEventInit};
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::reflect_dom_object;
+use crate::dom::bindings::reflector::{reflect_dom_object, DomObjectIface};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::event::Event;
 use crate::dom::globalscope::GlobalScope;
@@ -56,6 +56,29 @@ impl UIEvent {
     pub fn upcast_event(&self) -> &Event {
         &self.event
     }
+
+    /// <https://dom.spec.whatwg.org/#concept-event-constructor> for an
+    /// interface that inherits from `UIEvent` ([`Event::construct`]):
+    /// `make` builds the object from its `UIEvent` part, which `init`
+    /// initializes.
+    pub fn construct<T: DomObjectIface + AsRef<UIEvent>>(
+        cx: &mut JSContext,
+        global: &GlobalScope,
+        proto: Option<HandleObject>,
+        type_: &str,
+        init: &UIEventInit,
+        make: impl FnOnce(UIEvent) -> T,
+    ) -> DomRoot<T> {
+        // Step 1: Let event be the result of running the inner event
+        // creation steps with this interface, null, now, and eventInitDict.
+        let ui_event = UIEvent::new_inherited(global.now(), init);
+        let event = reflect_dom_object(cx, global, Box::new(make(ui_event)), proto);
+        // Step 2: Initialize event's type attribute to type.
+        let base = AsRef::<UIEvent>::as_ref(&*event).upcast_event();
+        base.initialize_from(type_, &init.parent);
+        // Step 3: Return event.
+        event
+    }
 }
 
 impl UIEventMethods for UIEvent {
@@ -68,23 +91,14 @@ impl UIEventMethods for UIEvent {
         type_: DOMString,
         init: UIEventInit,
     ) -> Fallible<DomRoot<UIEvent>> {
-        // Step 1: Let event be the result of running the inner event
-        // creation steps with this interface, null, now, and eventInitDict
-        // (each member of the dictionary initializes the attribute of the
-        // same name).
-        let event = reflect_dom_object(
+        Ok(Event::construct(
             cx,
             global,
-            Box::new(UIEvent::new_inherited(global.now(), &init)),
             proto,
-        );
-        // Step 2: Initialize event's type attribute to type.
-        event
-            .event
-            .initialize(&type_, init.parent.bubbles, init.parent.cancelable);
-        event.event.set_composed(init.parent.composed);
-        // Step 3: Return event.
-        Ok(event)
+            &type_,
+            &init.parent,
+            |now| UIEvent::new_inherited(now, &init),
+        ))
     }
 
     /// <https://w3c.github.io/uievents/#dom-uievent-view>

@@ -170,12 +170,8 @@ impl Window {
     /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-history>),
     /// made on first use.
     pub(crate) fn history(&self, cx: &mut JSContext) -> DomRoot<crate::dom::history::History> {
-        if let Some(history) = self.history.get() {
-            return history;
-        }
-        let history = crate::dom::history::History::new(cx, self.global_scope());
-        self.history.set(Some(&history));
-        history
+        self.history
+            .or_init(|| crate::dom::history::History::new(cx, self.global_scope()))
     }
 
     /// This window's `localStorage` object, if one was made (the storage
@@ -363,12 +359,8 @@ impl WindowMethods for Window {
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-location>
     fn Location(&self, cx: &mut JSContext) -> DomRoot<Location> {
-        if let Some(location) = self.location.get() {
-            return location;
-        }
-        let location = Location::new(cx, self.global_scope());
-        self.location.set(Some(&location));
-        location
+        self.location
+            .or_init(|| Location::new(cx, self.global_scope()))
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-history>
@@ -378,30 +370,23 @@ impl WindowMethods for Window {
 
     /// <https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator>
     fn Navigator(&self, cx: &mut JSContext) -> DomRoot<crate::dom::navigator::Navigator> {
-        if let Some(navigator) = self.navigator.get() {
-            return navigator;
-        }
-        let navigator = crate::dom::navigator::Navigator::new(cx, self.global_scope());
-        self.navigator.set(Some(&navigator));
-        navigator
+        self.navigator
+            .or_init(|| crate::dom::navigator::Navigator::new(cx, self.global_scope()))
     }
 
     /// <https://html.spec.whatwg.org/multipage/webstorage.html#dom-localstorage>
     fn LocalStorage(&self, cx: &mut JSContext) -> Fallible<DomRoot<crate::dom::storage::Storage>> {
         // Step 1: If this's associated Local Storage is not null, then
         // return it.
-        if let Some(storage) = self.local_storage.get() {
-            return Ok(storage);
-        }
         // Step 2-5: obtain a local storage bottle map (failure: a
         // "SecurityError" DOMException); a new Storage object with it.
-        let storage = crate::dom::storage::Storage::new_for_window(
-            cx,
-            self,
-            crate::dom::storage::StorageType::Local,
-        )?;
-        self.local_storage.set(Some(&storage));
-        Ok(storage)
+        self.local_storage.try_or_init(|| {
+            crate::dom::storage::Storage::new_for_window(
+                cx,
+                self,
+                crate::dom::storage::StorageType::Local,
+            )
+        })
     }
 
     /// <https://html.spec.whatwg.org/multipage/webstorage.html#dom-sessionstorage>
@@ -411,18 +396,15 @@ impl WindowMethods for Window {
     ) -> Fallible<DomRoot<crate::dom::storage::Storage>> {
         // Step 1: If this's associated Session Storage is not null, then
         // return it.
-        if let Some(storage) = self.session_storage.get() {
-            return Ok(storage);
-        }
         // Step 2-5: obtain a session storage bottle map (failure: a
         // "SecurityError" DOMException); a new Storage object with it.
-        let storage = crate::dom::storage::Storage::new_for_window(
-            cx,
-            self,
-            crate::dom::storage::StorageType::Session,
-        )?;
-        self.session_storage.set(Some(&storage));
-        Ok(storage)
+        self.session_storage.try_or_init(|| {
+            crate::dom::storage::Storage::new_for_window(
+                cx,
+                self,
+                crate::dom::storage::StorageType::Session,
+            )
+        })
     }
 
     /// <https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-frames>
@@ -532,12 +514,8 @@ impl WindowMethods for Window {
 
     /// `console` (see the deviation in `Window.webidl`).
     fn Console(&self, cx: &mut JSContext) -> DomRoot<Console> {
-        if let Some(c) = self.console.get() {
-            return c;
-        }
-        let c = Console::new(cx, self.global_scope());
-        self.console.set(Some(&c));
-        c
+        self.console
+            .or_init(|| Console::new(cx, self.global_scope()))
     }
 }
 

@@ -231,12 +231,8 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
     /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-location>:
     /// this's WorkerLocation object.
     fn Location(&self, cx: &mut JSContext) -> DomRoot<WorkerLocation> {
-        if let Some(location) = self.location.get() {
-            return location;
-        }
-        let location = WorkerLocation::new(cx, self.global_scope(), self.url());
-        self.location.set(Some(&location));
-        location
+        self.location
+            .or_init(|| WorkerLocation::new(cx, self.global_scope(), self.url()))
     }
 
     /// <https://html.spec.whatwg.org/multipage/workers.html#dom-worker-navigator>:
@@ -245,12 +241,8 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
         &self,
         cx: &mut JSContext,
     ) -> DomRoot<crate::dom::workernavigator::WorkerNavigator> {
-        if let Some(navigator) = self.navigator.get() {
-            return navigator;
-        }
-        let navigator = crate::dom::workernavigator::WorkerNavigator::new(cx, self.global_scope());
-        self.navigator.set(Some(&navigator));
-        navigator
+        self.navigator
+            .or_init(|| crate::dom::workernavigator::WorkerNavigator::new(cx, self.global_scope()))
     }
 
     /// <https://html.spec.whatwg.org/multipage/workers.html#dom-workerglobalscope-importscripts>:
@@ -265,11 +257,7 @@ impl WorkerGlobalScopeMethods for WorkerGlobalScope {
 
     /// `console` (see the deviation in `WorkerGlobalScope.webidl`).
     fn Console(&self, cx: &mut JSContext) -> DomRoot<Console> {
-        if let Some(c) = self.console.get() {
-            return c;
-        }
-        let c = Console::new(cx, self.global_scope());
-        self.console.set(Some(&c));
-        c
+        self.console
+            .or_init(|| Console::new(cx, self.global_scope()))
     }
 }

@@ -717,13 +717,8 @@ impl XMLHttpRequestMethods for XMLHttpRequest {
         let Some(response) = response.as_ref() else {
             return Ok(ByteString(output));
         };
-        let mut names: Vec<String> = response
-            .headers
-            .iter()
-            .map(|(n, _)| n.to_ascii_lowercase())
-            .collect();
-        names.sort();
-        names.dedup();
+        let names =
+            crate::dom::headers::sorted_lowercase_set(response.headers.iter().map(|(n, _)| n));
         // Steps 3-4: For each header in headers, append header's name,
         // followed by a 0x3A 0x20 byte pair, followed by header's value,
         // followed by a 0x0D 0x0A byte pair, to output.

@@ -253,7 +253,7 @@ fn ensure_expando(cx: &mut JSContext, proxy: HandleObject) -> Result<*mut JSObje
 /// `InternalError`.
 pub(crate) unsafe fn trap(
     cx: *mut RawJSContext,
-    what: &str,
+    what: impl std::fmt::Display,
     body: impl FnOnce(&mut JSContext) -> Result<(), ()>,
 ) -> bool {
     let Some(raw) = NonNull::new(cx) else {
@@ -267,6 +267,49 @@ pub(crate) unsafe fn trap(
             let message = format!("internal error in {what} (a Rust panic)");
             mozjs::error::throw_internal_error(&mut cx, &to_cstring(&message));
             false
+        }
+    }
+}
+
+/// [`trap`] for a trap that SpiderMonkey calls with a proxy and a property
+/// key: `body` gets them as handles.
+///
+/// # Safety
+/// As [`trap`]; `proxy` and `id` are handles SpiderMonkey roots for the
+/// call.
+pub(crate) unsafe fn property_trap(
+    cx: *mut RawJSContext,
+    what: impl std::fmt::Display,
+    proxy: RawHandleObject,
+    id: RawHandleId,
+    body: impl FnOnce(&mut JSContext, HandleObject, HandleId) -> Result<(), ()>,
+) -> bool {
+    // SAFETY: this function's contract: rooted handles for the call.
+    unsafe {
+        trap(cx, what, |cx| {
+            body(cx, Handle::from_raw(proxy), Handle::from_raw(id))
+        })
+    }
+}
+
+/// Writes the answer of a [[GetOwnProperty]] trap to its out-parameters:
+/// the descriptor `found`, or "undefined" (`is_none`).
+///
+/// # Safety
+/// `desc` and `is_none` are the trap's live out-parameters.
+pub(crate) unsafe fn return_own_property(
+    desc: RawMutableHandle<PropertyDescriptor>,
+    is_none: *mut bool,
+    found: Option<PropertyDescriptor>,
+) {
+    // SAFETY: this function's contract.
+    unsafe {
+        match found {
+            Some(d) => {
+                *desc.ptr = d;
+                *is_none = false;
+            }
+            None => *is_none = true,
         }
     }
 }
@@ -518,16 +561,12 @@ unsafe extern "C" fn get_own_property_descriptor<T: LegacyPlatformObject>(
     // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
     // handles it roots and out-pointers valid for the call.
     unsafe {
-        trap(cx, "[[GetOwnProperty]]", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
-            match legacy_get_own_property::<T>(cx, proxy, id, false)? {
-                Some(d) => {
-                    *desc.ptr = d;
-                    *is_none = false;
-                }
-                None => *is_none = true,
-            }
+        property_trap(cx, "[[GetOwnProperty]]", proxy, id, |cx, proxy, id| {
+            return_own_property(
+                desc,
+                is_none,
+                legacy_get_own_property::<T>(cx, proxy, id, false)?,
+            );
             Ok(())
         })
     }
@@ -551,9 +590,7 @@ unsafe extern "C" fn define_property<T: LegacyPlatformObject>(
     // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
     // handles it roots and out-pointers valid for the call.
     unsafe {
-        trap(cx, "[[DefineOwnProperty]]", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        property_trap(cx, "[[DefineOwnProperty]]", proxy, id, |cx, proxy, id| {
             let desc: HandleDescriptor = Handle::from_raw(desc);
             let result = &mut *result;
             let this = native::<T>(proxy.get()).ok_or(())?;
@@ -659,9 +696,7 @@ unsafe extern "C" fn delete<T: LegacyPlatformObject>(
     // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
     // handles it roots and out-pointers valid for the call.
     unsafe {
-        trap(cx, "[[Delete]]", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        property_trap(cx, "[[Delete]]", proxy, id, |cx, proxy, id| {
             let result = &mut *result;
             let this = native::<T>(proxy.get()).ok_or(())?;
             // Step 1: If O supports indexed properties and P is an array
@@ -807,9 +842,7 @@ unsafe extern "C" fn set<T: LegacyPlatformObject>(
     // has it, so `proxy` is one of `T`'s reflectors) on its live context, with
     // handles it roots and out-pointers valid for the call.
     unsafe {
-        trap(cx, "[[Set]]", |cx| {
-            let proxy = Handle::from_raw(proxy);
-            let id = Handle::from_raw(id);
+        property_trap(cx, "[[Set]]", proxy, id, |cx, proxy, id| {
             let v = Handle::from_raw(v);
             let receiver = Handle::from_raw(receiver);
             let result = &mut *result;

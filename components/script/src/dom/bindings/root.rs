@@ -266,6 +266,29 @@ impl<T: DomObjectIface> MutNullableDom<T> {
     pub fn is_some(&self) -> bool {
         self.value.borrow().is_some()
     }
+
+    /// The object held, or else the one `init` makes, which is held from
+    /// then on (an attribute that returns "the same object each time").
+    pub fn or_init(&self, init: impl FnOnce() -> DomRoot<T>) -> DomRoot<T> {
+        match self.try_or_init(|| Ok::<_, std::convert::Infallible>(init())) {
+            Ok(value) => value,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`Self::or_init`] with an `init` that can fail (nothing is held
+    /// then).
+    pub fn try_or_init<E>(
+        &self,
+        init: impl FnOnce() -> Result<DomRoot<T>, E>,
+    ) -> Result<DomRoot<T>, E> {
+        if let Some(value) = self.get() {
+            return Ok(value);
+        }
+        let value = init()?;
+        self.set(Some(&value));
+        Ok(value)
+    }
 }
 
 #[cfg(test)]
