@@ -16,20 +16,22 @@ fn main() {
     generate_abi();
 }
 
-/// The constants `glue.cpp` and `glue.rs` exchange come from one header,
-/// `src/glue_abi.h`, which `glue.cpp` includes and bindgen turns into
-/// `OUT_DIR/glue_abi.rs` for `glue.rs` (bindgen is mozjs_sys's own build
-/// dependency, used here with the same features).
+/// The constants and records `glue.cpp` and `glue.rs` exchange come from one
+/// header, `src/glue_abi.h`, which `glue.cpp` includes and bindgen turns into
+/// `OUT_DIR/glue_abi.rs` for `glue.rs`, with its compile-time layout checks
+/// (bindgen is mozjs_sys's own build dependency, used here with the same
+/// features). The atomics' names are left to `glue.rs`.
 fn generate_abi() {
     println!("cargo:rerun-if-changed=src/glue_abi.h");
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     bindgen::Builder::default()
         .header("src/glue_abi.h")
-        .clang_args(["-x", "c++", "-std=c++17"])
+        .clang_args(["-x", "c++", "-std=c++17", "-DJSPROF_GLUE_ABI_BINDGEN"])
         .allowlist_file(".*glue_abi\\.h")
+        .blocklist_type("JsprofAtomicU(32|64)")
+        .derive_default(true)
         .default_enum_style(bindgen::EnumVariation::Consts)
         .prepend_enum_name(false)
-        .layout_tests(false)
         .generate()
         .unwrap_or_else(|e| panic!("bindgen over src/glue_abi.h failed: {e}"))
         .write_to_file(out.join("glue_abi.rs"))

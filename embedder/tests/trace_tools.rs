@@ -298,7 +298,22 @@ fn assert_original(trace: &serde_json::Value, origin: &str) {
 
 /// `jsprof profile --sourcemaps` of `page` (test server names mapped to
 /// loopback), writing `trace.json` in `dir`.
-fn profile_with_sourcemaps(dir: &Path, page: &str) {
+/// A page that loads the bundle `bundle` writes.
+const BUNDLE_PAGE: &str = "<script src=app.min.js></script>";
+
+/// Writes `dist/index.html` (`BUNDLE_PAGE`) next to the bundle and profiles
+/// it into `out`, with the options `extra`.
+fn profile_bundle_page(dir: &Path, out: &str, extra: &[&str]) {
+    std::fs::write(dir.join("dist/index.html"), BUNDLE_PAGE).unwrap();
+    let mut args = vec!["profile", "--no-flamegraph", "--out", out];
+    args.extend_from_slice(extra);
+    args.push("dist/index.html");
+    ok(jsprof(dir, &args));
+}
+
+/// Profiles `page` (on the test server) with --sourcemaps into
+/// `trace.json`; stdout and stderr.
+fn profile_with_sourcemaps(dir: &Path, page: &str) -> (String, String) {
     ok(jsprof(
         dir,
         &[
@@ -311,7 +326,7 @@ fn profile_with_sourcemaps(dir: &Path, page: &str) {
             "MAP *web-platform.test 127.0.0.1",
             page,
         ],
-    ));
+    ))
 }
 
 #[test]
@@ -324,7 +339,7 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
     let server = TestServer::start().unwrap();
     let map = std::fs::read(dir.join("dist/app.min.js.map")).unwrap();
     server.route("/dist/index.html", |_| {
-        TestResponse::ok("<script src=app.min.js></script>").with_content_type("text/html")
+        TestResponse::ok(BUNDLE_PAGE).with_content_type("text/html")
     });
     let script = bundled.clone();
     server.route("/dist/app.min.js", move |_| {
@@ -350,7 +365,7 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
             .with_header("SourceMap", "/dist/app.min.js.map")
     });
     server.route("/header/index.html", |_| {
-        TestResponse::ok("<script src=app.min.js></script>").with_content_type("text/html")
+        TestResponse::ok(BUNDLE_PAGE).with_content_type("text/html")
     });
     let page = server.http_url("web-platform.test", "/header/index.html");
     profile_with_sourcemaps(&dir, page.as_str());
@@ -360,22 +375,7 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
     let dir = temp_dir("sourcemap-inline");
     let bundled = bundle(&dir, "inline");
     assert!(bundled.contains("sourceMappingURL=data:application/json;base64,"));
-    std::fs::write(
-        dir.join("dist/index.html"),
-        "<script src=app.min.js></script>",
-    )
-    .unwrap();
-    ok(jsprof(
-        &dir,
-        &[
-            "profile",
-            "--no-flamegraph",
-            "--sourcemaps",
-            "--out",
-            "trace.json",
-            "dist/index.html",
-        ],
-    ));
+    profile_bundle_page(&dir, "trace.json", &["--sourcemaps"]);
     let origin = url::Url::from_directory_path(&dir).unwrap().to_string();
     assert_original(
         &read_json(&dir.join("trace.json")),
@@ -386,21 +386,7 @@ fn sourcemaps_name_the_original_functions_of_an_esbuild_bundle() {
     // with the map given on the command line.
     let dir = temp_dir("symbolicate");
     bundle(&dir, "external");
-    std::fs::write(
-        dir.join("dist/index.html"),
-        "<script src=app.min.js></script>",
-    )
-    .unwrap();
-    ok(jsprof(
-        &dir,
-        &[
-            "profile",
-            "--no-flamegraph",
-            "--out",
-            "raw.json",
-            "dist/index.html",
-        ],
-    ));
+    profile_bundle_page(&dir, "raw.json", &[]);
     let raw = read_json(&dir.join("raw.json"));
     assert!(
         frames(&raw).iter().all(|(n, _)| n != "computePrimes"),
@@ -503,20 +489,7 @@ fn a_web_script_cannot_make_the_shell_read_a_local_source_map() {
         TestResponse::ok(script.clone()).with_content_type("text/javascript")
     });
     let page = server.http_url("web-platform.test", "/index.html");
-    let out = jsprof(
-        &dir,
-        &[
-            "profile",
-            "--no-flamegraph",
-            "--sourcemaps",
-            "--out",
-            "trace.json",
-            "--host-rules",
-            "MAP *web-platform.test 127.0.0.1",
-            page.as_str(),
-        ],
-    );
-    let (_, stderr) = ok(out);
+    let (_, stderr) = profile_with_sourcemaps(&dir, page.as_str());
     assert!(stderr.contains("ignored the local source map"), "{stderr}");
     let trace = std::fs::read_to_string(dir.join("trace.json")).unwrap();
     assert!(

@@ -73,29 +73,17 @@ fn return_conversion(ty: &Type) -> (TokenStream, TokenStream) {
 }
 
 pub(crate) fn callback_function(_defs: &Definitions, c: &CallbackFunction) -> TokenStream {
-    let name = ident(&c.name);
     let (params, pushes) = arguments(&c.arguments);
     let (ret, convert) = return_conversion(&c.return_type);
-    let doc = format!(" The WebIDL callback function `{}`.", c.name);
-    let idl_name = &c.name;
-    quote! {
-        #[doc = #doc]
-        pub struct #name {
-            callback: CallbackFunction,
-        }
-
-        impl #name {
+    callback_binding(Callback {
+        idl_name: &c.name,
+        kind: "function",
+        holder: quote!(CallbackFunction),
+        new_doc: quote! {
             /// Wraps a JS object (callable unless the type is
             /// `[LegacyTreatNonObjectAsNull]`).
-            pub unsafe fn new(cx: &mut JSContext, object: *mut JSObject) -> Rc<#name> {
-                Rc::new(#name { callback: CallbackFunction::new(cx, object) })
-            }
-
-            /// The JS object.
-            pub fn callback(&self) -> *mut JSObject {
-                self.callback.object()
-            }
-
+        },
+        invoke: quote! {
             /// <https://webidl.spec.whatwg.org/#invoke-a-callback-function>
             #[allow(clippy::too_many_arguments)]
             pub fn Call_(&self, cx: &mut JSContext, this_arg: HandleValue, #(#params,)* handling: ExceptionHandling) -> Fallible<#ret> {
@@ -107,42 +95,16 @@ pub(crate) fn callback_function(_defs: &Definitions, c: &CallbackFunction) -> To
                     #convert
                 }
             }
-        }
-
-        unsafe impl Traceable for #name {
-            unsafe fn trace(&self, trc: *mut JSTracer) {
-                unsafe { self.callback.trace(trc) }
-            }
-        }
-
-        impl PartialEq for #name {
-            fn eq(&self, other: &Self) -> bool {
-                self.callback() == other.callback()
-            }
-        }
-
-        impl FromJsValue for Rc<#name> {
-            type Config = ();
+        },
+        from_js_doc: quote! {
             /// <https://webidl.spec.whatwg.org/#js-callback-function>
-            unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _config: ()) -> Result<Self, ()> {
-                if !is_callable(value) {
-                    throw_type_error(cx, &format!("Value is not callable (expected a {}).", #idl_name));
-                    return Err(());
-                }
-                Ok(#name::new(cx, value.to_object()))
-            }
-        }
-
-        impl ToJsValue for #name {
-            unsafe fn to_js(&self, cx: &mut JSContext, rval: MutableHandleValue) {
-                self.callback.to_js(cx, rval)
-            }
-        }
-    }
+        },
+        rejects: quote!(!is_callable(value)),
+        rejection: "Value is not callable (expected a {}).",
+    })
 }
 
 pub(crate) fn callback_interface(_defs: &Definitions, c: &CallbackInterface) -> TokenStream {
-    let name = ident(&c.name);
     let op = &c.operation;
     let op_name = op
         .name
@@ -152,25 +114,14 @@ pub(crate) fn callback_interface(_defs: &Definitions, c: &CallbackInterface) -> 
     let key = super::c_str(op_name);
     let (params, pushes) = arguments(&op.arguments);
     let (ret, convert) = return_conversion(&op.return_type);
-    let doc = format!(" The WebIDL callback interface `{}`.", c.name);
-    let idl_name = &c.name;
-    quote! {
-        #[doc = #doc]
-        pub struct #name {
-            callback: CallbackInterface,
-        }
-
-        impl #name {
+    callback_binding(Callback {
+        idl_name: &c.name,
+        kind: "interface",
+        holder: quote!(CallbackInterface),
+        new_doc: quote! {
             /// Wraps a JS object (a function, or an object with the operation).
-            pub unsafe fn new(cx: &mut JSContext, object: *mut JSObject) -> Rc<#name> {
-                Rc::new(#name { callback: CallbackInterface::new(cx, object) })
-            }
-
-            /// The JS object.
-            pub fn callback(&self) -> *mut JSObject {
-                self.callback.object()
-            }
-
+        },
+        invoke: quote! {
             /// <https://webidl.spec.whatwg.org/#call-a-user-objects-operation>
             #[allow(clippy::too_many_arguments)]
             pub fn #method(&self, cx: &mut JSContext, this_arg: HandleValue, #(#params,)* handling: ExceptionHandling) -> Fallible<#ret> {
@@ -182,6 +133,69 @@ pub(crate) fn callback_interface(_defs: &Definitions, c: &CallbackInterface) -> 
                     #convert
                 }
             }
+        },
+        from_js_doc: quote! {
+            /// <https://webidl.spec.whatwg.org/#js-callback-interface>
+        },
+        rejects: quote!(!value.is_object()),
+        rejection: "Value is not an object (expected a {}).",
+    })
+}
+
+/// What tells a callback function's binding from a callback interface's;
+/// [`callback_binding`] writes the rest, the same for both.
+struct Callback<'a> {
+    /// The WebIDL name.
+    idl_name: &'a str,
+    /// "function" or "interface".
+    kind: &'a str,
+    /// The runtime type holding the JS object.
+    holder: TokenStream,
+    /// The doc comment of `new`.
+    new_doc: TokenStream,
+    /// The method that invokes the callback.
+    invoke: TokenStream,
+    /// The doc comment (spec link) of the JS-to-IDL conversion.
+    from_js_doc: TokenStream,
+    /// The conversion's test of `value` for a TypeError, and its message
+    /// (`{}`: the WebIDL name).
+    rejects: TokenStream,
+    rejection: &'a str,
+}
+
+/// The Rust wrapper of a callback type: the JS object in its holder, the
+/// invoking method, tracing, identity and the JS conversions.
+fn callback_binding(c: Callback) -> TokenStream {
+    let Callback {
+        idl_name,
+        kind,
+        holder,
+        new_doc,
+        invoke,
+        from_js_doc,
+        rejects,
+        rejection,
+    } = c;
+    let name = ident(idl_name);
+    let doc = format!(" The WebIDL callback {kind} `{idl_name}`.");
+    quote! {
+        #[doc = #doc]
+        pub struct #name {
+            callback: #holder,
+        }
+
+        impl #name {
+            #new_doc
+            pub unsafe fn new(cx: &mut JSContext, object: *mut JSObject) -> Rc<#name> {
+                Rc::new(#name { callback: #holder::new(cx, object) })
+            }
+
+            /// The JS object.
+            pub fn callback(&self) -> *mut JSObject {
+                self.callback.object()
+            }
+
+            #invoke
         }
 
         unsafe impl Traceable for #name {
@@ -198,10 +212,10 @@ pub(crate) fn callback_interface(_defs: &Definitions, c: &CallbackInterface) -> 
 
         impl FromJsValue for Rc<#name> {
             type Config = ();
-            /// <https://webidl.spec.whatwg.org/#js-callback-interface>
+            #from_js_doc
             unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _config: ()) -> Result<Self, ()> {
-                if !value.is_object() {
-                    throw_type_error(cx, &format!("Value is not an object (expected a {}).", #idl_name));
+                if #rejects {
+                    throw_type_error(cx, &format!(#rejection, #idl_name));
                     return Err(());
                 }
                 Ok(#name::new(cx, value.to_object()))

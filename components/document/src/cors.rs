@@ -281,6 +281,23 @@ mod tests {
         pairs.iter().copied().collect()
     }
 
+    /// Response headers with one Access-Control-Allow-Origin per value.
+    fn allow_origin(values: &[&str]) -> HeaderList {
+        values
+            .iter()
+            .map(|value| ("Access-Control-Allow-Origin", *value))
+            .collect()
+    }
+
+    /// Response headers with Access-Control-Allow-Origin and
+    /// Access-Control-Allow-Credentials.
+    fn allow_origin_and_credentials(origin: &str, credentials: &str) -> HeaderList {
+        h(&[
+            ("Access-Control-Allow-Origin", origin),
+            ("Access-Control-Allow-Credentials", credentials),
+        ])
+    }
+
     const DOC: &str = "https://page.test";
 
     #[test]
@@ -288,75 +305,30 @@ mod tests {
         use CredentialsMode::*;
         for mode in [Omit, SameOrigin] {
             assert!(!cors_check(DOC, mode, &h(&[])));
-            assert!(cors_check(
-                DOC,
-                mode,
-                &h(&[("Access-Control-Allow-Origin", "*")])
-            ));
+            assert!(cors_check(DOC, mode, &allow_origin(&["*"])));
             assert!(cors_check(
                 DOC,
                 mode,
                 &h(&[("access-control-allow-origin", DOC)])
             ));
-            assert!(!cors_check(
-                DOC,
-                mode,
-                &h(&[("Access-Control-Allow-Origin", "https://other.test")])
-            ));
-            // Byte-exact: no trailing slash, no case folding, no whitespace.
-            assert!(!cors_check(
-                DOC,
-                mode,
-                &h(&[("Access-Control-Allow-Origin", "https://page.test/")])
-            ));
-            assert!(!cors_check(
-                DOC,
-                mode,
-                &h(&[("Access-Control-Allow-Origin", "https://PAGE.test")])
-            ));
-            assert!(!cors_check(
-                DOC,
-                mode,
-                &h(&[("Access-Control-Allow-Origin", " https://page.test")])
-            ));
-            assert!(!cors_check(
-                DOC,
-                mode,
-                &h(&[("Access-Control-Allow-Origin", "")])
-            ));
+            // Another origin; byte-exact: no trailing slash, no case
+            // folding, no whitespace; empty.
+            for other in [
+                "https://other.test",
+                "https://page.test/",
+                "https://PAGE.test",
+                " https://page.test",
+                "",
+            ] {
+                assert!(!cors_check(DOC, mode, &allow_origin(&[other])), "{other:?}");
+            }
             // Two values combine into "a, b", which matches nothing.
-            assert!(!cors_check(
-                DOC,
-                mode,
-                &h(&[
-                    ("Access-Control-Allow-Origin", DOC),
-                    ("Access-Control-Allow-Origin", DOC)
-                ])
-            ));
-            assert!(!cors_check(
-                DOC,
-                mode,
-                &h(&[
-                    ("Access-Control-Allow-Origin", "*"),
-                    ("Access-Control-Allow-Origin", "*")
-                ])
-            ));
+            assert!(!cors_check(DOC, mode, &allow_origin(&[DOC, DOC])));
+            assert!(!cors_check(DOC, mode, &allow_origin(&["*", "*"])));
             // "null" matches only a null request origin.
-            assert!(!cors_check(
-                DOC,
-                mode,
-                &h(&[("Access-Control-Allow-Origin", "null")])
-            ));
-            assert!(cors_check(
-                "null",
-                mode,
-                &h(&[("Access-Control-Allow-Origin", "null")])
-            ));
-            assert!(cors_check(
-                "null",
-                mode,
-                &h(&[("Access-Control-Allow-Origin", "*")])
-            ));
+            assert!(!cors_check(DOC, mode, &allow_origin(&["null"])));
+            assert!(cors_check("null", mode, &allow_origin(&["null"])));
+            assert!(cors_check("null", mode, &allow_origin(&["*"])));
         }
     }
 
@@ -364,53 +336,29 @@ mod tests {
     fn cors_check_with_credentials() {
         let inc = CredentialsMode::Include;
         // The wildcard is not enough with credentials.
+        assert!(!cors_check(DOC, inc, &allow_origin(&["*"])));
         assert!(!cors_check(
             DOC,
             inc,
-            &h(&[("Access-Control-Allow-Origin", "*")])
-        ));
-        assert!(!cors_check(
-            DOC,
-            inc,
-            &h(&[
-                ("Access-Control-Allow-Origin", "*"),
-                ("Access-Control-Allow-Credentials", "true")
-            ])
+            &allow_origin_and_credentials("*", "true")
         ));
         // The exact origin needs Allow-Credentials: true as well.
-        assert!(!cors_check(
-            DOC,
-            inc,
-            &h(&[("Access-Control-Allow-Origin", DOC)])
-        ));
+        assert!(!cors_check(DOC, inc, &allow_origin(&[DOC])));
         assert!(cors_check(
             DOC,
             inc,
-            &h(&[
-                ("Access-Control-Allow-Origin", DOC),
-                ("Access-Control-Allow-Credentials", "true")
-            ])
+            &allow_origin_and_credentials(DOC, "true")
         ));
         for bad in ["TRUE", "True", "1", "", "true, true", " true"] {
             assert!(
-                !cors_check(
-                    DOC,
-                    inc,
-                    &h(&[
-                        ("Access-Control-Allow-Origin", DOC),
-                        ("Access-Control-Allow-Credentials", bad)
-                    ])
-                ),
+                !cors_check(DOC, inc, &allow_origin_and_credentials(DOC, bad)),
                 "{bad:?}"
             );
         }
         assert!(!cors_check(
             DOC,
             inc,
-            &h(&[
-                ("Access-Control-Allow-Origin", "https://x.test"),
-                ("Access-Control-Allow-Credentials", "true")
-            ])
+            &allow_origin_and_credentials("https://x.test", "true")
         ));
     }
 

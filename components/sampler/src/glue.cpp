@@ -53,58 +53,8 @@ bool SetContextProfilerJitFrameBookkeeping(JSContext* cx, bool enabled);
 
 namespace {
 
-struct PsFrameRec {
-  uint64_t realm_id;
-  uint64_t stack_addr;
-  uint32_t source_id;
-  uint32_t kind;
-  uint32_t str_off;
-  uint32_t str_len;
-  /* PS_BUILTIN: the second string (method name or "constructor"). */
-  uint32_t str2_off;
-  uint32_t str2_len;
-};
-
-struct JitFrameRec {
-  uint64_t realm_id;
-  uint64_t stack_addr;
-  uint64_t return_addr;
-  uint32_t kind;
-  uint32_t source_id;
-  uint32_t str_off;
-  uint32_t str_len;
-};
-
-struct CaptureBuf {
-  PsFrameRec* ps;
-  uint32_t ps_cap;
-  uint32_t ps_len;
-  /* Frames on the ProfilingStack (>= ps_len when truncated). */
-  uint32_t ps_total;
-  /* Frames that did not fit (root end), 0 when complete. */
-  uint32_t jit_truncated;
-  JitFrameRec* jit;
-  uint32_t jit_cap;
-  uint32_t jit_len;
-  char* arena;
-  uint32_t arena_cap;
-  uint32_t arena_len;
-  uint32_t arena_truncated;
-  /* Wasm frames whose label was not read (see walk_jit). */
-  uint32_t wasm_withheld;
-  /* The agent's GC depth (see jsprof_watch_gc), read while stopped. */
-  const std::atomic<uint32_t>* gc_depth;
-  /* Whether the thread was stopped inside a GC slice or minor GC, where
-   * SpiderMonkey suppresses JS::ProfilingFrameIterator: the JIT and wasm
-   * frames are then missing from the capture. */
-  uint32_t in_gc;
-  uint32_t pad_;
-  /* Markers (marker.rs): the agent's activity word, and what the capture
-   * read from it and the context's current realm (note_marker_state). */
-  const std::atomic<uint64_t>* activity;
-  uint64_t activity_at_capture;
-  uint64_t realm_at_capture;
-};
+/* The records (PsFrameRec, JitFrameRec, CaptureBuf, ResolvedJitRec) are
+ * defined in glue_abi.h, shared with glue.rs. */
 
 /* Copies a NUL-terminated string into the arena; async-signal-safe. */
 void copy_str(CaptureBuf* buf, const char* s, uint32_t* off, uint32_t* len) {
@@ -594,16 +544,9 @@ CaptureCode jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
   return CAPTURE_OK;
 }
 
-struct ResolvedJit {
-  const char* label;
-  uint64_t realm_id;
-  uint32_t source_id;
-  uint32_t pad_;
-};
-
 /* Resolves a JIT return address into its frames, outermost first. Returns
  * the number of frames (at most cap). JS thread only. */
-uint32_t jsprof_resolve_jit(JSContext* cx, void* addr, ResolvedJit* out,
+uint32_t jsprof_resolve_jit(JSContext* cx, void* addr, ResolvedJitRec* out,
                             uint32_t cap) {
   JS::ProfiledFrameRange range = JS::GetProfiledFrames(cx, addr);
   uint32_t n = 0;

@@ -3,27 +3,15 @@
 //! loses no element or text past it, and keeps tree building linear in
 //! the document's depth (checked on an operation count, not on time).
 
-use std::rc::Rc;
+mod common;
 
 use jsprof_script::html_tree_builder::{name_lookups, MAX_DEPTH};
 use jsprof_script::JsRuntime;
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jsprof-deep-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Loads `html` from a file and runs the page to idle.
 fn load(name: &str, html: &str) -> JsRuntime {
-    let dir = temp_dir(name);
-    std::fs::write(dir.join("index.html"), html).unwrap();
-    let url = url::Url::from_file_path(dir.join("index.html")).unwrap();
-    let fetcher = jsprof_net::Fetcher::new(jsprof_net::NetConfig::default()).unwrap();
-    let mut rt = JsRuntime::new().expect("runtime");
-    rt.load_page(&url, Rc::new(fetcher)).expect("page loads");
-    assert!(rt.run_until_idle(None));
+    let dir = common::temp_dir("deep", name);
+    let rt = common::load_files(&dir, &[("index.html", html)]);
     let _ = std::fs::remove_dir_all(&dir);
     rt
 }

@@ -6,26 +6,13 @@
 //! evaluates expressions and compares their values with what the DOM
 //! Standard and HTML say (checked against Chromium where noted).
 
-use std::rc::Rc;
+mod common;
 
 use jsprof_script::JsRuntime;
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jsprof-domtree-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
+/// Loads `html` from a file and runs the page to idle.
 fn load(name: &str, html: &str) -> JsRuntime {
-    let dir = temp_dir(name);
-    std::fs::write(dir.join("index.html"), html).unwrap();
-    let url = url::Url::from_file_path(dir.join("index.html")).unwrap();
-    let mut rt = JsRuntime::new().expect("runtime");
-    let fetcher = jsprof_net::Fetcher::new(jsprof_net::NetConfig::default()).unwrap();
-    rt.load_page(&url, Rc::new(fetcher)).expect("page loads");
-    assert!(rt.run_until_idle(None));
-    rt
+    common::load_files(&common::temp_dir("domtree", name), &[("index.html", html)])
 }
 
 /// Evaluates `source` as a block (its declarations are its own) and

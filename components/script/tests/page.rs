@@ -2,6 +2,8 @@
 //! `file:` URLs; each page records what happened in `window.log`, read
 //! back after the event loop went idle.
 
+mod common;
+
 use std::rc::Rc;
 
 use jsprof_script::JsRuntime;
@@ -10,25 +12,10 @@ fn fetcher() -> jsprof_net::Fetcher {
     jsprof_net::Fetcher::new(jsprof_net::NetConfig::default()).unwrap()
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jsprof-page-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Loads `files[0]` (others are beside it), runs to idle, returns the
 /// runtime.
 fn load(name: &str, files: &[(&str, &str)]) -> JsRuntime {
-    let dir = temp_dir(name);
-    for (file, text) in files {
-        std::fs::write(dir.join(file), text).unwrap();
-    }
-    let url = url::Url::from_file_path(dir.join(files[0].0)).unwrap();
-    let mut rt = JsRuntime::new().expect("runtime");
-    rt.load_page(&url, Rc::new(fetcher())).expect("page loads");
-    assert!(rt.run_until_idle(None));
-    rt
+    common::load_files(&common::temp_dir("page", name), files)
 }
 
 fn log(rt: &mut JsRuntime) -> String {

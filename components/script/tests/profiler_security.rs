@@ -106,6 +106,12 @@ fn muted_case(muted_js: &'static str, body: &str, stacks: &[&str]) -> (Run, Repo
     (run, r)
 }
 
+/// The trace's only resource is the page.
+fn assert_only_the_page_resource(run: &Run, r: &Report) {
+    let href = run.server.http_url(SAME, "/index.html");
+    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
+}
+
 /// Case 1: a muted script's functions (a declaration, a nested call, a
 /// bound function, a class constructor) called from visible code, with the
 /// sample forced inside the muted code, and a visible callback the muted
@@ -134,8 +140,7 @@ p.stop().then(t => { window.result = report(t); });"#,
             "visibleNew<",
         ],
     );
-    let href = run.server.http_url(SAME, "/index.html");
-    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
+    assert_only_the_page_resource(&run, &r);
 }
 
 /// Case 2: the built-ins a muted script calls (`Array.prototype.map` with
@@ -321,8 +326,7 @@ p.stop().then(t => { window.result = report(t); });"#,
             "onclick<visibleViaMuted<",
         ],
     );
-    let href = run.server.http_url(SAME, "/index.html");
-    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
+    assert_only_the_page_resource(&run, &r);
 }
 
 /// Case 4c: a muted script builds iframes: a cross-origin one (whose
@@ -911,8 +915,7 @@ import("{no_cors}").then(() => "resolved", e => e.name).then(outcome => {{
     assert_eq!(outcome, "TypeError");
     assert_eq!(ran, "undefined");
     let r = check(report, &[no_cors.as_str()], &["visibleCaller<"]);
-    let href = run.server.http_url(SAME, "/index.html");
-    assert_eq!(r.resources, resources(&[&href]), "{}", run.out);
+    assert_only_the_page_resource(&run, &r);
 }
 
 /// Case 14: a muted script's MutationObserver callback, run by "notify

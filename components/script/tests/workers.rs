@@ -200,14 +200,12 @@ fn worker_global_scope_members() {
 
 #[test]
 fn performance_now_uses_the_workers_own_time_origin() {
-    let (_serial, mut rt) = serial_runtime();
     // The worker's time origin is the moment `new Worker` ran: between the
     // page's clock readings just before and just after the constructor
     // (give or take 1 ms for coarsening and the epoch conversion). The
     // page waits 30 ms of its own clock first, so the two origins differ
     // by at least that.
-    let log = run(
-        &mut rt,
+    let log = run_alone(
         r#"
         const start = performance.now();
         while (performance.now() - start < 30) {}

@@ -21,6 +21,12 @@ fn get(fetcher: &Fetcher, url: &Url) -> Result<RawResponse, NetError> {
     fetcher.fetch_hop(&HopRequest::get(url.clone()))
 }
 
+/// The response to a GET of `path` on the WPT host (fails the test on a
+/// network error).
+fn get_wpt(fetcher: &Fetcher, server: &TestServer, path: &str) -> RawResponse {
+    get(fetcher, &server.http_url(WPT, path)).unwrap()
+}
+
 /// Every `Content-Type` line, in order.
 fn content_types(response: &RawResponse) -> Vec<String> {
     let lines = response.headers.iter();
@@ -49,30 +55,28 @@ fn serves_static_files_safely() {
         .start()
         .unwrap();
     let fetcher = fetcher(&server);
-    let response = get(&fetcher, &server.http_url(WPT, "/dir/")).unwrap();
+    let response = get_wpt(&fetcher, &server, "/dir/");
     assert_eq!(response.body, b"<p>index");
     assert_eq!(
         response.header("Content-Type").as_deref(),
         Some("text/html")
     );
     assert_eq!(response.header("X-Dir").as_deref(), Some("1"));
-    let response = get(&fetcher, &server.http_url(WPT, "/dir/p.html")).unwrap();
+    let response = get_wpt(&fetcher, &server, "/dir/p.html");
     assert_eq!(response.header("X-Dir").as_deref(), Some("1"));
     assert_eq!(
         response.header("Document-Policy").as_deref(),
         Some("js-profiling")
     );
     assert_eq!(content_types(&response), ["text/html;charset=utf-8"]);
-    let response = get(&fetcher, &server.http_url(WPT, "/a%20b.js")).unwrap();
+    let response = get_wpt(&fetcher, &server, "/a%20b.js");
     assert_eq!(response.body, b"var a;");
     assert_eq!(
         response.header("Content-Type").as_deref(),
         Some("text/javascript")
     );
     assert_eq!(
-        get(&fetcher, &server.http_url(WPT, "/dir/override.js"))
-            .unwrap()
-            .body,
+        get_wpt(&fetcher, &server, "/dir/override.js").body,
         b"handler"
     );
     // `..` (here percent-encoded, which URL parsing keeps) never leaves the root.
@@ -90,14 +94,9 @@ fn prefix_routes_and_drop() {
         TestResponse::ok(format!("long {}", r.path))
     });
     let fetcher = fetcher(&server);
+    assert_eq!(get_wpt(&fetcher, &server, "/p/x").body, b"short /p/x");
     assert_eq!(
-        get(&fetcher, &server.http_url(WPT, "/p/x")).unwrap().body,
-        b"short /p/x"
-    );
-    assert_eq!(
-        get(&fetcher, &server.http_url(WPT, "/p/deeper/y"))
-            .unwrap()
-            .body,
+        get_wpt(&fetcher, &server, "/p/deeper/y").body,
         b"long /p/deeper/y"
     );
     let url = server.http_url(WPT, "/p/x");
@@ -171,14 +170,14 @@ fn a_malformed_headers_line_is_a_500_naming_the_file_and_the_line() {
         .unwrap();
     let fetcher = fetcher(&server);
 
-    let response = get(&fetcher, &server.http_url(WPT, "/p.html")).unwrap();
+    let response = get_wpt(&fetcher, &server, "/p.html");
     assert_eq!(response.status, 500);
     assert_eq!(response.header("X-Ok"), None);
     let body = String::from_utf8(response.body).unwrap();
     assert!(body.contains("p.html.headers:2:"), "{body}");
     assert!(body.contains("Document-Policy js-profiling"), "{body}");
 
-    let response = get(&fetcher, &server.http_url(WPT, "/d/q.html")).unwrap();
+    let response = get_wpt(&fetcher, &server, "/d/q.html");
     assert_eq!(response.status, 500);
     let body = String::from_utf8(response.body).unwrap();
     assert!(body.contains("__dir__.headers:1:"), "{body}");

@@ -127,16 +127,7 @@ impl<'a> Resolver<'a> {
                     Some(StringifierOrStatic::Static(_)) => (true, false),
                     Some(StringifierOrStatic::Stringifier(_)) => (false, true),
                 };
-                let operation = self.regular_operation(
-                    file,
-                    name,
-                    false,
-                    &op.attributes,
-                    &op.return_type,
-                    id.0,
-                    &op.args.body.list,
-                    member_names,
-                )?;
+                let operation = self.interface_operation(file, name, op, id.0, member_names)?;
                 if stringifier {
                     if !operation.arguments.is_empty() {
                         return Err(err(&op_loc, "a stringifier takes no arguments"));
@@ -265,16 +256,7 @@ impl<'a> Resolver<'a> {
         let operation = match &op.identifier {
             // Also a regular operation.
             Some(id) => {
-                let operation = self.regular_operation(
-                    file,
-                    name,
-                    false,
-                    &op.attributes,
-                    &op.return_type,
-                    id.0,
-                    &op.args.body.list,
-                    member_names,
-                )?;
+                let operation = self.interface_operation(file, name, op, id.0, member_names)?;
                 iface.operations.push(operation.clone());
                 operation
             }
@@ -363,29 +345,14 @@ impl<'a> Resolver<'a> {
         // [CEReactions] (no custom elements: nothing to queue) and
         // [SameObject] (the DOM struct returns the same object each time)
         // need no binding code.
-        let allowed: &[&str] = if in_mixin {
-            &[
-                "LegacyUnforgeable",
-                "Throws",
-                "CEReactions",
-                "SameObject",
-                "PutForwards",
-                "Replaceable",
-                "Exposed",
-                "SecureContext",
-            ]
-        } else {
-            &[
-                "LegacyUnforgeable",
-                "Throws",
-                "CEReactions",
-                "SameObject",
-                "PutForwards",
-                "Replaceable",
-                "SecureContext",
-            ]
-        };
-        a_attrs.check(file, "an attribute", allowed)?;
+        // [Exposed] only on a mixin's members (an interface's are exposed
+        // with it).
+        let allowed: Vec<&str> = ATTRIBUTE_ATTRIBUTES
+            .iter()
+            .copied()
+            .filter(|&name| in_mixin || name != "Exposed")
+            .collect();
+        a_attrs.check(file, "an attribute", &allowed)?;
         let put_forwards = match a_attrs.find("PutForwards") {
             None => None,
             Some(ExtendedAttribute::Ident(a)) => match a.rhs {
@@ -461,6 +428,28 @@ impl<'a> Resolver<'a> {
             secure_context,
             location: a_loc,
         })
+    }
+
+    /// [`Self::regular_operation`] for an interface's operation `op`,
+    /// named `identifier`.
+    fn interface_operation(
+        &self,
+        file: &'a SourceFile,
+        owner: &str,
+        op: &'a weedle::interface::OperationInterfaceMember<'a>,
+        identifier: &'a str,
+        member_names: &mut BTreeSet<String>,
+    ) -> Result<Operation, GenError> {
+        self.regular_operation(
+            file,
+            owner,
+            false,
+            &op.attributes,
+            &op.return_type,
+            identifier,
+            &op.args.body.list,
+            member_names,
+        )
     }
 
     /// A regular operation of interface or interface mixin `owner`
@@ -595,6 +584,18 @@ fn check_attribute_type(ty: &Type, location: &Location) -> Result<(), GenError> 
 /// (<https://webidl.spec.whatwg.org/#idl-extended-attributes>) that need no
 /// binding code here: `[CEReactions]` (no custom elements: nothing to
 /// queue), `[NewObject]` (the DOM method returns a new object anyway).
+/// The extended attributes an attribute may carry (see `regular_attribute`).
+const ATTRIBUTE_ATTRIBUTES: &[&str] = &[
+    "LegacyUnforgeable",
+    "Throws",
+    "CEReactions",
+    "SameObject",
+    "PutForwards",
+    "Replaceable",
+    "Exposed",
+    "SecureContext",
+];
+
 const OPERATION_ATTRIBUTES: &[&str] = &["CEReactions", "NewObject", "SecureContext"];
 
 const OPERATION_ATTRIBUTES_IN_MIXIN: &[&str] =

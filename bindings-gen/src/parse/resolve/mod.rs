@@ -147,100 +147,17 @@ impl<'a> Resolver<'a> {
                 out.dictionaries.insert(dict.name.clone(), dict);
             }
             Definition::Enum(d) => {
-                ExtAttrs::new(&d.attributes).check(file, "an enum", &[])?;
-                let location = loc(file, d.identifier.0);
-                let mut values = Vec::new();
-                for v in &d.values.body.list {
-                    let value = v.value.0.to_owned();
-                    if values.contains(&value) {
-                        return Err(err(
-                            &loc(file, v.value.0),
-                            format!("duplicate value \"{value}\" in enum {}", d.identifier.0),
-                        ));
-                    }
-                    values.push(value);
-                }
-                out.enums.insert(
-                    d.identifier.0.to_owned(),
-                    Enumeration {
-                        name: d.identifier.0.to_owned(),
-                        values,
-                        location,
-                    },
-                );
+                let enumeration = self.enumeration(file, d)?;
+                out.enums.insert(enumeration.name.clone(), enumeration);
             }
             Definition::Callback(d) => {
-                ExtAttrs::new(&d.attributes).check(
-                    file,
-                    "a callback function",
-                    &["LegacyTreatNonObjectAsNull"],
-                )?;
-                let location = loc(file, d.identifier.0);
-                let arguments = self.arguments(file, &d.arguments.body.list, &location, false)?;
-                let return_type = self.return_type(file, &d.return_type, &location)?;
-                check_callback_types(&arguments, &return_type, &location)?;
-                out.callbacks.insert(
-                    d.identifier.0.to_owned(),
-                    CallbackFunction {
-                        name: d.identifier.0.to_owned(),
-                        arguments,
-                        return_type,
-                        treat_non_object_as_null: self.callback_flags[d.identifier.0],
-                        location,
-                    },
-                );
+                let callback = self.callback_function(file, d)?;
+                out.callbacks.insert(callback.name.clone(), callback);
             }
             Definition::CallbackInterface(d) => {
-                ExtAttrs::new(&d.attributes).check(file, "a callback interface", &[])?;
-                let location = loc(file, d.identifier.0);
-                if d.inheritance.is_some() {
-                    return Err(err(&location, "callback interfaces cannot inherit"));
-                }
-                let mut operation = None;
-                for member in &d.members.body {
-                    match member {
-                        InterfaceMember::Operation(op) if op.modifier.is_none() && op.special.is_none() => {
-                            let Some(id) = &op.identifier else {
-                                return Err(err(&location, "callback interface operations need a name"));
-                            };
-                            ExtAttrs::new(&op.attributes).check(file, "an operation", &[])?;
-                            let op_location = loc(file, id.0);
-                            if operation.is_some() {
-                                return Err(err(
-                                    &op_location,
-                                    "callback interfaces with more than one operation are not supported",
-                                ));
-                            }
-                            let arguments = self.arguments(file, &op.args.body.list, &op_location, false)?;
-                            let return_type = self.return_type(file, &op.return_type, &op_location)?;
-                            check_callback_types(&arguments, &return_type, &op_location)?;
-                            operation = Some(Operation {
-                                name: Some(ident_name(id.0)),
-                                arguments,
-                                return_type,
-                                secure_context: false,
-                                location: op_location,
-                            });
-                        }
-                        _ => {
-                            return Err(err(
-                                &location,
-                                "callback interfaces may only have one regular operation here (constants and attributes are not supported)",
-                            ))
-                        }
-                    }
-                }
-                let Some(operation) = operation else {
-                    return Err(err(&location, "a callback interface needs an operation"));
-                };
-                out.callback_interfaces.insert(
-                    d.identifier.0.to_owned(),
-                    CallbackInterface {
-                        name: d.identifier.0.to_owned(),
-                        operation,
-                        location,
-                    },
-                );
+                let callback = self.callback_interface(file, d)?;
+                out.callback_interfaces
+                    .insert(callback.name.clone(), callback);
             }
             Definition::InterfaceMixin(d) => {
                 let mixin = self.mixin(file, d)?;
@@ -284,6 +201,113 @@ impl<'a> Resolver<'a> {
             _ => unreachable!("rejected by declare"),
         }
         Ok(())
+    }
+
+    /// An enumeration (<https://webidl.spec.whatwg.org/#idl-enums>).
+    fn enumeration(
+        &self,
+        file: &'a SourceFile,
+        d: &'a weedle::EnumDefinition<'a>,
+    ) -> Result<Enumeration, GenError> {
+        ExtAttrs::new(&d.attributes).check(file, "an enum", &[])?;
+        let location = loc(file, d.identifier.0);
+        let mut values = Vec::new();
+        for v in &d.values.body.list {
+            let value = v.value.0.to_owned();
+            if values.contains(&value) {
+                return Err(err(
+                    &loc(file, v.value.0),
+                    format!("duplicate value \"{value}\" in enum {}", d.identifier.0),
+                ));
+            }
+            values.push(value);
+        }
+        Ok(Enumeration {
+            name: d.identifier.0.to_owned(),
+            values,
+            location,
+        })
+    }
+
+    /// A callback function (<https://webidl.spec.whatwg.org/#idl-callback-functions>).
+    fn callback_function(
+        &self,
+        file: &'a SourceFile,
+        d: &'a weedle::CallbackDefinition<'a>,
+    ) -> Result<CallbackFunction, GenError> {
+        ExtAttrs::new(&d.attributes).check(
+            file,
+            "a callback function",
+            &["LegacyTreatNonObjectAsNull"],
+        )?;
+        let location = loc(file, d.identifier.0);
+        let arguments = self.arguments(file, &d.arguments.body.list, &location, false)?;
+        let return_type = self.return_type(file, &d.return_type, &location)?;
+        check_callback_types(&arguments, &return_type, &location)?;
+        Ok(CallbackFunction {
+            name: d.identifier.0.to_owned(),
+            arguments,
+            return_type,
+            treat_non_object_as_null: self.callback_flags[d.identifier.0],
+            location,
+        })
+    }
+
+    /// A callback interface
+    /// (<https://webidl.spec.whatwg.org/#idl-callback-interfaces>) with one
+    /// regular operation.
+    fn callback_interface(
+        &self,
+        file: &'a SourceFile,
+        d: &'a weedle::CallbackInterfaceDefinition<'a>,
+    ) -> Result<CallbackInterface, GenError> {
+        ExtAttrs::new(&d.attributes).check(file, "a callback interface", &[])?;
+        let location = loc(file, d.identifier.0);
+        if d.inheritance.is_some() {
+            return Err(err(&location, "callback interfaces cannot inherit"));
+        }
+        let mut operation = None;
+        for member in &d.members.body {
+            match member {
+                InterfaceMember::Operation(op) if op.modifier.is_none() && op.special.is_none() => {
+                    let Some(id) = &op.identifier else {
+                        return Err(err(&location, "callback interface operations need a name"));
+                    };
+                    ExtAttrs::new(&op.attributes).check(file, "an operation", &[])?;
+                    let op_location = loc(file, id.0);
+                    if operation.is_some() {
+                        return Err(err(
+                            &op_location,
+                            "callback interfaces with more than one operation are not supported",
+                        ));
+                    }
+                    let arguments = self.arguments(file, &op.args.body.list, &op_location, false)?;
+                    let return_type = self.return_type(file, &op.return_type, &op_location)?;
+                    check_callback_types(&arguments, &return_type, &op_location)?;
+                    operation = Some(Operation {
+                        name: Some(ident_name(id.0)),
+                        arguments,
+                        return_type,
+                        secure_context: false,
+                        location: op_location,
+                    });
+                }
+                _ => {
+                    return Err(err(
+                        &location,
+                        "callback interfaces may only have one regular operation here (constants and attributes are not supported)",
+                    ))
+                }
+            }
+        }
+        let Some(operation) = operation else {
+            return Err(err(&location, "a callback interface needs an operation"));
+        };
+        Ok(CallbackInterface {
+            name: d.identifier.0.to_owned(),
+            operation,
+            location,
+        })
     }
 
     /// A partial definition names a definition of its kind.

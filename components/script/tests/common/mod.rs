@@ -48,6 +48,28 @@ pub fn load(server: &TestServer, url: &url::Url) -> JsRuntime {
     load_in(JsRuntime::new_for_tests().expect("runtime"), server, url)
 }
 
+/// A new empty directory `jsprof-<prefix>-<pid>-<name>` in the temp dir.
+pub fn temp_dir(prefix: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jsprof-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `files` (name, text) into `dir`, loads the first from its file
+/// in a new runtime (`JsRuntime::new`) and runs the page to idle.
+pub fn load_files(dir: &std::path::Path, files: &[(&str, &str)]) -> JsRuntime {
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let url = url::Url::from_file_path(dir.join(files[0].0)).unwrap();
+    let fetcher = Fetcher::new(jsprof_net::NetConfig::default()).unwrap();
+    let mut rt = JsRuntime::new().expect("runtime");
+    rt.load_page(&url, Rc::new(fetcher)).expect("page loads");
+    assert!(rt.run_until_idle(None));
+    rt
+}
+
 /// Serves `helpers` and `body` (with the policy) at /index.html of the
 /// same origin and returns the loaded runtime.
 pub fn page_with_policy(server: &TestServer, helpers: &str, body: &str) -> JsRuntime {

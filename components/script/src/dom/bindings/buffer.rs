@@ -338,42 +338,29 @@ buffer_source_type!(
     "ArrayBuffer, SharedArrayBuffer or ArrayBufferView",
     Accepts { array_buffer: true, shared_array_buffer: true, view: true, shared_view: true, element: None }
 );
-buffer_source_type!(
-    /// `Uint8Array`.
-    Uint8Array, "Uint8Array", typed(ScalarType::Uint8)
-);
-buffer_source_type!(
-    /// `Int8Array`.
-    Int8Array, "Int8Array", typed(ScalarType::Int8)
-);
-buffer_source_type!(
-    /// `Uint8ClampedArray`.
-    Uint8ClampedArray, "Uint8ClampedArray", typed(ScalarType::Uint8Clamped)
-);
-buffer_source_type!(
-    /// `Int16Array`.
-    Int16Array, "Int16Array", typed(ScalarType::Int16)
-);
-buffer_source_type!(
-    /// `Uint16Array`.
-    Uint16Array, "Uint16Array", typed(ScalarType::Uint16)
-);
-buffer_source_type!(
-    /// `Int32Array`.
-    Int32Array, "Int32Array", typed(ScalarType::Int32)
-);
-buffer_source_type!(
-    /// `Uint32Array`.
-    Uint32Array, "Uint32Array", typed(ScalarType::Uint32)
-);
-buffer_source_type!(
-    /// `Float32Array`.
-    Float32Array, "Float32Array", typed(ScalarType::Float32)
-);
-buffer_source_type!(
-    /// `Float64Array`.
-    Float64Array, "Float64Array", typed(ScalarType::Float64)
-);
+
+/// The typed array types (<https://webidl.spec.whatwg.org/#js-typed-array>),
+/// each a view with its element type.
+macro_rules! typed_array_types {
+    ($($name:ident: $element:ident),* $(,)?) => {
+        $(buffer_source_type!(
+            #[doc = concat!("`", stringify!($name), "`.")]
+            $name, stringify!($name), typed(ScalarType::$element)
+        );)*
+    };
+}
+
+typed_array_types! {
+    Uint8Array: Uint8,
+    Int8Array: Int8,
+    Uint8ClampedArray: Uint8Clamped,
+    Int16Array: Int16,
+    Uint16Array: Uint16,
+    Int32Array: Int32,
+    Uint32Array: Uint32,
+    Float32Array: Float32,
+    Float64Array: Float64,
+}
 
 /// Creates a typed array of element type `E` holding `data`.
 fn create_typed<E: TypedArrayElement + mozjs::typedarray::TypedArrayElementCreator>(

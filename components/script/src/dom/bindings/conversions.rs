@@ -409,10 +409,7 @@ impl FromJsValue for RootedJsObject {
     type Config = ();
     /// <https://webidl.spec.whatwg.org/#js-object>
     unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _: ()) -> Result<Self, ()> {
-        if !value.is_object() {
-            throw_type_error(cx, "Value is not an object.");
-            return Err(());
-        }
+        require_object(cx, value, "Value is not an object.")?;
         let root = RootedTraceableBox::new(Heap::default());
         root.set(value.to_object());
         Ok(root)
@@ -470,10 +467,7 @@ where
         config: T::Config,
     ) -> Result<Self, ()> {
         // Step 1: If V is not an Object, throw a TypeError.
-        if !value.is_object() {
-            throw_type_error(cx, "Value is not an object (expected a sequence).");
-            return Err(());
-        }
+        require_object(cx, value, "Value is not an object (expected a sequence).")?;
         // Steps 2-4: GetMethod(V, @@iterator); undefined is a TypeError;
         // then create a sequence from the iterable.
         let mut out = Vec::new();
@@ -816,10 +810,7 @@ where
         config: V::Config,
     ) -> Result<Self, ()> {
         // Step 1: If V is not an Object, throw a TypeError.
-        if !value.is_object() {
-            throw_type_error(cx, "Value is not an object (expected a record).");
-            return Err(());
-        }
+        require_object(cx, value, "Value is not an object (expected a record).")?;
         rooted!(&in(cx) let object = value.to_object());
         // Step 2: Let result be a new empty instance of record<K, V>.
         let mut result = Record(Vec::new());
@@ -934,4 +925,14 @@ pub fn current_realm_is_cross_origin_isolated(cx: &JSContext) -> bool {
     // realm's global is alive.
     unsafe { crate::dom::globalscope::GlobalScope::current(cx) }
         .is_some_and(|g| g.cross_origin_isolated())
+}
+
+/// A TypeError with `message` unless `value` is an object (the first step of
+/// the conversions to `object`, sequences and records).
+fn require_object(cx: &mut JSContext, value: HandleValue, message: &str) -> Result<(), ()> {
+    if value.is_object() {
+        return Ok(());
+    }
+    throw_type_error(cx, message);
+    Err(())
 }

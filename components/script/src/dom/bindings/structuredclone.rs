@@ -15,7 +15,8 @@ use mozjs::glue::{
     NewJSAutoStructuredCloneBuffer, WriteBytesToJSStructuredCloneData,
 };
 use mozjs::jsapi::{
-    CloneDataPolicy, JSAutoStructuredCloneBuffer, StructuredCloneScope, JS_STRUCTURED_CLONE_VERSION,
+    CloneDataPolicy, JSAutoStructuredCloneBuffer, JSStructuredCloneData, StructuredCloneScope,
+    JS_STRUCTURED_CLONE_VERSION,
 };
 use mozjs::jsval::UndefinedValue;
 use mozjs::rooted;
@@ -33,41 +34,85 @@ use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 #[derive(Clone, Debug)]
 pub struct Serialized(Vec<u8>);
 
-/// Frees the buffer on every path.
-struct Buffer(*mut JSAutoStructuredCloneBuffer);
-
-impl Buffer {
-    fn new() -> Fallible<Buffer> {
-        // SAFETY: null callbacks: the runtime's (none) are used.
-        let raw = unsafe {
-            NewJSAutoStructuredCloneBuffer(StructuredCloneScope::DifferentProcess, ptr::null())
-        };
-        if raw.is_null() {
-            return Err(Error::dom(DomExceptionName::DataCloneError));
-        }
-        Ok(Buffer(raw))
-    }
+/// A clone buffer in one scope (freed on every path).
+struct Buffer {
+    raw: *mut JSAutoStructuredCloneBuffer,
+    scope: StructuredCloneScope,
 }
 
 impl Buffer {
+    fn new() -> Fallible<Buffer> {
+        Buffer::with_scope(StructuredCloneScope::DifferentProcess)
+    }
+
     /// A buffer for a clone read back at once in this process (transfers
     /// move `ArrayBuffer` contents instead of copying them).
     fn new_same_process() -> Fallible<Buffer> {
+        Buffer::with_scope(StructuredCloneScope::SameProcess)
+    }
+
+    fn with_scope(scope: StructuredCloneScope) -> Fallible<Buffer> {
         // SAFETY: null callbacks: the runtime's (none) are used.
-        let raw = unsafe {
-            NewJSAutoStructuredCloneBuffer(StructuredCloneScope::SameProcess, ptr::null())
-        };
+        let raw = unsafe { NewJSAutoStructuredCloneBuffer(scope, ptr::null()) };
         if raw.is_null() {
             return Err(Error::dom(DomExceptionName::DataCloneError));
         }
-        Ok(Buffer(raw))
+        Ok(Buffer { raw, scope })
+    }
+
+    /// The buffer's data.
+    fn data(&self) -> *mut JSStructuredCloneData {
+        // SAFETY: `raw` is live until dropped; only the field's address is
+        // taken.
+        unsafe { &raw mut (*self.raw).data_ }
+    }
+
+    /// `JS_WriteStructuredClone` of `value` (with the `transfer` list, or
+    /// undefined for none) into the buffer, in its scope, with no
+    /// platform-object callbacks; false when SpiderMonkey threw.
+    fn write(&self, cx: &mut JSContext, value: HandleValue, transfer: HandleValue) -> bool {
+        let policy = policy();
+        // SAFETY: the buffer is live; `value` and `transfer` are rooted
+        // (handles).
+        unsafe {
+            JS_WriteStructuredClone(
+                cx,
+                value,
+                self.data(),
+                self.scope,
+                &policy,
+                ptr::null(),
+                ptr::null_mut(),
+                transfer,
+            )
+        }
+    }
+
+    /// `JS_ReadStructuredClone` of the buffer into `rval`, in its scope;
+    /// false when SpiderMonkey threw.
+    fn read(&self, cx: &mut JSContext, rval: MutableHandleValue) -> bool {
+        let policy = policy();
+        // SAFETY: the buffer is live and holds a clone written in its
+        // scope; `rval` is rooted (a handle).
+        unsafe {
+            JS_ReadStructuredClone(
+                cx,
+                self.data(),
+                JS_STRUCTURED_CLONE_VERSION,
+                self.scope,
+                rval,
+                &policy,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        }
     }
 }
 
 impl Drop for Buffer {
     fn drop(&mut self) {
         // SAFETY: made by NewJSAutoStructuredCloneBuffer, freed once.
-        unsafe { DeleteJSAutoStructuredCloneBuffer(self.0) }
+        unsafe { DeleteJSAutoStructuredCloneBuffer(self.raw) }
     }
 }
 
@@ -99,28 +144,14 @@ pub fn structured_serialize(cx: &mut JSContext, value: HandleValue) -> Fallible<
     // `other` work outside script (markers).
     let _work = crate::profiling::other_work_here(cx);
     let buffer = Buffer::new()?;
-    let policy = policy();
     rooted!(&in(cx) let transfer = UndefinedValue());
-    // SAFETY: the buffer is live; `value` is rooted.
-    let ok = unsafe {
-        JS_WriteStructuredClone(
-            cx,
-            value,
-            &mut (*buffer.0).data_,
-            StructuredCloneScope::DifferentProcess,
-            &policy,
-            ptr::null(),
-            ptr::null_mut(),
-            transfer.handle(),
-        )
-    };
-    if !ok {
+    if !buffer.write(cx, value, transfer.handle()) {
         return Err(data_clone_error(cx));
     }
     // SAFETY: `buffer` owns the clone buffer SpiderMonkey just wrote; it is read (not kept)
     // here.
     let bytes = unsafe {
-        let data = &mut (*buffer.0).data_;
+        let data = &mut *buffer.data();
         let length = GetLengthOfJSStructuredCloneData(data);
         // (A failed allocation would abort the process: a message too
         // large to copy is a DataCloneError instead.)
@@ -148,23 +179,11 @@ pub fn structured_deserialize(
     // `other` work outside script (markers).
     let _work = crate::profiling::other_work_here(cx);
     let buffer = Buffer::new()?;
-    let policy = policy();
     // SAFETY: the buffer is live; the bytes were written by
     // structured_serialize in the different-process format (no pointers).
     let ok = unsafe {
-        let data = &mut (*buffer.0).data_;
-        WriteBytesToJSStructuredCloneData(serialized.0.as_ptr(), serialized.0.len(), data)
-            && JS_ReadStructuredClone(
-                cx,
-                data,
-                JS_STRUCTURED_CLONE_VERSION,
-                StructuredCloneScope::DifferentProcess,
-                rval,
-                &policy,
-                ptr::null(),
-                ptr::null_mut(),
-            )
-    };
+        WriteBytesToJSStructuredCloneData(serialized.0.as_ptr(), serialized.0.len(), buffer.data())
+    } && buffer.read(cx, rval);
     if !ok {
         return Err(data_clone_error(cx));
     }
@@ -185,32 +204,8 @@ pub fn structured_clone_with_transfer(
     rval: MutableHandleValue,
 ) -> Fallible<()> {
     let buffer = Buffer::new_same_process()?;
-    let policy = policy();
-    // SAFETY: the buffer is live; `value` and `transfer` are rooted; the
-    // data is read back by this thread, in this process, at once.
-    let ok = unsafe {
-        let data = &mut (*buffer.0).data_;
-        JS_WriteStructuredClone(
-            cx,
-            value,
-            data,
-            StructuredCloneScope::SameProcess,
-            &policy,
-            ptr::null(),
-            ptr::null_mut(),
-            transfer,
-        ) && JS_ReadStructuredClone(
-            cx,
-            data,
-            JS_STRUCTURED_CLONE_VERSION,
-            StructuredCloneScope::SameProcess,
-            rval,
-            &policy,
-            ptr::null(),
-            ptr::null_mut(),
-        )
-    };
-    if !ok {
+    // The data is read back by this thread, in this process, at once.
+    if !(buffer.write(cx, value, transfer) && buffer.read(cx, rval)) {
         return Err(data_clone_error(cx));
     }
     Ok(())

@@ -105,6 +105,40 @@ async function profileWork(work, { options = DEFAULT_OPTIONS, accept = () => tru
   return trace;
 }
 
+// Profiles busyWait(`ms`) between two readings of performance.now(): one
+// just before the profiler starts, one just after stop() is called.
+// Returns `{ before, after, trace }`; taken again (at most three times in
+// all) while the trace has no sample.
+async function profileBetweenClockReadings(ms) {
+  let readings;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const before = performance.now();
+    const profiler = new Profiler(DEFAULT_OPTIONS);
+    busyWait(ms);
+    const stopping = profiler.stop();
+    const after = performance.now();
+    readings = { before, after, trace: await stopping };
+    if (readings.trace.samples.length > 0) {
+      break;
+    }
+  }
+  return readings;
+}
+
+// The subtest of the timestamps tests: every sample of
+// profileBetweenClockReadings's trace (`readings()`, once set up) lies
+// between the two readings.
+function testTimestampsBetweenClockReadings(readings) {
+  promise_test(async () => {
+    const { before, after, trace } = readings();
+    assert_greater_than(trace.samples.length, 0, "samples were taken");
+    for (const sample of trace.samples) {
+      assert_greater_than_equal(sample.timestamp, before, "not before the profiler started");
+      assert_less_than_equal(sample.timestamp, after, "not after stop() was called");
+    }
+  }, "timestamps lie between performance.now() before the profiler and after stop()");
+}
+
 // Profiles `work` until a frame named `name` is sampled; returns the trace.
 function profileUntilSampled(work, name, options) {
   return profileWork(work, {

@@ -114,16 +114,24 @@ class WorkerClient {
 
   // Makes a nested worker in this worker (see spawnChild_wk) and returns a
   // client of it, relayed through this worker.
-  async spawn(kind, url) {
-    const args = { kind };
-    if (kind === "url") {
-      args.url = url;
-    } else {
-      args.source = await workerSource();
-    }
-    const { key, url: childUrl } = await this.call("spawn", args);
-    return new NestedClient(this, key, this.label + " > " + kind + " worker", childUrl);
+  spawn(kind, url) {
+    return spawnNested(this, kind, url);
   }
+}
+
+// Makes a nested worker of `kind` ("url": the script at `url`; otherwise
+// this script's source as a blob: or data: worker) in the worker of
+// `client` (a WorkerClient or NestedClient; see spawnChild_wk) and returns
+// a client of it, relayed through that worker.
+async function spawnNested(client, kind, url) {
+  const args = { kind };
+  if (kind === "url") {
+    args.url = url;
+  } else {
+    args.source = await workerSource();
+  }
+  const { key, url: childUrl } = await client.call("spawn", args);
+  return new NestedClient(client, key, client.label + " > " + kind + " worker", childUrl);
 }
 
 // A worker made by another worker; commands go through its parent.
@@ -148,15 +156,8 @@ class NestedClient {
     return reply.result;
   }
 
-  async spawn(kind, url) {
-    const args = { kind };
-    if (kind === "url") {
-      args.url = url;
-    } else {
-      args.source = await workerSource();
-    }
-    const { key, url: childUrl } = await this.call("spawn", args);
-    return new NestedClient(this, key, this.label + " > " + kind + " worker", childUrl);
+  spawn(kind, url) {
+    return spawnNested(this, kind, url);
   }
 }
 
