@@ -25,6 +25,11 @@
 //! muted (a module passed the CORS check); code a muted classic script
 //! reaches through `import()` runs in the module's own script, so the
 //! sampler attributes it to the module.
+//!
+//! The modules' host-defined data, the static imports waiting to be
+//! fetched and the graphs' loading states are the agent's
+//! ([`ModuleMaps`], a field of [`crate::agent::Agent`], emptied in its
+//! teardown): a thread's next runtime starts with none.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
@@ -691,7 +696,7 @@ fn create_module_script(
         return Fetched::Record(module.get());
     }
     // Step 9: Set script's record to result (its host-defined data: the
-    // private value, an index into this thread's module infos).
+    // private value, an index into this agent's module infos).
     let index = MODULE_INFOS.with(|infos| {
         let mut infos = infos.borrow_mut();
         infos.push(ModuleInfo {

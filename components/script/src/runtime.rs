@@ -1,6 +1,12 @@
 //! One SpiderMonkey context (an agent's JS thread) with one global, a job
 //! queue for promise reactions, and the errors "report the exception"
 //! recorded.
+//!
+//! The runtime owns its agent ([`crate::agent::OwnedAgent`], made first and
+//! dropped first): `JsRuntime` has no `Drop` of its own; its fields drop
+//! in order, the agent (whose `Drop` is the whole teardown order, run
+//! while the context lives), then the global's root, the context and the
+//! job queue.
 
 use std::cell::{Cell, RefCell};
 use std::ffi::CString;

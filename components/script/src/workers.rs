@@ -39,9 +39,10 @@
 //! callback then aborts the running script (returning false, re-armed
 //! until the script is gone), and wakes the worker's event loop. The
 //! worker thread then drops its `JsRuntime` (sessions and sampler before
-//! the context) and exits. [`shut_down`] (run by the owner's `JsRuntime`
-//! before its own context goes) terminates every worker it owns and joins
-//! their threads, so no thread or context outlives its owner.
+//! the context) and exits. [`OwnedWorkers::shut_down`] (step 4 of the
+//! owner's agent teardown, before its own context goes) terminates every
+//! worker it owns and joins their threads, so no thread or context
+//! outlives its owner.
 //!
 //! # Fetches of a terminated worker
 //!
@@ -59,7 +60,7 @@
 //! client cannot interrupt, within the network timeout, touching no JS),
 //! and no later redirect hop or `importScripts` URL is fetched (the
 //! fetch functions check the flag between hops and URLs). Joining a
-//! terminated worker (`shut_down`, the owner's `JsRuntime` drop) is
+//! terminated worker (`OwnedWorkers::shut_down`, the owner's teardown) is
 //! bounded accordingly, nested workers included.
 //!
 //! # What keeps a `Worker` object alive

@@ -241,7 +241,7 @@ fn an_https_frame_in_an_http_page_is_not_a_secure_context() {
 /// traversables are navigable 0 of their agent, with the same origin.)
 #[test]
 fn a_second_runtime_on_the_thread_inherits_nothing_from_the_first() {
-    use jsprof_script::{browsing_context, profiling};
+    use jsprof_script::{browsing_context, profiling, workers};
     let server = TestServer::start().unwrap();
     server.route("/child.html", |_| html("<p>child</p>"));
     server.route("/m.js", |_| common::js("window.moduleRan = true;"));
@@ -274,12 +274,15 @@ fn a_second_runtime_on_the_thread_inherits_nothing_from_the_first() {
     assert_eq!(browsing_context::count(), 2);
     assert!(profiling::sampler_created());
     assert!(profiling::has_started_sessions());
+    // (No other test of this binary starts a worker.)
+    assert_eq!(workers::live_worker_threads(), 1);
     // Dropped with the profiler started, the iframe's navigable and the
     // worker alive: the teardown runs in the agent's one order.
     drop(first);
     assert!(!profiling::sampler_created());
     assert_eq!(profiling::live_session_count(), 0);
     assert_eq!(browsing_context::count(), 0);
+    assert_eq!(workers::live_worker_threads(), 0);
 
     let mut second = common::load(&server, &server.http_url(common::SAME, "/second.html"));
     assert_eq!(common::result(&mut second), "null,0,0,undefined");
