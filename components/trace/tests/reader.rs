@@ -59,34 +59,36 @@ fn trace_with(frames: &str, stacks: &str, samples: &str) -> String {
 
 #[test]
 fn out_of_range_ids() {
-    assert_eq!(
-        error(&trace_with(r#"[{"name":"f","resourceId":1}]"#, "[]", "[]")),
-        "$.frames[0].resourceId: 1 is out of range (the trace has 1 resources)"
-    );
-    assert_eq!(
-        error(&trace_with(
+    // (frames, stacks, samples, the error naming the bad id)
+    let cases = [
+        (
+            r#"[{"name":"f","resourceId":1}]"#,
+            "[]",
+            "[]",
+            "$.frames[0].resourceId: 1 is out of range (the trace has 1 resources)",
+        ),
+        (
             r#"[{"name":"f"}]"#,
             r#"[{"frameId":0},{"frameId":1}]"#,
-            "[]"
-        )),
-        "$.stacks[1].frameId: 1 is out of range (the trace has 1 frames)"
-    );
-    assert_eq!(
-        error(&trace_with(
+            "[]",
+            "$.stacks[1].frameId: 1 is out of range (the trace has 1 frames)",
+        ),
+        (
             r#"[{"name":"f"}]"#,
             r#"[{"frameId":0,"parentId":5}]"#,
-            "[]"
-        )),
-        "$.stacks[0].parentId: 5 is out of range (the trace has 1 stacks)"
-    );
-    assert_eq!(
-        error(&trace_with(
+            "[]",
+            "$.stacks[0].parentId: 5 is out of range (the trace has 1 stacks)",
+        ),
+        (
             r#"[{"name":"f"}]"#,
             r#"[{"frameId":0}]"#,
-            r#"[{"timestamp":1,"stackId":0},{"timestamp":2,"stackId":18446744073709551615}]"#
-        )),
-        "$.samples[1].stackId: 18446744073709551615 is out of range (the trace has 1 stacks)"
-    );
+            r#"[{"timestamp":1,"stackId":0},{"timestamp":2,"stackId":18446744073709551615}]"#,
+            "$.samples[1].stackId: 18446744073709551615 is out of range (the trace has 1 stacks)",
+        ),
+    ];
+    for (frames, stacks, samples, expected) in cases {
+        assert_eq!(error(&trace_with(frames, stacks, samples)), expected);
+    }
 }
 
 #[test]

@@ -9,6 +9,7 @@ import { readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { check, finish } from "./check.mjs";
 
 const [modules, expectedPath, ...files] = process.argv.slice(2);
 const { build } = createRequire(join(modules, "package.json"))("esbuild");
@@ -18,13 +19,6 @@ await build({ entryPoints: [entry], bundle: true, format: "esm", platform: "node
 const { CPUProfileDataModel } = await import(pathToFileURL(out));
 const expected = JSON.parse(readFileSync(expectedPath, "utf8"));
 
-let failures = 0;
-function check(condition, message) {
-  if (!condition) {
-    console.error("FAIL " + message);
-    failures++;
-  }
-}
 for (const file of files) {
   const profile = JSON.parse(readFileSync(file, "utf8"));
   const model = new CPUProfileDataModel(profile);
@@ -77,4 +71,4 @@ function findNode(node, name) {
   }
   return null;
 }
-process.exit(failures ? 1 : 0);
+finish();

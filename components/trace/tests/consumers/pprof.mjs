@@ -7,17 +7,11 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
+import { check, finish } from "./check.mjs";
 
 const [modules, expectedPath, ...files] = process.argv.slice(2);
 const { Profile } = createRequire(join(modules, "package.json"))("pprof-format");
 const expected = JSON.parse(readFileSync(expectedPath, "utf8"));
-let failures = 0;
-function check(condition, message) {
-  if (!condition) {
-    console.error("FAIL " + message);
-    failures++;
-  }
-}
 for (const file of files) {
   const profile = Profile.decode(gunzipSync(readFileSync(file)));
   const want = expected[file.split("/").pop()];
@@ -50,4 +44,4 @@ for (const file of files) {
   }
   console.log(`${file}: pprof-format decoded OK (${profile.sample.length} stacks, ${total} samples, period ${profile.period} ns)`);
 }
-process.exit(failures ? 1 : 0);
+finish();
