@@ -1190,6 +1190,106 @@ fn jit_transitions_stress(env: &mut Env) {
     drop(agent);
 }
 
+/// The register-started walk (SpiderMonkey patch 0003, the default of a
+/// patched build; other builds have nothing to check here): signal samples
+/// (1 ms) of Ion code calling a C++ native (`JSON.parse`), of a deep
+/// recursion, and of a function warming up through every tier. The walk
+/// starts from the interrupted registers: in JIT code at the frame in fp, in
+/// C++ from the record of the ABI call that entered it. Asserts that those
+/// starts happened, that a native's samples keep its JS caller under it,
+/// that the recursion is walked to its full depth, that every tier was
+/// attributed, and that the samples the walk could not start are few and
+/// counted (`jit_walk_counts`).
+fn register_walk_from_signals(env: &mut Env) {
+    use jsprof_sampler::glue::{jit_register_walk_available, jit_walk_counts, JIT_WALK_STARTS};
+    if !jit_register_walk_available() {
+        println!("  (SpiderMonkey without patch 0003: no register-started walk to check)");
+        assert!(jit_walk_counts().is_none());
+        return;
+    }
+    let before = jit_walk_counts().unwrap();
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    let mut s = session(&agent, realm, 1.0, 1_000_000);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    env.run(
+        global,
+        APP,
+        false,
+        "function parseMany(text) { let n = 0; for (let i = 0; i < 20; i++) n += JSON.parse(text).a.length; return n; }\n\
+         function parseDriver(quota) { const s0 = captures(); const end = Date.now() + 20000;\n\
+           const text = JSON.stringify({ a: new Array(3000).fill(7) }); let x = 0;\n\
+           while (captures() < s0 + quota && Date.now() < end) x += parseMany(text); return x; }\n\
+         function spinAt(n) { let x = 0; for (let i = 0; i < 3000; i++) x += (i * n) % 7; return x; }\n\
+         function deep(n) { return n === 0 ? spinAt(n) : deep(n - 1) + 1; }\n\
+         function deepDriver(quota) { const s0 = captures(); const end = Date.now() + 20000; let x = 0;\n\
+           while (captures() < s0 + quota && Date.now() < end) x += deep(200); return x; }\n\
+         function warm(i) { let x = 0; for (let j = 0; j < 50; j++) x += (i ^ j) & 3; return x; }\n\
+         function warmDriver(quota) { const s0 = captures(); const end = Date.now() + 20000; let x = 0;\n\
+           for (let i = 0; captures() < s0 + quota && Date.now() < end; i++) x += warm(i); return x; }\n\
+         warmDriver(200); parseDriver(300); deepDriver(300);\n",
+    );
+    let trace = s.stop().unwrap();
+    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+    let after = jit_walk_counts().unwrap();
+    let delta: Vec<u64> = after.iter().zip(before.iter()).map(|(a, b)| a - b).collect();
+    let report: Vec<String> = JIT_WALK_STARTS
+        .iter()
+        .zip(delta.iter())
+        .map(|(n, d)| format!("{n} {d}"))
+        .collect();
+    println!("  walk starts: {}", report.join(", "));
+    let started = |name: &str| delta[JIT_WALK_STARTS.iter().position(|n| *n == name).unwrap()];
+    assert!(started("jit-body") > 0, "{report:?}");
+    assert!(started("cpp-from-jit") > 0, "{report:?}");
+    let walked: u64 = delta[1..].iter().sum();
+    let lost: u64 = delta[8..].iter().sum();
+    // A bound, not a measurement: the prologue/epilogue windows are attributed
+    // (to the caller), so only stubs without a certain frame type are lost.
+    assert!(lost * 20 <= walked, "lost {lost} of {walked}: {report:?}");
+    // Every tier was attributed from signal samples.
+    let tiers = agent.stats().frames_by_tier;
+    assert!(tiers.iter().all(|n| *n > 0), "frames by tier {tiers:?}");
+    let all = stacks(&trace);
+    let (mut in_parse, mut parse_builtin, mut full_depth) = (0, 0, 0);
+    for st in all.iter().filter(|st| !st.is_empty()) {
+        let scripted = st.iter().take_while(|f| f.1.is_some()).count();
+        assert!(st[scripted..].iter().all(|f| f.1.is_none()), "{st:?}");
+        let n: Vec<&str> = st[..scripted].iter().map(|f| f.0.as_str()).collect();
+        match n.as_slice() {
+            ["", "parseDriver", "parseMany"] => {
+                in_parse += 1;
+                // JSON.parse's C++ (its built-in frame) under its JS caller.
+                if scripted < st.len() {
+                    parse_builtin += 1;
+                }
+            }
+            ["", "parseDriver"] | ["", "deepDriver"] | ["", "warmDriver"] | [""] | [] => {}
+            ["", "warmDriver", "warm"] => {}
+            ["", "deepDriver", rest @ ..] => {
+                let depth = rest.iter().take_while(|f| **f == "deep").count();
+                assert!(depth <= 201, "deeper than the recursion: {st:?}");
+                assert!(
+                    rest[depth..].is_empty() || rest[depth..] == ["spinAt"],
+                    "malformed: {st:?}"
+                );
+                if depth == 201 && rest[depth..] == ["spinAt"] {
+                    full_depth += 1;
+                }
+            }
+            _ => panic!("malformed stack: {st:?}"),
+        }
+    }
+    assert!(in_parse >= 20, "samples in parseMany: {in_parse}");
+    assert!(
+        parse_builtin >= 10,
+        "samples in JSON.parse under parseMany: {parse_builtin}"
+    );
+    assert!(full_depth >= 20, "samples at the full depth: {full_depth}");
+    drop(agent);
+}
+
 fn main() {
     let engine = JSEngine::init().unwrap();
     let mut env = Env {
@@ -1245,6 +1345,7 @@ fn main() {
         ("muted_wasm_never_appears", wasm::muted_wasm_never_appears),
         ("wasm_realms_are_separate", wasm::wasm_realms_are_separate),
         ("async_sampler_wasm", wasm::async_sampler_wasm),
+        ("register_walk_from_signals", register_walk_from_signals),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let mut failed = 0;
