@@ -356,6 +356,10 @@ fn nested_call_at_every_tier(env: &mut Env) {
     env.register(APP, false);
     let agent = env.agent(Preparation::Lazy);
     set_sessions(vec![forced_session(&agent, realm, 1000)]);
+    // Ion compiles on the JS thread here, so that the last samples are in
+    // Ion code however fast the lower tiers run (off-thread, the loop can
+    // end before Ion code is ready: seen with the register-started walk).
+    jsprof_sampler::set_jit_options(env.rt.cx(), "offthread-compilation.enable=0").unwrap();
     env.run(
         global,
         APP,
@@ -372,6 +376,7 @@ fn nested_call_at_every_tier(env: &mut Env) {
          }\n\
          drive();\n",
     );
+    jsprof_sampler::set_jit_options(env.rt.cx(), "offthread-compilation.enable=1").unwrap();
     let mut sessions = take_sessions();
     let trace = sessions[0].stop().unwrap();
     let all = stacks(&trace);
@@ -1305,6 +1310,13 @@ fn main() {
         );
     }
     assert!(jsprof_sampler::install_wasm_compile_hook(env.rt.cx()));
+    // SpiderMonkey options as the shell takes them (`JSPROF_BENCH_JIT`): a
+    // patched build runs these cases with the register-started walk by
+    // default and with `profiler.jit-frame-bookkeeping=1` on SpiderMonkey's
+    // own bookkeeping.
+    if let Ok(spec) = std::env::var("JSPROF_BENCH_JIT") {
+        jsprof_sampler::set_jit_options(env.rt.cx(), &spec).expect("JSPROF_BENCH_JIT");
+    }
     let cases: &[(&str, Case)] = &[
         ("nested_call_at_every_tier", nested_call_at_every_tier),
         ("realms_are_separate", realms_are_separate),
