@@ -74,6 +74,8 @@ bool jit_register_walk_available() {
  * (jsprof_set_jit_option); otherwise the first enable picks the
  * register-started walk when the engine has it. */
 std::atomic<bool> gBookkeepingChosen{false};
+/* The value chosen (meaningful once gBookkeepingChosen). */
+std::atomic<bool> gBookkeepingChosenOn{true};
 
 /* js::ProfilerJitWalkStart::Count (patch 0003's jit/ProfilerJitBookkeeping.h;
  * the names are in glue.rs, JIT_WALK_STARTS). */
@@ -514,8 +516,12 @@ bool jsprof_set_jit_option(JSContext* cx, const char* name, size_t len,
   static const char kBookkeeping[] = "profiler.jit-frame-bookkeeping";
 #ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
   if (len == sizeof(kBookkeeping) - 1 && memcmp(kBookkeeping, name, len) == 0) {
-    gBookkeepingChosen.store(true);
-    return js::SetContextProfilerJitFrameBookkeeping(cx, value != 0);
+    bool set = js::SetContextProfilerJitFrameBookkeeping(cx, value != 0);
+    if (set) {
+      gBookkeepingChosenOn.store(value != 0);
+      gBookkeepingChosen.store(true);
+    }
+    return set;
   }
 #else
   (void)kBookkeeping;
@@ -637,6 +643,13 @@ CaptureCode jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
 /* Whether the register-started walk (patch 0003) is in this build. */
 bool jsprof_jit_register_walk_available() {
   return jit_register_walk_available();
+}
+
+/* Whether sessions use it: in this build and not replaced by SpiderMonkey's
+ * bookkeeping through profiler.jit-frame-bookkeeping=1. */
+bool jsprof_jit_register_walk_selected() {
+  return jit_register_walk_available() &&
+         !(gBookkeepingChosen.load() && gBookkeepingChosenOn.load());
 }
 
 /* Copies the process-wide counts of how walks of the innermost JIT

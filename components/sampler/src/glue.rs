@@ -871,6 +871,7 @@ pub fn set_jit_options(cx: &mut mozjs::context::JSContext, spec: &str) -> Result
 
 extern "C" {
     fn jsprof_jit_register_walk_available() -> bool;
+    fn jsprof_jit_register_walk_selected() -> bool;
     fn jsprof_jit_walk_counts(out: *mut u64, len: usize) -> usize;
 }
 
@@ -900,6 +901,13 @@ pub const JIT_WALK_STARTS: [&str; 13] = [
 pub fn jit_register_walk_available() -> bool {
     // SAFETY: reads a build property.
     unsafe { jsprof_jit_register_walk_available() }
+}
+
+/// Whether sessions use the register-started walk: available, and not
+/// replaced by SpiderMonkey's bookkeeping (`profiler.jit-frame-bookkeeping=1`).
+pub fn jit_register_walk_selected() -> bool {
+    // SAFETY: reads the glue's choice.
+    unsafe { jsprof_jit_register_walk_selected() }
 }
 
 /// The process-wide counts per [`JIT_WALK_STARTS`] entry, or `None` without

@@ -1206,10 +1206,16 @@ fn jit_transitions_stress(env: &mut Env) {
 /// attributed, and that the samples the walk could not start are few and
 /// counted (`jit_walk_counts`).
 fn register_walk_from_signals(env: &mut Env) {
-    use jsprof_sampler::glue::{jit_register_walk_available, jit_walk_counts, JIT_WALK_STARTS};
+    use jsprof_sampler::glue::{
+        jit_register_walk_available, jit_register_walk_selected, jit_walk_counts, JIT_WALK_STARTS,
+    };
     if !jit_register_walk_available() {
         println!("  (SpiderMonkey without patch 0003: no register-started walk to check)");
         assert!(jit_walk_counts().is_none());
+        return;
+    }
+    if !jit_register_walk_selected() {
+        println!("  (profiler.jit-frame-bookkeeping=1: SpiderMonkey's bookkeeping, not the walk)");
         return;
     }
     let before = jit_walk_counts().unwrap();
