@@ -1244,7 +1244,11 @@ fn register_walk_from_signals(env: &mut Env) {
     let trace = s.stop().unwrap();
     let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
     let after = jit_walk_counts().unwrap();
-    let delta: Vec<u64> = after.iter().zip(before.iter()).map(|(a, b)| a - b).collect();
+    let delta: Vec<u64> = after
+        .iter()
+        .zip(before.iter())
+        .map(|(a, b)| a - b)
+        .collect();
     let report: Vec<String> = JIT_WALK_STARTS
         .iter()
         .zip(delta.iter())
