@@ -305,6 +305,17 @@ fn session(agent: &AgentSampler, realm: u64, interval_ms: f64, limit: usize) -> 
     )
 }
 
+/// A 1 ms session of a new agent on a new global (with `APP` registered);
+/// the agent waits in `AGENT` (for `captures()`) until the case takes it.
+fn signal_session(env: &mut Env, limit: usize) -> (NonNull<JSObject>, Session) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    let s = session(&agent, realm, 1.0, limit);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    (global, s)
+}
+
 /// A session that only samples when forced (a very long interval).
 fn forced_session(agent: &AgentSampler, realm: u64, limit: usize) -> Session {
     session(agent, realm, 1.0e7, limit)
@@ -409,11 +420,7 @@ fn nested_call_at_every_tier(env: &mut Env) {
 }
 
 fn async_sampler_captures_js(env: &mut Env) {
-    let (global, realm) = env.global();
-    env.register(APP, false);
-    let agent = env.agent(Preparation::Lazy);
-    let mut s = session(&agent, realm, 1.0, 100_000);
-    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    let (global, mut s) = signal_session(env, 100_000);
     // Runs until the handler has captured the thread's stack 30 times (bounded by a
     // wall-clock guard so a broken sampler fails instead of hanging).
     env.run(
@@ -836,11 +843,7 @@ fn builtins_in_gc_samples_are_not_attributed(env: &mut Env) {
 /// has captured its thread's stack 30 times in the signal handler; returns
 /// each sample's frame names.
 fn spin_and_profile(env: &mut Env, spin_name: &str) -> Vec<Vec<String>> {
-    let (global, realm) = env.global();
-    env.register(APP, false);
-    let agent = env.agent(Preparation::Lazy);
-    let mut s = session(&agent, realm, 1.0, 100_000);
-    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    let (global, mut s) = signal_session(env, 100_000);
     env.run(
         global,
         APP,
@@ -1106,11 +1109,7 @@ fn deep_stacks_keep_their_leaf(env: &mut Env) {
 /// program can produce, built-ins only at the leaf end, called by the phase
 /// that calls them.
 fn jit_transitions_stress(env: &mut Env) {
-    let (global, realm) = env.global();
-    env.register(APP, false);
-    let agent = env.agent(Preparation::Lazy);
-    let mut s = session(&agent, realm, 1.0, 1_000_000);
-    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    let (global, mut s) = signal_session(env, 1_000_000);
     env.run(
         global,
         APP,
@@ -1219,11 +1218,7 @@ fn register_walk_from_signals(env: &mut Env) {
         return;
     }
     let before = jit_walk_counts().unwrap();
-    let (global, realm) = env.global();
-    env.register(APP, false);
-    let agent = env.agent(Preparation::Lazy);
-    let mut s = session(&agent, realm, 1.0, 1_000_000);
-    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    let (global, mut s) = signal_session(env, 1_000_000);
     env.run(
         global,
         APP,
