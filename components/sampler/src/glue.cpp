@@ -77,9 +77,11 @@ std::atomic<bool> gBookkeepingChosen{false};
 /* The value chosen (meaningful once gBookkeepingChosen). */
 std::atomic<bool> gBookkeepingChosenOn{true};
 
+#ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
 /* js::ProfilerJitWalkStart::Count (patch 0003's jit/ProfilerJitBookkeeping.h;
  * the names are in glue.rs, JIT_WALK_STARTS). */
 constexpr size_t kJitWalkStarts = 13;
+#endif
 
 struct PsFrameRec {
   uint64_t realm_id;
