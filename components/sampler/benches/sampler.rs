@@ -447,5 +447,26 @@ fn last_part(js: &mut Js, agent: AgentSampler) {
         stats.handler_ns as f64 / stats.handler_captures.max(1) as f64 / 1000.0,
         stats.resolve_ns as f64 / samples.max(1) as f64 / 1000.0
     );
+    // The register-started walk (SpiderMonkey patch 0003): how the walks of
+    // the whole run started; the `lost-*` ones walked no frame of the
+    // innermost JIT activation.
+    match jsprof_sampler::glue::jit_walk_counts() {
+        Some(counts) => {
+            let walked: u64 = counts[1..].iter().sum();
+            let lost: u64 = counts[8..].iter().sum();
+            let parts: Vec<String> = jsprof_sampler::glue::JIT_WALK_STARTS
+                .iter()
+                .zip(counts.iter())
+                .skip(1)
+                .map(|(n, c)| format!("{n} {c}"))
+                .collect();
+            println!(
+                "register-started walk: {walked} walks, {lost} lost ({:.2} %): {}",
+                lost as f64 * 100.0 / walked.max(1) as f64,
+                parts.join(", ")
+            );
+        }
+        None => println!("register-started walk: not in this SpiderMonkey (JIT frame bookkeeping)"),
+    }
     drop(agent);
 }

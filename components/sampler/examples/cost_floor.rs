@@ -1,6 +1,7 @@
 //! The profiler's steady instruction cost on one workload, for callgrind
 //! (not part of the tests; see README, "Cost of profiling"):
-//! `cost_floor <off|inst> <workload.js> [iterations]`.
+//! `cost_floor <off|inst|sample> <workload.js> [iterations]` (`sample`: a
+//! 1 ms session that prints how the register-started walk's starts went).
 //!
 //! Runs a `benches/real/workloads/*.js` file's `BENCH.run()` `iterations`
 //! times (default 2) in a bare context, with no profiler (`off`) or with a
@@ -22,7 +23,7 @@ use support::Js;
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(config), Some(path)) = (args.next(), args.next()) else {
-        eprintln!("usage: cost_floor <off|inst> <workload.js> [iterations]");
+        eprintln!("usage: cost_floor <off|inst|sample> <workload.js> [iterations]");
         std::process::exit(2);
     };
     let iterations: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
@@ -40,11 +41,13 @@ fn main() {
     let agent = js.agent(Preparation::Lazy);
     let mut session = match config.as_str() {
         "off" => None,
-        "inst" => Some(Session::start(
+        "inst" | "sample" => Some(Session::start(
             &agent,
             SessionOptions {
-                sample_interval_ms: 1.0e9,
-                max_buffer_size: 1000,
+                // `sample`: a 1 ms session, for the register-started walk's
+                // counts (printed at the end), not for instruction counts.
+                sample_interval_ms: if config == "sample" { 1.0 } else { 1.0e9 },
+                max_buffer_size: if config == "sample" { 1_000_000 } else { 1000 },
                 realm_id: js.realm,
                 time_origin: Instant::now(),
                 cross_origin_isolated: false,
@@ -70,4 +73,18 @@ fn main() {
         "cost_floor {config} {path}: {iterations} iterations, result {result}, {:.1} ms",
         elapsed.as_secs_f64() * 1e3
     );
+    if let Some(counts) = jsprof_sampler::glue::jit_walk_counts() {
+        let walked: u64 = counts[1..].iter().sum();
+        let parts: Vec<String> = jsprof_sampler::glue::JIT_WALK_STARTS
+            .iter()
+            .zip(counts.iter())
+            .skip(1)
+            .filter(|(_, c)| **c > 0)
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        println!(
+            "register-started walk: {walked} walks: {}",
+            parts.join(", ")
+        );
+    }
 }

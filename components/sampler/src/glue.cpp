@@ -48,6 +48,11 @@ void ResetPerfSpewer(bool enabled);
  * linked SpiderMonkey carries the patch. */
 namespace js {
 bool SetContextProfilerJitFrameBookkeeping(JSContext* cx, bool enabled);
+/* Added by patch 0003 (the register-started walk): weak, so that a build with
+ * 0001 and 0002 only links too; jit_register_walk_available() checks. */
+__attribute__((weak)) bool ProfilerJitRegisterWalkSupported();
+__attribute__((weak)) uint32_t ProfilerJitWalkLastStart();
+__attribute__((weak)) void ProfilerJitWalkCounts(uint64_t* counts, size_t len);
 }  // namespace js
 #endif
 
@@ -55,6 +60,31 @@ namespace {
 
 /* The records (PsFrameRec, JitFrameRec, CaptureBuf, ResolvedJitRec) are
  * defined in glue_abi.h, shared with glue.rs. */
+
+/* Whether SpiderMonkey carries patch 0003 (third_party/mozjs_sys-patches):
+ * with the JIT frame bookkeeping off, JS::ProfilingFrameIterator then starts
+ * the innermost JIT activation's walk from the sampled registers. */
+bool jit_register_walk_available() {
+#ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
+  return &js::ProfilerJitRegisterWalkSupported != nullptr &&
+         js::ProfilerJitRegisterWalkSupported();
+#else
+  return false;
+#endif
+}
+
+/* Set once `profiler.jit-frame-bookkeeping` was chosen explicitly
+ * (jsprof_set_jit_option); otherwise the first enable picks the
+ * register-started walk when the engine has it. */
+std::atomic<bool> gBookkeepingChosen{false};
+/* The value chosen (meaningful once gBookkeepingChosen). */
+std::atomic<bool> gBookkeepingChosenOn{true};
+
+#ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
+/* js::ProfilerJitWalkStart::Count (patch 0003's jit/ProfilerJitBookkeeping.h;
+ * the names are in glue.rs, JIT_WALK_STARTS). */
+constexpr size_t kJitWalkStarts = 13;
+#endif
 
 /* Copies a NUL-terminated string into the arena; async-signal-safe. */
 void copy_str(CaptureBuf* buf, const char* s, uint32_t* off, uint32_t* len) {
@@ -380,6 +410,15 @@ void jsprof_enable_instrumentation(JSContext* cx, bool on) {
     slot->gate.fetch_add(1);
     std::atomic_signal_fence(std::memory_order_seq_cst);
   }
+  if (on && !gBookkeepingChosen.load() && jit_register_walk_available()) {
+    /* The register-started walk (patch 0003): JIT code without the
+     * lastProfilingFrame bookkeeping (README, "The register-started walk").
+     * Settable only while the runtime's profiler is off (false otherwise,
+     * when the choice was already made). */
+#ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
+    (void)js::SetContextProfilerJitFrameBookkeeping(cx, false);
+#endif
+  }
   js::EnableContextProfilingStack(cx, on);
   if (on) {
     /* Enabling the profiler also turns on the JIT "perf spewer" for the
@@ -429,7 +468,12 @@ bool jsprof_set_jit_option(JSContext* cx, const char* name, size_t len,
   static const char kBookkeeping[] = "profiler.jit-frame-bookkeeping";
 #ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
   if (len == sizeof(kBookkeeping) - 1 && memcmp(kBookkeeping, name, len) == 0) {
-    return js::SetContextProfilerJitFrameBookkeeping(cx, value != 0);
+    bool set = js::SetContextProfilerJitFrameBookkeeping(cx, value != 0);
+    if (set) {
+      gBookkeepingChosenOn.store(value != 0);
+      gBookkeepingChosen.store(true);
+    }
+    return set;
   }
 #else
   (void)kBookkeeping;
@@ -540,8 +584,41 @@ CaptureCode jsprof_capture_on_thread(JSContext* cx, ProfilingStack* ps,
     return CAPTURE_NO_INSTRUMENTATION;
   }
   JS::ProfilingFrameIterator::RegisterState regs;
+  /* C++ (no pc), at this frame: the register-started walk (patch 0003)
+   * starts from the ABI call that entered C++ from JIT code, and reads the
+   * stack only above sp. */
+  regs.sp = __builtin_frame_address(0);
   walk_jit(cx, regs, position, buf, true);
   return CAPTURE_OK;
+}
+
+/* Whether the register-started walk (patch 0003) is in this build. */
+bool jsprof_jit_register_walk_available() {
+  return jit_register_walk_available();
+}
+
+/* Whether sessions use it: in this build and not replaced by SpiderMonkey's
+ * bookkeeping through profiler.jit-frame-bookkeeping=1. */
+bool jsprof_jit_register_walk_selected() {
+  return jit_register_walk_available() &&
+         !(gBookkeepingChosen.load() && gBookkeepingChosenOn.load());
+}
+
+/* Copies the process-wide counts of how walks of the innermost JIT
+ * activation started (js::ProfilerJitWalkStart, patch 0003) into `out`;
+ * returns how many there are, 0 without the patch. */
+size_t jsprof_jit_walk_counts(uint64_t* out, size_t len) {
+#ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
+  if (!jit_register_walk_available() || &js::ProfilerJitWalkCounts == nullptr) {
+    return 0;
+  }
+  js::ProfilerJitWalkCounts(out, len);
+  return kJitWalkStarts;
+#else
+  (void)out;
+  (void)len;
+  return 0;
+#endif
 }
 
 /* Resolves a JIT return address into its frames, outermost first. Returns

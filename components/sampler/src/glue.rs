@@ -784,6 +784,56 @@ pub fn set_jit_options(cx: &mut mozjs::context::JSContext, spec: &str) -> Result
     Ok(())
 }
 
+extern "C" {
+    fn jsprof_jit_register_walk_available() -> bool;
+    fn jsprof_jit_register_walk_selected() -> bool;
+    fn jsprof_jit_walk_counts(out: *mut u64, len: usize) -> usize;
+}
+
+/// How walks of the innermost JIT activation started with the
+/// register-started walk (patch 0003 of `third_party/mozjs_sys-patches`;
+/// `js::ProfilerJitWalkStart`, in its order). The `lost-*` ones walked no
+/// frame of that activation.
+pub const JIT_WALK_STARTS: [&str; 13] = [
+    "none",
+    "jit-body",
+    "jit-ion-ic",
+    "jit-window",
+    "jit-stub-frame",
+    "cpp-from-jit",
+    "cpp-from-stub",
+    "cpp-no-record",
+    "lost-stub",
+    "lost-record",
+    "lost-window",
+    "lost-dummy",
+    "lost-invalid",
+];
+
+/// Whether SpiderMonkey has the register-started walk (built with
+/// `JSPROF_MOZJS_PATCHES=1` and patch 0003). Sessions then use it unless
+/// `profiler.jit-frame-bookkeeping=1` was set ([`set_jit_options`]).
+pub fn jit_register_walk_available() -> bool {
+    // SAFETY: reads a build property.
+    unsafe { jsprof_jit_register_walk_available() }
+}
+
+/// Whether sessions use the register-started walk: available, and not
+/// replaced by SpiderMonkey's bookkeeping (`profiler.jit-frame-bookkeeping=1`).
+pub fn jit_register_walk_selected() -> bool {
+    // SAFETY: reads the glue's choice.
+    unsafe { jsprof_jit_register_walk_selected() }
+}
+
+/// The process-wide counts per [`JIT_WALK_STARTS`] entry, or `None` without
+/// the register-started walk.
+pub fn jit_walk_counts() -> Option<[u64; 13]> {
+    let mut out = [0u64; 13];
+    // SAFETY: `out` has room for 13 counts.
+    let n = unsafe { jsprof_jit_walk_counts(out.as_mut_ptr(), out.len()) };
+    (n == out.len()).then_some(out)
+}
+
 /// Called by the hook in `glue.cpp` on the JS thread (never from the signal
 /// handler). Must not unwind into C++.
 #[no_mangle]

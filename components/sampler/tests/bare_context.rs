@@ -305,6 +305,17 @@ fn session(agent: &AgentSampler, realm: u64, interval_ms: f64, limit: usize) -> 
     )
 }
 
+/// A 1 ms session of a new agent on a new global (with `APP` registered);
+/// the agent waits in `AGENT` (for `captures()`) until the case takes it.
+fn signal_session(env: &mut Env, limit: usize) -> (NonNull<JSObject>, Session) {
+    let (global, realm) = env.global();
+    env.register(APP, false);
+    let agent = env.agent(Preparation::Lazy);
+    let s = session(&agent, realm, 1.0, limit);
+    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    (global, s)
+}
+
 /// A session that only samples when forced (a very long interval).
 fn forced_session(agent: &AgentSampler, realm: u64, limit: usize) -> Session {
     session(agent, realm, 1.0e7, limit)
@@ -356,6 +367,10 @@ fn nested_call_at_every_tier(env: &mut Env) {
     env.register(APP, false);
     let agent = env.agent(Preparation::Lazy);
     set_sessions(vec![forced_session(&agent, realm, 1000)]);
+    // Ion compiles on the JS thread here, so that the last samples are in
+    // Ion code however fast the lower tiers run (off-thread, the loop can
+    // end before Ion code is ready: seen with the register-started walk).
+    jsprof_sampler::set_jit_options(env.rt.cx(), "offthread-compilation.enable=0").unwrap();
     env.run(
         global,
         APP,
@@ -372,6 +387,7 @@ fn nested_call_at_every_tier(env: &mut Env) {
          }\n\
          drive();\n",
     );
+    jsprof_sampler::set_jit_options(env.rt.cx(), "offthread-compilation.enable=1").unwrap();
     let mut sessions = take_sessions();
     let trace = sessions[0].stop().unwrap();
     let all = stacks(&trace);
@@ -404,11 +420,7 @@ fn nested_call_at_every_tier(env: &mut Env) {
 }
 
 fn async_sampler_captures_js(env: &mut Env) {
-    let (global, realm) = env.global();
-    env.register(APP, false);
-    let agent = env.agent(Preparation::Lazy);
-    let mut s = session(&agent, realm, 1.0, 100_000);
-    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    let (global, mut s) = signal_session(env, 100_000);
     // Runs until the handler has captured the thread's stack 30 times (bounded by a
     // wall-clock guard so a broken sampler fails instead of hanging).
     env.run(
@@ -831,11 +843,7 @@ fn builtins_in_gc_samples_are_not_attributed(env: &mut Env) {
 /// has captured its thread's stack 30 times in the signal handler; returns
 /// each sample's frame names.
 fn spin_and_profile(env: &mut Env, spin_name: &str) -> Vec<Vec<String>> {
-    let (global, realm) = env.global();
-    env.register(APP, false);
-    let agent = env.agent(Preparation::Lazy);
-    let mut s = session(&agent, realm, 1.0, 100_000);
-    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    let (global, mut s) = signal_session(env, 100_000);
     env.run(
         global,
         APP,
@@ -1101,11 +1109,7 @@ fn deep_stacks_keep_their_leaf(env: &mut Env) {
 /// program can produce, built-ins only at the leaf end, called by the phase
 /// that calls them.
 fn jit_transitions_stress(env: &mut Env) {
-    let (global, realm) = env.global();
-    env.register(APP, false);
-    let agent = env.agent(Preparation::Lazy);
-    let mut s = session(&agent, realm, 1.0, 1_000_000);
-    AGENT.with(|a| *a.borrow_mut() = Some(agent));
+    let (global, mut s) = signal_session(env, 1_000_000);
     env.run(
         global,
         APP,
@@ -1190,6 +1194,112 @@ fn jit_transitions_stress(env: &mut Env) {
     drop(agent);
 }
 
+/// The register-started walk (SpiderMonkey patch 0003, the default of a
+/// patched build; other builds have nothing to check here): signal samples
+/// (1 ms) of Ion code calling a C++ native (`JSON.parse`), of a deep
+/// recursion, and of a function warming up through every tier. The walk
+/// starts from the interrupted registers: in JIT code at the frame in fp, in
+/// C++ from the record of the ABI call that entered it. Asserts that those
+/// starts happened, that a native's samples keep its JS caller under it,
+/// that the recursion is walked to its full depth, that every tier was
+/// attributed, and that the samples the walk could not start are few and
+/// counted (`jit_walk_counts`).
+fn register_walk_from_signals(env: &mut Env) {
+    use jsprof_sampler::glue::{
+        jit_register_walk_available, jit_register_walk_selected, jit_walk_counts, JIT_WALK_STARTS,
+    };
+    if !jit_register_walk_available() {
+        println!("  (SpiderMonkey without patch 0003: no register-started walk to check)");
+        assert!(jit_walk_counts().is_none());
+        return;
+    }
+    if !jit_register_walk_selected() {
+        println!("  (profiler.jit-frame-bookkeeping=1: SpiderMonkey's bookkeeping, not the walk)");
+        return;
+    }
+    let before = jit_walk_counts().unwrap();
+    let (global, mut s) = signal_session(env, 1_000_000);
+    env.run(
+        global,
+        APP,
+        false,
+        "function parseMany(text) { let n = 0; for (let i = 0; i < 20; i++) n += JSON.parse(text).a.length; return n; }\n\
+         function parseDriver(quota) { const s0 = captures(); const end = Date.now() + 20000;\n\
+           const text = JSON.stringify({ a: new Array(3000).fill(7) }); let x = 0;\n\
+           while (captures() < s0 + quota && Date.now() < end) x += parseMany(text); return x; }\n\
+         function spinAt(n) { let x = 0; for (let i = 0; i < 3000; i++) x += (i * n) % 7; return x; }\n\
+         function deep(n) { return n === 0 ? spinAt(n) : deep(n - 1) + 1; }\n\
+         function deepDriver(quota) { const s0 = captures(); const end = Date.now() + 20000; let x = 0;\n\
+           while (captures() < s0 + quota && Date.now() < end) x += deep(200); return x; }\n\
+         function warm(i) { let x = 0; for (let j = 0; j < 50; j++) x += (i ^ j) & 3; return x; }\n\
+         function warmDriver(quota) { const s0 = captures(); const end = Date.now() + 20000; let x = 0;\n\
+           for (let i = 0; captures() < s0 + quota && Date.now() < end; i++) x += warm(i); return x; }\n\
+         warmDriver(200); parseDriver(300); deepDriver(300);\n",
+    );
+    let trace = s.stop().unwrap();
+    let agent = AGENT.with(|a| a.borrow_mut().take()).unwrap();
+    let after = jit_walk_counts().unwrap();
+    let delta: Vec<u64> = after
+        .iter()
+        .zip(before.iter())
+        .map(|(a, b)| a - b)
+        .collect();
+    let report: Vec<String> = JIT_WALK_STARTS
+        .iter()
+        .zip(delta.iter())
+        .map(|(n, d)| format!("{n} {d}"))
+        .collect();
+    println!("  walk starts: {}", report.join(", "));
+    let started = |name: &str| delta[JIT_WALK_STARTS.iter().position(|n| *n == name).unwrap()];
+    assert!(started("jit-body") > 0, "{report:?}");
+    assert!(started("cpp-from-jit") > 0, "{report:?}");
+    let walked: u64 = delta[1..].iter().sum();
+    let lost: u64 = delta[8..].iter().sum();
+    // A bound, not a measurement: the prologue/epilogue windows are attributed
+    // (to the caller), so only stubs without a certain frame type are lost.
+    assert!(lost * 20 <= walked, "lost {lost} of {walked}: {report:?}");
+    // Every tier was attributed from signal samples.
+    let tiers = agent.stats().frames_by_tier;
+    assert!(tiers.iter().all(|n| *n > 0), "frames by tier {tiers:?}");
+    let all = stacks(&trace);
+    let (mut in_parse, mut parse_builtin, mut full_depth) = (0, 0, 0);
+    for st in all.iter().filter(|st| !st.is_empty()) {
+        let scripted = st.iter().take_while(|f| f.1.is_some()).count();
+        assert!(st[scripted..].iter().all(|f| f.1.is_none()), "{st:?}");
+        let n: Vec<&str> = st[..scripted].iter().map(|f| f.0.as_str()).collect();
+        match n.as_slice() {
+            ["", "parseDriver", "parseMany"] => {
+                in_parse += 1;
+                // JSON.parse's C++ (its built-in frame) under its JS caller.
+                if scripted < st.len() {
+                    parse_builtin += 1;
+                }
+            }
+            ["", "parseDriver"] | ["", "deepDriver"] | ["", "warmDriver"] | [""] | [] => {}
+            ["", "warmDriver", "warm"] => {}
+            ["", "deepDriver", rest @ ..] => {
+                let depth = rest.iter().take_while(|f| **f == "deep").count();
+                assert!(depth <= 201, "deeper than the recursion: {st:?}");
+                assert!(
+                    rest[depth..].is_empty() || rest[depth..] == ["spinAt"],
+                    "malformed: {st:?}"
+                );
+                if depth == 201 && rest[depth..] == ["spinAt"] {
+                    full_depth += 1;
+                }
+            }
+            _ => panic!("malformed stack: {st:?}"),
+        }
+    }
+    assert!(in_parse >= 20, "samples in parseMany: {in_parse}");
+    assert!(
+        parse_builtin >= 10,
+        "samples in JSON.parse under parseMany: {parse_builtin}"
+    );
+    assert!(full_depth >= 20, "samples at the full depth: {full_depth}");
+    drop(agent);
+}
+
 fn main() {
     let engine = JSEngine::init().unwrap();
     let mut env = Env {
@@ -1205,6 +1315,13 @@ fn main() {
         );
     }
     assert!(jsprof_sampler::install_wasm_compile_hook(env.rt.cx()));
+    // SpiderMonkey options as the shell takes them (`JSPROF_BENCH_JIT`): a
+    // patched build runs these cases with the register-started walk by
+    // default and with `profiler.jit-frame-bookkeeping=1` on SpiderMonkey's
+    // own bookkeeping.
+    if let Ok(spec) = std::env::var("JSPROF_BENCH_JIT") {
+        jsprof_sampler::set_jit_options(env.rt.cx(), &spec).expect("JSPROF_BENCH_JIT");
+    }
     let cases: &[(&str, Case)] = &[
         ("nested_call_at_every_tier", nested_call_at_every_tier),
         ("realms_are_separate", realms_are_separate),
@@ -1245,6 +1362,7 @@ fn main() {
         ("muted_wasm_never_appears", wasm::muted_wasm_never_appears),
         ("wasm_realms_are_separate", wasm::wasm_realms_are_separate),
         ("async_sampler_wasm", wasm::async_sampler_wasm),
+        ("register_walk_from_signals", register_walk_from_signals),
     ];
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let mut failed = 0;

@@ -25,8 +25,12 @@ any of these with `-nobk` (`inst-nobk`, `10-nobk`): the same with
 `profiler.jit-frame-bookkeeping=0` added to JSPROF_BENCH_JIT for that run
 only, which needs SpiderMonkey built with the patch series
 (`JSPROF_MOZJS_PATCHES=1`, third_party/mozjs_sys-patches): JIT code without
-the lastProfilingFrame bookkeeping, the floor of a register-started walk
-(measurements only: samples lose the innermost activation's JIT frames).
+the lastProfilingFrame bookkeeping: with patch 0003 the register-started
+walk (what a patched build's sessions use by default), with 0001 alone the
+floor of such a walk (samples then lose the innermost activation's JIT
+frames); or with `-bk` (`10-bk`): `profiler.jit-frame-bookkeeping=1`,
+SpiderMonkey's own bookkeeping in the patched build (the unpatched
+behaviour).
 Environment: JSPROF_BENCH_JIT (passed to the shell; see
 components/script/src/profiling.rs `apply_jit_options_from_env`).
 """
@@ -201,16 +205,29 @@ def build_pages(root, workloads, iterations_override):
 
 
 NO_BOOKKEEPING_SUFFIX = "-nobk"
-NO_BOOKKEEPING_OPTION = "profiler.jit-frame-bookkeeping=0"
+BOOKKEEPING_SUFFIX = "-bk"
+BOOKKEEPING_OPTIONS = {
+    NO_BOOKKEEPING_SUFFIX: "profiler.jit-frame-bookkeeping=0",
+    BOOKKEEPING_SUFFIX: "profiler.jit-frame-bookkeeping=1",
+}
+
+
+def base_config(config):
+    """`config` without its bookkeeping suffix (`10-nobk` -> `10`)."""
+    for suffix in BOOKKEEPING_OPTIONS:
+        if config.endswith(suffix):
+            return config.removesuffix(suffix)
+    return config
 
 
 def environment(config):
-    """The shell's environment for `config`: `-nobk` configurations add the
-    bookkeeping switch of patch 0001 to JSPROF_BENCH_JIT."""
+    """The shell's environment for `config`: `-nobk` and `-bk` configurations
+    add the bookkeeping switch of patch 0001 to JSPROF_BENCH_JIT."""
     env = dict(os.environ)
-    if config.endswith(NO_BOOKKEEPING_SUFFIX):
-        jit = env.get("JSPROF_BENCH_JIT", "")
-        env["JSPROF_BENCH_JIT"] = f"{jit},{NO_BOOKKEEPING_OPTION}" if jit else NO_BOOKKEEPING_OPTION
+    for suffix, option in BOOKKEEPING_OPTIONS.items():
+        if config.endswith(suffix):
+            jit = env.get("JSPROF_BENCH_JIT", "")
+            env["JSPROF_BENCH_JIT"] = f"{jit},{option}" if jit else option
     return env
 
 
@@ -224,7 +241,7 @@ def check_jit_options(proc, cmd):
 
 
 def command(jsprof, config, page, trace_path):
-    config = config.removesuffix(NO_BOOKKEEPING_SUFFIX)
+    config = base_config(config)
     if config == "off":
         return [jsprof, "--quiet", page]
     interval = "1000000" if config == "inst" else config
@@ -531,10 +548,11 @@ def main():
     if configs[0] != "off":
         raise SystemExit("the first configuration must be `off` (the baseline)")
     for c in configs:
-        base = c.removesuffix(NO_BOOKKEEPING_SUFFIX)
+        base = base_config(c)
         if base not in ("off", "inst") and not base.replace(".", "", 1).isdigit():
             raise SystemExit(f"unknown configuration {c} (off, inst, a number of ms,"
-                             f" each optionally with {NO_BOOKKEEPING_SUFFIX})")
+                             f" each optionally with {NO_BOOKKEEPING_SUFFIX} or"
+                             f" {BOOKKEEPING_SUFFIX})")
     if args.rounds < 2:
         raise SystemExit("--rounds must be at least 2")
 
@@ -579,7 +597,7 @@ def main():
           " iterations after the first, per process\n")
     header = f"{'workload':<12}{'off (ms)':>10}"
     for c in configs[1:]:
-        base = c.removesuffix(NO_BOOKKEEPING_SUFFIX)
+        base = base_config(c)
         label = (c if base == "inst" else f"{base} ms{c[len(base):]}")
         header += f"{label + ' steady':>28}{label + ' first':>28}"
     print(header)
