@@ -61,19 +61,14 @@ fn check_wasm_stack(stack: &[Frame], lines: &Lines, leaf_required: bool) {
     );
     let wasm = &stack[3..stack.len() - 1];
     let order = ["wasm-function[3]", "wasmMiddle", "wasmLeaf"];
-    let mut next = 0;
     for frame in wasm {
         assert_eq!(
             (&frame.1, frame.2, frame.3),
             (&app, lines.module, None),
             "stack {stack:?}"
         );
-        let at = order[next..]
-            .iter()
-            .position(|n| *n == frame.0)
-            .unwrap_or_else(|| panic!("unexpected or misordered {:?} in {stack:?}", frame.0));
-        next += at + 1;
     }
+    assert_in_order(wasm.iter().map(|f| f.0.as_str()), &order, &stack);
     assert!(!wasm.is_empty(), "no wasm frame in {stack:?}");
     if leaf_required {
         assert_eq!(names(wasm), order, "stack {stack:?}");
@@ -145,17 +140,29 @@ fn wasm_between(stack: &[Frame], before: usize, after: &str, order: &[&str], url
         .unwrap_or_else(|| panic!("no {after} in {stack:?}"));
     let wasm = &stack[before..end];
     assert!(!wasm.is_empty(), "no wasm frame in {stack:?}");
-    let mut next = 0;
     for frame in wasm {
         assert_eq!(
             (frame.1.as_deref(), frame.2, frame.3),
             (Some(url), Some(line), None),
             "stack {stack:?}"
         );
+    }
+    assert_in_order(wasm.iter().map(|f| f.0.as_str()), order, &stack);
+}
+
+/// Checks that `names` is a subsequence of `order`: each name is one of
+/// `order`'s, none twice, and none before a name that comes earlier.
+fn assert_in_order<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    order: &[&str],
+    stack: &dyn std::fmt::Debug,
+) {
+    let mut next = 0;
+    for name in names {
         let at = order[next..]
             .iter()
-            .position(|n| *n == frame.0)
-            .unwrap_or_else(|| panic!("unexpected or misordered {:?} in {stack:?}", frame.0));
+            .position(|n| *n == name)
+            .unwrap_or_else(|| panic!("unexpected or misordered {name:?} in {stack:?}"));
         next += at + 1;
     }
 }
