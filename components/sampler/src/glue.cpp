@@ -51,7 +51,6 @@ bool SetContextProfilerJitFrameBookkeeping(JSContext* cx, bool enabled);
 /* Added by patch 0003 (the register-started walk): weak, so that a build with
  * 0001 and 0002 only links too; jit_register_walk_available() checks. */
 __attribute__((weak)) bool ProfilerJitRegisterWalkSupported();
-__attribute__((weak)) uint32_t ProfilerJitWalkLastStart();
 __attribute__((weak)) void ProfilerJitWalkCounts(uint64_t* counts, size_t len);
 }  // namespace js
 #endif
@@ -79,12 +78,6 @@ bool jit_register_walk_available() {
 std::atomic<bool> gBookkeepingChosen{false};
 /* The value chosen (meaningful once gBookkeepingChosen). */
 std::atomic<bool> gBookkeepingChosenOn{true};
-
-#ifdef JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH
-/* js::ProfilerJitWalkStart::Count (patch 0003's jit/ProfilerJitBookkeeping.h;
- * the names are in glue.rs, JIT_WALK_STARTS). */
-constexpr size_t kJitWalkStarts = 13;
-#endif
 
 /* Copies a NUL-terminated string into the arena; async-signal-safe. */
 void copy_str(CaptureBuf* buf, const char* s, uint32_t* off, uint32_t* len) {
@@ -613,7 +606,7 @@ size_t jsprof_jit_walk_counts(uint64_t* out, size_t len) {
     return 0;
   }
   js::ProfilerJitWalkCounts(out, len);
-  return kJitWalkStarts;
+  return JIT_WALK_START_COUNT;
 #else
   (void)out;
   (void)len;

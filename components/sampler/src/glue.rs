@@ -95,8 +95,8 @@ mod abi {
 
 use abi::{
     CaptureBuf, CaptureCode, CaptureState, RequestResult, ResolvedJitRec, CAPTURE_GATED,
-    CAPTURE_NO_INSTRUMENTATION, CAPTURE_OK, NO_STRING, REQUEST_BUSY, REQUEST_SENT, REQ_DONE,
-    REQ_IDLE,
+    CAPTURE_NO_INSTRUMENTATION, CAPTURE_OK, JIT_WALK_START_COUNT, NO_STRING, REQUEST_BUSY,
+    REQUEST_SENT, REQ_DONE, REQ_IDLE,
 };
 pub(crate) use abi::{
     JitFrameRec, PsFrameRec, JIT_BASELINE, JIT_BLINTERP, JIT_ION, JIT_WASM_BASELINE, JIT_WASM_ION,
@@ -794,7 +794,7 @@ extern "C" {
 /// register-started walk (patch 0003 of `third_party/mozjs_sys-patches`;
 /// `js::ProfilerJitWalkStart`, in its order). The `lost-*` ones walked no
 /// frame of that activation.
-pub const JIT_WALK_STARTS: [&str; 13] = [
+pub const JIT_WALK_STARTS: [&str; JIT_WALK_START_COUNT as usize] = [
     "none",
     "jit-body",
     "jit-ion-ic",
@@ -827,9 +827,9 @@ pub fn jit_register_walk_selected() -> bool {
 
 /// The process-wide counts per [`JIT_WALK_STARTS`] entry, or `None` without
 /// the register-started walk.
-pub fn jit_walk_counts() -> Option<[u64; 13]> {
-    let mut out = [0u64; 13];
-    // SAFETY: `out` has room for 13 counts.
+pub fn jit_walk_counts() -> Option<[u64; JIT_WALK_START_COUNT as usize]> {
+    let mut out = [0u64; JIT_WALK_START_COUNT as usize];
+    // SAFETY: `out` has room for `out.len()` counts, the length passed.
     let n = unsafe { jsprof_jit_walk_counts(out.as_mut_ptr(), out.len()) };
     (n == out.len()).then_some(out)
 }

@@ -35,6 +35,11 @@ enum JitKind : uint32_t {
   JIT_WASM_BASELINE, JIT_WASM_ION, JIT_WASM_OTHER
 };
 
+/* How many ways a register-started walk can start (patch 0003's
+ * js::ProfilerJitWalkStart::Count): the length of glue.rs's JIT_WALK_STARTS
+ * names and of the counts jsprof_jit_walk_counts copies. */
+enum JitWalkStartCount : uint32_t { JIT_WALK_START_COUNT = 13 };
+
 /* A string length meaning "no string" (the *_len fields of the records). */
 enum StringLen : uint32_t { NO_STRING = UINT32_MAX };
 

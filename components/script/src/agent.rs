@@ -146,12 +146,12 @@ impl Drop for OwnedAgent {
         }
         // 5.2. script elements: the fetch threads are stopped and joined
         //      (their loader aborted) and the waiting scripts' roots go;
-        crate::script_element::discard();
+        agent.script_elements.discard();
         // 5.3. pending fetches: their threads stop before their next hop
         //      and their completion steps (and the roots they hold) go;
-        crate::fetch::discard();
+        agent.fetches.discard();
         // 5.4. the signals waiting for `AbortSignal.timeout()`;
-        crate::dom::abortsignal::discard();
+        agent.abort_timeouts.discard();
         // 5.5. its timers go and the loop is uninstalled.
         if let Some(event_loop) = event_loop {
             event_loop.uninstall();

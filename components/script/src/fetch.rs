@@ -11,8 +11,9 @@
 //! flight the event loop counts it as a pending load (it is not idle).
 //!
 //! The completion steps may hold GC roots (promises, DOM objects): they
-//! live in a thread-local table keyed by fetch id, dropped by [`discard`]
-//! when the event loop shuts down; abort algorithms hold only the id.
+//! live in the agent's table keyed by fetch id, dropped by
+//! [`Fetches::discard`] when the event loop shuts down (the agent's
+//! teardown); abort algorithms hold only the id.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -173,14 +174,6 @@ pub(crate) fn time_out_after(id: u64, after: std::time::Duration) {
     // (Without a thread there is no timeout: the fetch ends on its own,
     // within the loader's timeout.)
     drop(spawned);
-}
-
-/// Drops every pending fetch's completion steps (and their roots): called
-/// when the event loop shuts down, before the context goes.
-pub(crate) fn discard() {
-    if let Some(agent) = crate::agent::existing() {
-        agent.fetches.discard();
-    }
 }
 
 /// <https://fetch.spec.whatwg.org/#abort-fetch> for `fetch()`: rejects

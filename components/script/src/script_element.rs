@@ -19,7 +19,7 @@
 //! the same attributes would be. While a fetch is in flight the event loop
 //! has a pending load (it is not idle) and the document's load event is
 //! delayed; a runtime that goes away aborts its fetches
-//! ([`discard`]).
+//! ([`ScriptElements::discard`]).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
@@ -136,8 +136,10 @@ pub(crate) struct ScriptElements {
 }
 
 impl ScriptElements {
-    /// Forgets every waiting script and stops the fetch threads (see
-    /// [`discard`]).
+    /// Forgets every waiting script and stops the fetch threads: called
+    /// when the event loop shuts down (the agent's teardown, step 5.2),
+    /// before the context goes (the roots held here must go first). A
+    /// fetch completing after this finds the loop's inbox closed.
     pub(crate) fn discard(&self) {
         self.discarding.set(true);
         let (pool, state) = {
@@ -220,16 +222,6 @@ impl FetchPool {
         for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
-    }
-}
-
-/// Forgets every waiting script, due post-connection step and fetch of
-/// this agent, and stops its fetch threads: called when the event loop
-/// shuts down, before the context goes (the roots held here must go
-/// first). A fetch completing after this finds the loop's inbox closed.
-pub(crate) fn discard() {
-    if let Some(agent) = crate::agent::existing() {
-        agent.script_elements.discard();
     }
 }
 

@@ -57,14 +57,6 @@ fn with_timeouts<R: Default>(
     crate::agent::existing().map_or_else(R::default, |a| f(&a.abort_timeouts.signals))
 }
 
-/// Drops the signals waiting for their timeout (and their roots): called
-/// when the event loop shuts down.
-pub(crate) fn discard() {
-    if let Some(agent) = crate::agent::existing() {
-        agent.abort_timeouts.discard();
-    }
-}
-
 /// The task of `AbortSignal.timeout()`'s timer: signal abort given the
 /// signal and a new "TimeoutError" DOMException.
 fn timeout_fired(cx: &mut JSContext, id: u64) {

@@ -88,6 +88,31 @@ macro_rules! reflect_url_attribute {
     };
 }
 
+/// The getter and setter of an IDL attribute of type `long` that reflects
+/// the content attribute `$name`, limited to only non-negative numbers
+/// ([`Element::reflected_non_negative_long`]: -1 when absent or invalid;
+/// [`Element::set_reflected_non_negative_long`]: a negative value throws an
+/// "IndexSizeError").
+#[macro_export]
+macro_rules! reflect_non_negative_long_attribute {
+    ($(#[$doc:meta])* |$this:ident| $element:expr, $getter:ident, $setter:ident, $name:literal) => {
+        $(#[$doc])*
+        fn $getter(&self, _cx: &mut mozjs::context::JSContext) -> i32 {
+            let $this = self;
+            $element.reflected_non_negative_long($name)
+        }
+
+        fn $setter(
+            &self,
+            _cx: &mut mozjs::context::JSContext,
+            value: i32,
+        ) -> $crate::dom::bindings::error::Fallible<()> {
+            let $this = self;
+            $element.set_reflected_non_negative_long($name, value)
+        }
+    };
+}
+
 /// The reflected attributes that `input` and `textarea` (the text
 /// controls) both have, for an impl whose type has an `element()`; `$page`
 /// and `$prefix` make each interface's own spec links (`input.html`,
@@ -131,39 +156,17 @@ macro_rules! text_control_reflected_attributes {
             |this| this.element(), Required, SetRequired, "required"
         );
 
-        #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-maxlength>:")]
-        /// reflects `maxlength`, limited to only non-negative numbers (-1
-        /// when absent or invalid).
-        fn MaxLength(&self, _cx: &mut mozjs::context::JSContext) -> i32 {
-            self.element().reflected_non_negative_long("maxlength")
-        }
+        $crate::reflect_non_negative_long_attribute!(
+            #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-maxlength>:")]
+            /// reflects `maxlength`, limited to only non-negative numbers.
+            |this| this.element(), MaxLength, SetMaxLength, "maxlength"
+        );
 
-        /// On setting a negative value: throw an "IndexSizeError".
-        fn SetMaxLength(
-            &self,
-            _cx: &mut mozjs::context::JSContext,
-            value: i32,
-        ) -> $crate::dom::bindings::error::Fallible<()> {
-            self.element()
-                .set_reflected_non_negative_long("maxlength", value)
-        }
-
-        #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-minlength>:")]
-        /// reflects `minlength`, limited to only non-negative numbers (-1
-        /// when absent or invalid).
-        fn MinLength(&self, _cx: &mut mozjs::context::JSContext) -> i32 {
-            self.element().reflected_non_negative_long("minlength")
-        }
-
-        /// On setting a negative value: throw an "IndexSizeError".
-        fn SetMinLength(
-            &self,
-            _cx: &mut mozjs::context::JSContext,
-            value: i32,
-        ) -> $crate::dom::bindings::error::Fallible<()> {
-            self.element()
-                .set_reflected_non_negative_long("minlength", value)
-        }
+        $crate::reflect_non_negative_long_attribute!(
+            #[doc = concat!("<https://html.spec.whatwg.org/multipage/", $page, "#dom-", $prefix, "-minlength>:")]
+            /// reflects `minlength`, limited to only non-negative numbers.
+            |this| this.element(), MinLength, SetMinLength, "minlength"
+        );
     };
 }
 
