@@ -14,8 +14,12 @@ first (steady state) and, separately, the first iteration (which includes
 compiling and warming up under the instrumentation); per configuration the
 median over processes; the printed ratio is that median over the "off"
 median, with a 95 % bootstrap interval (processes resampled with
-replacement, 4000 times). Wall time: the machine's noise is in the
-intervals; say what else was running when you quote a figure.
+replacement, 4000 times). A second table pairs each configuration's
+process with the `off` process of the same round (the median of those
+ratios, bootstrap over rounds): the VM's speed drifts by 15 % and more
+between rounds, which the pairing cancels and the ratio of medians does not.
+Wall time: the machine's noise is in the intervals; say what else was
+running when you quote a figure.
 
 Usage: run.py --jsprof PATH [--rounds N] [--workloads a,b] [--configs off,10,1]
               [--iterations N] [--json FILE]
@@ -292,6 +296,18 @@ GROUPS = [
 ]
 
 
+SAMPLER_GROUPS = ("sampler: signal handler", "sampler: resolution and traces")
+
+
+def count_samples(trace_path):
+    """The number of samples in a trace the shell wrote (None without one)."""
+    try:
+        with open(trace_path) as f:
+            return len(json.load(f).get("samples", []))
+    except (OSError, ValueError):
+        return None
+
+
 def classify(symbol):
     if symbol.endswith("[???]"):
         # No object file: code SpiderMonkey generated at run time.
@@ -348,11 +364,16 @@ def callgrind_main(args, workloads, configs, root):
     loads = {w: p[:-len(".html")] + ".load.html" for w, p in pages.items()}
     trace_path = os.path.join(root, "trace.json")
     table = {}
+    whole = {}
+    samples = {}
     for w in workloads:
         for c in configs:
             out_file = os.path.join(root, f"callgrind.{w}.{c}.out")
+            if os.path.exists(trace_path):
+                os.remove(trace_path)
             total, groups = callgrind(args.jsprof, c, pages[w], trace_path, out_file,
                                       args.timeout * 20)
+            samples[(w, c)] = count_samples(trace_path)
             if args.no_subtract:
                 base_total, base_groups = 0, {}
             else:
@@ -361,6 +382,7 @@ def callgrind_main(args, workloads, configs, root):
             work = {g: groups.get(g, 0) - base_groups.get(g, 0)
                     for g in set(groups) | set(base_groups)}
             table[(w, c)] = (total - base_total, work)
+            whole[(w, c)] = groups
             log(f"callgrind {w} {c}: {total - base_total:,} instructions in the iterations")
     n = args.iterations or "default"
     what = "the whole process" if args.no_subtract else "the page's load subtracted"
@@ -373,6 +395,15 @@ def callgrind_main(args, workloads, configs, root):
         for c in configs[1:]:
             total, work = table[(w, c)]
             print(f"  {c:>6}: {total / 1e6:,.1f} M  x{total / base_total:.3f}")
+            n = samples.get((w, c))
+            if n:
+                # The sampler's own work per sample, from the whole run
+                # (valgrind runs the program 30-100x slower, so a wall-clock
+                # interval yields that many more samples than natively: the
+                # per-sample figure is what carries over).
+                mine = sum(whole[(w, c)].get(g, 0) for g in SAMPLER_GROUPS)
+                print(f"          {n:,} samples; the sampler's signal handler and resolution: "
+                      f"{mine / n:,.0f} instructions per sample")
             deltas = sorted(((work.get(g, 0) - base_work.get(g, 0), g)
                              for g in set(work) | set(base_work)), reverse=True)
             for d, g in deltas:
@@ -512,6 +543,14 @@ def bootstrap_ratio(base, other, reps=4000, seed=1):
     return ratios[int(0.025 * reps)], ratios[int(0.975 * reps) - 1]
 
 
+def bootstrap_median(values, reps=4000, seed=1):
+    """The 95 % bootstrap interval of the median of `values`."""
+    rng = random.Random(seed)
+    medians = sorted(statistics.median(rng.choices(values, k=len(values)))
+                     for _ in range(reps))
+    return medians[int(0.025 * reps)], medians[int(0.975 * reps) - 1]
+
+
 def loadavg():
     try:
         return os.getloadavg()[0]
@@ -616,6 +655,23 @@ def main():
             lof, hif = bootstrap_ratio(base_first, first)
             line += f"{f'{rs:.3f} [{lo:.3f}-{hi:.3f}]':>28}{f'{rf:.3f} [{lof:.3f}-{hif:.3f}]':>28}"
             summary[w][c] = {"steady": [rs, lo, hi], "first": [rf, lof, hif]}
+        print(line)
+    # The machine's speed drifts between rounds (the `off` processes of one
+    # run differ by 15-17 % here), and each round runs every configuration
+    # back to back: the ratio within a round cancels that drift.
+    print("\npaired: median over rounds of (steady of the configuration / steady of `off`"
+          " in the same round), 95 % bootstrap interval over rounds\n")
+    print(f"{'workload':<12}" + "".join(
+        f"{(c if base_config(c) == 'inst' else f'{base_config(c)} ms{c[len(base_config(c)):]}'):>28}"
+        for c in configs[1:]))
+    for w in workloads:
+        line = f"{w:<12}"
+        for c in configs[1:]:
+            ratios = [s / b for (s, _), (b, _) in zip(results[w][c], results[w]["off"])]
+            m = statistics.median(ratios)
+            lo, hi = bootstrap_median(ratios)
+            line += f"{f'{m:.3f} [{lo:.3f}-{hi:.3f}]':>28}"
+            summary[w][c]["paired"] = [m, lo, hi]
         print(line)
     if args.json:
         with open(args.json, "w") as f:
