@@ -29,10 +29,19 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-const CHROMIUM_TRACE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../components/trace/tests/data/chromium.json"
-);
+/// This crate's directory, read at run time: the compiled-in path is the
+/// checkout that built the binary, which a target directory shared between
+/// checkouts (see README.md) may have taken from another, since deleted, one.
+fn manifest_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+}
+
+/// A trace Chromium wrote (components/trace/tests/data).
+fn chromium_trace() -> PathBuf {
+    manifest_dir().join("../components/trace/tests/data/chromium.json")
+}
 
 fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -42,7 +51,7 @@ fn read_json(path: &Path) -> serde_json::Value {
 fn convert_writes_every_format_next_to_the_trace() {
     let dir = temp_dir("convert");
     let trace = dir.join("chromium.json");
-    std::fs::copy(CHROMIUM_TRACE, &trace).unwrap();
+    std::fs::copy(chromium_trace(), &trace).unwrap();
     for (format, file) in [
         ("firefox", "chromium.firefox.json"),
         ("cpuprofile", "chromium.cpuprofile"),
@@ -116,7 +125,7 @@ fn merge_aggregates_a_directory_and_skips_bad_traces() {
     let traces = dir.join("traces");
     std::fs::create_dir(&traces).unwrap();
     for i in 0..5 {
-        std::fs::copy(CHROMIUM_TRACE, traces.join(format!("t{i}.json"))).unwrap();
+        std::fs::copy(chromium_trace(), traces.join(format!("t{i}.json"))).unwrap();
     }
     std::fs::write(traces.join("t5.json"), "{").unwrap();
     let (stdout, stderr) = ok(jsprof(
@@ -127,7 +136,7 @@ fn merge_aggregates_a_directory_and_skips_bad_traces() {
         stderr.contains("skipped traces/t5.json: $: EOF while parsing"),
         "{stderr}"
     );
-    let one = read_json(Path::new(CHROMIUM_TRACE));
+    let one = read_json(&chromium_trace());
     let samples = one["samples"].as_array().unwrap().len();
     assert!(
         stdout.starts_with(&format!(
@@ -153,9 +162,10 @@ fn merge_aggregates_a_directory_and_skips_bad_traces() {
 
 #[test]
 fn report_prints_both_call_trees() {
+    let trace = chromium_trace();
     let (stdout, _) = ok(jsprof(
         Path::new("."),
-        &["report", CHROMIUM_TRACE, "--min-percent", "5"],
+        &["report", trace.to_str().unwrap(), "--min-percent", "5"],
     ));
     let top_down = stdout.find("top-down call tree").unwrap();
     let bottom_up = stdout.find("bottom-up call tree").unwrap();
@@ -240,7 +250,7 @@ fn esbuild() -> PathBuf {
 /// Bundles tests/sourcemap-app with esbuild (minified, with a source map
 /// of the given kind) into `dir`; returns the bundle's text.
 fn bundle(dir: &Path, sourcemap: &str) -> String {
-    let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sourcemap-app");
+    let app = manifest_dir().join("tests/sourcemap-app");
     std::fs::create_dir_all(dir.join("src")).unwrap();
     for file in ["app.js", "math.js"] {
         std::fs::copy(app.join(file), dir.join("src").join(file)).unwrap();

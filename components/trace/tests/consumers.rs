@@ -86,8 +86,17 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// This crate's directory, read at run time: the compiled-in path is the
+/// checkout that built the binary, which a target directory shared between
+/// checkouts (see README.md) may have taken from another, since deleted, one.
+fn manifest_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+}
+
 fn run_node(script: &str, dir: &Path, files: &[String]) {
-    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/consumers");
+    let scripts = manifest_dir().join("tests/consumers");
     let output = Command::new("node")
         .arg(scripts.join(script))
         .arg(node_modules())
@@ -128,7 +137,7 @@ fn speedscope_app_imports_speedscope_and_cpuprofile_files() {
     let dir = temp_dir("speedscope");
     let mut files = write_fixtures(&dir, Format::Speedscope, ".speedscope.json");
     files.extend(write_fixtures(&dir, Format::Cpuprofile, ".cpuprofile"));
-    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/consumers");
+    let scripts = manifest_dir().join("tests/consumers");
     let output = Command::new("python3")
         .arg(scripts.join("speedscope.py"))
         .arg(node_modules())

@@ -52,7 +52,12 @@ fn run() -> Result<ExitCode, String> {
     if !APPS.contains(&app.as_str()) {
         return Err(format!("unknown app `{app}` (one of {})", APPS.join(", ")));
     }
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // The checkout: `./mach todomvc` names it (the compiled-in path is the
+    // checkout that built this binary, which a target directory shared
+    // between checkouts may have from another one).
+    let repo = std::env::var_os("JSPROF_CHECKOUT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."));
     let scratch = tempfile::tempdir().map_err(|e| format!("cannot create a directory: {e}"))?;
     let fallback = thirdparty::todomvc_files(&repo, scratch.path())?;
     let hosts = Hosts::default();
