@@ -700,29 +700,63 @@ void fuzz_mutate(WalkFuzz* fz, const JS::ProfilingFrameIterator::RegisterState& 
   *mutation = pcc | (fpc << 4) | (spc << 8);
 }
 
-void fuzz_violation(WalkFuzzKind kind,
+/* Whether `frame` is on the real frame-pointer chain (saved frame pointers
+ * followed up from the real fp while they go up the stack): then it is a
+ * frame of some code (a stub's, a trampoline's, an exit frame, C++ built
+ * with frame pointers), not stray stack memory. A hint for the report. */
+bool fuzz_in_chain(uintptr_t sp, uintptr_t base, uintptr_t fp, uintptr_t frame) {
+  for (int hop = 0; hop < 100000 && fp >= sp && fp < base; hop++) {
+    if (fp == frame) {
+      return true;
+    }
+    uintptr_t up = fuzz_stack_word(sp, base, fp);
+    if (up <= fp) {
+      return false;
+    }
+    fp = up;
+  }
+  return false;
+}
+
+/* What a checked walk found first (kind FUZZ_KINDS: nothing). */
+struct FuzzFinding {
+  WalkFuzzKind kind;
+  uintptr_t frame;
+  uint32_t index;
+};
+
+void fuzz_violation(const FuzzFinding& found,
                     const JS::ProfilingFrameIterator::RegisterState& st,
                     const JS::ProfilingFrameIterator::RegisterState& regs,
-                    uintptr_t frame, uintptr_t base, uint32_t start,
-                    uint32_t reference_start, uint32_t mutation,
-                    uint32_t index) {
-  fuzz_add(FUZZ_AT(violations) + kind);
+                    uintptr_t base, uint32_t start, uint32_t reference_start,
+                    uint32_t mutation, uint32_t minimal) {
+  fuzz_add(FUZZ_AT(violations) + found.kind);
   uint64_t n = gFuzzViolationCount.fetch_add(1, std::memory_order_relaxed);
   const uint64_t half = WALK_FUZZ_RECORDS / 2;
   WalkFuzzViolation& v = gFuzzViolations[n < half ? n : half + n % half];
+  uintptr_t sp = uintptr_t(regs.sp);
   v.pc = uint64_t(uintptr_t(st.pc));
   v.sp = uint64_t(uintptr_t(st.sp));
   v.fp = uint64_t(uintptr_t(st.fp));
   v.real_pc = uint64_t(uintptr_t(regs.pc));
-  v.real_sp = uint64_t(uintptr_t(regs.sp));
+  v.real_sp = uint64_t(sp);
   v.real_fp = uint64_t(uintptr_t(regs.fp));
-  v.frame = frame;
+  v.frame = found.frame;
   v.base = base;
-  v.kind = kind;
+  /* The frame's header words (caller's fp, return address, descriptor)
+   * and its caller's, where they are on the stack. */
+  uintptr_t caller = sp ? fuzz_stack_word(sp, base, found.frame) : 0;
+  for (int w = 0; w < 3; w++) {
+    v.words[w] = sp ? fuzz_stack_word(sp, base, found.frame + 8 * w) : 0;
+    v.words[3 + w] = sp && caller ? fuzz_stack_word(sp, base, caller + 8 * w) : 0;
+  }
+  v.kind = found.kind;
   v.start = start;
   v.reference_start = reference_start;
   v.mutation = mutation;
-  v.index = index;
+  v.index = found.index;
+  v.minimal = minimal;
+  v.in_chain = sp && fuzz_in_chain(sp, base, uintptr_t(regs.fp), found.frame);
   v.pad_ = 0;
 }
 
@@ -741,21 +775,19 @@ void fuzz_enqueue(WalkFuzz* fz, void* addr) {
   fuzz_add(FUZZ_AT(queued));
 }
 
-/* One fuzzed walk from `st`, checked against the reference. */
-void fuzz_walk(JSContext* cx, WalkFuzz* fz,
-               const JS::ProfilingFrameIterator::RegisterState& regs,
-               const JS::ProfilingFrameIterator::RegisterState& st,
-               uint32_t mutation, uint64_t position) {
-  uint32_t pcc = mutation & 15, fpc = (mutation >> 4) & 15;
+/* Walks from `st` and checks the walk against the reference; returns the
+ * first violation. `record`: count the frames, queue the return addresses
+ * and count an unverified walk (not when minimising). */
+FuzzFinding fuzz_check(JSContext* cx, WalkFuzz* fz,
+                       const JS::ProfilingFrameIterator::RegisterState& regs,
+                       const JS::ProfilingFrameIterator::RegisterState& st,
+                       uint64_t position, bool record, uint32_t* start) {
+  FuzzFinding found{FUZZ_KINDS, 0, 0};
   uint64_t before[JIT_WALK_START_COUNT], after[JIT_WALK_START_COUNT];
   fuzz_counts(before);
   JS::ProfilingFrameIterator it(cx, st, mozilla::Some(position));
   fuzz_counts(after);
-  uint32_t start = fuzz_start_of(before, after);
-  fuzz_add(FUZZ_AT(walks));
-  fuzz_add(FUZZ_AT(walks_by_start) + start);
-  fuzz_add(FUZZ_AT(walks_by_pc) + pcc);
-  fuzz_add(FUZZ_AT(walks_by_fp) + fpc);
+  *start = fuzz_start_of(before, after);
   uintptr_t base = fz->base;
   uintptr_t lo = uintptr_t(st.sp) < uintptr_t(regs.sp) ? uintptr_t(st.sp)
                                                           : uintptr_t(regs.sp);
@@ -763,24 +795,23 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
   bool unguarded = gFuzzUnguarded.load(std::memory_order_relaxed);
   uintptr_t prev = 0;
   uint32_t index = 0, queued = 0;
-  auto violation = [&](WalkFuzzKind kind, uintptr_t frame) {
-    fuzz_violation(kind, st, regs, frame, base, start, fz->reference_start,
-                   mutation, index);
-    fuzz_add(FUZZ_AT(violations_by_pc) + pcc);
-    fuzz_add(FUZZ_AT(violations_by_fp) + fpc);
+  auto note = [&](WalkFuzzKind kind, uintptr_t a) {
+    if (found.kind == FUZZ_KINDS) {
+      found = FuzzFinding{kind, a, index};
+    }
   };
   for (; !it.done(); ++it, index++) {
     uintptr_t a = uintptr_t(it.stackAddress());
     if (index >= bound) {
-      violation(FUZZ_BOUND, a);
+      note(FUZZ_BOUND, a);
       break;
     }
     if (a < lo || a >= base) {
-      violation(FUZZ_RANGE, a);
+      note(FUZZ_RANGE, a);
       break;
     }
     if (a < prev) {
-      violation(FUZZ_ORDER, a);
+      note(FUZZ_ORDER, a);
       break;
     }
     prev = a;
@@ -789,20 +820,21 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
        * may be the leaf being built (real, not walked by the reference). */
       bool leaf = fz->reference_start == 3 && a < fz->first_jit;
       if (fz->complete && !leaf) {
-        violation(FUZZ_FALSE_FRAME, a);
-        fuzz_add(FUZZ_AT(false_by_start) + start);
-      } else {
+        note(FUZZ_FALSE_FRAME, a);
+      } else if (record) {
         fuzz_add(FUZZ_AT(unverified));
-        fuzz_add(FUZZ_AT(unverified_by_start) + start);
+        fuzz_add(FUZZ_AT(unverified_by_start) + *start);
       }
       if (!unguarded) {
         break;
       }
     }
-    fuzz_add(FUZZ_AT(frames));
+    if (record) {
+      fuzz_add(FUZZ_AT(frames));
+    }
     mozilla::Maybe<JS::ProfilingFrameIterator::Frame> f =
         it.getPhysicalFrameWithoutLabel();
-    if (f.isSome() && queued < 4 &&
+    if (f.isSome() && record && queued < 4 &&
         (f->kind == JS::ProfilingFrameIterator::Frame_Baseline ||
          f->kind == JS::ProfilingFrameIterator::Frame_Ion)) {
       fuzz_enqueue(fz, f->returnAddress());
@@ -815,6 +847,49 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
       (void)label_len;
     }
   }
+  return found;
+}
+
+/* One fuzzed walk from `st`, checked against the reference. A false frame
+ * (guarded) is minimised: the smallest part of the mutation (pc 1, fp 2,
+ * sp 4) that still leads a walk to it, the rest being the real registers. */
+void fuzz_walk(JSContext* cx, WalkFuzz* fz,
+               const JS::ProfilingFrameIterator::RegisterState& regs,
+               const JS::ProfilingFrameIterator::RegisterState& st,
+               uint32_t mutation, uint64_t position) {
+  uint32_t pcc = mutation & 15, fpc = (mutation >> 4) & 15;
+  uint32_t start = 0;
+  FuzzFinding found = fuzz_check(cx, fz, regs, st, position, true, &start);
+  fuzz_add(FUZZ_AT(walks));
+  fuzz_add(FUZZ_AT(walks_by_start) + start);
+  fuzz_add(FUZZ_AT(walks_by_pc) + pcc);
+  fuzz_add(FUZZ_AT(walks_by_fp) + fpc);
+  if (found.kind == FUZZ_KINDS) {
+    return;
+  }
+  uint32_t minimal = 7;
+  if (found.kind == FUZZ_FALSE_FRAME &&
+      !gFuzzUnguarded.load(std::memory_order_relaxed)) {
+    for (uint32_t m : {1u, 2u, 4u, 3u, 5u, 6u}) {
+      JS::ProfilingFrameIterator::RegisterState t = regs;
+      t.pc = (m & 1) ? st.pc : regs.pc;
+      t.fp = (m & 2) ? st.fp : regs.fp;
+      t.sp = (m & 4) ? st.sp : regs.sp;
+      uint32_t ignored = 0;
+      if (fuzz_check(cx, fz, regs, t, position, false, &ignored).kind ==
+          FUZZ_FALSE_FRAME) {
+        minimal = m;
+        break;
+      }
+    }
+  }
+  fuzz_violation(found, st, regs, fz->base, start, fz->reference_start,
+                 mutation, minimal);
+  if (found.kind == FUZZ_FALSE_FRAME) {
+    fuzz_add(FUZZ_AT(false_by_start) + start);
+  }
+  fuzz_add(FUZZ_AT(violations_by_pc) + pcc);
+  fuzz_add(FUZZ_AT(violations_by_fp) + fpc);
 }
 
 bool fuzz_walk_selected() {
@@ -871,7 +946,8 @@ void fuzz_drain(JSContext* cx) {
     if (frames == 0 || !labelled) {
       JS::ProfilingFrameIterator::RegisterState at;
       at.pc = addr;
-      fuzz_violation(FUZZ_UNRESOLVED, at, none, 0, fz->base, 0, 0, 0, 0);
+      fuzz_violation(FuzzFinding{FUZZ_UNRESOLVED, 0, 0}, at, none, fz->base, 0,
+                     0, 0, 0);
     } else {
       fuzz_add(FUZZ_AT(resolved));
     }

@@ -205,9 +205,14 @@ struct WalkFuzzStats {
 };
 
 /* One violation, for minimising it: the fuzzed registers, the real ones,
- * the offending frame's stack address, the stack base, the starts of the
- * fuzzed and the reference walk, the mutation (pc class | fp class << 4 |
- * sp class << 8) and the frame's index in the fuzzed walk. */
+ * the offending frame's stack address, the stack base, the header words of
+ * that frame and of its caller (caller's fp, return address, descriptor;
+ * 0 off the stack), the starts of the fuzzed and the reference walk, the
+ * mutation (pc class | fp class << 4 | sp class << 8), the frame's index
+ * in the fuzzed walk, the smallest part of the mutation that still leads a
+ * walk to the false frame (pc 1 | fp 2 | sp 4; 7 when not minimised), and
+ * whether the frame is on the real frame-pointer chain (a frame of some
+ * code rather than stray stack memory). */
 struct WalkFuzzViolation {
   uint64_t pc;
   uint64_t sp;
@@ -217,12 +222,15 @@ struct WalkFuzzViolation {
   uint64_t real_fp;
   uint64_t frame;
   uint64_t base;
+  uint64_t words[6];
   /* WalkFuzzKind. */
   uint32_t kind;
   uint32_t start;
   uint32_t reference_start;
   uint32_t mutation;
   uint32_t index;
+  uint32_t minimal;
+  uint32_t in_chain;
   uint32_t pad_;
 };
 
@@ -242,7 +250,7 @@ static_assert(sizeof(ResolvedJitRec) == 24 && alignof(ResolvedJitRec) == 8,
               "ResolvedJitRec's layout");
 static_assert(sizeof(WalkFuzzStats) % 8 == 0 && alignof(WalkFuzzStats) == 8,
               "WalkFuzzStats is all 64-bit counters");
-static_assert(sizeof(WalkFuzzViolation) == 88 &&
+static_assert(sizeof(WalkFuzzViolation) == 144 &&
                   alignof(WalkFuzzViolation) == 8,
               "WalkFuzzViolation's layout");
 #endif

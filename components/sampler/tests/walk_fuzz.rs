@@ -178,7 +178,7 @@ fn report(stats: &WalkFuzzStats) {
                 .unwrap_or("not-started")
         };
         println!(
-            "  violation {}: pc {:#x} sp {:#x} fp {:#x} (real pc {:#x} sp {:#x} fp {:#x}, base {:#x}) frame {:#x} #{} start {} reference {} mutation pc {} fp {} sp {}",
+            "  violation {}: pc {:#x} sp {:#x} fp {:#x} (real pc {:#x} sp {:#x} fp {:#x}, base {:#x}) frame {:#x} #{} start {} reference {} mutation pc {} fp {} sp {}; minimal {}, on the fp chain {}, header {:#x?}",
             WALK_FUZZ_KIND_NAMES.get(v.kind as usize).unwrap_or(&"?"),
             v.pc,
             v.sp,
@@ -193,7 +193,10 @@ fn report(stats: &WalkFuzzStats) {
             start(v.reference_start),
             v.mutation & 15,
             (v.mutation >> 4) & 15,
-            (v.mutation >> 8) & 15
+            (v.mutation >> 8) & 15,
+            ["?", "pc", "fp", "pc+fp", "sp", "pc+sp", "fp+sp", "all"][v.minimal as usize & 7],
+            v.in_chain != 0,
+            v.words
         );
     }
 }
@@ -228,7 +231,8 @@ fn main() {
         "walk_fuzz: {walks} fuzzed walks per sample, seed {seed:#x}, {seconds} s, interval {interval_ms} ms{}",
         if unguarded { ", unguarded" } else { "" }
     );
-    assert!(UseInternalJobQueues(rt.cx()));
+    // SAFETY: before any job is enqueued, on the context's thread.
+    assert!(unsafe { UseInternalJobQueues(rt.cx()) });
     let registry = ScriptRegistry::new();
     registry.register(
         APP,
@@ -276,7 +280,8 @@ fn main() {
         );
         let left = end.saturating_duration_since(Instant::now()).as_millis();
         run(&mut rt, global.get(), 1000, &format!("round({});", left.clamp(200, 5000)));
-        RunJobs(rt.cx());
+        // SAFETY: on the context's thread, no JS on the stack.
+        unsafe { RunJobs(rt.cx()) };
         let trace = session.stop().expect("the session stops");
         samples += trace.samples.len();
         rounds += 1;
