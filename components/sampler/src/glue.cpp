@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
@@ -957,12 +958,63 @@ void fuzz_drain(JSContext* cx) {
   fz->draining.store(false, std::memory_order_relaxed);
 }
 
+/* For a process fuzzed through the environment (./mach stress, the shell):
+ * the counters on stderr at exit. Per-start arrays in
+ * js::ProfilerJitWalkStart's order, then "not started". */
+void fuzz_print_at_exit() {
+  uint64_t w[kFuzzWords];
+  for (size_t i = 0; i < kFuzzWords; i++) {
+    w[i] = gFuzzStats[i].load(std::memory_order_relaxed);
+  }
+  WalkFuzzStats st;
+  memcpy(&st, w, sizeof(st));
+  fprintf(stderr,
+          "jsprof walk fuzz: samples %llu, walks %llu (skipped %llu), frames "
+          "%llu, unverified %llu, addresses queued %llu resolved %llu "
+          "dropped %llu; violations bound %llu range %llu order %llu "
+          "false-frame %llu unresolved %llu\n",
+          (unsigned long long)st.samples, (unsigned long long)st.walks,
+          (unsigned long long)st.skipped, (unsigned long long)st.frames,
+          (unsigned long long)st.unverified, (unsigned long long)st.queued,
+          (unsigned long long)st.resolved, (unsigned long long)st.dropped,
+          (unsigned long long)st.violations[FUZZ_BOUND],
+          (unsigned long long)st.violations[FUZZ_RANGE],
+          (unsigned long long)st.violations[FUZZ_ORDER],
+          (unsigned long long)st.violations[FUZZ_FALSE_FRAME],
+          (unsigned long long)st.violations[FUZZ_UNRESOLVED]);
+  fprintf(stderr, "jsprof walk fuzz: by start (reference/fuzzed/false/unverified):");
+  for (uint32_t i = 0; i < WALK_FUZZ_STARTS; i++) {
+    fprintf(stderr, " %u:%llu/%llu/%llu/%llu", i,
+            (unsigned long long)st.reference_by_start[i],
+            (unsigned long long)st.walks_by_start[i],
+            (unsigned long long)st.false_by_start[i],
+            (unsigned long long)st.unverified_by_start[i]);
+  }
+  fprintf(stderr, "\n");
+  uint64_t total = gFuzzViolationCount.load();
+  for (uint64_t i = 0; i < total && i < WALK_FUZZ_RECORDS; i++) {
+    const WalkFuzzViolation& v = gFuzzViolations[i];
+    fprintf(stderr,
+            "jsprof walk fuzz: violation %u pc %#llx sp %#llx fp %#llx (real "
+            "%#llx %#llx %#llx) frame %#llx #%u start %u reference %u "
+            "mutation %#x minimal %u chain %u\n",
+            v.kind, (unsigned long long)v.pc, (unsigned long long)v.sp,
+            (unsigned long long)v.fp, (unsigned long long)v.real_pc,
+            (unsigned long long)v.real_sp, (unsigned long long)v.real_fp,
+            (unsigned long long)v.frame, v.index, v.start, v.reference_start,
+            v.mutation, v.minimal, v.in_chain);
+  }
+}
+
 /* JSPROF_WALK_FUZZ=N, JSPROF_WALK_FUZZ_SEED=S, JSPROF_WALK_FUZZ_UNGUARDED=1:
  * read once, on the first slot's creation (JS thread). */
 void fuzz_read_env() {
   static const bool once = [] {
     if (const char* n = getenv("JSPROF_WALK_FUZZ")) {
       gFuzzWalks.store(uint32_t(strtoul(n, nullptr, 10)));
+      if (gFuzzWalks.load() > 0) {
+        atexit(fuzz_print_at_exit);
+      }
     }
     if (const char* s = getenv("JSPROF_WALK_FUZZ_SEED")) {
       gFuzzSeed.store(strtoull(s, nullptr, 0));
