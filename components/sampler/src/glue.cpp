@@ -386,7 +386,7 @@ void fuzz_add(size_t at, uint64_t n = 1) {
   gFuzzStats[at].fetch_add(n, std::memory_order_relaxed);
 }
 
-/* The first WALK_FUZZ_RECORDS / 2 violations, then a ring of the latest. */
+/* The first 4 violations of each kind, then a ring of the latest. */
 WalkFuzzViolation gFuzzViolations[WALK_FUZZ_RECORDS];
 std::atomic<uint64_t> gFuzzViolationCount{0};
 
@@ -396,11 +396,14 @@ struct WalkFuzz {
   static constexpr uint32_t kQueueCap = 8192;
   uint64_t rng = 0;
   /* The thread's stack base, as SpiderMonkey computes it for a context of
-   * this thread (the walk's upper bound). */
+   * this thread (the walk's upper bound), and the lowest address of the
+   * thread's stack (pthread_getattr_np). */
   uintptr_t base = 0;
+  uintptr_t low = 0;
   /* The reference walk: its frames' stack addresses (in walk order, sorted
-   * when `sorted`), whether it is complete, how it started, and its first
-   * JIT frame. */
+   * when `sorted`), tagged with kTruthJit in bit 0 for JIT frames (frames
+   * are 8-byte aligned), whether it is complete, how it started, and its
+   * first JIT frame. */
   uintptr_t truth[kTruthCap];
   uint32_t truth_len = 0;
   bool sorted = true;
@@ -418,6 +421,10 @@ struct WalkFuzz {
   std::atomic<uint32_t> queue_len{0};
   std::atomic<bool> draining{false};
 };
+
+/* The tag of a JIT (not wasm) frame in WalkFuzz::truth: a wasm frame is no
+ * JIT frame header, and taking one for it is a false frame too. */
+constexpr uintptr_t kTruthJit = 1;
 
 uint64_t fuzz_next(WalkFuzz* fz) {
   /* xorshift64* */
@@ -510,14 +517,14 @@ void fuzz_reference(JSContext* cx, WalkFuzz* fz,
       overflow = true;
       break;
     }
-    uintptr_t a = uintptr_t(it.stackAddress());
+    uintptr_t a = uintptr_t(it.stackAddress()) | (it.isJSJit() ? kTruthJit : 0);
     if (fz->truth_len > 0 && a < fz->truth[fz->truth_len - 1]) {
       fz->sorted = false;
     }
     fz->truth[fz->truth_len++] = a;
     if (it.isJSJit()) {
       if (!fz->first_jit) {
-        fz->first_jit = a;
+        fz->first_jit = a & ~kTruthJit;
       }
       mozilla::Maybe<JS::ProfilingFrameIterator::Frame> f =
           it.getPhysicalFrameWithoutLabel();
@@ -731,10 +738,15 @@ void fuzz_violation(const FuzzFinding& found,
                     const JS::ProfilingFrameIterator::RegisterState& regs,
                     uintptr_t base, uint32_t start, uint32_t reference_start,
                     uint32_t mutation, uint32_t minimal) {
-  fuzz_add(FUZZ_AT(violations) + found.kind);
+  /* The first of each kind was counted before this one. */
+  uint64_t nth = gFuzzStats[FUZZ_AT(violations) + found.kind].fetch_add(
+      1, std::memory_order_relaxed);
   uint64_t n = gFuzzViolationCount.fetch_add(1, std::memory_order_relaxed);
-  const uint64_t half = WALK_FUZZ_RECORDS / 2;
-  WalkFuzzViolation& v = gFuzzViolations[n < half ? n : half + n % half];
+  const uint64_t per_kind = 4, kept = per_kind * FUZZ_KINDS;
+  const uint64_t ring = WALK_FUZZ_RECORDS - kept;
+  WalkFuzzViolation& v =
+      gFuzzViolations[nth < per_kind ? found.kind * per_kind + nth
+                                     : kept + n % ring];
   uintptr_t sp = uintptr_t(regs.sp);
   v.pc = uint64_t(uintptr_t(st.pc));
   v.sp = uint64_t(uintptr_t(st.sp));
@@ -816,7 +828,7 @@ FuzzFinding fuzz_check(JSContext* cx, WalkFuzz* fz,
       break;
     }
     prev = a;
-    if (!fuzz_in_truth(fz, a)) {
+    if (!fuzz_in_truth(fz, a | (it.isJSJit() ? kTruthJit : 0))) {
       /* A frame below the reference's first JIT frame after a window start
        * may be the leaf being built (real, not walked by the reference). */
       bool leaf = fz->reference_start == 3 && a < fz->first_jit;
@@ -888,6 +900,12 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
                  mutation, minimal);
   if (found.kind == FUZZ_FALSE_FRAME) {
     fuzz_add(FUZZ_AT(false_by_start) + start);
+    uint32_t spc = (mutation >> 8) & 15;
+    bool record = start == 5 || start == 6;
+    if ((start == 4 || record) && (record || fpc == 0 || fpc == 7) &&
+        spc <= 1) {
+      fuzz_add(FUZZ_AT(false_reachable));
+    }
   }
   fuzz_add(FUZZ_AT(violations_by_pc) + pcc);
   fuzz_add(FUZZ_AT(violations_by_fp) + fpc);
@@ -905,9 +923,15 @@ void fuzz_sample(CaptureSlot* slot,
   uint32_t n = gFuzzWalks.load(std::memory_order_relaxed);
   WalkFuzz* fz = slot->fuzz;
   uintptr_t sp = uintptr_t(regs.sp);
-  /* Only on the thread's own stack (not a signal stack), with the walk. */
-  if (!n || !fuzz_walk_selected() || sp >= fz->base ||
-      fz->base - sp > (uintptr_t(1) << 30)) {
+  if (!n || !fuzz_walk_selected()) {
+    return;
+  }
+  /* Only on the thread's own stack: a signal handler running on an
+   * alternate stack (SpiderMonkey's wasm trap handler, SA_ONSTACK) can be
+   * interrupted by the sampling signal, and between that stack and the
+   * thread's lies unmapped memory (README, "Not done yet"). */
+  if (sp < fz->low || sp >= fz->base) {
+    fuzz_add(FUZZ_AT(skipped), n);
     return;
   }
   fuzz_add(FUZZ_AT(samples));
@@ -991,9 +1015,11 @@ void fuzz_print_at_exit() {
             (unsigned long long)st.unverified_by_start[i]);
   }
   fprintf(stderr, "\n");
-  uint64_t total = gFuzzViolationCount.load();
-  for (uint64_t i = 0; i < total && i < WALK_FUZZ_RECORDS; i++) {
+  for (uint64_t i = 0; i < WALK_FUZZ_RECORDS; i++) {
     const WalkFuzzViolation& v = gFuzzViolations[i];
+    if (v.kind == 0 && v.pc == 0 && v.frame == 0) {
+      continue;
+    }
     fprintf(stderr,
             "jsprof walk fuzz: violation %u pc %#llx sp %#llx fp %#llx (real "
             "%#llx %#llx %#llx) frame %#llx #%u start %u reference %u "
@@ -1034,6 +1060,15 @@ WalkFuzz* fuzz_new(pid_t tid) {
   }
   WalkFuzz* fz = new WalkFuzz();
   fz->base = uintptr_t(js::GetNativeStackBaseImpl());
+  pthread_attr_t attr;
+  void* low = nullptr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+  }
+  /* Unknown bounds: fuzz nothing (every sample is skipped). */
+  fz->low = low ? uintptr_t(low) : fz->base;
   fz->rng = (gFuzzSeed.load() ^ (uint64_t(tid) * 0x9e3779b97f4a7c15ull)) | 1;
   return fz;
 }
@@ -1356,16 +1391,18 @@ bool jsprof_walk_fuzz_stats(WalkFuzzStats* out) {
 #endif
 }
 
-/* Copies up to `cap` violation records (the first WALK_FUZZ_RECORDS / 2,
- * then the latest); returns how many. A record being written by a handler
- * at that moment may be torn (diagnostics only). */
+/* Copies up to `cap` violation records (the first 4 of each kind, then
+ * the latest), leaving out empty slots; returns how many. A record being
+ * written by a handler at that moment may be torn (diagnostics only). */
 size_t jsprof_walk_fuzz_violations(WalkFuzzViolation* out, size_t cap) {
 #ifdef JSPROF_WALK_FUZZ
-  uint64_t total = gFuzzViolationCount.load(std::memory_order_relaxed);
-  size_t n = total < WALK_FUZZ_RECORDS ? size_t(total)
-                                       : size_t(WALK_FUZZ_RECORDS);
-  n = n < cap ? n : cap;
-  memcpy(out, gFuzzViolations, n * sizeof(WalkFuzzViolation));
+  size_t n = 0;
+  for (size_t i = 0; i < WALK_FUZZ_RECORDS && n < cap; i++) {
+    if (gFuzzViolations[i].kind != 0 || gFuzzViolations[i].pc != 0 ||
+        gFuzzViolations[i].frame != 0) {
+      out[n++] = gFuzzViolations[i];
+    }
+  }
   return n;
 #else
   (void)out;

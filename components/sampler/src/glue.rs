@@ -873,8 +873,8 @@ pub fn walk_fuzz_stats() -> Option<WalkFuzzStats> {
     unsafe { jsprof_walk_fuzz_stats(&mut out) }.then_some(out)
 }
 
-/// The violations the fuzzer recorded (the first 16, then the latest 16;
-/// a record written at the moment of the copy may be torn).
+/// The violations the fuzzer recorded (the first 4 of each kind, then the
+/// latest 12; a record written at the moment of the copy may be torn).
 pub fn walk_fuzz_violations() -> Vec<WalkFuzzViolation> {
     let mut out = vec![WalkFuzzViolation::default(); 64];
     // SAFETY: `out` has room for `out.len()` records, the capacity passed.

@@ -175,7 +175,9 @@ struct WalkFuzzStats {
   /* Samples whose interrupted state was fuzzed. */
   uint64_t samples;
   /* Fuzzed walks run, and mutated states not walked (pc in wasm code:
-   * wasm's own unwinder, not the start rules). */
+   * wasm's own unwinder, not the start rules; or the sample interrupted
+   * code running on another stack than the thread's, e.g. a signal
+   * handler's alternate stack: all its walks). */
   uint64_t walks;
   uint64_t skipped;
   /* Frames of fuzzed walks checked against the reference. */
@@ -185,6 +187,16 @@ struct WalkFuzzStats {
   uint64_t unverified;
   /* Violations by WalkFuzzKind. */
   uint64_t violations[FUZZ_KINDS];
+  /* False frames from states a thread can be in: walks started by the
+   * rules that do not take fp as the frame of the code at pc (a stub's or
+   * trampoline's fp, jit-stub-frame; the ABI-call record, cpp-from-*) with
+   * fp the real one or a saved frame pointer up the real chain (or any fp
+   * for the record starts, which do not read it) and sp real or nudged by
+   * less than 64 words. The rest mutate what the function-code rules
+   * (jit-body, jit-ion-ic, jit-window) take as given: that in Ion,
+   * Baseline, interpreter or IC code fp is that code's frame, and [sp] its
+   * return address in the windows. */
+  uint64_t false_reachable;
   /* Fuzzed walks' JIT return addresses queued for resolution, resolved,
    * and dropped (queue full or being drained). */
   uint64_t queued;
