@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <signal.h>
 #include <stddef.h>
@@ -863,6 +864,21 @@ FuzzFinding fuzz_check(JSContext* cx, WalkFuzz* fz,
   return found;
 }
 
+/* Whether the 16 bytes around `pc` are readable (process_vm_readv on the
+ * process itself: a syscall, async-signal-safe). A thread can only be
+ * interrupted in mapped code, but the fuzzer's pcs may come from code freed
+ * since (JIT code discarded by a GC or a session's end, whose table entry
+ * may stay while its sample position is in the buffer) or from any stack
+ * word; the start rules read the instruction bytes around a pc in function
+ * code. */
+bool fuzz_code_readable(void* pc) {
+  uint8_t bytes[16];
+  struct iovec local = {bytes, sizeof(bytes)};
+  struct iovec remote = {static_cast<uint8_t*>(pc) - 8, sizeof(bytes)};
+  return syscall(SYS_process_vm_readv, getpid(), &local, 1, &remote, 1, 0) ==
+         ssize_t(sizeof(bytes));
+}
+
 /* One fuzzed walk from `st`, checked against the reference. A false frame
  * (guarded) is minimised: the smallest part of the mutation (pc 1, fp 2,
  * sp 4) that still leads a walk to it, the rest being the real registers. */
@@ -940,7 +956,9 @@ void fuzz_sample(CaptureSlot* slot,
     JS::ProfilingFrameIterator::RegisterState st;
     uint32_t mutation = 0;
     fuzz_mutate(fz, regs, &st, &mutation);
-    if (js::wasm::InCompiledCode(st.pc)) {
+    if (js::wasm::InCompiledCode(st.pc) ||
+        (js::jit::AddressIsInExecutableMemory(st.pc) &&
+         !fuzz_code_readable(st.pc))) {
       fuzz_add(FUZZ_AT(skipped));
       continue;
     }

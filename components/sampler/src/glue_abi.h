@@ -175,7 +175,9 @@ struct WalkFuzzStats {
   /* Samples whose interrupted state was fuzzed. */
   uint64_t samples;
   /* Fuzzed walks run, and mutated states not walked (pc in wasm code:
-   * wasm's own unwinder, not the start rules; or the sample interrupted
+   * wasm's own unwinder, not the start rules; pc in JIT code that is not
+   * readable, freed since it was seen: no thread runs there; or the
+   * sample interrupted
    * code running on another stack than the thread's, e.g. a signal
    * handler's alternate stack: all its walks). */
   uint64_t walks;

@@ -138,7 +138,10 @@ fn report(stats: &WalkFuzzStats) {
             )
         })
         .collect();
-    println!("  by start (reference/fuzzed/false/unverified): {}", starts.join(", "));
+    println!(
+        "  by start (reference/fuzzed/false/unverified): {}",
+        starts.join(", ")
+    );
     let classes = |walks: &[u64], bad: &[u64]| -> String {
         (0..WALK_FUZZ_CLASSES as usize)
             .map(|c| format!("{c}:{}/{}", walks[c], bad[c]))
