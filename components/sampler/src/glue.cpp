@@ -378,6 +378,10 @@ void reset_buf(CaptureBuf* buf) {
 std::atomic<uint32_t> gFuzzWalks{0};
 std::atomic<uint64_t> gFuzzSeed{0x9e3779b97f4a7c15ull};
 std::atomic<bool> gFuzzUnguarded{false};
+/* JSPROF_WALK_FUZZ_MODEL=frames: fp only the real one or a saved frame
+ * pointer up the real chain, sp only real or nudged by less than 64 words,
+ * no garbage pc (what a thread's registers can hold; fuzz_mutate). */
+std::atomic<bool> gFuzzFramesOnly{false};
 
 constexpr size_t kFuzzWords = sizeof(WalkFuzzStats) / sizeof(uint64_t);
 std::atomic<uint64_t> gFuzzStats[kFuzzWords];
@@ -616,6 +620,11 @@ void fuzz_mutate(WalkFuzz* fz, const JS::ProfilingFrameIterator::RegisterState& 
   uint32_t pcc = uint32_t(fuzz_below(fz, 7));
   uint32_t fpc = uint32_t(fuzz_below(fz, 8));
   uint32_t spc = fuzz_below(fz, 2) ? 0 : 1 + uint32_t(fuzz_below(fz, 3));
+  if (gFuzzFramesOnly.load(std::memory_order_relaxed)) {
+    pcc = uint32_t(fuzz_below(fz, 6));
+    fpc = fuzz_below(fz, 2) ? 0 : 7;
+    spc = uint32_t(fuzz_below(fz, 2));
+  }
   uintptr_t pc = uintptr_t(regs.pc);
   switch (pcc) {
     case 1:
@@ -1065,6 +1074,9 @@ void fuzz_read_env() {
     }
     if (const char* u = getenv("JSPROF_WALK_FUZZ_UNGUARDED")) {
       gFuzzUnguarded.store(u[0] == '1');
+    }
+    if (const char* m = getenv("JSPROF_WALK_FUZZ_MODEL")) {
+      gFuzzFramesOnly.store(strcmp(m, "frames") == 0);
     }
     return true;
   }();
