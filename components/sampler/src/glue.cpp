@@ -391,7 +391,8 @@ void fuzz_add(size_t at, uint64_t n = 1) {
   gFuzzStats[at].fetch_add(n, std::memory_order_relaxed);
 }
 
-/* The first 4 violations of each kind, then a ring of the latest. */
+/* The first 4 violations of each kind, the first 4 false frames from
+ * reachable states, then a ring of the latest (fuzz_violation). */
 WalkFuzzViolation gFuzzViolations[WALK_FUZZ_RECORDS];
 std::atomic<uint64_t> gFuzzViolationCount{0};
 
@@ -747,16 +748,22 @@ void fuzz_violation(const FuzzFinding& found,
                     const JS::ProfilingFrameIterator::RegisterState& st,
                     const JS::ProfilingFrameIterator::RegisterState& regs,
                     uintptr_t base, uint32_t start, uint32_t reference_start,
-                    uint32_t mutation, uint32_t minimal) {
-  /* The first of each kind was counted before this one. */
+                    uint32_t mutation, uint32_t minimal, bool reachable) {
+  /* The first 4 of each kind, the first 4 false frames from reachable
+   * states, then a ring of the latest. */
   uint64_t nth = gFuzzStats[FUZZ_AT(violations) + found.kind].fetch_add(
       1, std::memory_order_relaxed);
+  uint64_t nth_reachable =
+      reachable ? gFuzzStats[FUZZ_AT(false_reachable)].fetch_add(
+                      1, std::memory_order_relaxed)
+                : UINT64_MAX;
   uint64_t n = gFuzzViolationCount.fetch_add(1, std::memory_order_relaxed);
-  const uint64_t per_kind = 4, kept = per_kind * FUZZ_KINDS;
+  const uint64_t per_kind = 4, kept = per_kind * FUZZ_KINDS + 4;
   const uint64_t ring = WALK_FUZZ_RECORDS - kept;
   WalkFuzzViolation& v =
-      gFuzzViolations[nth < per_kind ? found.kind * per_kind + nth
-                                     : kept + n % ring];
+      gFuzzViolations[nth_reachable < 4 ? kept - 4 + nth_reachable
+                      : nth < per_kind  ? found.kind * per_kind + nth
+                                        : kept + n % ring];
   uintptr_t sp = uintptr_t(regs.sp);
   v.pc = uint64_t(uintptr_t(st.pc));
   v.sp = uint64_t(uintptr_t(st.sp));
@@ -905,6 +912,15 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
   if (found.kind == FUZZ_KINDS) {
     return;
   }
+  /* sp above the real one by under 64 words (the stub has popped), never
+   * below it: the words under the real sp are dead, stale return addresses
+   * among them, which no stub at that pc has on its stack. */
+  uintptr_t lift = uintptr_t(st.sp) - uintptr_t(regs.sp);
+  bool sp_ok = uintptr_t(st.sp) >= uintptr_t(regs.sp) && lift < 64 * 8;
+  bool record = start == 5 || start == 6;
+  bool reachable = found.kind == FUZZ_FALSE_FRAME &&
+                   (start == 4 || record) &&
+                   (record || fpc == 0 || fpc == 7) && sp_ok;
   uint32_t minimal = 7;
   if (found.kind == FUZZ_FALSE_FRAME &&
       !gFuzzUnguarded.load(std::memory_order_relaxed)) {
@@ -922,15 +938,9 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
     }
   }
   fuzz_violation(found, st, regs, fz->base, start, fz->reference_start,
-                 mutation, minimal);
+                 mutation, minimal, reachable);
   if (found.kind == FUZZ_FALSE_FRAME) {
     fuzz_add(FUZZ_AT(false_by_start) + start);
-    uint32_t spc = (mutation >> 8) & 15;
-    bool record = start == 5 || start == 6;
-    if ((start == 4 || record) && (record || fpc == 0 || fpc == 7) &&
-        spc <= 1) {
-      fuzz_add(FUZZ_AT(false_reachable));
-    }
   }
   fuzz_add(FUZZ_AT(violations_by_pc) + pcc);
   fuzz_add(FUZZ_AT(violations_by_fp) + fpc);
@@ -999,7 +1009,7 @@ void fuzz_drain(JSContext* cx) {
       JS::ProfilingFrameIterator::RegisterState at;
       at.pc = addr;
       fuzz_violation(FuzzFinding{FUZZ_UNRESOLVED, 0, 0}, at, none, fz->base, 0,
-                     0, 0, 0);
+                     0, 0, 0, false);
     } else {
       fuzz_add(FUZZ_AT(resolved));
     }
@@ -1421,8 +1431,9 @@ bool jsprof_walk_fuzz_stats(WalkFuzzStats* out) {
 #endif
 }
 
-/* Copies up to `cap` violation records (the first 4 of each kind, then
- * the latest), leaving out empty slots; returns how many. A record being
+/* Copies up to `cap` violation records (the first 4 of each kind, the
+ * first 4 reachable false frames, then the latest), leaving out empty
+ * slots; returns how many. A record being
  * written by a handler at that moment may be torn (diagnostics only). */
 size_t jsprof_walk_fuzz_violations(WalkFuzzViolation* out, size_t cap) {
 #ifdef JSPROF_WALK_FUZZ

@@ -873,8 +873,9 @@ pub fn walk_fuzz_stats() -> Option<WalkFuzzStats> {
     unsafe { jsprof_walk_fuzz_stats(&mut out) }.then_some(out)
 }
 
-/// The violations the fuzzer recorded (the first 4 of each kind, then the
-/// latest 12; a record written at the moment of the copy may be torn).
+/// The violations the fuzzer recorded (the first 4 of each kind, the first
+/// 4 false frames from reachable states, then the latest 8; a record written
+/// at the moment of the copy may be torn).
 pub fn walk_fuzz_violations() -> Vec<WalkFuzzViolation> {
     let mut out = vec![WalkFuzzViolation::default(); 64];
     // SAFETY: `out` has room for `out.len()` records, the capacity passed.

@@ -193,8 +193,10 @@ struct WalkFuzzStats {
    * rules that do not take fp as the frame of the code at pc (a stub's or
    * trampoline's fp, jit-stub-frame; the ABI-call record, cpp-from-*) with
    * fp the real one or a saved frame pointer up the real chain (or any fp
-   * for the record starts, which do not read it) and sp real or nudged by
-   * less than 64 words. The rest mutate what the function-code rules
+   * for the record starts, which do not read it) and sp real or raised by
+   * less than 64 words (never lowered: the words below the real sp are
+   * dead, stale return addresses among them). The rest mutate what the
+   * function-code rules
    * (jit-body, jit-ion-ic, jit-window) take as given: that in Ion,
    * Baseline, interpreter or IC code fp is that code's frame, and [sp] its
    * return address in the windows. */
