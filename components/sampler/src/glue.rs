@@ -834,6 +834,56 @@ pub fn jit_walk_counts() -> Option<[u64; JIT_WALK_START_COUNT as usize]> {
     (n == out.len()).then_some(out)
 }
 
+extern "C" {
+    fn jsprof_walk_fuzz_configure(walks: u32, seed: u64, unguarded: bool) -> bool;
+    fn jsprof_walk_fuzz_stats(out: *mut WalkFuzzStats) -> bool;
+    fn jsprof_walk_fuzz_violations(out: *mut WalkFuzzViolation, cap: usize) -> usize;
+}
+
+pub use abi::{
+    WalkFuzzStats, WalkFuzzViolation, FUZZ_BOUND, FUZZ_FALSE_FRAME, FUZZ_KINDS, FUZZ_ORDER,
+    FUZZ_RANGE, FUZZ_UNRESOLVED, WALK_FUZZ_CLASSES, WALK_FUZZ_NOT_STARTED, WALK_FUZZ_STARTS,
+};
+
+/// The start-rule fuzzer's violation kinds ([`WalkFuzzStats::violations`],
+/// [`WalkFuzzViolation::kind`]), in their order.
+pub const WALK_FUZZ_KIND_NAMES: [&str; FUZZ_KINDS as usize] =
+    ["bound", "range", "order", "false-frame", "unresolved"];
+
+/// Test-only: the start-rule fuzzer (`glue.cpp`, "Fuzzing the start
+/// rules"; README, "Fuzzing the start rules"). Every capture slot created
+/// afterwards (one per agent) walks each signal sample again `walks` times
+/// from mutated registers inside the signal handler and checks the walks;
+/// `seed` seeds their generators; `unguarded` lets a fuzzed walk go on past
+/// a false frame (reading what a capture would, so a crash kills the
+/// process). `walks == 0` turns it off. The same settings come from
+/// `JSPROF_WALK_FUZZ`, `JSPROF_WALK_FUZZ_SEED` and
+/// `JSPROF_WALK_FUZZ_UNGUARDED=1` when the first slot is created. Returns
+/// false where there is no fuzzer: SpiderMonkey without patch 0003, or not
+/// x86-64. Never for a real session (each sample then costs many walks).
+pub fn walk_fuzz_configure(walks: u32, seed: u64, unguarded: bool) -> bool {
+    // SAFETY: stores three process-wide settings.
+    unsafe { jsprof_walk_fuzz_configure(walks, seed, unguarded) }
+}
+
+/// The fuzzer's process-wide counters, or `None` where there is no fuzzer.
+pub fn walk_fuzz_stats() -> Option<WalkFuzzStats> {
+    let mut out = WalkFuzzStats::default();
+    // SAFETY: `out` is a valid record to fill.
+    unsafe { jsprof_walk_fuzz_stats(&mut out) }.then_some(out)
+}
+
+/// The violations the fuzzer recorded (the first 4 of each kind, the first
+/// 4 false frames from reachable states, then the latest 8; a record written
+/// at the moment of the copy may be torn).
+pub fn walk_fuzz_violations() -> Vec<WalkFuzzViolation> {
+    let mut out = vec![WalkFuzzViolation::default(); 64];
+    // SAFETY: `out` has room for `out.len()` records, the capacity passed.
+    let n = unsafe { jsprof_walk_fuzz_violations(out.as_mut_ptr(), out.len()) };
+    out.truncate(n);
+    out
+}
+
 /// Called by the hook in `glue.cpp` on the JS thread (never from the signal
 /// handler). Must not unwind into C++.
 #[no_mangle]
