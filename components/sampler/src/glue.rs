@@ -758,10 +758,10 @@ pub fn install_wasm_compile_hook(cx: &mut mozjs::context::JSContext) -> bool {
 /// `baseline.enable=0`, `blinterp.warmup.trigger=0`, ...; the list is
 /// `JIT_COMPILER_OPTIONS` in `jsapi.h`). For measurements: the cost
 /// breakdown isolates tiers with it (`JSPROF_BENCH_JIT`, see the README).
-/// With SpiderMonkey patched (`JSPROF_MOZJS_PATCHES=1`, see
+/// With SpiderMonkey patched (what `./mach` builds, see
 /// `third_party/mozjs_sys-patches`), `profiler.jit-frame-bookkeeping=0` also
-/// turns off the JIT frame bookkeeping (measurements only: samples then lose
-/// the innermost activation's JIT frames).
+/// turns off the JIT frame bookkeeping and, with patch 0003, selects the
+/// register-started walk (opt-in: see `jit_register_walk_selected`).
 /// JS thread, before scripts run.
 pub fn set_jit_options(cx: &mut mozjs::context::JSContext, spec: &str) -> Result<(), String> {
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -810,16 +810,19 @@ pub const JIT_WALK_STARTS: [&str; JIT_WALK_START_COUNT as usize] = [
     "lost-invalid",
 ];
 
-/// Whether SpiderMonkey has the register-started walk (built with
-/// `JSPROF_MOZJS_PATCHES=1` and patch 0003). Sessions then use it unless
-/// `profiler.jit-frame-bookkeeping=1` was set ([`set_jit_options`]).
+/// Whether SpiderMonkey has the register-started walk (patch 0003, x86-64;
+/// what `./mach` builds). Sessions use it only when
+/// `profiler.jit-frame-bookkeeping=0` was set ([`set_jit_options`]): it is
+/// opt-in until the fixes of the start-rule fuzzer's findings are in the
+/// patch (README, "Fuzzing the start rules").
 pub fn jit_register_walk_available() -> bool {
     // SAFETY: reads a build property.
     unsafe { jsprof_jit_register_walk_available() }
 }
 
-/// Whether sessions use the register-started walk: available, and not
-/// replaced by SpiderMonkey's bookkeeping (`profiler.jit-frame-bookkeeping=1`).
+/// Whether sessions use the register-started walk: available, and chosen
+/// (`profiler.jit-frame-bookkeeping=0`) rather than SpiderMonkey's
+/// bookkeeping, the default.
 pub fn jit_register_walk_selected() -> bool {
     // SAFETY: reads the glue's choice.
     unsafe { jsprof_jit_register_walk_selected() }

@@ -1194,8 +1194,8 @@ fn jit_transitions_stress(env: &mut Env) {
     drop(agent);
 }
 
-/// The register-started walk (SpiderMonkey patch 0003, the default of a
-/// patched build; other builds have nothing to check here): signal samples
+/// The register-started walk (SpiderMonkey patch 0003, chosen for these
+/// cases when the build has it; other builds have nothing to check here): signal samples
 /// (1 ms) of Ion code calling a C++ native (`JSON.parse`), of a deep
 /// recursion, and of a function warming up through every tier. The walk
 /// starts from the interrupted registers: in JIT code at the frame in fp, in
@@ -1323,11 +1323,15 @@ fn main() {
         );
     }
     assert!(jsprof_sampler::install_wasm_compile_hook(env.rt.cx()));
-    // SpiderMonkey options as the shell takes them (`JSPROF_BENCH_JIT`): a
-    // patched build runs these cases with the register-started walk by
-    // default and with `profiler.jit-frame-bookkeeping=1` on SpiderMonkey's
-    // own bookkeeping.
-    if let Ok(spec) = std::env::var("JSPROF_BENCH_JIT") {
+    // SpiderMonkey options as the shell takes them (`JSPROF_BENCH_JIT`).
+    // Without them, a build with patch 0003 runs these cases on the
+    // register-started walk, which sessions use only when asked for
+    // (`profiler.jit-frame-bookkeeping=0`; glue.cpp, kRegisterWalkByDefault):
+    // the shell's tests (components/script) run the default, SpiderMonkey's
+    // bookkeeping, so both are tested; `=1` runs these on the bookkeeping.
+    let walk = jsprof_sampler::glue::jit_register_walk_available()
+        .then(|| "profiler.jit-frame-bookkeeping=0".to_owned());
+    if let Some(spec) = std::env::var("JSPROF_BENCH_JIT").ok().or(walk) {
         jsprof_sampler::set_jit_options(env.rt.cx(), &spec).expect("JSPROF_BENCH_JIT");
     }
     let cases: &[(&str, Case)] = &[
