@@ -27,14 +27,12 @@ Configurations: `off`; a number (a session at that interval, in ms);
 `inst` (a session at 1000000 ms: the instrumentation on, no sampling);
 any of these with `-nobk` (`inst-nobk`, `10-nobk`): the same with
 `profiler.jit-frame-bookkeeping=0` added to JSPROF_BENCH_JIT for that run
-only, which needs SpiderMonkey built with the patch series
-(`JSPROF_MOZJS_PATCHES=1`, third_party/mozjs_sys-patches): JIT code without
-the lastProfilingFrame bookkeeping: with patch 0003 the register-started
-walk (what a patched build's sessions use by default), with 0001 alone the
-floor of such a walk (samples then lose the innermost activation's JIT
-frames); or with `-bk` (`10-bk`): `profiler.jit-frame-bookkeeping=1`,
-SpiderMonkey's own bookkeeping in the patched build (the unpatched
-behaviour).
+only, which needs SpiderMonkey built with the patch series (what `./mach`
+builds, third_party/mozjs_sys-patches): JIT code without the
+lastProfilingFrame bookkeeping, i.e. the register-started walk of patch
+0003 (opt-in: sessions use SpiderMonkey's bookkeeping unless asked); or
+with `-bk` (`10-bk`): `profiler.jit-frame-bookkeeping=1`, SpiderMonkey's
+own bookkeeping chosen explicitly (the default).
 Environment: JSPROF_BENCH_JIT (passed to the shell; see
 components/script/src/profiling.rs `apply_jit_options_from_env`).
 """
