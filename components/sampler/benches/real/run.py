@@ -541,6 +541,12 @@ def bootstrap_ratio(base, other, reps=4000, seed=1):
     return ratios[int(0.025 * reps)], ratios[int(0.975 * reps) - 1]
 
 
+def config_label(config):
+    """A configuration as the tables name it: `10 ms`, `10 ms-bk`, `inst`."""
+    base = base_config(config)
+    return config if base == "inst" else f"{base} ms{config[len(base):]}"
+
+
 def bootstrap_median(values, reps=4000, seed=1):
     """The 95 % bootstrap interval of the median of `values`."""
     rng = random.Random(seed)
@@ -634,9 +640,7 @@ def main():
           " iterations after the first, per process\n")
     header = f"{'workload':<12}{'off (ms)':>10}"
     for c in configs[1:]:
-        base = base_config(c)
-        label = (c if base == "inst" else f"{base} ms{c[len(base):]}")
-        header += f"{label + ' steady':>28}{label + ' first':>28}"
+        header += f"{config_label(c) + ' steady':>28}{config_label(c) + ' first':>28}"
     print(header)
     summary = {}
     for w in workloads:
@@ -659,9 +663,7 @@ def main():
     # back to back: the ratio within a round cancels that drift.
     print("\npaired: median over rounds of (steady of the configuration / steady of `off`"
           " in the same round), 95 % bootstrap interval over rounds\n")
-    print(f"{'workload':<12}" + "".join(
-        f"{(c if base_config(c) == 'inst' else f'{base_config(c)} ms{c[len(base_config(c)):]}'):>28}"
-        for c in configs[1:]))
+    print(f"{'workload':<12}" + "".join(f"{config_label(c):>28}" for c in configs[1:]))
     for w in workloads:
         line = f"{w:<12}"
         for c in configs[1:]:
