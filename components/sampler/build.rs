@@ -7,8 +7,9 @@ fn main() {
     let objdir = Objdir::locate().unwrap_or_else(|e| e.fail());
     println!("cargo:rerun-if-changed=src/glue.cpp");
     let mut build = objdir.cxx_build();
-    // SpiderMonkey built with third_party/mozjs_sys-patches (opt-in,
-    // JSPROF_MOZJS_PATCHES=1) says so through its build metadata.
+    // SpiderMonkey built with third_party/mozjs_sys-patches (what `./mach`
+    // builds; JSPROF_MOZJS_PATCHES=0 for the crates.io sources) says so
+    // through its build metadata.
     if std::env::var_os("DEP_MOZJS_JIT_FRAME_BOOKKEEPING_SWITCH").is_some() {
         build.define("JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH", None);
     }

@@ -95,14 +95,12 @@ bool jit_register_walk_available() {
 #endif
 }
 
-/* Whether sessions run on the register-started walk (patch 0003) unless
- * `profiler.jit-frame-bookkeeping` was chosen explicitly. Off: the walk
- * crashes in the signal handler on a sample taken while an exception thrown
- * from Ion code unwinds to an interpreted catcher (README, "Fuzzing the start
- * rules", finding 1), so sessions keep SpiderMonkey's bookkeeping and the
- * walk is opt-in (`profiler.jit-frame-bookkeeping=0`) until patch 0003 has
- * the fixes of findings 1 and 2 and the fuzzer passes with every piece. */
-constexpr bool kRegisterWalkByDefault = false;
+/* Whether sessions run on the register-started walk (patches 0003, 0005,
+ * 0006) unless `profiler.jit-frame-bookkeeping` was chosen explicitly
+ * (`=1`: SpiderMonkey's bookkeeping, the walk of an unpatched engine). On:
+ * the start-rule fuzzer passes with every piece of its workload (README,
+ * "Fuzzing the start rules"). */
+constexpr bool kRegisterWalkByDefault = true;
 
 /* Set once `profiler.jit-frame-bookkeeping` was chosen explicitly
  * (jsprof_set_jit_option); otherwise the first enable picks the
@@ -425,6 +423,9 @@ struct WalkFuzz {
   bool complete = false;
   uint32_t reference_start = 0;
   uintptr_t first_jit = 0;
+  /* Whether the reference's innermost frame is wasm's (the real pc in wasm
+   * code). */
+  bool leaf_wasm = false;
   /* JIT code addresses seen (real pcs in JIT code, JIT return addresses):
    * where fuzzed pcs are drawn from. */
   void* pool[kPoolCap];
@@ -522,6 +523,7 @@ void fuzz_reference(JSContext* cx, WalkFuzz* fz,
   fz->truth_len = 0;
   fz->sorted = true;
   fz->first_jit = 0;
+  fz->leaf_wasm = false;
   bool overflow = false;
   fuzz_counts(before);
   JS::ProfilingFrameIterator it(cx, regs, mozilla::Some(position));
@@ -533,6 +535,9 @@ void fuzz_reference(JSContext* cx, WalkFuzz* fz,
       break;
     }
     uintptr_t a = uintptr_t(it.stackAddress()) | (it.isJSJit() ? kTruthJit : 0);
+    if (fz->truth_len == 0) {
+      fz->leaf_wasm = it.isWasm();
+    }
     if (fz->truth_len > 0 && a < fz->truth[fz->truth_len - 1]) {
       fz->sorted = false;
     }
@@ -746,6 +751,26 @@ bool fuzz_in_chain(uintptr_t sp, uintptr_t base, uintptr_t fp, uintptr_t frame) 
   return false;
 }
 
+/* Whether the frames of the real frame-pointer chain from `fp` up to
+ * (not including) `frame` all lie below `sp`: popped, so that a thread can
+ * have `frame` in fp with that sp. A live frame between sp and fp is one
+ * no stub running with that fp can have under it: a stub's fp is its own
+ * frame or its caller's. */
+bool fuzz_chain_popped(uintptr_t real_sp, uintptr_t base, uintptr_t fp,
+                       uintptr_t frame, uintptr_t sp) {
+  for (int hop = 0; hop < 64 && fp != frame; hop++) {
+    if (fp >= sp) {
+      return false;
+    }
+    uintptr_t up = fuzz_stack_word(real_sp, base, fp);
+    if (up <= fp) {
+      return false;
+    }
+    fp = up;
+  }
+  return fp == frame;
+}
+
 /* What a checked walk found first (kind FUZZ_KINDS: nothing). */
 struct FuzzFinding {
   WalkFuzzKind kind;
@@ -927,9 +952,21 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
   uintptr_t lift = uintptr_t(st.sp) - uintptr_t(regs.sp);
   bool sp_ok = uintptr_t(st.sp) >= uintptr_t(regs.sp) && lift < 64 * 8;
   bool record = start == 5 || start == 6;
-  bool reachable = found.kind == FUZZ_FALSE_FRAME &&
-                   (start == 4 || record) &&
-                   (record || fpc == 0 || fpc == 7) && sp_ok;
+  /* A stub or trampoline runs on a wasm function's registers only when
+   * wasm code called it (the pre-barrier), its return address pushed below
+   * the real sp, which the fuzzer never lowers (the jumps from wasm go to
+   * the exception tail, where no walk starts): with the real pc in wasm
+   * code, a stub start is from a state no thread can be in. */
+  bool stub_ok = start == 4 && !fz->leaf_wasm;
+  /* fp up the real chain (class 7): only when the frames under it are
+   * popped (below the fuzzed sp), as at a stub's return after `pop rbp`. */
+  bool fp_ok = fpc == 0 ||
+               (fpc == 7 && fuzz_chain_popped(uintptr_t(regs.sp), fz->base,
+                                              uintptr_t(regs.fp),
+                                              uintptr_t(st.fp),
+                                              uintptr_t(st.sp)));
+  bool reachable = found.kind == FUZZ_FALSE_FRAME && (stub_ok || record) &&
+                   (record || fp_ok) && sp_ok;
   uint32_t minimal = 7;
   if (found.kind == FUZZ_FALSE_FRAME &&
       !gFuzzUnguarded.load(std::memory_order_relaxed)) {

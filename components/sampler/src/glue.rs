@@ -761,7 +761,8 @@ pub fn install_wasm_compile_hook(cx: &mut mozjs::context::JSContext) -> bool {
 /// With SpiderMonkey patched (what `./mach` builds, see
 /// `third_party/mozjs_sys-patches`), `profiler.jit-frame-bookkeeping=0` also
 /// turns off the JIT frame bookkeeping and, with patch 0003, selects the
-/// register-started walk (opt-in: see `jit_register_walk_selected`).
+/// register-started walk (the default: see `jit_register_walk_selected`);
+/// `=1` keeps SpiderMonkey's bookkeeping and its walk.
 /// JS thread, before scripts run.
 pub fn set_jit_options(cx: &mut mozjs::context::JSContext, spec: &str) -> Result<(), String> {
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -811,18 +812,16 @@ pub const JIT_WALK_STARTS: [&str; JIT_WALK_START_COUNT as usize] = [
 ];
 
 /// Whether SpiderMonkey has the register-started walk (patch 0003, x86-64;
-/// what `./mach` builds). Sessions use it only when
-/// `profiler.jit-frame-bookkeeping=0` was set ([`set_jit_options`]): it is
-/// opt-in until the fixes of the start-rule fuzzer's findings are in the
-/// patch (README, "Fuzzing the start rules").
+/// what `./mach` builds). Sessions use it unless
+/// `profiler.jit-frame-bookkeeping=1` was set ([`set_jit_options`]).
 pub fn jit_register_walk_available() -> bool {
     // SAFETY: reads a build property.
     unsafe { jsprof_jit_register_walk_available() }
 }
 
-/// Whether sessions use the register-started walk: available, and chosen
-/// (`profiler.jit-frame-bookkeeping=0`) rather than SpiderMonkey's
-/// bookkeeping, the default.
+/// Whether sessions use the register-started walk: available, and not
+/// turned down for SpiderMonkey's bookkeeping
+/// (`profiler.jit-frame-bookkeeping=1`).
 pub fn jit_register_walk_selected() -> bool {
     // SAFETY: reads the glue's choice.
     unsafe { jsprof_jit_register_walk_selected() }

@@ -1325,13 +1325,11 @@ fn main() {
     assert!(jsprof_sampler::install_wasm_compile_hook(env.rt.cx()));
     // SpiderMonkey options as the shell takes them (`JSPROF_BENCH_JIT`).
     // Without them, a build with patch 0003 runs these cases on the
-    // register-started walk, which sessions use only when asked for
-    // (`profiler.jit-frame-bookkeeping=0`; glue.cpp, kRegisterWalkByDefault):
-    // the shell's tests (components/script) run the default, SpiderMonkey's
-    // bookkeeping, so both are tested; `=1` runs these on the bookkeeping.
-    let walk = jsprof_sampler::glue::jit_register_walk_available()
-        .then(|| "profiler.jit-frame-bookkeeping=0".to_owned());
-    if let Some(spec) = std::env::var("JSPROF_BENCH_JIT").ok().or(walk) {
+    // register-started walk, what sessions use by default (glue.cpp,
+    // kRegisterWalkByDefault); `./mach test` runs them a second time with
+    // `profiler.jit-frame-bookkeeping=1`, SpiderMonkey's bookkeeping, so
+    // that both walks are tested.
+    if let Ok(spec) = std::env::var("JSPROF_BENCH_JIT") {
         jsprof_sampler::set_jit_options(env.rt.cx(), &spec).expect("JSPROF_BENCH_JIT");
     }
     let cases: &[(&str, Case)] = &[

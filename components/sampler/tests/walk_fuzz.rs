@@ -220,15 +220,12 @@ fn fuzz() -> bool {
     let interval_ms: f64 = env_or("JSPROF_WALK_FUZZ_INTERVAL_MS", 1.0);
     let unguarded = std::env::var("JSPROF_WALK_FUZZ_UNGUARDED").is_ok_and(|v| v == "1");
     // Workload pieces to leave out, by function name (comma-separated), to
-    // fuzz the rest past a known crash.
-    // By default the pieces and mutations that crash the walk as patch 0003
-    // is today are left out (README, "Fuzzing the start rules", findings 1
-    // and 2: why the walk is opt-in): `exceptions` crashes the real walk,
-    // `wasmWork` a fuzzed one through a wasm caller; fuzzed fp and sp stay
-    // where a thread's can be (JSPROF_WALK_FUZZ_MODEL=frames, read by the
-    // glue when the fuzzer is configured). Set them to "" / "all" for the
-    // whole run.
-    let skip_default = "exceptions,wasmWork";
+    // fuzz the rest past a known crash: none by default (patches 0005 and
+    // 0006 fixed what the fuzzer found, README, "Fuzzing the start rules").
+    // Fuzzed fp and sp stay where a thread's can be by default
+    // (JSPROF_WALK_FUZZ_MODEL=frames, read by the glue when the fuzzer is
+    // configured; "all" for garbage too).
+    let skip_default = "";
     if std::env::var_os("JSPROF_WALK_FUZZ_MODEL").is_none() {
         std::env::set_var("JSPROF_WALK_FUZZ_MODEL", "frames");
     }
@@ -244,9 +241,10 @@ fn fuzz() -> bool {
     let seed: u64 = env_or("JSPROF_WALK_FUZZ_SEED", clock);
     let engine = JSEngine::init().unwrap();
     let mut rt = Runtime::new(engine.handle());
-    // The walk is opt-in (glue.cpp, kRegisterWalkByDefault): chosen here
-    // unless JSPROF_BENCH_JIT says otherwise. Without patch 0003 the option
-    // is refused, and the run is skipped below.
+    // The walk is what sessions use by default (glue.cpp,
+    // kRegisterWalkByDefault); chosen here explicitly unless JSPROF_BENCH_JIT
+    // says otherwise. Without patch 0003 the option is refused, and the run
+    // is skipped below.
     let spec = std::env::var("JSPROF_BENCH_JIT")
         .unwrap_or_else(|_| "profiler.jit-frame-bookkeeping=0".to_owned());
     if jsprof_sampler::set_jit_options(rt.cx(), &spec).is_err()

@@ -30,9 +30,9 @@ any of these with `-nobk` (`inst-nobk`, `10-nobk`): the same with
 only, which needs SpiderMonkey built with the patch series (what `./mach`
 builds, third_party/mozjs_sys-patches): JIT code without the
 lastProfilingFrame bookkeeping, i.e. the register-started walk of patch
-0003 (opt-in: sessions use SpiderMonkey's bookkeeping unless asked); or
-with `-bk` (`10-bk`): `profiler.jit-frame-bookkeeping=1`, SpiderMonkey's
-own bookkeeping chosen explicitly (the default).
+0003, chosen explicitly (what sessions use by default); or with `-bk`
+(`10-bk`): `profiler.jit-frame-bookkeeping=1`, SpiderMonkey's own
+bookkeeping (the walk of an unpatched build).
 Environment: JSPROF_BENCH_JIT (passed to the shell; see
 components/script/src/profiling.rs `apply_jit_options_from_env`).
 """
