@@ -351,3 +351,23 @@ fn firefox_profile_carries_sample_markers() {
         ]
     );
 }
+
+/// Names that are only whitespace (a hostile or broken trace; the
+/// fuzzer's input, 2026-11-25): every format is still written, and the
+/// flame graph draws the stack (inferno trims a folded line, and
+/// `      1`, a one-frame stack named five spaces, had no stack left).
+#[test]
+fn blank_names_convert_to_every_format() {
+    let trace = from_slice(
+        br#"{"resources": [], "frames": [{"name": "     ", "line": 23, "column": 400}, {"name": " ;\t"}],
+             "stacks": [{"frameId": 0}, {"frameId": 0, "parentId": 0}, {"frameId": 1, "parentId": 1}],
+             "samples": [{"timestamp": 1.0, "stackId": 0}, {"timestamp": 3.0}]}"#,
+    )
+    .unwrap();
+    for format in Format::ALL {
+        assert!(!output(&trace, format).is_empty(), "{format}");
+    }
+    let svg = String::from_utf8(output(&trace, Format::Svg)).unwrap();
+    assert!(svg.contains("1 samples with script running"), "{svg}");
+    assert!(!svg.contains("no samples"), "{svg}");
+}

@@ -41,11 +41,15 @@ pub fn folded_lines(profile: &Profile) -> Vec<String> {
 }
 
 /// A frame label safe in a folded line: no `;` (the separator), no line
-/// breaks, and no `#` first after leading whitespace (a comment line to
-/// flame graph tools, which trim the line first; the fullwidth number sign
-/// looks the same).
+/// breaks, no `#` first after leading whitespace (a comment line to flame
+/// graph tools, which trim the line first; the fullwidth number sign looks
+/// the same), and not only whitespace (trimmed away with the line, it
+/// leaves a one-frame stack empty: `(blank)` stands for it).
 fn folded_label(label: &str) -> String {
     let label = label.replace(';', ":").replace(['\n', '\r'], " ");
+    if label.trim().is_empty() {
+        return "(blank)".to_owned();
+    }
     let trimmed = label.trim_start();
     match trimmed.strip_prefix('#') {
         Some(rest) => {
