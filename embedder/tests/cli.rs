@@ -154,12 +154,8 @@ fn an_unhandled_rejection_is_a_warning_not_a_failure() {
 #[test]
 fn the_pageload_example_runs() {
     use jsprof_test_server::{TestResponse, TestServer};
-    // Read at run time: the compiled-in path is the checkout that built the
-    // binary, which a shared target directory may have from another one.
-    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
-    let root = manifest.join("../examples/pageload");
+    let root =
+        jsprof_test_server::manifest_dir(env!("CARGO_MANIFEST_DIR")).join("../examples/pageload");
     let server = TestServer::start().unwrap();
     let cdn = server.http_url("not-web-platform.test", "/cdn/");
     for (dir, prefix) in [("site", "/"), ("cdn", "/cdn/")] {

@@ -29,13 +29,9 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// This crate's directory, read at run time: the compiled-in path is the
-/// checkout that built the binary, which a target directory shared between
-/// checkouts (see README.md) may have taken from another, since deleted, one.
+/// This crate's directory ([`jsprof_test_server::manifest_dir`]).
 fn manifest_dir() -> PathBuf {
-    std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+    jsprof_test_server::manifest_dir(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A trace Chromium wrote (components/trace/tests/data).

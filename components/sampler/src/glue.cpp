@@ -109,6 +109,15 @@ std::atomic<bool> gBookkeepingChosen{false};
 /* The value chosen (meaningful once gBookkeepingChosen). */
 std::atomic<bool> gBookkeepingChosenOn{true};
 
+/* Whether sessions use the register-started walk: the engine has it, and
+ * the bookkeeping was turned off explicitly or not chosen at all
+ * (kRegisterWalkByDefault). */
+bool register_walk_selected() {
+  return jit_register_walk_available() &&
+         (gBookkeepingChosen.load() ? !gBookkeepingChosenOn.load()
+                                    : kRegisterWalkByDefault);
+}
+
 /* Copies a NUL-terminated string into the arena; async-signal-safe. */
 void copy_str(CaptureBuf* buf, const char* s, uint32_t* off, uint32_t* len) {
   *off = 0;
@@ -965,8 +974,8 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
                                               uintptr_t(regs.fp),
                                               uintptr_t(st.fp),
                                               uintptr_t(st.sp)));
-  bool reachable = found.kind == FUZZ_FALSE_FRAME && (stub_ok || record) &&
-                   (record || fp_ok) && sp_ok;
+  bool reachable =
+      found.kind == FUZZ_FALSE_FRAME && sp_ok && (record || (stub_ok && fp_ok));
   uint32_t minimal = 7;
   if (found.kind == FUZZ_FALSE_FRAME &&
       !gFuzzUnguarded.load(std::memory_order_relaxed)) {
@@ -992,12 +1001,6 @@ void fuzz_walk(JSContext* cx, WalkFuzz* fz,
   fuzz_add(FUZZ_AT(violations_by_fp) + fpc);
 }
 
-bool fuzz_walk_selected() {
-  return jit_register_walk_available() &&
-         (gBookkeepingChosen.load() ? !gBookkeepingChosenOn.load()
-                                    : kRegisterWalkByDefault);
-}
-
 /* After the capture, in the handler: the reference walk, then N fuzzed
  * walks. */
 void fuzz_sample(CaptureSlot* slot,
@@ -1005,7 +1008,7 @@ void fuzz_sample(CaptureSlot* slot,
   uint32_t n = gFuzzWalks.load(std::memory_order_relaxed);
   WalkFuzz* fz = slot->fuzz;
   uintptr_t sp = uintptr_t(regs.sp);
-  if (!n || !fuzz_walk_selected()) {
+  if (!n || !register_walk_selected()) {
     return;
   }
   /* Only on the thread's own stack: a signal handler running on an
@@ -1508,9 +1511,7 @@ bool jsprof_jit_register_walk_available() {
 /* Whether sessions use it: in this build and not replaced by SpiderMonkey's
  * bookkeeping through profiler.jit-frame-bookkeeping=1. */
 bool jsprof_jit_register_walk_selected() {
-  return jit_register_walk_available() &&
-         (gBookkeepingChosen.load() ? !gBookkeepingChosenOn.load()
-                                    : kRegisterWalkByDefault);
+  return register_walk_selected();
 }
 
 /* Copies the process-wide counts of how walks of the innermost JIT

@@ -191,9 +191,11 @@ struct WalkFuzzStats {
   uint64_t violations[FUZZ_KINDS];
   /* False frames from states a thread can be in: walks started by the
    * rules that do not take fp as the frame of the code at pc (a stub's or
-   * trampoline's fp, jit-stub-frame; the ABI-call record, cpp-from-*) with
-   * fp the real one or a saved frame pointer up the real chain (or any fp
-   * for the record starts, which do not read it) and sp real or raised by
+   * trampoline's fp, jit-stub-frame, but not with the real pc in wasm
+   * code; the ABI-call record, cpp-from-*) with fp the real one or a saved
+   * frame pointer up the real chain whose frames under it are below the
+   * fuzzed sp (or any fp for the record starts, which do not read it) and
+   * sp real or raised by
    * less than 64 words (never lowered: the words below the real sp are
    * dead, stale return addresses among them). The rest mutate what the
    * function-code rules

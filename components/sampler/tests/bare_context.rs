@@ -1194,8 +1194,8 @@ fn jit_transitions_stress(env: &mut Env) {
     drop(agent);
 }
 
-/// The register-started walk (SpiderMonkey patch 0003, chosen for these
-/// cases when the build has it; other builds have nothing to check here): signal samples
+/// The register-started walk (SpiderMonkey patch 0003, what sessions use
+/// by default; other builds have nothing to check here): signal samples
 /// (1 ms) of Ion code calling a C++ native (`JSON.parse`), of a deep
 /// recursion, and of a function warming up through every tier. The walk
 /// starts from the interrupted registers: in JIT code at the frame in fp, in

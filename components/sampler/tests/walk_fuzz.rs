@@ -225,12 +225,11 @@ fn fuzz() -> bool {
     // Fuzzed fp and sp stay where a thread's can be by default
     // (JSPROF_WALK_FUZZ_MODEL=frames, read by the glue when the fuzzer is
     // configured; "all" for garbage too).
-    let skip_default = "";
     if std::env::var_os("JSPROF_WALK_FUZZ_MODEL").is_none() {
         std::env::set_var("JSPROF_WALK_FUZZ_MODEL", "frames");
     }
     let skip: Vec<String> = std::env::var("JSPROF_WALK_FUZZ_SKIP")
-        .unwrap_or_else(|_| skip_default.to_owned())
+        .unwrap_or_default()
         .split(',')
         .filter(|p| !p.is_empty())
         .map(str::to_owned)

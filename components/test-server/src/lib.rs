@@ -46,6 +46,16 @@
 
 pub mod headers;
 
+/// The directory of the crate whose tests (or harness) run, read at run
+/// time (`CARGO_MANIFEST_DIR`, which cargo sets for the checkout being
+/// tested), else `compiled_in` (the caller's `env!("CARGO_MANIFEST_DIR")`):
+/// the compiled-in path is the checkout that built the binary, which a
+/// target directory shared between checkouts (README.md) may have taken
+/// from another, since deleted, one.
+pub fn manifest_dir(compiled_in: &str) -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(compiled_in), PathBuf::from)
+}
+
 use std::collections::{HashMap, VecDeque};
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};

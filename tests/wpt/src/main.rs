@@ -70,12 +70,7 @@ fn env(name: &str) -> Option<String> {
 }
 
 fn settings(args: &Arguments) -> Result<Settings, String> {
-    // At run time first: cargo sets it for the checkout being tested, while
-    // the compiled-in path is the checkout that built this binary (a build
-    // shared between checkouts through one target directory may be stale).
-    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let manifest = jsprof_test_server::manifest_dir(env!("CARGO_MANIFEST_DIR"));
     let manifest = manifest.as_path();
     let (root, external) = match env("WPT_ROOT") {
         Some(root) => (PathBuf::from(root), true),
