@@ -157,10 +157,10 @@ fn event_handler_attributes_are_provided_methods() {
     );
     // The grandchild reaches its EventTarget part through its parent.
     let special = &code[code
-        .find("impl AsEventTarget for crate::dom::specialport::SpecialPort")
+        .find("impl AsEventTarget for crate::dom::types::SpecialPort")
         .unwrap()..];
     assert!(
-        special.contains("AsRef::<crate::dom::port::Port>::as_ref(self)"),
+        special.contains("AsRef::<crate::dom::types::Port>::as_ref(self)"),
         "{special}"
     );
 }

@@ -16,9 +16,8 @@ fn arguments(args: &[Argument]) -> (Vec<TokenStream>, Vec<TokenStream>) {
         let n = format_ident!("{}", snake_case(&a.name));
         match &a.ty {
             Type::Interface(i) => {
-                let module = ident(&i.to_lowercase());
                 let t = ident(i);
-                params.push(quote!(#n: &crate::dom::#module::#t));
+                params.push(quote!(#n: &crate::dom::types::#t));
                 pushes.push(quote! {{
                     rooted!(&in(cx) let mut js_arg = UndefinedValue());
                     dom_object_to_js(#n, js_arg.handle_mut());
@@ -29,9 +28,8 @@ fn arguments(args: &[Argument]) -> (Vec<TokenStream>, Vec<TokenStream>) {
                 let Type::Interface(i) = &**inner else {
                     unreachable!()
                 };
-                let module = ident(&i.to_lowercase());
                 let t = ident(i);
-                params.push(quote!(#n: Option<&crate::dom::#module::#t>));
+                params.push(quote!(#n: Option<&crate::dom::types::#t>));
                 pushes.push(quote! {{
                     rooted!(&in(cx) let mut js_arg = NullValue());
                     if let Some(object) = #n {

@@ -34,9 +34,8 @@ pub(crate) fn prototype_list(defs: &Definitions) -> TokenStream {
 }
 
 fn dom_struct_path(name: &str) -> TokenStream {
-    let module = ident(&name.to_lowercase());
     let n = ident(name);
-    quote!(crate::dom::#module::#n)
+    quote!(crate::dom::types::#n)
 }
 
 /// The glue converting the arguments of `op`: `let name = ...;` per
@@ -1347,11 +1346,10 @@ fn overload_dispatch(
                     }
                     for t in types {
                         if let Type::Interface(n) = t {
-                            let module = ident(&n.to_lowercase());
                             let i = ident(n);
                             let c = call(e);
                             object_steps.push(quote! {
-                                if DomRoot::<crate::dom::#module::#i>::try_from_object(value.to_object()).is_some() { #c }
+                                if DomRoot::<crate::dom::types::#i>::try_from_object(value.to_object()).is_some() { #c }
                             });
                         }
                         if let Type::Buffer(b, _) = t {

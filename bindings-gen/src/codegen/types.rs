@@ -51,9 +51,8 @@ pub(crate) fn rust_type(ty: &Type) -> TokenStream {
             quote!(#n)
         }
         Type::Interface(n) => {
-            let module = ident(&n.to_lowercase());
             let n = ident(n);
-            quote!(DomRoot<crate::dom::#module::#n>)
+            quote!(DomRoot<crate::dom::types::#n>)
         }
         Type::CallbackFunction(n) | Type::CallbackInterface(n) => {
             let n = ident(n);
@@ -512,11 +511,10 @@ pub(crate) fn union(defs: &Definitions, members: &[Type]) -> TokenStream {
     let mut object_steps = Vec::new();
     for m in members {
         if let Type::Interface(n) = m {
-            let module = ident(&n.to_lowercase());
             let iface = ident(n);
             let v = variant(m);
             object_steps.push(quote! {
-                if let Some(object) = DomRoot::<crate::dom::#module::#iface>::try_from_object(value.to_object()) {
+                if let Some(object) = DomRoot::<crate::dom::types::#iface>::try_from_object(value.to_object()) {
                     return Ok(#name::#v(object));
                 }
             });

@@ -24,7 +24,7 @@ impl Handler {
         &self,
         cx: &mut JSContext,
         this_arg: HandleValue,
-        payload: &crate::dom::payload::Payload,
+        payload: &crate::dom::types::Payload,
         handling: ExceptionHandling,
     ) -> Fallible<RootedJsValue> {
         unsafe {
@@ -97,7 +97,7 @@ impl Transform {
         cx: &mut JSContext,
         this_arg: HandleValue,
         input: DOMString,
-        payload: &crate::dom::payload::Payload,
+        payload: &crate::dom::types::Payload,
         handling: ExceptionHandling,
     ) -> Fallible<DOMString> {
         unsafe {
@@ -235,7 +235,7 @@ impl ToJsValue for Observer {
 pub mod PayloadBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::payload::Payload;
+    use crate::dom::types::Payload;
     /// What the DOM struct `Payload` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait PayloadMethods {}
     static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
@@ -296,13 +296,13 @@ pub mod PayloadBinding {
         },
     };
     unsafe fn upcast_to_Payload(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::payload::Payload = unsafe {
-            &*(object as *const crate::dom::payload::Payload)
+        let this: &crate::dom::types::Payload = unsafe {
+            &*(object as *const crate::dom::types::Payload)
         };
-        let target: &crate::dom::payload::Payload = this;
-        target as *const crate::dom::payload::Payload as *const c_void
+        let target: &crate::dom::types::Payload = this;
+        target as *const crate::dom::types::Payload as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::payload::Payload>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Payload>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Payload", &CLASS_OPS),
@@ -315,12 +315,12 @@ pub mod PayloadBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::payload::Payload {
+impl DomObject for crate::dom::types::Payload {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::payload::Payload {
+impl DomObjectIface for crate::dom::types::Payload {
     const PROTO_ID: PrototypeId = PrototypeList::Payload;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Payload";
@@ -328,4 +328,4 @@ impl DomObjectIface for crate::dom::payload::Payload {
         &PayloadBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::payload::Payload> for crate::dom::payload::Payload {}
+impl DerivedFrom<crate::dom::types::Payload> for crate::dom::types::Payload {}

@@ -27,7 +27,7 @@ impl EventHandlerNonNull {
         &self,
         cx: &mut JSContext,
         this_arg: HandleValue,
-        event: &crate::dom::event::Event,
+        event: &crate::dom::types::Event,
         handling: ExceptionHandling,
     ) -> Fallible<RootedJsValue> {
         unsafe {
@@ -82,7 +82,7 @@ impl ToJsValue for EventHandlerNonNull {
 pub mod EventBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::event::Event;
+    use crate::dom::types::Event;
     /// What the DOM struct `Event` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait EventMethods {}
     static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
@@ -143,13 +143,13 @@ pub mod EventBinding {
         },
     };
     unsafe fn upcast_to_Event(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::event::Event = unsafe {
-            &*(object as *const crate::dom::event::Event)
+        let this: &crate::dom::types::Event = unsafe {
+            &*(object as *const crate::dom::types::Event)
         };
-        let target: &crate::dom::event::Event = this;
-        target as *const crate::dom::event::Event as *const c_void
+        let target: &crate::dom::types::Event = this;
+        target as *const crate::dom::types::Event as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::event::Event>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Event>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Event", &CLASS_OPS),
@@ -162,12 +162,12 @@ pub mod EventBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::event::Event {
+impl DomObject for crate::dom::types::Event {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::event::Event {
+impl DomObjectIface for crate::dom::types::Event {
     const PROTO_ID: PrototypeId = PrototypeList::Event;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Event";
@@ -175,13 +175,13 @@ impl DomObjectIface for crate::dom::event::Event {
         &EventBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::event::Event> for crate::dom::event::Event {}
+impl DerivedFrom<crate::dom::types::Event> for crate::dom::types::Event {}
 /// The bindings of the WebIDL interface `EventTarget`.
 #[allow(non_snake_case)]
 pub mod EventTargetBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::eventtarget::EventTarget;
+    use crate::dom::types::EventTarget;
     /// What the DOM struct `EventTarget` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait EventTargetMethods {
         /// `constructor(...)`: create the object with
@@ -282,15 +282,13 @@ pub mod EventTargetBinding {
         },
     };
     unsafe fn upcast_to_EventTarget(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::eventtarget::EventTarget = unsafe {
-            &*(object as *const crate::dom::eventtarget::EventTarget)
+        let this: &crate::dom::types::EventTarget = unsafe {
+            &*(object as *const crate::dom::types::EventTarget)
         };
-        let target: &crate::dom::eventtarget::EventTarget = this;
-        target as *const crate::dom::eventtarget::EventTarget as *const c_void
+        let target: &crate::dom::types::EventTarget = this;
+        target as *const crate::dom::types::EventTarget as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<
-        crate::dom::eventtarget::EventTarget,
-    >();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::EventTarget>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"EventTarget", &CLASS_OPS),
@@ -303,12 +301,12 @@ pub mod EventTargetBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::eventtarget::EventTarget {
+impl DomObject for crate::dom::types::EventTarget {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::eventtarget::EventTarget {
+impl DomObjectIface for crate::dom::types::EventTarget {
     const PROTO_ID: PrototypeId = PrototypeList::EventTarget;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "EventTarget";
@@ -316,14 +314,13 @@ impl DomObjectIface for crate::dom::eventtarget::EventTarget {
         &EventTargetBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::eventtarget::EventTarget>
-for crate::dom::eventtarget::EventTarget {}
+impl DerivedFrom<crate::dom::types::EventTarget> for crate::dom::types::EventTarget {}
 /// The bindings of the WebIDL interface `Port`.
 #[allow(non_snake_case)]
 pub mod PortBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::port::Port;
+    use crate::dom::types::Port;
     /// What the DOM struct `Port` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait PortMethods: AsEventTarget {
         /// `attribute onmessage`: the event handler IDL attribute for `message` (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes>): get the current value of the event handler.
@@ -566,22 +563,22 @@ pub mod PortBinding {
         },
     };
     unsafe fn upcast_to_EventTarget(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::port::Port = unsafe {
-            &*(object as *const crate::dom::port::Port)
+        let this: &crate::dom::types::Port = unsafe {
+            &*(object as *const crate::dom::types::Port)
         };
-        let target: &crate::dom::eventtarget::EventTarget = AsRef::<
-            crate::dom::eventtarget::EventTarget,
+        let target: &crate::dom::types::EventTarget = AsRef::<
+            crate::dom::types::EventTarget,
         >::as_ref(this);
-        target as *const crate::dom::eventtarget::EventTarget as *const c_void
+        target as *const crate::dom::types::EventTarget as *const c_void
     }
     unsafe fn upcast_to_Port(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::port::Port = unsafe {
-            &*(object as *const crate::dom::port::Port)
+        let this: &crate::dom::types::Port = unsafe {
+            &*(object as *const crate::dom::types::Port)
         };
-        let target: &crate::dom::port::Port = this;
-        target as *const crate::dom::port::Port as *const c_void
+        let target: &crate::dom::types::Port = this;
+        target as *const crate::dom::types::Port as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::port::Port>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Port>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Port", &CLASS_OPS),
@@ -594,12 +591,12 @@ pub mod PortBinding {
     };
     const _: () = assert!(2usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::port::Port {
+impl DomObject for crate::dom::types::Port {
     fn reflector(&self) -> &Reflector {
-        AsRef::<crate::dom::eventtarget::EventTarget>::as_ref(self).reflector()
+        AsRef::<crate::dom::types::EventTarget>::as_ref(self).reflector()
     }
 }
-impl DomObjectIface for crate::dom::port::Port {
+impl DomObjectIface for crate::dom::types::Port {
     const PROTO_ID: PrototypeId = PrototypeList::Port;
     const DEPTH: usize = 1usize;
     const NAME: &'static str = "Port";
@@ -607,11 +604,11 @@ impl DomObjectIface for crate::dom::port::Port {
         &PortBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::eventtarget::EventTarget> for crate::dom::port::Port {}
-impl DerivedFrom<crate::dom::port::Port> for crate::dom::port::Port {}
-impl AsEventTarget for crate::dom::port::Port {
-    fn as_event_target(&self) -> &crate::dom::eventtarget::EventTarget {
-        AsRef::<crate::dom::eventtarget::EventTarget>::as_ref(self)
+impl DerivedFrom<crate::dom::types::EventTarget> for crate::dom::types::Port {}
+impl DerivedFrom<crate::dom::types::Port> for crate::dom::types::Port {}
+impl AsEventTarget for crate::dom::types::Port {
+    fn as_event_target(&self) -> &crate::dom::types::EventTarget {
+        AsRef::<crate::dom::types::EventTarget>::as_ref(self)
     }
 }
 /// The bindings of the WebIDL interface `SpecialPort`.
@@ -619,7 +616,7 @@ impl AsEventTarget for crate::dom::port::Port {
 pub mod SpecialPortBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::specialport::SpecialPort;
+    use crate::dom::types::SpecialPort;
     /// What the DOM struct `SpecialPort` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait SpecialPortMethods: AsEventTarget {
         /// `attribute onspecial`: the event handler IDL attribute for `special` (<https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes>): get the current value of the event handler.
@@ -762,33 +759,31 @@ pub mod SpecialPortBinding {
         },
     };
     unsafe fn upcast_to_EventTarget(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::specialport::SpecialPort = unsafe {
-            &*(object as *const crate::dom::specialport::SpecialPort)
+        let this: &crate::dom::types::SpecialPort = unsafe {
+            &*(object as *const crate::dom::types::SpecialPort)
         };
-        let target: &crate::dom::eventtarget::EventTarget = AsRef::<
-            crate::dom::eventtarget::EventTarget,
-        >::as_ref(AsRef::<crate::dom::port::Port>::as_ref(this));
-        target as *const crate::dom::eventtarget::EventTarget as *const c_void
+        let target: &crate::dom::types::EventTarget = AsRef::<
+            crate::dom::types::EventTarget,
+        >::as_ref(AsRef::<crate::dom::types::Port>::as_ref(this));
+        target as *const crate::dom::types::EventTarget as *const c_void
     }
     unsafe fn upcast_to_Port(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::specialport::SpecialPort = unsafe {
-            &*(object as *const crate::dom::specialport::SpecialPort)
+        let this: &crate::dom::types::SpecialPort = unsafe {
+            &*(object as *const crate::dom::types::SpecialPort)
         };
-        let target: &crate::dom::port::Port = AsRef::<
-            crate::dom::port::Port,
+        let target: &crate::dom::types::Port = AsRef::<
+            crate::dom::types::Port,
         >::as_ref(this);
-        target as *const crate::dom::port::Port as *const c_void
+        target as *const crate::dom::types::Port as *const c_void
     }
     unsafe fn upcast_to_SpecialPort(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::specialport::SpecialPort = unsafe {
-            &*(object as *const crate::dom::specialport::SpecialPort)
+        let this: &crate::dom::types::SpecialPort = unsafe {
+            &*(object as *const crate::dom::types::SpecialPort)
         };
-        let target: &crate::dom::specialport::SpecialPort = this;
-        target as *const crate::dom::specialport::SpecialPort as *const c_void
+        let target: &crate::dom::types::SpecialPort = this;
+        target as *const crate::dom::types::SpecialPort as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<
-        crate::dom::specialport::SpecialPort,
-    >();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::SpecialPort>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"SpecialPort", &CLASS_OPS),
@@ -805,12 +800,12 @@ pub mod SpecialPortBinding {
     };
     const _: () = assert!(3usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::specialport::SpecialPort {
+impl DomObject for crate::dom::types::SpecialPort {
     fn reflector(&self) -> &Reflector {
-        AsRef::<crate::dom::port::Port>::as_ref(self).reflector()
+        AsRef::<crate::dom::types::Port>::as_ref(self).reflector()
     }
 }
-impl DomObjectIface for crate::dom::specialport::SpecialPort {
+impl DomObjectIface for crate::dom::types::SpecialPort {
     const PROTO_ID: PrototypeId = PrototypeList::SpecialPort;
     const DEPTH: usize = 2usize;
     const NAME: &'static str = "SpecialPort";
@@ -818,15 +813,13 @@ impl DomObjectIface for crate::dom::specialport::SpecialPort {
         &SpecialPortBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::eventtarget::EventTarget>
-for crate::dom::specialport::SpecialPort {}
-impl DerivedFrom<crate::dom::port::Port> for crate::dom::specialport::SpecialPort {}
-impl DerivedFrom<crate::dom::specialport::SpecialPort>
-for crate::dom::specialport::SpecialPort {}
-impl AsEventTarget for crate::dom::specialport::SpecialPort {
-    fn as_event_target(&self) -> &crate::dom::eventtarget::EventTarget {
+impl DerivedFrom<crate::dom::types::EventTarget> for crate::dom::types::SpecialPort {}
+impl DerivedFrom<crate::dom::types::Port> for crate::dom::types::SpecialPort {}
+impl DerivedFrom<crate::dom::types::SpecialPort> for crate::dom::types::SpecialPort {}
+impl AsEventTarget for crate::dom::types::SpecialPort {
+    fn as_event_target(&self) -> &crate::dom::types::EventTarget {
         AsRef::<
-            crate::dom::eventtarget::EventTarget,
-        >::as_ref(AsRef::<crate::dom::port::Port>::as_ref(self))
+            crate::dom::types::EventTarget,
+        >::as_ref(AsRef::<crate::dom::types::Port>::as_ref(self))
     }
 }

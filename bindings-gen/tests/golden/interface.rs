@@ -7,7 +7,7 @@ use crate::dom::bindings::codegen_prelude::*;
 pub mod BaseBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::base::Base;
+    use crate::dom::types::Base;
     /// What the DOM struct `Base` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait BaseMethods {
         /// `constructor(...)`: create the object with
@@ -108,13 +108,13 @@ pub mod BaseBinding {
         },
     };
     unsafe fn upcast_to_Base(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::base::Base = unsafe {
-            &*(object as *const crate::dom::base::Base)
+        let this: &crate::dom::types::Base = unsafe {
+            &*(object as *const crate::dom::types::Base)
         };
-        let target: &crate::dom::base::Base = this;
-        target as *const crate::dom::base::Base as *const c_void
+        let target: &crate::dom::types::Base = this;
+        target as *const crate::dom::types::Base as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::base::Base>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Base>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Base", &CLASS_OPS),
@@ -127,12 +127,12 @@ pub mod BaseBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::base::Base {
+impl DomObject for crate::dom::types::Base {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::base::Base {
+impl DomObjectIface for crate::dom::types::Base {
     const PROTO_ID: PrototypeId = PrototypeList::Base;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Base";
@@ -140,13 +140,13 @@ impl DomObjectIface for crate::dom::base::Base {
         &BaseBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::base::Base> for crate::dom::base::Base {}
+impl DerivedFrom<crate::dom::types::Base> for crate::dom::types::Base {}
 /// The bindings of the WebIDL interface `Thing`.
 #[allow(non_snake_case)]
 pub mod ThingBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::thing::Thing;
+    use crate::dom::types::Thing;
     /// What the DOM struct `Thing` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait ThingMethods {
         /// `readonly attribute name`
@@ -463,22 +463,22 @@ pub mod ThingBinding {
         },
     };
     unsafe fn upcast_to_Base(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::thing::Thing = unsafe {
-            &*(object as *const crate::dom::thing::Thing)
+        let this: &crate::dom::types::Thing = unsafe {
+            &*(object as *const crate::dom::types::Thing)
         };
-        let target: &crate::dom::base::Base = AsRef::<
-            crate::dom::base::Base,
+        let target: &crate::dom::types::Base = AsRef::<
+            crate::dom::types::Base,
         >::as_ref(this);
-        target as *const crate::dom::base::Base as *const c_void
+        target as *const crate::dom::types::Base as *const c_void
     }
     unsafe fn upcast_to_Thing(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::thing::Thing = unsafe {
-            &*(object as *const crate::dom::thing::Thing)
+        let this: &crate::dom::types::Thing = unsafe {
+            &*(object as *const crate::dom::types::Thing)
         };
-        let target: &crate::dom::thing::Thing = this;
-        target as *const crate::dom::thing::Thing as *const c_void
+        let target: &crate::dom::types::Thing = this;
+        target as *const crate::dom::types::Thing as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::thing::Thing>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Thing>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Thing", &CLASS_OPS),
@@ -491,12 +491,12 @@ pub mod ThingBinding {
     };
     const _: () = assert!(2usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::thing::Thing {
+impl DomObject for crate::dom::types::Thing {
     fn reflector(&self) -> &Reflector {
-        AsRef::<crate::dom::base::Base>::as_ref(self).reflector()
+        AsRef::<crate::dom::types::Base>::as_ref(self).reflector()
     }
 }
-impl DomObjectIface for crate::dom::thing::Thing {
+impl DomObjectIface for crate::dom::types::Thing {
     const PROTO_ID: PrototypeId = PrototypeList::Thing;
     const DEPTH: usize = 1usize;
     const NAME: &'static str = "Thing";
@@ -504,5 +504,5 @@ impl DomObjectIface for crate::dom::thing::Thing {
         &ThingBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::base::Base> for crate::dom::thing::Thing {}
-impl DerivedFrom<crate::dom::thing::Thing> for crate::dom::thing::Thing {}
+impl DerivedFrom<crate::dom::types::Base> for crate::dom::types::Thing {}
+impl DerivedFrom<crate::dom::types::Thing> for crate::dom::types::Thing {}

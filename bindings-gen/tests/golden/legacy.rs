@@ -7,7 +7,7 @@ use crate::dom::bindings::codegen_prelude::*;
 pub mod DOMStringMapBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::domstringmap::DOMStringMap;
+    use crate::dom::types::DOMStringMap;
     /// What the DOM struct `DOMStringMap` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait DOMStringMapMethods {
         /// The named property getter
@@ -89,15 +89,13 @@ pub mod DOMStringMapBinding {
         },
     };
     unsafe fn upcast_to_DOMStringMap(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::domstringmap::DOMStringMap = unsafe {
-            &*(object as *const crate::dom::domstringmap::DOMStringMap)
+        let this: &crate::dom::types::DOMStringMap = unsafe {
+            &*(object as *const crate::dom::types::DOMStringMap)
         };
-        let target: &crate::dom::domstringmap::DOMStringMap = this;
-        target as *const crate::dom::domstringmap::DOMStringMap as *const c_void
+        let target: &crate::dom::types::DOMStringMap = this;
+        target as *const crate::dom::types::DOMStringMap as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<
-        crate::dom::domstringmap::DOMStringMap,
-    >();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::DOMStringMap>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"DOMStringMap", &CLASS_OPS),
@@ -108,9 +106,7 @@ pub mod DOMStringMapBinding {
             proxy_handler: Some(proxy_handler),
         },
     };
-    static PROXY_TRAPS: ProxyTraps = proxy_traps::<
-        crate::dom::domstringmap::DOMStringMap,
-    >();
+    static PROXY_TRAPS: ProxyTraps = proxy_traps::<crate::dom::types::DOMStringMap>();
     static PROXY_HANDLER: ProxyHandlerCell = ProxyHandlerCell::new();
     /// The proxy handler of the interface's legacy platform
     /// objects.
@@ -119,12 +115,12 @@ pub mod DOMStringMapBinding {
     }
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::domstringmap::DOMStringMap {
+impl DomObject for crate::dom::types::DOMStringMap {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::domstringmap::DOMStringMap {
+impl DomObjectIface for crate::dom::types::DOMStringMap {
     const PROTO_ID: PrototypeId = PrototypeList::DOMStringMap;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "DOMStringMap";
@@ -132,9 +128,8 @@ impl DomObjectIface for crate::dom::domstringmap::DOMStringMap {
         &DOMStringMapBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::domstringmap::DOMStringMap>
-for crate::dom::domstringmap::DOMStringMap {}
-impl LegacyPlatformObject for crate::dom::domstringmap::DOMStringMap {
+impl DerivedFrom<crate::dom::types::DOMStringMap> for crate::dom::types::DOMStringMap {}
+impl LegacyPlatformObject for crate::dom::types::DOMStringMap {
     const SPECIALS: Specials = Specials {
         indexed_getter: false,
         indexed_setter: false,
@@ -150,7 +145,7 @@ impl LegacyPlatformObject for crate::dom::domstringmap::DOMStringMap {
         name: &str,
         rval: MutableHandleValue,
     ) -> Result<bool, ()> {
-        match <crate::dom::domstringmap::DOMStringMap as DOMStringMapBinding::DOMStringMapMethods>::NamedGetter(
+        match <crate::dom::types::DOMStringMap as DOMStringMapBinding::DOMStringMapMethods>::NamedGetter(
             self,
             cx,
             DOMString::from(name),
@@ -163,7 +158,7 @@ impl LegacyPlatformObject for crate::dom::domstringmap::DOMStringMap {
         }
     }
     fn supported_property_names(&self, cx: &mut JSContext) -> Vec<String> {
-        <crate::dom::domstringmap::DOMStringMap as DOMStringMapBinding::DOMStringMapMethods>::SupportedPropertyNames(
+        <crate::dom::types::DOMStringMap as DOMStringMapBinding::DOMStringMapMethods>::SupportedPropertyNames(
             self,
             cx,
         )
@@ -177,7 +172,7 @@ impl LegacyPlatformObject for crate::dom::domstringmap::DOMStringMap {
         let value: DOMString = unsafe {
             <DOMString as FromJsValue>::from_js(cx, value, ())
         }?;
-        <crate::dom::domstringmap::DOMStringMap as DOMStringMapBinding::DOMStringMapMethods>::NamedSetter(
+        <crate::dom::types::DOMStringMap as DOMStringMapBinding::DOMStringMapMethods>::NamedSetter(
                 self,
                 cx,
                 DOMString::from(name),
@@ -187,7 +182,7 @@ impl LegacyPlatformObject for crate::dom::domstringmap::DOMStringMap {
     }
     #[allow(clippy::let_unit_value, unused_variables)]
     unsafe fn named_delete(&self, cx: &mut JSContext, name: &str) -> Result<bool, ()> {
-        let deleted = <crate::dom::domstringmap::DOMStringMap as DOMStringMapBinding::DOMStringMapMethods>::NamedDeleter(
+        let deleted = <crate::dom::types::DOMStringMap as DOMStringMapBinding::DOMStringMapMethods>::NamedDeleter(
                 self,
                 cx,
                 DOMString::from(name),
@@ -201,7 +196,7 @@ impl LegacyPlatformObject for crate::dom::domstringmap::DOMStringMap {
 pub mod NodeBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::node::Node;
+    use crate::dom::types::Node;
     /// What the DOM struct `Node` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait NodeMethods {}
     static ATTRIBUTES: StaticSpecs<[JSPropertySpec; 1usize]> = StaticSpecs([
@@ -262,13 +257,13 @@ pub mod NodeBinding {
         },
     };
     unsafe fn upcast_to_Node(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::node::Node = unsafe {
-            &*(object as *const crate::dom::node::Node)
+        let this: &crate::dom::types::Node = unsafe {
+            &*(object as *const crate::dom::types::Node)
         };
-        let target: &crate::dom::node::Node = this;
-        target as *const crate::dom::node::Node as *const c_void
+        let target: &crate::dom::types::Node = this;
+        target as *const crate::dom::types::Node as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::node::Node>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Node>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Node", &CLASS_OPS),
@@ -281,12 +276,12 @@ pub mod NodeBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::node::Node {
+impl DomObject for crate::dom::types::Node {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::node::Node {
+impl DomObjectIface for crate::dom::types::Node {
     const PROTO_ID: PrototypeId = PrototypeList::Node;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Node";
@@ -294,13 +289,13 @@ impl DomObjectIface for crate::dom::node::Node {
         &NodeBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::node::Node> for crate::dom::node::Node {}
+impl DerivedFrom<crate::dom::types::Node> for crate::dom::types::Node {}
 /// The bindings of the WebIDL interface `NodeList`.
 #[allow(non_snake_case)]
 pub mod NodeListBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::nodelist::NodeList;
+    use crate::dom::types::NodeList;
     /// What the DOM struct `NodeList` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait NodeListMethods {
         /// `readonly attribute length`
@@ -310,7 +305,7 @@ pub mod NodeListBinding {
             &self,
             cx: &mut JSContext,
             arg_index: u32,
-        ) -> Fallible<Option<DomRoot<crate::dom::node::Node>>>;
+        ) -> Fallible<Option<DomRoot<crate::dom::types::Node>>>;
         /// The indexed property getter
         /// (<https://webidl.spec.whatwg.org/#dfn-indexed-property-getter>):
         /// the value at a supported property index, `None` for any
@@ -319,7 +314,7 @@ pub mod NodeListBinding {
             &self,
             cx: &mut JSContext,
             index: u32,
-        ) -> Option<DomRoot<crate::dom::node::Node>>;
+        ) -> Option<DomRoot<crate::dom::types::Node>>;
         /// The supported property indices
         /// (<https://webidl.spec.whatwg.org/#dfn-supported-property-indices>)
         /// are `0..SupportedIndexCount()`.
@@ -367,7 +362,7 @@ pub mod NodeListBinding {
                     args.get(0u32),
                     IntegerConversion::Default,
                 )?;
-                let result: Option<DomRoot<crate::dom::node::Node>> = <NodeList as NodeListMethods>::Item(
+                let result: Option<DomRoot<crate::dom::types::Node>> = <NodeList as NodeListMethods>::Item(
                         this,
                         cx,
                         arg_index,
@@ -438,13 +433,13 @@ pub mod NodeListBinding {
         },
     };
     unsafe fn upcast_to_NodeList(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::nodelist::NodeList = unsafe {
-            &*(object as *const crate::dom::nodelist::NodeList)
+        let this: &crate::dom::types::NodeList = unsafe {
+            &*(object as *const crate::dom::types::NodeList)
         };
-        let target: &crate::dom::nodelist::NodeList = this;
-        target as *const crate::dom::nodelist::NodeList as *const c_void
+        let target: &crate::dom::types::NodeList = this;
+        target as *const crate::dom::types::NodeList as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::nodelist::NodeList>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::NodeList>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"NodeList", &CLASS_OPS),
@@ -455,7 +450,7 @@ pub mod NodeListBinding {
             proxy_handler: Some(proxy_handler),
         },
     };
-    static PROXY_TRAPS: ProxyTraps = proxy_traps::<crate::dom::nodelist::NodeList>();
+    static PROXY_TRAPS: ProxyTraps = proxy_traps::<crate::dom::types::NodeList>();
     static PROXY_HANDLER: ProxyHandlerCell = ProxyHandlerCell::new();
     /// The proxy handler of the interface's legacy platform
     /// objects.
@@ -464,12 +459,12 @@ pub mod NodeListBinding {
     }
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::nodelist::NodeList {
+impl DomObject for crate::dom::types::NodeList {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::nodelist::NodeList {
+impl DomObjectIface for crate::dom::types::NodeList {
     const PROTO_ID: PrototypeId = PrototypeList::NodeList;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "NodeList";
@@ -477,8 +472,8 @@ impl DomObjectIface for crate::dom::nodelist::NodeList {
         &NodeListBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::nodelist::NodeList> for crate::dom::nodelist::NodeList {}
-impl LegacyPlatformObject for crate::dom::nodelist::NodeList {
+impl DerivedFrom<crate::dom::types::NodeList> for crate::dom::types::NodeList {}
+impl LegacyPlatformObject for crate::dom::types::NodeList {
     const SPECIALS: Specials = Specials {
         indexed_getter: true,
         indexed_setter: false,
@@ -494,7 +489,7 @@ impl LegacyPlatformObject for crate::dom::nodelist::NodeList {
         index: u32,
         rval: MutableHandleValue,
     ) -> Result<bool, ()> {
-        match <crate::dom::nodelist::NodeList as NodeListBinding::NodeListMethods>::IndexedGetter(
+        match <crate::dom::types::NodeList as NodeListBinding::NodeListMethods>::IndexedGetter(
             self,
             cx,
             index,
@@ -507,7 +502,7 @@ impl LegacyPlatformObject for crate::dom::nodelist::NodeList {
         }
     }
     fn supported_index_count(&self, cx: &mut JSContext) -> u32 {
-        <crate::dom::nodelist::NodeList as NodeListBinding::NodeListMethods>::SupportedIndexCount(
+        <crate::dom::types::NodeList as NodeListBinding::NodeListMethods>::SupportedIndexCount(
             self,
             cx,
         )
@@ -518,7 +513,7 @@ impl LegacyPlatformObject for crate::dom::nodelist::NodeList {
 pub mod StorageBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::storage::Storage;
+    use crate::dom::types::Storage;
     /// What the DOM struct `Storage` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait StorageMethods {
         /// `attribute label`
@@ -798,13 +793,13 @@ pub mod StorageBinding {
         },
     };
     unsafe fn upcast_to_Storage(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::storage::Storage = unsafe {
-            &*(object as *const crate::dom::storage::Storage)
+        let this: &crate::dom::types::Storage = unsafe {
+            &*(object as *const crate::dom::types::Storage)
         };
-        let target: &crate::dom::storage::Storage = this;
-        target as *const crate::dom::storage::Storage as *const c_void
+        let target: &crate::dom::types::Storage = this;
+        target as *const crate::dom::types::Storage as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::storage::Storage>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Storage>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Storage", &CLASS_OPS),
@@ -815,7 +810,7 @@ pub mod StorageBinding {
             proxy_handler: Some(proxy_handler),
         },
     };
-    static PROXY_TRAPS: ProxyTraps = proxy_traps::<crate::dom::storage::Storage>();
+    static PROXY_TRAPS: ProxyTraps = proxy_traps::<crate::dom::types::Storage>();
     static PROXY_HANDLER: ProxyHandlerCell = ProxyHandlerCell::new();
     /// The proxy handler of the interface's legacy platform
     /// objects.
@@ -824,12 +819,12 @@ pub mod StorageBinding {
     }
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::storage::Storage {
+impl DomObject for crate::dom::types::Storage {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::storage::Storage {
+impl DomObjectIface for crate::dom::types::Storage {
     const PROTO_ID: PrototypeId = PrototypeList::Storage;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Storage";
@@ -837,8 +832,8 @@ impl DomObjectIface for crate::dom::storage::Storage {
         &StorageBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::storage::Storage> for crate::dom::storage::Storage {}
-impl LegacyPlatformObject for crate::dom::storage::Storage {
+impl DerivedFrom<crate::dom::types::Storage> for crate::dom::types::Storage {}
+impl LegacyPlatformObject for crate::dom::types::Storage {
     const SPECIALS: Specials = Specials {
         indexed_getter: false,
         indexed_setter: false,
@@ -854,7 +849,7 @@ impl LegacyPlatformObject for crate::dom::storage::Storage {
         name: &str,
         rval: MutableHandleValue,
     ) -> Result<bool, ()> {
-        match <crate::dom::storage::Storage as StorageBinding::StorageMethods>::NamedGetter(
+        match <crate::dom::types::Storage as StorageBinding::StorageMethods>::NamedGetter(
             self,
             cx,
             DOMString::from(name),
@@ -867,7 +862,7 @@ impl LegacyPlatformObject for crate::dom::storage::Storage {
         }
     }
     fn supported_property_names(&self, cx: &mut JSContext) -> Vec<String> {
-        <crate::dom::storage::Storage as StorageBinding::StorageMethods>::SupportedPropertyNames(
+        <crate::dom::types::Storage as StorageBinding::StorageMethods>::SupportedPropertyNames(
             self,
             cx,
         )
@@ -881,7 +876,7 @@ impl LegacyPlatformObject for crate::dom::storage::Storage {
         let value: DOMString = unsafe {
             <DOMString as FromJsValue>::from_js(cx, value, ())
         }?;
-        <crate::dom::storage::Storage as StorageBinding::StorageMethods>::NamedSetter(
+        <crate::dom::types::Storage as StorageBinding::StorageMethods>::NamedSetter(
                 self,
                 cx,
                 DOMString::from(name),
@@ -891,7 +886,7 @@ impl LegacyPlatformObject for crate::dom::storage::Storage {
     }
     #[allow(clippy::let_unit_value, unused_variables)]
     unsafe fn named_delete(&self, cx: &mut JSContext, name: &str) -> Result<bool, ()> {
-        let deleted = <crate::dom::storage::Storage as StorageBinding::StorageMethods>::NamedDeleter(
+        let deleted = <crate::dom::types::Storage as StorageBinding::StorageMethods>::NamedDeleter(
                 self,
                 cx,
                 DOMString::from(name),
@@ -905,7 +900,7 @@ impl LegacyPlatformObject for crate::dom::storage::Storage {
 pub mod URLSearchParamsBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::urlsearchparams::URLSearchParams;
+    use crate::dom::types::URLSearchParams;
     /// What the DOM struct `URLSearchParams` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait URLSearchParamsMethods {
         /// `iterable<K, V>`: the value pair at `index` in the current
@@ -1124,15 +1119,13 @@ pub mod URLSearchParamsBinding {
         },
     };
     unsafe fn upcast_to_URLSearchParams(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::urlsearchparams::URLSearchParams = unsafe {
-            &*(object as *const crate::dom::urlsearchparams::URLSearchParams)
+        let this: &crate::dom::types::URLSearchParams = unsafe {
+            &*(object as *const crate::dom::types::URLSearchParams)
         };
-        let target: &crate::dom::urlsearchparams::URLSearchParams = this;
-        target as *const crate::dom::urlsearchparams::URLSearchParams as *const c_void
+        let target: &crate::dom::types::URLSearchParams = this;
+        target as *const crate::dom::types::URLSearchParams as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<
-        crate::dom::urlsearchparams::URLSearchParams,
-    >();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::URLSearchParams>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"URLSearchParams", &CLASS_OPS),
@@ -1145,12 +1138,12 @@ pub mod URLSearchParamsBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::urlsearchparams::URLSearchParams {
+impl DomObject for crate::dom::types::URLSearchParams {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::urlsearchparams::URLSearchParams {
+impl DomObjectIface for crate::dom::types::URLSearchParams {
     const PROTO_ID: PrototypeId = PrototypeList::URLSearchParams;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "URLSearchParams";
@@ -1158,5 +1151,5 @@ impl DomObjectIface for crate::dom::urlsearchparams::URLSearchParams {
         &URLSearchParamsBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::urlsearchparams::URLSearchParams>
-for crate::dom::urlsearchparams::URLSearchParams {}
+impl DerivedFrom<crate::dom::types::URLSearchParams>
+for crate::dom::types::URLSearchParams {}

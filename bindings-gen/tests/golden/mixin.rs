@@ -7,7 +7,7 @@ use crate::dom::bindings::codegen_prelude::*;
 pub mod PageBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::page::Page;
+    use crate::dom::types::Page;
     /// What the DOM struct `Page` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait PageMethods {
         /// `readonly attribute title`
@@ -280,13 +280,13 @@ pub mod PageBinding {
         },
     };
     unsafe fn upcast_to_Page(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::page::Page = unsafe {
-            &*(object as *const crate::dom::page::Page)
+        let this: &crate::dom::types::Page = unsafe {
+            &*(object as *const crate::dom::types::Page)
         };
-        let target: &crate::dom::page::Page = this;
-        target as *const crate::dom::page::Page as *const c_void
+        let target: &crate::dom::types::Page = this;
+        target as *const crate::dom::types::Page as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::page::Page>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Page>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Page", &CLASS_OPS),
@@ -299,12 +299,12 @@ pub mod PageBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::page::Page {
+impl DomObject for crate::dom::types::Page {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::page::Page {
+impl DomObjectIface for crate::dom::types::Page {
     const PROTO_ID: PrototypeId = PrototypeList::Page;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Page";
@@ -312,13 +312,13 @@ impl DomObjectIface for crate::dom::page::Page {
         &PageBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::page::Page> for crate::dom::page::Page {}
+impl DerivedFrom<crate::dom::types::Page> for crate::dom::types::Page {}
 /// The bindings of the WebIDL interface `WorkerScope`.
 #[allow(non_snake_case)]
 pub mod WorkerScopeBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::workerscope::WorkerScope;
+    use crate::dom::types::WorkerScope;
     /// What the DOM struct `WorkerScope` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait WorkerScopeMethods {
         /// `readonly attribute origin`
@@ -589,15 +589,13 @@ pub mod WorkerScopeBinding {
         },
     };
     unsafe fn upcast_to_WorkerScope(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::workerscope::WorkerScope = unsafe {
-            &*(object as *const crate::dom::workerscope::WorkerScope)
+        let this: &crate::dom::types::WorkerScope = unsafe {
+            &*(object as *const crate::dom::types::WorkerScope)
         };
-        let target: &crate::dom::workerscope::WorkerScope = this;
-        target as *const crate::dom::workerscope::WorkerScope as *const c_void
+        let target: &crate::dom::types::WorkerScope = this;
+        target as *const crate::dom::types::WorkerScope as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<
-        crate::dom::workerscope::WorkerScope,
-    >();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::WorkerScope>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"WorkerScope", &CLASS_OPS),
@@ -610,12 +608,12 @@ pub mod WorkerScopeBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::workerscope::WorkerScope {
+impl DomObject for crate::dom::types::WorkerScope {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::workerscope::WorkerScope {
+impl DomObjectIface for crate::dom::types::WorkerScope {
     const PROTO_ID: PrototypeId = PrototypeList::WorkerScope;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "WorkerScope";
@@ -623,5 +621,4 @@ impl DomObjectIface for crate::dom::workerscope::WorkerScope {
         &WorkerScopeBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::workerscope::WorkerScope>
-for crate::dom::workerscope::WorkerScope {}
+impl DerivedFrom<crate::dom::types::WorkerScope> for crate::dom::types::WorkerScope {}

@@ -108,7 +108,7 @@ impl ToJsValue for Dict {
 pub mod ExtendedBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::extended::Extended;
+    use crate::dom::types::Extended;
     /// What the DOM struct `Extended` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait ExtendedMethods {
         /// `attribute innerHTML`
@@ -116,7 +116,7 @@ pub mod ExtendedBinding {
         /// `attribute innerHTML`
         fn SetInnerHTML(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()>;
         /// `readonly attribute child`
-        fn Child(&self, cx: &mut JSContext) -> DomRoot<crate::dom::extended::Extended>;
+        fn Child(&self, cx: &mut JSContext) -> DomRoot<crate::dom::types::Extended>;
         /// `readonly attribute replaceable`
         fn Replaceable(&self, cx: &mut JSContext) -> i32;
         /// `attribute speed`
@@ -199,7 +199,7 @@ pub mod ExtendedBinding {
             ReturnKind::Value,
             |cx, args| unsafe {
                 let this = unwrap_this::<Extended>(cx, &args, "get Extended.child")?;
-                let result: DomRoot<crate::dom::extended::Extended> = <Extended as ExtendedMethods>::Child(
+                let result: DomRoot<crate::dom::types::Extended> = <Extended as ExtendedMethods>::Child(
                     this,
                     cx,
                 );
@@ -503,13 +503,13 @@ pub mod ExtendedBinding {
         },
     };
     unsafe fn upcast_to_Extended(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::extended::Extended = unsafe {
-            &*(object as *const crate::dom::extended::Extended)
+        let this: &crate::dom::types::Extended = unsafe {
+            &*(object as *const crate::dom::types::Extended)
         };
-        let target: &crate::dom::extended::Extended = this;
-        target as *const crate::dom::extended::Extended as *const c_void
+        let target: &crate::dom::types::Extended = this;
+        target as *const crate::dom::types::Extended as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::extended::Extended>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Extended>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Extended", &CLASS_OPS),
@@ -522,12 +522,12 @@ pub mod ExtendedBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::extended::Extended {
+impl DomObject for crate::dom::types::Extended {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::extended::Extended {
+impl DomObjectIface for crate::dom::types::Extended {
     const PROTO_ID: PrototypeId = PrototypeList::Extended;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Extended";
@@ -535,13 +535,13 @@ impl DomObjectIface for crate::dom::extended::Extended {
         &ExtendedBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::extended::Extended> for crate::dom::extended::Extended {}
+impl DerivedFrom<crate::dom::types::Extended> for crate::dom::types::Extended {}
 /// The bindings of the WebIDL interface `Overloads`.
 #[allow(non_snake_case)]
 pub mod OverloadsBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::overloads::Overloads;
+    use crate::dom::types::Overloads;
     /// What the DOM struct `Overloads` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait OverloadsMethods {
         /// `readonly attribute secureLong`
@@ -1134,13 +1134,13 @@ pub mod OverloadsBinding {
         },
     };
     unsafe fn upcast_to_Overloads(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::overloads::Overloads = unsafe {
-            &*(object as *const crate::dom::overloads::Overloads)
+        let this: &crate::dom::types::Overloads = unsafe {
+            &*(object as *const crate::dom::types::Overloads)
         };
-        let target: &crate::dom::overloads::Overloads = this;
-        target as *const crate::dom::overloads::Overloads as *const c_void
+        let target: &crate::dom::types::Overloads = this;
+        target as *const crate::dom::types::Overloads as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::overloads::Overloads>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Overloads>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Overloads", &CLASS_OPS),
@@ -1153,12 +1153,12 @@ pub mod OverloadsBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::overloads::Overloads {
+impl DomObject for crate::dom::types::Overloads {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::overloads::Overloads {
+impl DomObjectIface for crate::dom::types::Overloads {
     const PROTO_ID: PrototypeId = PrototypeList::Overloads;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Overloads";
@@ -1166,13 +1166,13 @@ impl DomObjectIface for crate::dom::overloads::Overloads {
         &OverloadsBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::overloads::Overloads> for crate::dom::overloads::Overloads {}
+impl DerivedFrom<crate::dom::types::Overloads> for crate::dom::types::Overloads {}
 /// The bindings of the WebIDL interface `Registry`.
 #[allow(non_snake_case)]
 pub mod RegistryBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::registry::Registry;
+    use crate::dom::types::Registry;
     /// What the DOM struct `Registry` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait RegistryMethods {
         /// `has()`
@@ -1396,13 +1396,13 @@ pub mod RegistryBinding {
         },
     };
     unsafe fn upcast_to_Registry(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::registry::Registry = unsafe {
-            &*(object as *const crate::dom::registry::Registry)
+        let this: &crate::dom::types::Registry = unsafe {
+            &*(object as *const crate::dom::types::Registry)
         };
-        let target: &crate::dom::registry::Registry = this;
-        target as *const crate::dom::registry::Registry as *const c_void
+        let target: &crate::dom::types::Registry = this;
+        target as *const crate::dom::types::Registry as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::registry::Registry>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Registry>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Registry", &CLASS_OPS),
@@ -1415,12 +1415,12 @@ pub mod RegistryBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::registry::Registry {
+impl DomObject for crate::dom::types::Registry {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::registry::Registry {
+impl DomObjectIface for crate::dom::types::Registry {
     const PROTO_ID: PrototypeId = PrototypeList::Registry;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Registry";
@@ -1428,4 +1428,4 @@ impl DomObjectIface for crate::dom::registry::Registry {
         &RegistryBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::registry::Registry> for crate::dom::registry::Registry {}
+impl DerivedFrom<crate::dom::types::Registry> for crate::dom::types::Registry {}

@@ -7,7 +7,7 @@ use crate::dom::bindings::codegen_prelude::*;
 pub mod GuardedBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::guarded::Guarded;
+    use crate::dom::types::Guarded;
     /// What the DOM struct `Guarded` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait GuardedMethods {
         /// `readonly attribute secret`
@@ -173,13 +173,13 @@ pub mod GuardedBinding {
         },
     };
     unsafe fn upcast_to_Guarded(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::guarded::Guarded = unsafe {
-            &*(object as *const crate::dom::guarded::Guarded)
+        let this: &crate::dom::types::Guarded = unsafe {
+            &*(object as *const crate::dom::types::Guarded)
         };
-        let target: &crate::dom::guarded::Guarded = this;
-        target as *const crate::dom::guarded::Guarded as *const c_void
+        let target: &crate::dom::types::Guarded = this;
+        target as *const crate::dom::types::Guarded as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::guarded::Guarded>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Guarded>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Guarded", &CLASS_OPS),
@@ -192,12 +192,12 @@ pub mod GuardedBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::guarded::Guarded {
+impl DomObject for crate::dom::types::Guarded {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::guarded::Guarded {
+impl DomObjectIface for crate::dom::types::Guarded {
     const PROTO_ID: PrototypeId = PrototypeList::Guarded;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Guarded";
@@ -205,4 +205,4 @@ impl DomObjectIface for crate::dom::guarded::Guarded {
         &GuardedBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::guarded::Guarded> for crate::dom::guarded::Guarded {}
+impl DerivedFrom<crate::dom::types::Guarded> for crate::dom::types::Guarded {}

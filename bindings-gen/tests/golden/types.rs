@@ -97,7 +97,7 @@ impl ToJsValue for ByteStringSequenceSequenceOrByteStringByteStringRecord {
 pub mod HeadersBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::headers::Headers;
+    use crate::dom::types::Headers;
     /// What the DOM struct `Headers` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait HeadersMethods {
         /// `get()`
@@ -280,13 +280,13 @@ pub mod HeadersBinding {
         },
     };
     unsafe fn upcast_to_Headers(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::headers::Headers = unsafe {
-            &*(object as *const crate::dom::headers::Headers)
+        let this: &crate::dom::types::Headers = unsafe {
+            &*(object as *const crate::dom::types::Headers)
         };
-        let target: &crate::dom::headers::Headers = this;
-        target as *const crate::dom::headers::Headers as *const c_void
+        let target: &crate::dom::types::Headers = this;
+        target as *const crate::dom::types::Headers as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::headers::Headers>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Headers>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Headers", &CLASS_OPS),
@@ -299,12 +299,12 @@ pub mod HeadersBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::headers::Headers {
+impl DomObject for crate::dom::types::Headers {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::headers::Headers {
+impl DomObjectIface for crate::dom::types::Headers {
     const PROTO_ID: PrototypeId = PrototypeList::Headers;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Headers";
@@ -312,13 +312,13 @@ impl DomObjectIface for crate::dom::headers::Headers {
         &HeadersBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::headers::Headers> for crate::dom::headers::Headers {}
+impl DerivedFrom<crate::dom::types::Headers> for crate::dom::types::Headers {}
 /// The bindings of the WebIDL interface `TextEncoder`.
 #[allow(non_snake_case)]
 pub mod TextEncoderBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::textencoder::TextEncoder;
+    use crate::dom::types::TextEncoder;
     /// What the DOM struct `TextEncoder` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait TextEncoderMethods {
         /// `encode()`
@@ -509,15 +509,13 @@ pub mod TextEncoderBinding {
         },
     };
     unsafe fn upcast_to_TextEncoder(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::textencoder::TextEncoder = unsafe {
-            &*(object as *const crate::dom::textencoder::TextEncoder)
+        let this: &crate::dom::types::TextEncoder = unsafe {
+            &*(object as *const crate::dom::types::TextEncoder)
         };
-        let target: &crate::dom::textencoder::TextEncoder = this;
-        target as *const crate::dom::textencoder::TextEncoder as *const c_void
+        let target: &crate::dom::types::TextEncoder = this;
+        target as *const crate::dom::types::TextEncoder as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<
-        crate::dom::textencoder::TextEncoder,
-    >();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::TextEncoder>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"TextEncoder", &CLASS_OPS),
@@ -530,12 +528,12 @@ pub mod TextEncoderBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::textencoder::TextEncoder {
+impl DomObject for crate::dom::types::TextEncoder {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::textencoder::TextEncoder {
+impl DomObjectIface for crate::dom::types::TextEncoder {
     const PROTO_ID: PrototypeId = PrototypeList::TextEncoder;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "TextEncoder";
@@ -543,5 +541,4 @@ impl DomObjectIface for crate::dom::textencoder::TextEncoder {
         &TextEncoderBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::textencoder::TextEncoder>
-for crate::dom::textencoder::TextEncoder {}
+impl DerivedFrom<crate::dom::types::TextEncoder> for crate::dom::types::TextEncoder {}

@@ -149,7 +149,7 @@ impl ToJsValue for StringOrLongOrLongSequence {
 pub mod SwitchBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::switch::Switch;
+    use crate::dom::types::Switch;
     /// What the DOM struct `Switch` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait SwitchMethods {
         /// `set()`
@@ -281,13 +281,13 @@ pub mod SwitchBinding {
         },
     };
     unsafe fn upcast_to_Switch(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::switch::Switch = unsafe {
-            &*(object as *const crate::dom::switch::Switch)
+        let this: &crate::dom::types::Switch = unsafe {
+            &*(object as *const crate::dom::types::Switch)
         };
-        let target: &crate::dom::switch::Switch = this;
-        target as *const crate::dom::switch::Switch as *const c_void
+        let target: &crate::dom::types::Switch = this;
+        target as *const crate::dom::types::Switch as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::switch::Switch>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Switch>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Switch", &CLASS_OPS),
@@ -300,12 +300,12 @@ pub mod SwitchBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::switch::Switch {
+impl DomObject for crate::dom::types::Switch {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::switch::Switch {
+impl DomObjectIface for crate::dom::types::Switch {
     const PROTO_ID: PrototypeId = PrototypeList::Switch;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Switch";
@@ -313,4 +313,4 @@ impl DomObjectIface for crate::dom::switch::Switch {
         &SwitchBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::switch::Switch> for crate::dom::switch::Switch {}
+impl DerivedFrom<crate::dom::types::Switch> for crate::dom::types::Switch {}

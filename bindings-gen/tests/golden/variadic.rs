@@ -7,7 +7,7 @@ use crate::dom::bindings::codegen_prelude::*;
 pub mod ConsoleBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::console::Console;
+    use crate::dom::types::Console;
     /// What the DOM struct `Console` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait ConsoleMethods {
         /// `log()`
@@ -257,13 +257,13 @@ pub mod ConsoleBinding {
         },
     };
     unsafe fn upcast_to_Console(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::console::Console = unsafe {
-            &*(object as *const crate::dom::console::Console)
+        let this: &crate::dom::types::Console = unsafe {
+            &*(object as *const crate::dom::types::Console)
         };
-        let target: &crate::dom::console::Console = this;
-        target as *const crate::dom::console::Console as *const c_void
+        let target: &crate::dom::types::Console = this;
+        target as *const crate::dom::types::Console as *const c_void
     }
-    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::console::Console>();
+    static CLASS_OPS: JSClassOps = dom_class_ops::<crate::dom::types::Console>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_jsclass(c"Console", &CLASS_OPS),
@@ -276,12 +276,12 @@ pub mod ConsoleBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::console::Console {
+impl DomObject for crate::dom::types::Console {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::console::Console {
+impl DomObjectIface for crate::dom::types::Console {
     const PROTO_ID: PrototypeId = PrototypeList::Console;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "Console";
@@ -289,13 +289,13 @@ impl DomObjectIface for crate::dom::console::Console {
         &ConsoleBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::console::Console> for crate::dom::console::Console {}
+impl DerivedFrom<crate::dom::types::Console> for crate::dom::types::Console {}
 /// The bindings of the WebIDL interface `GlobalThing`.
 #[allow(non_snake_case)]
 pub mod GlobalThingBinding {
     use super::*;
     #[allow(unused_imports)]
-    use crate::dom::globalthing::GlobalThing;
+    use crate::dom::types::GlobalThing;
     /// What the DOM struct `GlobalThing` implements for the interface's members (as Servo's `*Methods` traits).
     pub trait GlobalThingMethods {
         /// `readonly attribute answer`
@@ -427,15 +427,13 @@ pub mod GlobalThingBinding {
         },
     };
     unsafe fn upcast_to_GlobalThing(object: *const c_void) -> *const c_void {
-        let this: &crate::dom::globalthing::GlobalThing = unsafe {
-            &*(object as *const crate::dom::globalthing::GlobalThing)
+        let this: &crate::dom::types::GlobalThing = unsafe {
+            &*(object as *const crate::dom::types::GlobalThing)
         };
-        let target: &crate::dom::globalthing::GlobalThing = this;
-        target as *const crate::dom::globalthing::GlobalThing as *const c_void
+        let target: &crate::dom::types::GlobalThing = this;
+        target as *const crate::dom::types::GlobalThing as *const c_void
     }
-    static CLASS_OPS: JSClassOps = global_class_ops::<
-        crate::dom::globalthing::GlobalThing,
-    >();
+    static CLASS_OPS: JSClassOps = global_class_ops::<crate::dom::types::GlobalThing>();
     /// The class of the interface's platform objects.
     pub static CLASS: DOMJSClass = DOMJSClass {
         base: dom_global_jsclass(c"GlobalThing", &CLASS_OPS),
@@ -448,12 +446,12 @@ pub mod GlobalThingBinding {
     };
     const _: () = assert!(1usize <= MAX_PROTO_CHAIN_LENGTH);
 }
-impl DomObject for crate::dom::globalthing::GlobalThing {
+impl DomObject for crate::dom::types::GlobalThing {
     fn reflector(&self) -> &Reflector {
         &self.reflector
     }
 }
-impl DomObjectIface for crate::dom::globalthing::GlobalThing {
+impl DomObjectIface for crate::dom::types::GlobalThing {
     const PROTO_ID: PrototypeId = PrototypeList::GlobalThing;
     const DEPTH: usize = 0usize;
     const NAME: &'static str = "GlobalThing";
@@ -461,5 +459,4 @@ impl DomObjectIface for crate::dom::globalthing::GlobalThing {
         &GlobalThingBinding::CLASS
     }
 }
-impl DerivedFrom<crate::dom::globalthing::GlobalThing>
-for crate::dom::globalthing::GlobalThing {}
+impl DerivedFrom<crate::dom::types::GlobalThing> for crate::dom::types::GlobalThing {}

@@ -83,6 +83,7 @@ pub mod nodemixins;
 pub mod performance;
 pub mod popstateevent;
 pub mod profiler;
+pub mod types;
 pub mod progressevent;
 pub mod promiserejectionevent;
 pub mod reflection;
