@@ -9,7 +9,7 @@ use jsprof_net::{
     BlobStore, ClassicScriptFetch, Fetcher, FollowedResponse, HopRequest, NetConfig, NetError,
     RawResponse,
 };
-use jsprof_script::script_loading::Loader;
+use jsprof_script::loading::script_loading::Loader;
 use jsprof_script::{JsRuntime, ScriptError};
 
 pub mod tools;
@@ -180,10 +180,10 @@ pub const EXIT_TIMEOUT: u8 = 124;
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// Stop the page's agents after this long (the watchdog: running script
-    /// is interrupted, see `jsprof_script::watchdog`).
+    /// is interrupted, see `jsprof_script::runtime::watchdog`).
     pub timeout: Option<Duration>,
     /// The heap ceiling of each agent, in MiB (`None`:
-    /// [`jsprof_script::watchdog::DEFAULT_MAX_HEAP_MB`]).
+    /// [`jsprof_script::runtime::watchdog::DEFAULT_MAX_HEAP_MB`]).
     pub max_heap_mb: Option<u32>,
     /// Host rules, certificates, and the rest of the network
     /// configuration.
@@ -198,7 +198,7 @@ pub enum RunEnd {
     /// Nothing was left to run.
     Idle,
     /// The time limit passed: the watchdog stopped the page's agents.
-    Stopped(jsprof_script::watchdog::Interruption),
+    Stopped(jsprof_script::runtime::watchdog::Interruption),
 }
 
 impl RunEnd {
@@ -237,13 +237,13 @@ fn with_limits<T>(
     run: impl FnOnce(&mut JsRuntime, &ShellLoader) -> Result<T, String>,
 ) -> Result<(T, RunEnd), String> {
     let loader = ShellLoader::new(options.net.clone()).map_err(|e| e.to_string())?;
-    jsprof_script::watchdog::set_max_heap_mb(
+    jsprof_script::runtime::watchdog::set_max_heap_mb(
         options
             .max_heap_mb
-            .unwrap_or(jsprof_script::watchdog::DEFAULT_MAX_HEAP_MB),
+            .unwrap_or(jsprof_script::runtime::watchdog::DEFAULT_MAX_HEAP_MB),
     );
     let watchdog = limit
-        .map(jsprof_script::watchdog::Watchdog::arm)
+        .map(jsprof_script::runtime::watchdog::Watchdog::arm)
         .transpose()?;
     if let Some(watchdog) = &watchdog {
         // A fetch the page waits for (a parser-blocking script from a slow
@@ -328,8 +328,8 @@ pub fn profile_page(
         .min();
     let ((trace, interval_ms, buffer_full), end) =
         with_limits(options, limit, |runtime, loader| {
-            jsprof_script::profiling::request_shell_profile(
-                jsprof_script::profiling::ShellProfileRequest {
+            jsprof_script::runtime::profiling::request_shell_profile(
+                jsprof_script::runtime::profiling::ShellProfileRequest {
                     interval_ms: profile.interval_ms,
                     max_samples: profile.max_samples,
                 },
@@ -340,7 +340,7 @@ pub fn profile_page(
             if loaded.is_ok() {
                 runtime.run_until_idle(None);
             }
-            let session = jsprof_script::profiling::shell_session();
+            let session = jsprof_script::runtime::profiling::shell_session();
             loaded?;
             let session =
                 session.ok_or("the page's document was not created, nothing was profiled")?;

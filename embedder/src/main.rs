@@ -300,10 +300,10 @@ fn parse_timeout(value: Option<&String>) -> Result<Duration, String> {
 fn parse_max_heap(value: Option<&String>) -> Result<u32, String> {
     let value = value.ok_or("--max-heap needs a number of MiB")?;
     match value.parse::<u32>() {
-        Ok(mb) if (1..=jsprof_script::watchdog::MAX_MAX_HEAP_MB).contains(&mb) => Ok(mb),
+        Ok(mb) if (1..=jsprof_script::runtime::watchdog::MAX_MAX_HEAP_MB).contains(&mb) => Ok(mb),
         _ => Err(format!(
             "--max-heap: not a whole number of MiB from 1 to {}: {value}",
-            jsprof_script::watchdog::MAX_MAX_HEAP_MB
+            jsprof_script::runtime::watchdog::MAX_MAX_HEAP_MB
         )),
     }
 }

@@ -11,7 +11,7 @@
 use std::rc::Rc;
 use std::time::Instant;
 
-use jsprof_script::html_tree_builder::name_lookups;
+use jsprof_script::loading::html_tree_builder::name_lookups;
 use jsprof_script::JsRuntime;
 
 const SIZES: [usize; 6] = [5_000, 10_000, 20_000, 50_000, 100_000, 200_000];

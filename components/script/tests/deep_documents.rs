@@ -5,7 +5,7 @@
 
 mod common;
 
-use jsprof_script::html_tree_builder::{name_lookups, MAX_DEPTH};
+use jsprof_script::loading::html_tree_builder::{name_lookups, MAX_DEPTH};
 use jsprof_script::JsRuntime;
 
 /// Loads `html` from a file and runs the page to idle.

@@ -14,8 +14,8 @@ mod common;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use jsprof_script::watchdog::{self, Watchdog};
-use jsprof_script::{workers, JsRuntime};
+use jsprof_script::runtime::watchdog::{self, Watchdog};
+use jsprof_script::{runtime::workers, JsRuntime};
 use jsprof_test_server::TestServer;
 
 /// Far longer than any of these tests may take: a hang-catcher.

@@ -241,7 +241,7 @@ fn an_https_frame_in_an_http_page_is_not_a_secure_context() {
 /// traversables are navigable 0 of their agent, with the same origin.)
 #[test]
 fn a_second_runtime_on_the_thread_inherits_nothing_from_the_first() {
-    use jsprof_script::{browsing_context, profiling, workers};
+    use jsprof_script::{navigation::browsing_context, runtime::profiling, runtime::workers};
     let server = TestServer::start().unwrap();
     server.route("/child.html", |_| html("<p>child</p>"));
     server.route("/m.js", |_| common::js("window.moduleRan = true;"));

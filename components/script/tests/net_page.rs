@@ -6,9 +6,9 @@
 use std::rc::Rc;
 
 use jsprof_net::Fetcher;
-use jsprof_script::dom::globalscope::GlobalScope;
-use jsprof_script::script_loading::PageLoadError;
-use jsprof_script::{script_registry, JsRuntime};
+use jsprof_script::dom::globals::globalscope::GlobalScope;
+use jsprof_script::loading::script_loading::PageLoadError;
+use jsprof_script::{loading::script_registry, JsRuntime};
 use jsprof_test_server::{TestResponse, TestServer};
 
 const SAME: &str = "web-platform.test";

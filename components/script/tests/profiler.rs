@@ -438,8 +438,8 @@ fn eager_and_lazy_sampler_setup() {
             s.spawn(|| {
                 let mut rt = load(&server, &server.http_url(SAME, "/p.html"));
                 let before = (
-                    jsprof_script::profiling::sampler_created(),
-                    jsprof_script::profiling::instrumentation_enabled(),
+                    jsprof_script::runtime::profiling::sampler_created(),
+                    jsprof_script::runtime::profiling::instrumentation_enabled(),
                 );
                 rt.evaluate(
                     "new Profiler({ sampleInterval: 10, maxBufferSize: 10 }).stop(); ''",
@@ -449,8 +449,8 @@ fn eager_and_lazy_sampler_setup() {
                 .unwrap();
                 (
                     before,
-                    jsprof_script::profiling::sampler_created(),
-                    jsprof_script::profiling::instrumentation_enabled(),
+                    jsprof_script::runtime::profiling::sampler_created(),
+                    jsprof_script::runtime::profiling::instrumentation_enabled(),
                 )
             })
             .join()

@@ -109,7 +109,7 @@ fn gc_heavy_run() -> GcRun {
         1,
     )
     .unwrap();
-    let gc0 = jsprof_script::profiling::gc_time_ns();
+    let gc0 = jsprof_script::runtime::profiling::gc_time_ns();
     let wall0 = Instant::now();
     rt.evaluate(
         "window.c0 = performance.now(); churn(5000); window.c1 = performance.now();",
@@ -118,7 +118,7 @@ fn gc_heavy_run() -> GcRun {
     )
     .unwrap();
     let wall = wall0.elapsed().as_nanos() as f64;
-    let gc = (jsprof_script::profiling::gc_time_ns() - gc0) as f64;
+    let gc = (jsprof_script::runtime::profiling::gc_time_ns() - gc0) as f64;
     rt.evaluate(
         "p.stop().then(t => { window.result = JSON.stringify({ c0, c1, t }); });",
         "stop.js",
@@ -400,7 +400,7 @@ function timed(work) {
         let mut off = Vec::new();
         for round in 0..rounds * 2 + 2 {
             let markers = round % 2 == 0;
-            jsprof_script::profiling::set_marker_tracking(markers);
+            jsprof_script::runtime::profiling::set_marker_tracking(markers);
             let t: f64 = rt.evaluate(call, "bench.js", 1).unwrap().parse().unwrap();
             assert!(rt.run_until_idle(None));
             if round >= 2 {
@@ -411,7 +411,7 @@ function timed(work) {
                 }
             }
         }
-        jsprof_script::profiling::set_marker_tracking(true);
+        jsprof_script::runtime::profiling::set_marker_tracking(true);
         let median = |v: &mut Vec<f64>| {
             v.sort_by(|a, b| a.partial_cmp(b).unwrap());
             v[v.len() / 2]

@@ -14,7 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use common::{fetcher, html, js, CROSS, SAME};
-use jsprof_script::{workers, JsRuntime};
+use jsprof_script::{runtime::workers, JsRuntime};
 use jsprof_test_server::{TestResponse, TestServer};
 
 /// The tests of this binary run one at a time.

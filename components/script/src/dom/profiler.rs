@@ -1,6 +1,6 @@
 //! `Profiler` (<https://wicg.github.io/js-self-profiling/#the-profiler-interface>),
 //! generated from `webidl/Profiler.webidl`, on the sampler component
-//! (`jsprof-sampler`) through [`crate::profiling`].
+//! (`jsprof-sampler`) through [`crate::runtime::profiling`].
 //!
 //! Each `Profiler` owns exactly one profiling session
 //! ([`SessionHandle`]); sessions of one agent share its one sampler.
@@ -49,11 +49,11 @@ use crate::dom::bindings::promise::Promise;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::bindings::weak::{WeakAnchor, WeakDom, WeakReferenceable};
-use crate::dom::event::Event;
-use crate::dom::eventtarget::EventTarget;
-use crate::dom::globalscope::GlobalScope;
-use crate::event_loop::EventLoop;
-use crate::profiling::{self, SessionHandle};
+use crate::dom::events::event::Event;
+use crate::dom::events::eventtarget::EventTarget;
+use crate::dom::globals::globalscope::GlobalScope;
+use crate::runtime::event_loop::EventLoop;
+use crate::runtime::profiling::{self, SessionHandle};
 
 #[derive(JSTraceable)]
 pub struct Profiler {

@@ -21,7 +21,7 @@ use mozjs::rust::{HandleValue, MutableHandleValue};
 
 use crate::dom::bindings::conversions::ToJsValue;
 use crate::dom::bindings::error::{throw_type_error, Error, Fallible};
-use crate::dom::globalscope::report_pending_exception;
+use crate::dom::globals::globalscope::report_pending_exception;
 
 /// What to do with an exception thrown by a callback.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

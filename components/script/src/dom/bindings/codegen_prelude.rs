@@ -54,6 +54,6 @@ pub use crate::dom::bindings::reflector::{
     Reflector, MAX_PROTO_CHAIN_LENGTH,
 };
 pub use crate::dom::bindings::root::DomRoot;
-pub use crate::dom::eventtarget::AsEventTarget;
-pub use crate::dom::globalscope::{dom_global_jsclass, global_class_ops, GlobalScope};
+pub use crate::dom::events::eventtarget::AsEventTarget;
+pub use crate::dom::globals::globalscope::{dom_global_jsclass, global_class_ops, GlobalScope};
 pub use mozjs::glue::ProxyTraps;

@@ -923,7 +923,7 @@ impl<K: ToJsValue, V: ToJsValue> ToJsValue for Record<K, V> {
 pub fn current_realm_is_cross_origin_isolated(cx: &JSContext) -> bool {
     // SAFETY: the reference is used within this call, while the current
     // realm's global is alive.
-    unsafe { crate::dom::globalscope::GlobalScope::current(cx) }
+    unsafe { crate::dom::globals::globalscope::GlobalScope::current(cx) }
         .is_some_and(|g| g.cross_origin_isolated())
 }
 

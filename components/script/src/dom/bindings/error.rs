@@ -11,8 +11,8 @@ use mozjs::rust::wrappers2::JS_SetPendingException;
 
 use crate::dom::bindings::conversions::ToJsValue;
 use crate::dom::bindings::native::to_cstring;
-use crate::dom::domexception::DOMException;
-use crate::dom::globalscope::GlobalScope;
+use crate::dom::globals::domexception::DOMException;
+use crate::dom::globals::globalscope::GlobalScope;
 
 /// Why a DOM method failed.
 #[derive(Clone, Debug, PartialEq, Eq)]

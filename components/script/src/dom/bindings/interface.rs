@@ -29,7 +29,7 @@ use crate::dom::bindings::conversions::ToJsValue;
 use crate::dom::bindings::error::throw_type_error;
 use crate::dom::bindings::iterable::{define_pair_iterator, PairIteratorSpec};
 use crate::dom::bindings::native::{call_native, ReturnKind};
-use crate::dom::globalscope::{GlobalKind, GlobalScope};
+use crate::dom::globals::globalscope::{GlobalKind, GlobalScope};
 
 /// Identifies an interface: its index in [`INTERFACES`] and in the
 /// per-global caches.

@@ -38,7 +38,7 @@ use crate::dom::bindings::error::throw_type_error;
 use crate::dom::bindings::interface::PrototypeId;
 use crate::dom::bindings::native::{unwrap_this, NativeArgs};
 use crate::dom::bindings::reflector::{unwrap_dom_object, DomObjectIface};
-use crate::dom::globalscope::GlobalScope;
+use crate::dom::globals::globalscope::GlobalScope;
 
 type Native =
     unsafe extern "C" fn(*mut mozjs::context::RawJSContext, u32, *mut mozjs::jsval::JSVal) -> bool;

@@ -19,7 +19,7 @@ use crate::dom::bindings::conversions::RootedJsObject;
 use crate::dom::bindings::error::throw_type_error;
 use crate::dom::bindings::interface::PrototypeId;
 use crate::dom::bindings::reflector::{unwrap_dom_object, DomObjectIface};
-use crate::dom::globalscope::GlobalScope;
+use crate::dom::globals::globalscope::GlobalScope;
 
 /// How a native reports failure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

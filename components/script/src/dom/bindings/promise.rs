@@ -152,7 +152,7 @@ pub fn enqueue_callback_microtask(cx: &mut JSContext, callback: *mut JSObject) -
                 &empty,
                 rval.handle_mut(),
             ) {
-                crate::dom::globalscope::report_pending_exception(&mut cx);
+                crate::dom::globals::globalscope::report_pending_exception(&mut cx);
             }
             args.rval().set(mozjs::jsval::UndefinedValue());
             true

@@ -38,7 +38,7 @@ use mozjs::JSCLASS_IS_DOMJSCLASS;
 
 use crate::dom::bindings::interface::PrototypeId;
 use crate::dom::bindings::root::DomRoot;
-use crate::dom::globalscope::GlobalScope;
+use crate::dom::globals::globalscope::GlobalScope;
 
 /// The reserved slot holding the `Box<T>` of a reflector.
 pub const DOM_OBJECT_SLOT: u32 = 0;
@@ -323,7 +323,7 @@ pub unsafe fn unwrap_dom_object<'a, T: DomObjectIface>(object: *mut JSObject) ->
     // function's contract).
     let object = if !object.is_null() && unsafe { is_proxy(object) } {
         // SAFETY: `object` is a live proxy (this function's contract).
-        unsafe { crate::windowproxy::window_of_window_proxy(object) }
+        unsafe { crate::navigation::windowproxy::window_of_window_proxy(object) }
     } else {
         object
     };
@@ -357,7 +357,7 @@ pub fn reflect_dom_object<T: DomObjectIface>(
     proto: Option<HandleObject>,
 ) -> DomRoot<T> {
     // (At the agent's heap ceiling the object comes from the reserve above
-    // it, `crate::watchdog::with_heap_reserve`: the events the engine
+    // it, `crate::runtime::watchdog::with_heap_reserve`: the events the engine
     // fires must be made even then.)
     let reflector = create_reflector(cx, global, object, proto, true);
     reflector.unwrap_or_else(|| panic!("out of memory creating a {}", T::NAME))
@@ -374,7 +374,7 @@ fn clear_exception(cx: &mut JSContext) {
 }
 
 /// [`reflect_dom_object`], or `None` (and no exception pending) when the
-/// agent's heap is at its ceiling (`crate::watchdog`): for the paths that
+/// agent's heap is at its ceiling (`crate::runtime::watchdog`): for the paths that
 /// must go on without the object, such as reporting an out-of-memory
 /// error.
 pub fn try_reflect_dom_object<T: DomObjectIface>(
@@ -424,7 +424,7 @@ fn create_reflector<T: DomObjectIface>(
     if reflector.get().is_null() {
         clear_exception(cx);
         if use_reserve {
-            let retry = crate::watchdog::with_heap_reserve(cx, new_object);
+            let retry = crate::runtime::watchdog::with_heap_reserve(cx, new_object);
             reflector.set(retry);
             clear_exception(cx);
         }
@@ -460,7 +460,7 @@ fn create_reflector<T: DomObjectIface>(
         if !ok {
             clear_exception(cx);
             if use_reserve {
-                ok = crate::watchdog::with_heap_reserve(cx, define);
+                ok = crate::runtime::watchdog::with_heap_reserve(cx, define);
                 clear_exception(cx);
             }
         }
@@ -477,7 +477,7 @@ fn create_reflector<T: DomObjectIface>(
 #[cfg(test)]
 mod tests {
     use super::DomObject;
-    use crate::dom::domrectreadonly::DOMRectReadOnly;
+    use crate::dom::nodes::domrectreadonly::DOMRectReadOnly;
 
     /// Asking an object that has no reflector yet for its realm is a clear
     /// panic (it was a null pointer handed to `GetNonCCWObjectGlobal` in

@@ -1,0 +1,34 @@
+//! HTML's element interfaces, with forms, activation behaviour and focus.
+
+pub mod activation;
+pub mod focus;
+pub mod forms;
+pub mod htmlanchorelement;
+pub mod htmlbodyelement;
+pub mod htmlbuttonelement;
+pub mod htmldivelement;
+pub mod htmlelement;
+pub mod htmlformelement;
+pub mod htmlheadelement;
+pub mod htmlheadingelement;
+pub mod htmlhtmlelement;
+pub mod htmliframeelement;
+pub mod htmlimageelement;
+pub mod htmlinputelement;
+pub mod htmllabelelement;
+pub mod htmllielement;
+pub mod htmllinkelement;
+pub mod htmlmetaelement;
+pub mod htmlolistelement;
+pub mod htmloptionelement;
+pub mod htmlparagraphelement;
+pub mod htmlscriptelement;
+pub mod htmlselectelement;
+pub mod htmlspanelement;
+pub mod htmlstyleelement;
+pub mod htmltemplateelement;
+pub mod htmltextareaelement;
+pub mod htmltitleelement;
+pub mod htmlulistelement;
+pub mod htmlunknownelement;
+pub mod svgelement;
