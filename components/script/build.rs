@@ -1,6 +1,6 @@
 //! Generates the DOM bindings from `webidl/*.webidl` into
 //! `$OUT_DIR/Bindings.rs` (included by `src/dom/bindings/codegen.rs`), and
-//! compiles the crate's C++ glue (`src/windowproxy_glue.cpp`).
+//! compiles the crate's C++ glue (`src/navigation/windowproxy_glue.cpp`).
 //!
 //! A malformed or unsupported file fails the build with
 //! `file:line:column: message`, never a panic.
@@ -40,14 +40,14 @@ fn main() {
 }
 
 /// The script crate's C++ (the WindowProxy wrappers' handler, see
-/// `src/windowproxy.rs`), against the headers of the very SpiderMonkey
+/// `src/navigation/windowproxy.rs`), against the headers of the very SpiderMonkey
 /// that mozjs_sys links.
 fn compile_glue() {
     let objdir = jsprof_spidermonkey_build::Objdir::locate().unwrap_or_else(|e| e.fail());
-    println!("cargo::rerun-if-changed=src/windowproxy_glue.cpp");
+    println!("cargo::rerun-if-changed=src/navigation/windowproxy_glue.cpp");
     objdir
         .cxx_build()
-        .file("src/windowproxy_glue.cpp")
+        .file("src/navigation/windowproxy_glue.cpp")
         .compile("jsprof_script_glue");
 }
 

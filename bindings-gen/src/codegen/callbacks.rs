@@ -208,10 +208,9 @@ fn callback_binding(c: Callback) -> TokenStream {
             }
         }
 
-        impl FromJsValue for Rc<#name> {
-            type Config = ();
+        impl CallbackType for #name {
             #from_js_doc
-            unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _config: ()) -> Result<Self, ()> {
+            unsafe fn from_js_callback(cx: &mut JSContext, value: HandleValue) -> Result<Rc<Self>, ()> {
                 if #rejects {
                     throw_type_error(cx, &format!(#rejection, #idl_name));
                     return Err(());

@@ -46,6 +46,7 @@ use crate::dom::bindings::codegen::{
 use crate::dom::bindings::conversions::Finite;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::promise::Promise;
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::bindings::weak::{WeakAnchor, WeakDom, WeakReferenceable};

@@ -36,7 +36,6 @@ use crate::dom::events::event::Event;
 use crate::dom::html::htmlscriptelement::HTMLScriptElement;
 use crate::dom::nodes::document::Document;
 use crate::dom::nodes::element::Element;
-use crate::dom::nodes::node::Node;
 use crate::loading::script_loading::{
     classic_script_fetch_params, classic_script_from_fetch, is_javascript_mime_type_essence_match,
     run_classic_script, Loader,
@@ -225,42 +224,15 @@ impl FetchPool {
     }
 }
 
-/// Called by the DOM's "insert" for each inclusive descendant of a node
-/// just inserted into a connected parent, in tree order: a script element
-/// among them is due for its post-connection steps
-/// (<https://dom.spec.whatwg.org/#concept-node-insert> step 11).
-pub(crate) fn node_connected(node: &Node) {
-    if let Some(script) = node.root_ref().downcast::<HTMLScriptElement>() {
-        queue_post_connection_steps(&script);
-    }
-}
-
-/// Called by the DOM when `parent`'s children changed (a node inserted
-/// or removed): <https://html.spec.whatwg.org/multipage/scripting.html#script-processing-model>,
-/// "the script children changed steps are: run the script HTML element
-/// post-connection steps, given the script element."
-pub(crate) fn children_changed(parent: &Node) {
-    if let Some(script) = parent.root_ref().downcast::<HTMLScriptElement>() {
-        queue_post_connection_steps(&script);
-    }
-}
-
-/// The script HTML element attribute change steps, given `element` and the
+/// The script HTML element attribute change steps, given `script` and the
 /// changed attribute's `local_name` (HTML namespace attributes only).
-pub(crate) fn attribute_changed(element: &Element, local_name: &str) {
+pub(crate) fn attribute_changed(script: &HTMLScriptElement, local_name: &str) {
     // Step 1: If namespace is not null, then return.
     // Step 2: If localName is src, then run the script HTML element
     // post-connection steps, given element.
     if local_name != "src" {
         return;
     }
-    let Some(script) = element
-        .upcast_node()
-        .root_ref()
-        .downcast::<HTMLScriptElement>()
-    else {
-        return;
-    };
     // (The post-connection steps run when the calling DOM method's
     // mutations are done, see `run_post_connection_steps`. For an element
     // that is not connected now, running them now would do nothing:
@@ -270,16 +242,16 @@ pub(crate) fn attribute_changed(element: &Element, local_name: &str) {
     // element: the parser's "create an element for a token" appends the
     // `src` attribute of a script element before it is inserted and
     // marked parser-inserted.)
-    if !element.upcast_node().is_connected() {
+    if !script.element().upcast_node().is_connected() {
         return;
     }
-    queue_post_connection_steps(&script);
+    queue_post_connection_steps(script);
 }
 
 /// Queues the post-connection steps of `script` (run by
 /// [`run_post_connection_steps`]). A parser-inserted script is never
 /// queued: its steps return at once.
-fn queue_post_connection_steps(script: &HTMLScriptElement) {
+pub(crate) fn queue_post_connection_steps(script: &HTMLScriptElement) {
     if script.parser_inserted() || discarding() {
         return;
     }

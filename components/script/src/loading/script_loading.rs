@@ -470,8 +470,7 @@ pub(crate) fn load_fetched_document(
     window.set_secure_context(secure);
     // https://webidl.spec.whatwg.org/#SecureContext: the [SecureContext]
     // interfaces and members exist from now on.
-    if crate::dom::bindings::interface::expose_secure_context_members_if_secure(cx, global).is_err()
-    {
+    if crate::dom::bindings::glue::expose_secure_context_members_if_secure(cx, global).is_err() {
         return Err(PageLoadError::Fetch(
             "could not define the [SecureContext] members".to_owned(),
         ));

@@ -395,7 +395,7 @@ pub fn create_child_navigable(
         let scope = unsafe { GlobalScope::from_global(global) };
         // https://webidl.spec.whatwg.org/#SecureContext: a child of a
         // secure context has the [SecureContext] interfaces and members.
-        crate::dom::bindings::interface::expose_secure_context_members_if_secure(&mut realm, scope)
+        crate::dom::bindings::glue::expose_secure_context_members_if_secure(&mut realm, scope)
             .ok()?;
         let initial = Document::new(&mut realm, scope, blank);
         initial.set_ready_state(crate::dom::nodes::document::DocumentReadyState::Complete);

@@ -771,25 +771,6 @@ pub(crate) fn transplant_window_proxy(
     Ok(())
 }
 
-/// The `Window` behind `object` if it is a WindowProxy of the current
-/// compartment (always the current Window's own: one realm per
-/// compartment), for the bindings' brand checks
-/// (<https://webidl.spec.whatwg.org/#implements>: a WindowProxy stands for
-/// its Window). Anything else is returned as is.
-///
-/// # Safety
-/// `object` must be a live object.
-pub(crate) unsafe fn window_of_window_proxy(object: *mut JSObject) -> *mut JSObject {
-    // SAFETY: the caller's object is alive.
-    unsafe {
-        if !object.is_null() && IsWindowProxy(object) {
-            ToWindowIfWindowProxy(object)
-        } else {
-            object
-        }
-    }
-}
-
 /// The `Window` that the WindowProxy wrapper `wrapper` (made by [`wrap`])
 /// stands for: the wrapped WindowProxy's current [[Window]], rooted.
 ///

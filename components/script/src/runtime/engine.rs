@@ -51,6 +51,9 @@ pub fn handle() -> Result<JSEngineHandle, String> {
         if result.is_ok() {
             // SAFETY: registering a plain function.
             unsafe { atexit(shut_down_at_exit) };
+            // The DOM's side of the bindings runtime, before any runtime
+            // (and so any global) exists.
+            crate::dom::bindings::install_hooks();
         }
         *engine = Some(result);
     }

@@ -20,18 +20,22 @@ pub use crate::dom::bindings::buffer::{
     Uint8Array, Uint8ClampedArray,
 };
 pub use crate::dom::bindings::callback::{
-    callback_conversion_failed, CallbackFunction, CallbackInterface, ExceptionHandling,
+    callback_conversion_failed, CallbackFunction, CallbackInterface, CallbackType,
+    ExceptionHandling,
 };
 pub use crate::dom::bindings::codegen::{PrototypeList, INTERFACES};
 pub use crate::dom::bindings::conversions::{
-    convert_null_to_empty_string, convert_to_enum_index, current_realm_is_cross_origin_isolated,
-    define_dictionary_member, dictionary_object, dom_object_to_js, enum_attribute_index,
-    get_dictionary_member, has_iterator_method, is_callable, new_plain_object, ByteString,
-    DOMString, Finite, FromJsValue, IntegerConversion, Record, RootedJsObject, RootedJsValue,
-    ToJsValue, USVString,
+    convert_null_to_empty_string, convert_to_enum_index, define_dictionary_member,
+    dictionary_object, dom_object_to_js, enum_attribute_index, get_dictionary_member,
+    has_iterator_method, is_callable, new_plain_object, ByteString, DOMString, Finite, FromJsValue,
+    IntegerConversion, Record, RootedJsObject, RootedJsValue, ToJsValue, USVString,
 };
 pub use crate::dom::bindings::error::{
     throw_dom_error, throw_type_error, DomExceptionName, Error, ErrorResult, Fallible,
+};
+pub use crate::dom::bindings::global::{dom_global_jsclass, global_class_ops};
+pub use crate::dom::bindings::glue::{
+    constructor_prologue, current_realm_is_cross_origin_isolated, static_operation_global,
 };
 pub use crate::dom::bindings::interface::{
     accessor_spec, function_spec, ConstantSpec, ConstantValue, Exposure, InterfaceSpec,
@@ -42,8 +46,8 @@ pub use crate::dom::bindings::iterable::{
     PairIteratorSpec,
 };
 pub use crate::dom::bindings::native::{
-    call_native, check_argument_count, constructor_prologue, put_forwards, replace_attribute,
-    require_new_target, static_operation_global, unwrap_this, NativeArgs, ReturnKind,
+    call_native, check_argument_count, put_forwards, replace_attribute, require_new_target,
+    unwrap_this, NativeArgs, ReturnKind,
 };
 pub use crate::dom::bindings::promise::Promise;
 pub use crate::dom::bindings::proxyhandler::{
@@ -55,5 +59,5 @@ pub use crate::dom::bindings::reflector::{
 };
 pub use crate::dom::bindings::root::DomRoot;
 pub use crate::dom::events::eventtarget::AsEventTarget;
-pub use crate::dom::globals::globalscope::{dom_global_jsclass, global_class_ops, GlobalScope};
+pub use crate::dom::globals::globalscope::GlobalScope;
 pub use mozjs::glue::ProxyTraps;

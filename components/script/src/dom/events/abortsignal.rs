@@ -25,6 +25,7 @@ use mozjs::rooted;
 use crate::dom::bindings::codegen::AbortSignalBinding::AbortSignalMethods;
 use crate::dom::bindings::conversions::{RootedJsValue, ToJsValue};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::events::event::Event;

@@ -173,7 +173,7 @@ impl BlobMethods for Blob {
         // span bytes long, and type relativeContentType.
         let from = relative_start as usize;
         let bytes: Arc<[u8]> = self.bytes[from..from + span as usize].into();
-        let global = crate::dom::bindings::reflector::DomObject::global_scope(self);
+        let global = crate::dom::bindings::reflector::DomGlobal::global_scope(self);
         Ok(Blob::new(cx, global, bytes, content_type, None))
     }
 

@@ -17,6 +17,7 @@ use crate::dom::bindings::codegen::BlobOrBufferSourceOrURLSearchParamsOrUSVStrin
 use crate::dom::bindings::conversions::RootedJsValue;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::promise::Promise;
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::DomObject;
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::fetch::blob::Blob;

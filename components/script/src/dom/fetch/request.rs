@@ -20,7 +20,8 @@ use crate::dom::bindings::codegen::{
 };
 use crate::dom::bindings::conversions::{ByteString, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
-use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
+use crate::dom::bindings::reflector::DomGlobal;
+use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::events::abortsignal::AbortSignal;
 use crate::dom::fetch::body::{clone_headers, extract_body, BodyMixin, BodyParts};

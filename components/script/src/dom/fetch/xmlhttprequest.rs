@@ -41,6 +41,7 @@ use crate::dom::bindings::conversions::{
     ByteString, DOMString, RootedJsValue, ToJsValue, USVString,
 };
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::events::event::Event;

@@ -1,268 +1,47 @@
-//! Globals: the hooks of the `[Global]` interfaces' classes, the per-global state
-//! ([`GlobalScope`], in a reserved slot of the global) with the cache of
-//! interface and prototype objects, prefs, and reported errors.
+//! The DOM's per-global state ([`GlobalScope`], owned by the global's
+//! bindings state, `jsprof_script_bindings::global`): time origin, timers,
+//! reported errors, modules, and "report the exception".
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeSet;
-use std::ffi::{c_void, CStr};
-use std::ptr::{self, NonNull};
+use std::ptr::NonNull;
 use std::rc::Rc;
 use std::time::Instant;
 
 use jsprof_script_derive::JSTraceable;
 use mozjs::context::JSContext;
 use mozjs::conversions::jsstr_to_string;
-use mozjs::gc::Traceable;
-use mozjs::glue::JS_GetReservedSlot;
-use mozjs::jsapi::Heap;
-use mozjs::jsapi::{
-    GCContext, JSClass, JSClassOps, JSObject, JSTracer, JS_EnumerateStandardClasses,
-    JS_GlobalObjectTraceHook, JS_MayResolveStandardClass, JS_ResolveStandardClass,
-    JS_SetReservedSlot, OnNewGlobalHookOption, JSCLASS_FOREGROUND_FINALIZE,
-    JSCLASS_RESERVED_SLOTS_SHIFT,
-};
-use mozjs::jsval::{PrivateValue, UndefinedValue};
+use mozjs::jsapi::{Heap, JSObject};
+use mozjs::jsval::UndefinedValue;
 use mozjs::realm::AutoRealm;
 use mozjs::rooted;
-use mozjs::rust::wrappers2::{
-    CurrentGlobalOrNull, JS_ClearPendingException, JS_DefineProperties, JS_FireOnNewGlobalObject,
-    JS_GetProperty, JS_NewGlobalObject, JS_SetPrototype,
-};
-use mozjs::rust::{error_info_from_exception_stack, get_object_class, HandleObject, RealmOptions};
-use mozjs::{
-    JSCLASS_GLOBAL_SLOT_COUNT, JSCLASS_IS_DOMJSCLASS, JSCLASS_IS_GLOBAL,
-    JSCLASS_RESERVED_SLOTS_MASK,
-};
+use mozjs::rust::wrappers2::{JS_ClearPendingException, JS_FireOnNewGlobalObject, JS_GetProperty};
+use mozjs::rust::{error_info_from_exception_stack, HandleObject, RealmOptions};
 
 use crate::dom::bindings::codegen::{
-    DedicatedWorkerGlobalScopeBinding, PrototypeList, VoidFunction, WindowBinding,
+    DedicatedWorkerGlobalScopeBinding, VoidFunction, WindowBinding,
 };
 use crate::dom::bindings::conversions::{RootedJsValue, USVString};
 use crate::dom::bindings::error::{Error, Fallible};
-use crate::dom::bindings::interface::{
-    get_or_create_interface_objects, install_interfaces, InterfaceSpec, PrototypeId,
+use crate::dom::bindings::global::{attach_platform_object, AsGlobalBindings, GlobalBindings};
+pub use crate::dom::bindings::global::{
+    dom_global_jsclass, global_class_ops, GlobalKind, Prefs, TESTBINDING_PREF,
 };
-use crate::dom::bindings::reflector::{DomObject, DomObjectIface, DOM_OBJECT_SLOT};
+use crate::dom::bindings::interface::{install_interfaces, PrototypeId};
+use crate::dom::bindings::reflector::DomObjectIface;
 use crate::runtime::timers::Timers;
 use crate::runtime::ScriptError;
-
-/// The kinds of globals, which `[Exposed]` names map to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum GlobalKind {
-    /// `[Exposed=Window]`.
-    #[default]
-    Window,
-    /// `[Exposed=DedicatedWorker]` (and `Worker`).
-    DedicatedWorker,
-}
-
-/// Enables the test-only interfaces (`TestBinding`...).
-pub const TESTBINDING_PREF: &str = "dom.testbinding.enabled";
 
 /// Formerly gated `Profiler`; kept so embedders that enable it still
 /// build. `Profiler` is now exposed on every `Window` global.
 pub const PROFILER_PREF: &str = "dom.profiler.enabled";
 
-/// Interfaces whose IDL follows a spec exactly (no `[Pref]`) but that are
-/// installed only when a pref is on (none at present).
-const INTERFACE_PREFS: &[(&str, &str)] = &[];
-
-/// Runtime preferences of a global (as Servo's prefs).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Prefs {
-    enabled: BTreeSet<String>,
-}
-
-impl Prefs {
-    pub fn new() -> Prefs {
-        Prefs::default()
-    }
-
-    /// The prefs of runtimes made for tests: the test interfaces too.
-    pub fn for_tests() -> Prefs {
-        let mut prefs = Prefs::default();
-        prefs.enable(TESTBINDING_PREF);
-        prefs
-    }
-
-    pub fn enable(&mut self, name: &str) -> &mut Prefs {
-        self.enabled.insert(name.to_owned());
-        self
-    }
-
-    pub fn is_enabled(&self, name: &str) -> bool {
-        self.enabled.contains(name)
-    }
-
-    /// Whether the interface is installed on globals with these prefs.
-    pub fn interface_enabled(&self, spec: &InterfaceSpec) -> bool {
-        if let Some(pref) = spec.pref {
-            return self.is_enabled(pref);
-        }
-        let name = spec.name.to_str().unwrap_or_default();
-        INTERFACE_PREFS
-            .iter()
-            .filter(|(interface, _)| *interface == name)
-            .all(|(_, pref)| self.is_enabled(pref))
-    }
-}
-
-/// The reserved slot of the global holding the `Box<GlobalScope>` (after
-/// SpiderMonkey's global slots; a `[Global]` interface's DOM object is in
-/// slot [`DOM_OBJECT_SLOT`], one of the application slots).
-const GLOBAL_SCOPE_SLOT: u32 = JSCLASS_GLOBAL_SLOT_COUNT;
-
-/// The `JSClass` of a `[Global]` interface's global object
-/// (<https://webidl.spec.whatwg.org/#Global>): a DOM class (the global is
-/// the platform object of the interface, its struct in
-/// [`DOM_OBJECT_SLOT`]) that is also a global class with the
-/// [`GlobalScope`] slot.
-pub const fn dom_global_jsclass(name: &'static CStr, ops: &'static JSClassOps) -> JSClass {
-    JSClass {
-        name: name.as_ptr(),
-        flags: JSCLASS_IS_GLOBAL
-            | JSCLASS_IS_DOMJSCLASS
-            | JSCLASS_FOREGROUND_FINALIZE
-            | (((JSCLASS_GLOBAL_SLOT_COUNT + 1) & JSCLASS_RESERVED_SLOTS_MASK)
-                << JSCLASS_RESERVED_SLOTS_SHIFT),
-        cOps: ops,
-        spec: ptr::null(),
-        ext: ptr::null(),
-        oOps: ptr::null(),
-    }
-}
-
-/// Class hooks of a `[Global]` interface's global: the standard classes
-/// resolve lazily; the trace hook traces SpiderMonkey's global data, the
-/// interface's struct `T` and the [`GlobalScope`]; the finalizer drops both.
-pub const fn global_class_ops<T: DomObject>() -> JSClassOps {
-    JSClassOps {
-        addProperty: None,
-        delProperty: None,
-        enumerate: Some(JS_EnumerateStandardClasses),
-        newEnumerate: None,
-        resolve: Some(JS_ResolveStandardClass),
-        mayResolve: Some(JS_MayResolveStandardClass),
-        finalize: Some(finalize_dom_global::<T>),
-        call: None,
-        construct: None,
-        trace: Some(trace_dom_global::<T>),
-    }
-}
-
-/// The box of the global's `[Global]` platform object (null before
-/// `attach_platform_object` or once finalized).
-///
-/// # Safety
-/// `global` is a live global of one of our `[Global]` classes.
-unsafe fn dom_slot_pointer(global: *mut JSObject) -> *mut c_void {
-    let mut value = UndefinedValue();
-    // SAFETY: `global` is a live global of one of our `[Global]` classes (this
-    // function's contract), which have the reserved slot DOM_OBJECT_SLOT;
-    // `value` is a local out-parameter.
-    unsafe { JS_GetReservedSlot(global, DOM_OBJECT_SLOT, &mut value) };
-    if value.is_undefined() {
-        ptr::null_mut()
-    } else {
-        value.to_private() as *mut c_void
-    }
-}
-
-unsafe extern "C" fn trace_dom_global<T: DomObject>(trc: *mut JSTracer, global: *mut JSObject) {
-    // SAFETY: SpiderMonkey traces `global`, live, with its own class's hook, a
-    // `[Global]` class with both slots; the boxes in them live until the
-    // finalizer below, which runs after the last trace.
-    unsafe {
-        trace_global(trc, global);
-        let object = dom_slot_pointer(global) as *const T;
-        if !object.is_null() {
-            (*object).trace(trc);
-        }
-    }
-}
-
-unsafe extern "C" fn finalize_dom_global<T: DomObject>(gcx: *mut GCContext, global: *mut JSObject) {
-    // SAFETY: SpiderMonkey finalizes `global` (still readable) with its own
-    // class's hook; the box in the DOM slot was leaked into it by
-    // `attach_platform_object` and is taken back only here, then the slot
-    // is cleared so no later read sees the freed box.
-    unsafe {
-        let object = dom_slot_pointer(global) as *mut T;
-        if !object.is_null() {
-            drop(Box::from_raw(object));
-            let undefined = UndefinedValue();
-            JS_SetReservedSlot(global, DOM_OBJECT_SLOT, &undefined);
-        }
-        finalize_global(gcx, global);
-    }
-}
-
-/// Whether `class` is the class of one of our globals (the `[Global]`
-/// interfaces' classes: every global is a Window or a dedicated worker's
-/// global).
-fn is_our_global_class(class: *const JSClass) -> bool {
-    std::ptr::eq(class, &WindowBinding::CLASS.base)
-        || std::ptr::eq(class, &DedicatedWorkerGlobalScopeBinding::CLASS.base)
-}
-
-/// The global's [`GlobalScope`] box (null before `create_global` sets it
-/// or once finalized).
-///
-/// # Safety
-/// `global` is a live global of one of our `[Global]` classes.
-unsafe fn scope_pointer(global: *mut JSObject) -> *mut GlobalScope {
-    let mut value = UndefinedValue();
-    // SAFETY: `global` is a live global of one of our classes (this function's
-    // contract), which have the reserved slot GLOBAL_SCOPE_SLOT; `value`
-    // is a local out-parameter.
-    unsafe { JS_GetReservedSlot(global, GLOBAL_SCOPE_SLOT, &mut value) };
-    if value.is_undefined() {
-        ptr::null_mut()
-    } else {
-        value.to_private() as *mut GlobalScope
-    }
-}
-
-unsafe extern "C" fn trace_global(trc: *mut JSTracer, global: *mut JSObject) {
-    // SAFETY: SpiderMonkey traces `global`, live, through the hook of its
-    // class; the GlobalScope box lives until `finalize_global`, which runs
-    // after the last trace.
-    unsafe {
-        JS_GlobalObjectTraceHook(trc, global);
-        let scope = scope_pointer(global);
-        if !scope.is_null() {
-            (*scope).trace(trc);
-        }
-    }
-}
-
-unsafe extern "C" fn finalize_global(_gcx: *mut GCContext, global: *mut JSObject) {
-    // SAFETY: SpiderMonkey finalizes `global` (still readable); the box was
-    // leaked into the slot by `create_global` and is taken back only here,
-    // then the slot is cleared.
-    unsafe {
-        let scope = scope_pointer(global);
-        if !scope.is_null() {
-            drop(Box::from_raw(scope));
-            let undefined = UndefinedValue();
-            JS_SetReservedSlot(global, GLOBAL_SCOPE_SLOT, &undefined);
-        }
-    }
-}
-
-/// The Rust side of a global.
+/// The Rust side of a global: the DOM's per-global state, owned by the
+/// global's [`GlobalBindings`] (which holds the bindings' own: kind, prefs,
+/// interface objects).
 #[derive(JSTraceable)]
 pub struct GlobalScope {
     /// The global object (a self-edge, traced to stay current).
     global: Heap<*mut JSObject>,
-    #[no_trace]
-    kind: GlobalKind,
-    #[no_trace]
-    prefs: Prefs,
-    /// Interface prototype objects, by prototype ID.
-    prototypes: Box<[Heap<*mut JSObject>]>,
-    /// Interface objects, by prototype ID.
-    interface_objects: Box<[Heap<*mut JSObject>]>,
     time_origin: Cell<Instant>,
     #[no_trace]
     reported_errors: Rc<RefCell<Vec<ScriptError>>>,
@@ -281,10 +60,12 @@ pub struct GlobalScope {
     /// The `crypto` object (<https://w3c.github.io/webcrypto/#dom-windoworworkerglobalscope-crypto>),
     /// made on first use.
     crypto: crate::dom::bindings::root::MutNullableDom<crate::dom::globals::crypto::Crypto>,
-    /// Whether the `[SecureContext]` interfaces and members are defined
-    /// (<https://webidl.spec.whatwg.org/#SecureContext>): set once the
-    /// global's environment is known to be a secure context.
-    secure_members_exposed: Cell<bool>,
+}
+
+impl AsGlobalBindings for GlobalScope {
+    fn global_bindings(&self) -> &GlobalBindings {
+        self.bindings()
+    }
 }
 
 impl GlobalScope {
@@ -320,31 +101,12 @@ impl GlobalScope {
         jsprof_sampler::set_profiler_realm_id(&mut options, profiler_realm_id);
         // Sharing a compartment between same-origin realms is not done yet.
         let _ = existing_compartment;
-        let class: &'static JSClass = match kind {
-            GlobalKind::Window => &WindowBinding::CLASS.base,
-            GlobalKind::DedicatedWorker => &DedicatedWorkerGlobalScopeBinding::CLASS.base,
+        let class = match kind {
+            GlobalKind::Window => &WindowBinding::CLASS,
+            GlobalKind::DedicatedWorker => &DedicatedWorkerGlobalScopeBinding::CLASS,
         };
-        // SAFETY: `class` is a static `[Global]` class and `options` lives on this
-        // frame for the call; the result is rooted at once.
-        rooted!(&in(cx) let global = unsafe {
-            JS_NewGlobalObject(
-                cx,
-                class,
-                ptr::null_mut(),
-                OnNewGlobalHookOption::DontFireOnNewGlobalHook,
-                &*options,
-            )
-        });
-        let Some(object) = NonNull::new(global.get()) else {
-            return Err("SpiderMonkey could not create a global object".to_owned());
-        };
-        let count = PrototypeList::COUNT;
         let scope = Box::new(GlobalScope {
             global: Heap::default(),
-            kind,
-            prefs,
-            prototypes: (0..count).map(|_| Heap::default()).collect(),
-            interface_objects: (0..count).map(|_| Heap::default()).collect(),
             time_origin: Cell::new(Instant::now()),
             reported_errors,
             cross_origin_isolated: std::cell::Cell::new(false),
@@ -353,20 +115,14 @@ impl GlobalScope {
             in_error_reporting_mode: Cell::new(false),
             modules: Default::default(),
             crypto: Default::default(),
-            secure_members_exposed: Cell::new(false),
         });
-        let raw = Box::into_raw(scope);
-        // SAFETY: `raw` is the box just leaked, owned from here on by the global's
-        // finalizer; `object` is the new, rooted global, whose class has
-        // GLOBAL_SCOPE_SLOT.
-        unsafe {
-            (*raw).global.set(object.as_ptr());
-            JS_SetReservedSlot(
-                object.as_ptr(),
-                GLOBAL_SCOPE_SLOT,
-                &PrivateValue(raw as *const c_void),
-            );
-        }
+        let object = GlobalBindings::create_global(cx, class, kind, prefs, &options, scope)?;
+        rooted!(&in(cx) let rooted_global = object.as_ptr());
+        // SAFETY: `object` is the new global, rooted above, whose state was
+        // just set; the reference is used only here.
+        unsafe { GlobalScope::from_global(object.as_ptr()) }
+            .global
+            .set(object.as_ptr());
         let mut realm = AutoRealm::new(cx, object);
         let (global_handle, realm) = realm.global_and_reborrow();
         // https://webidl.spec.whatwg.org/#Global: the global is the platform
@@ -391,78 +147,36 @@ impl GlobalScope {
         // SAFETY: `global_handle` is the rooted global of the entered realm, fully
         // set up above.
         unsafe { JS_FireOnNewGlobalObject(realm, global_handle) };
+        drop(rooted_global);
         Ok(object.as_ptr())
     }
 
     /// Makes `global` the platform object of its `[Global]` interface `T`
-    /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>
-    /// for a `[Global]` interface): stores `object` in the global's DOM
-    /// slot, sets the global's [[Prototype]] to `T`'s interface prototype
-    /// object, and defines `T`'s `[LegacyUnforgeable]` attributes on it.
+    /// (see [`attach_platform_object`]).
     pub(crate) fn attach_platform_object<T: DomObjectIface>(
         cx: &mut JSContext,
         global: HandleObject,
         object: Box<T>,
     ) -> Result<(), String> {
-        let raw = Box::into_raw(object);
-        // SAFETY: `global` is the rooted global that `create_global` is setting
-        // up (the only caller, through the `[Global]` interfaces'
-        // `attach_to_global`), whose class has DOM_OBJECT_SLOT; from here on
-        // the box belongs to `finalize_dom_global`.
-        unsafe {
-            JS_SetReservedSlot(
-                global.get(),
-                DOM_OBJECT_SLOT,
-                &PrivateValue(raw as *const c_void),
-            );
-            (*raw).reflector().set_jsobject(global.get());
-        }
-        // SAFETY: `global` is such a global, and its GlobalScope slot was set
-        // before this call; `scope` is used only within this call.
-        let scope = unsafe { GlobalScope::from_global(global.get()) };
-        rooted!(&in(cx) let proto = scope.interface_prototype(cx, T::PROTO_ID));
-        // SAFETY: `global` and `proto` are rooted (proto non-null, checked first).
-        if proto.get().is_null() || !unsafe { JS_SetPrototype(cx, global, proto.handle()) } {
-            return Err(format!("could not set up the {} prototype", T::NAME));
-        }
-        let unforgeable = T::dom_class().dom_class.unforgeable_attributes;
-        if unforgeable.len() > 1
-            // SAFETY: `global` is rooted and the specs are the interface's
-            // static, null-terminated list (len > 1 checked first).
-            && !unsafe { JS_DefineProperties(cx, global, unforgeable.as_ptr()) }
-        {
-            return Err(format!(
-                "could not define the {}'s unforgeable attributes",
-                T::NAME
-            ));
-        }
-        Ok(())
+        attach_platform_object(cx, global, object)
     }
 
     /// The [`GlobalScope`] of `global`, a global made by
     /// [`GlobalScope::create_global`].
     ///
     /// # Panics
-    /// If `global` is not one of our globals (any other object, whose
-    /// reserved slots are not a `GlobalScope`'s), or its `GlobalScope` is
-    /// not set yet: checked, so a wrong object cannot be read out of
-    /// bounds.
+    /// If `global` is not one of our globals (checked, see
+    /// [`GlobalBindings::from_global`]).
     ///
     /// # Safety
     /// `global` must be a live object (rooted, or otherwise kept alive);
     /// the reference is valid while it lives.
     pub unsafe fn from_global<'a>(global: *mut JSObject) -> &'a GlobalScope {
-        // SAFETY: `global` is a live object (this function's contract), so
-        // its class can be read.
-        let class = unsafe { get_object_class(global) };
-        assert!(is_our_global_class(class), "not a jsprof global");
-        // SAFETY: `global` is live and one of our globals (class checked
-        // above), which have the GlobalScope slot.
-        let scope = unsafe { scope_pointer(global) };
-        assert!(!scope.is_null(), "not a jsprof global");
-        // SAFETY: `scope` is non-null (asserted above): the box the global owns,
-        // alive while it lives.
-        unsafe { &*scope }
+        // SAFETY: the caller's contract.
+        let bindings = unsafe { GlobalBindings::from_global(global) };
+        bindings
+            .dom::<GlobalScope>()
+            .expect("every global of the DOM has a GlobalScope")
     }
 
     /// The global of the current realm, if it is one of ours.
@@ -471,19 +185,15 @@ impl GlobalScope {
     /// The reference is valid while the global lives (during the current
     /// call into script, at least).
     pub unsafe fn current<'a>(cx: &JSContext) -> Option<&'a GlobalScope> {
-        // SAFETY: `cx` is this thread's live context; a plain query.
-        let global = unsafe { CurrentGlobalOrNull(cx) };
-        // SAFETY: `global` is non-null (checked first) and is the current
-        // realm's global, alive while that realm is entered.
-        if global.is_null() || !is_our_global_class(unsafe { get_object_class(global) }) {
-            return None;
-        }
-        // SAFETY: `global` is one of ours (class checked above), so it has the
-        // slot; it is alive while its realm is entered.
-        let scope = unsafe { scope_pointer(global) };
-        // SAFETY: `scope` is non-null: the box the global owns, alive while the
-        // global lives (this function's contract bounds the reference).
-        (!scope.is_null()).then(|| unsafe { &*scope })
+        // SAFETY: the caller's contract.
+        unsafe { GlobalBindings::current(cx) }?.dom::<GlobalScope>()
+    }
+
+    /// The bindings' state of this global.
+    pub fn bindings(&self) -> &GlobalBindings {
+        // SAFETY: `self` is owned by the global's bindings state, so the
+        // global is alive while `self` is borrowed.
+        unsafe { GlobalBindings::from_global(self.global.get()) }
     }
 
     /// The sampler's ID of this global's realm
@@ -492,12 +202,14 @@ impl GlobalScope {
         self.profiler_realm_id
     }
 
+    /// The kind of global.
     pub fn kind(&self) -> GlobalKind {
-        self.kind
+        self.bindings().kind()
     }
 
+    /// The global's prefs.
     pub fn prefs(&self) -> &Prefs {
-        &self.prefs
+        self.bindings().prefs()
     }
 
     /// The global object.
@@ -653,16 +365,6 @@ impl GlobalScope {
 
     /// <https://html.spec.whatwg.org/multipage/webappapis.html#secure-context>
     /// of this global's environment.
-    /// Whether the `[SecureContext]` interfaces and members are defined on
-    /// this global (see `expose_secure_context_members`).
-    pub(crate) fn secure_members_exposed(&self) -> bool {
-        self.secure_members_exposed.get()
-    }
-
-    pub(crate) fn set_secure_members_exposed(&self) {
-        self.secure_members_exposed.set(true);
-    }
-
     pub fn is_secure_context(&self) -> bool {
         if let Some(window) = self.as_window() {
             return window.is_secure_context();
@@ -746,35 +448,10 @@ impl GlobalScope {
             .map_err(|_| Error::JSFailed)
     }
 
-    pub(crate) fn cached_prototype(&self, id: PrototypeId) -> *mut JSObject {
-        self.prototypes[id.0 as usize].get()
-    }
-
-    pub(crate) fn cached_interface_object(&self, id: PrototypeId) -> *mut JSObject {
-        self.interface_objects[id.0 as usize].get()
-    }
-
-    pub(crate) fn cache_interface_objects(
-        &self,
-        id: PrototypeId,
-        proto: *mut JSObject,
-        interface: *mut JSObject,
-    ) {
-        self.prototypes[id.0 as usize].set(proto);
-        self.interface_objects[id.0 as usize].set(interface);
-    }
-
     /// The interface prototype object of `id` in this global, created on
-    /// first use (also for interfaces not exposed here, e.g. behind a
-    /// pref). Null if creating it failed (an exception is pending).
+    /// first use (null if that failed: an exception is pending).
     pub fn interface_prototype(&self, cx: &mut JSContext, id: PrototypeId) -> *mut JSObject {
-        let cached = self.cached_prototype(id);
-        if !cached.is_null() {
-            return cached;
-        }
-        rooted!(&in(cx) let global = self.global.get());
-        let _ = get_or_create_interface_objects(cx, global.handle(), id);
-        self.cached_prototype(id)
+        self.bindings().interface_prototype(cx, id)
     }
 
     /// Records an error reported by "report the exception".

@@ -24,6 +24,7 @@ use crate::dom::bindings::codegen::HistoryBinding::HistoryMethods;
 use crate::dom::bindings::codegen::ScrollRestoration;
 use crate::dom::bindings::conversions::{DOMString, RootedJsValue, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::bindings::structuredclone::{

@@ -9,7 +9,8 @@ use mozjs::context::JSContext;
 use crate::dom::bindings::codegen::IdleDeadlineBinding::IdleDeadlineMethods;
 use crate::dom::bindings::conversions::Finite;
 use crate::dom::bindings::error::Fallible;
-use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
+use crate::dom::bindings::reflector::DomGlobal;
+use crate::dom::bindings::reflector::{reflect_dom_object, Reflector};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::globals::globalscope::GlobalScope;
 

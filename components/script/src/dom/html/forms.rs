@@ -12,7 +12,6 @@ use mozjs::context::JSContext;
 
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::events::event::Event;
-use crate::dom::html::htmlelement::HTMLElement;
 use crate::dom::html::htmlformelement::HTMLFormElement;
 use crate::dom::html::htmlinputelement::HTMLInputElement;
 use crate::dom::html::htmloptionelement::HTMLOptionElement;
@@ -92,25 +91,6 @@ pub fn placeholder_shown(element: &Element) -> bool {
         return textarea.api_value().is_empty();
     }
     false
-}
-
-/// The attribute change steps the form controls and `style` define,
-/// called for every attribute change of every element.
-pub fn attribute_changed(element: &Element, name: &str, value: Option<&str>) {
-    let root = DomRoot::from_ref(element);
-    if name == "style" {
-        if let Some(style) = root
-            .downcast::<HTMLElement>()
-            .and_then(|e| e.existing_style())
-        {
-            style.style_attribute_changed(value);
-        }
-    }
-    if let Some(input) = root.downcast::<HTMLInputElement>() {
-        input.attribute_changed(name, value);
-    } else if let Some(option) = root.downcast::<HTMLOptionElement>() {
-        option.attribute_changed(name, value);
-    }
 }
 
 /// <https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#form-owner>:

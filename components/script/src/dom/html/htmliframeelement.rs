@@ -320,3 +320,19 @@ impl HTMLIFrameElementMethods for HTMLIFrameElement {
         browsing_context::window_proxy_of(self.content_navigable()?)
     }
 }
+
+/// <https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>:
+/// the iframe element's steps in the DOM's tree algorithms.
+impl crate::dom::nodes::virtualmethods::VirtualMethods for HTMLIFrameElement {
+    fn insertion_steps(&self) {
+        HTMLIFrameElement::insertion_steps(self);
+    }
+
+    fn removing_steps(&self) {
+        HTMLIFrameElement::removing_steps(self);
+    }
+
+    fn attribute_changed(&self, name: &str, value: Option<&str>) {
+        HTMLIFrameElement::attribute_changed(self, name, value);
+    }
+}

@@ -566,3 +566,11 @@ mod tests {
         }
     }
 }
+
+/// The input element's attribute change steps (its value mode and
+/// checkedness follow its content attributes).
+impl crate::dom::nodes::virtualmethods::VirtualMethods for HTMLInputElement {
+    fn attribute_changed(&self, name: &str, value: Option<&str>) {
+        HTMLInputElement::attribute_changed(self, name, value);
+    }
+}

@@ -209,3 +209,10 @@ impl HTMLOptionElementMethods for HTMLOptionElement {
             .unwrap_or(0)
     }
 }
+
+/// The option element's attribute change steps.
+impl crate::dom::nodes::virtualmethods::VirtualMethods for HTMLOptionElement {
+    fn attribute_changed(&self, name: &str, value: Option<&str>) {
+        HTMLOptionElement::attribute_changed(self, name, value);
+    }
+}

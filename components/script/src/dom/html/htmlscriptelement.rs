@@ -227,7 +227,7 @@ impl HTMLScriptElementMethods for HTMLScriptElement {
     /// steps prepare a connected script element that had no `src`).
     fn SetSrc(&self, cx: &mut JSContext, value: USVString) -> Fallible<()> {
         self.element().set_attribute_value("src", &value.0);
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -343,7 +343,7 @@ impl HTMLScriptElementMethods for HTMLScriptElement {
             crate::dom::nodes::text::Text::new(cx, node.global(), document.as_deref(), &value)
         });
         node.replace_all(text.as_deref().map(|t| t.upcast_node()));
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -385,6 +385,44 @@ impl HTMLScriptElementMethods for HTMLScriptElement {
 
     fn SetHtmlFor(&self, _cx: &mut JSContext, value: DOMString) -> Fallible<()> {
         self.element().set_attribute_value("for", &value);
+        Ok(())
+    }
+}
+
+/// <https://html.spec.whatwg.org/multipage/scripting.html#script-processing-model>:
+/// the script element's steps in the DOM's tree algorithms. Its
+/// post-connection steps run script, so they are queued
+/// (`crate::loading::script_element`) until the calling DOM method's
+/// mutations are done.
+impl crate::dom::nodes::virtualmethods::VirtualMethods for HTMLScriptElement {
+    /// "The script HTML element post-connection steps, given insertedNode."
+    fn post_connection_steps(&self) {
+        crate::loading::script_element::queue_post_connection_steps(self);
+    }
+
+    /// "The script children changed steps are: run the script HTML element
+    /// post-connection steps, given the script element."
+    fn children_changed(&self) {
+        crate::loading::script_element::queue_post_connection_steps(self);
+    }
+
+    /// The script HTML element attribute change steps.
+    fn attribute_changed(&self, name: &str, _value: Option<&str>) {
+        crate::loading::script_element::attribute_changed(self, name);
+    }
+
+    /// "The cloning steps for script elements given node, copy, and
+    /// subtree are to set copy's already started to node's already
+    /// started."
+    fn cloning_steps(
+        &self,
+        _cx: &mut JSContext,
+        copy: &crate::dom::nodes::node::Node,
+        _subtree: bool,
+    ) -> Fallible<()> {
+        if let Some(copy) = copy.root_ref().downcast::<HTMLScriptElement>() {
+            copy.set_already_started(self.already_started());
+        }
         Ok(())
     }
 }

@@ -68,33 +68,32 @@ impl HTMLTemplateElementMethods for HTMLTemplateElement {
 }
 
 /// <https://html.spec.whatwg.org/multipage/scripting.html#the-template-element>:
-/// the cloning steps for template elements given node, copy, and subtree
-/// (nothing for other nodes).
-pub(crate) fn cloning_steps(
-    cx: &mut JSContext,
-    node: &Node,
-    copy: &Node,
-    subtree: bool,
-) -> Fallible<()> {
-    let (Some(node), Some(copy)) = (
-        node.root_ref().downcast::<HTMLTemplateElement>(),
-        copy.root_ref().downcast::<HTMLTemplateElement>(),
-    ) else {
-        return Ok(());
-    };
-    // Step 1: If subtree is false, then return.
-    if !subtree {
-        return Ok(());
+/// the template element's steps in the DOM's tree algorithms.
+impl crate::dom::nodes::virtualmethods::VirtualMethods for HTMLTemplateElement {
+    /// The cloning steps for template elements given node, copy, and
+    /// subtree.
+    fn cloning_steps(&self, cx: &mut JSContext, copy: &Node, subtree: bool) -> Fallible<()> {
+        let Some(copy) = copy.root_ref().downcast::<HTMLTemplateElement>() else {
+            return Ok(());
+        };
+        // Step 1: If subtree is false, then return.
+        if !subtree {
+            return Ok(());
+        }
+        // Step 2: For each child of node's template contents's children, in
+        // tree order: clone a node given child with document set to copy's
+        // template contents's node document, subtree set to true, and parent
+        // set to copy's template contents.
+        let contents = copy.contents();
+        let document = contents.upcast_node().owner_doc();
+        for child in self.contents().upcast_node().children() {
+            let clone = child.clone_node(cx, document.as_deref(), true)?;
+            contents.upcast_node().insert(&clone, None);
+        }
+        Ok(())
     }
-    // Step 2: For each child of node's template contents's children, in
-    // tree order: clone a node given child with document set to copy's
-    // template contents's node document, subtree set to true, and parent
-    // set to copy's template contents.
-    let contents = copy.contents();
-    let document = contents.upcast_node().owner_doc();
-    for child in node.contents().upcast_node().children() {
-        let clone = child.clone_node(cx, document.as_deref(), true)?;
-        contents.upcast_node().insert(&clone, None);
+
+    fn template_contents(&self) -> Option<DomRoot<DocumentFragment>> {
+        Some(self.contents())
     }
-    Ok(())
 }

@@ -111,7 +111,7 @@ impl AttrMethods for Attr {
             // Step 2: Otherwise, change attribute to value.
             Some(element) => {
                 element.set_attribute_value(&self.name, &value);
-                crate::loading::script_element::run_post_connection_steps(cx);
+                crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
             }
         }
         Ok(())

@@ -96,7 +96,7 @@ impl CharacterData {
         // Step 12: If node's parent is non-null, then run the children
         // changed steps for node's parent.
         if let Some(parent) = self.node.parent() {
-            crate::loading::script_element::children_changed(&parent);
+            crate::dom::nodes::virtualmethods::children_changed(&parent);
         }
         Ok(())
     }
@@ -131,7 +131,7 @@ impl CharacterDataMethods for CharacterData {
     /// with node this, offset 0, count this's length, and data the new value.
     fn SetData(&self, cx: &mut JSContext, value: DOMString) -> Fallible<()> {
         self.replace_data(0, self.length(), &value)?;
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -149,7 +149,7 @@ impl CharacterDataMethods for CharacterData {
     /// data with node this, offset this's length, count 0, and data data.
     fn AppendData(&self, cx: &mut JSContext, data: DOMString) -> Fallible<()> {
         self.replace_data(self.length(), 0, &data)?;
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -157,7 +157,7 @@ impl CharacterDataMethods for CharacterData {
     /// data with node this, offset offset, count 0, and data data.
     fn InsertData(&self, cx: &mut JSContext, offset: u32, data: DOMString) -> Fallible<()> {
         self.replace_data(offset, 0, &data)?;
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -166,7 +166,7 @@ impl CharacterDataMethods for CharacterData {
     /// string.
     fn DeleteData(&self, cx: &mut JSContext, offset: u32, count: u32) -> Fallible<()> {
         self.replace_data(offset, count, "")?;
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -179,7 +179,7 @@ impl CharacterDataMethods for CharacterData {
         data: DOMString,
     ) -> Fallible<()> {
         self.replace_data(offset, count, &data)?;
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 

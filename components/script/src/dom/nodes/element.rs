@@ -13,8 +13,6 @@ use crate::dom::bindings::codegen::ElementBinding::ElementMethods;
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
 use crate::dom::bindings::root::{Dom, DomRoot, MutNullableDom};
-use crate::dom::html::htmliframeelement::HTMLIFrameElement;
-use crate::dom::html::htmltemplateelement::HTMLTemplateElement;
 use crate::dom::nodes::attr::Attr;
 use crate::dom::nodes::document::Document;
 use crate::dom::nodes::domrect::DOMRect;
@@ -105,16 +103,12 @@ impl Element {
     /// The attribute change steps
     /// (<https://dom.spec.whatwg.org/#concept-element-attributes-change-ext>)
     /// of the specifications that define any for `name` (no namespace):
-    /// HTML's event handler content attributes and `<iframe>`'s `src` and
-    /// `srcdoc`.
+    /// HTML's event handler content attributes, and those of the element's
+    /// type (`crate::dom::nodes::virtualmethods`).
     fn attribute_changed(&self, name: &str, value: Option<&str>) {
         crate::dom::nodes::node::bump_tree_version();
         crate::dom::events::eventtarget::event_handler_attribute_changed(self, name, value);
-        crate::loading::script_element::attribute_changed(self, name);
-        if let Some(iframe) = DomRoot::from_ref(self).downcast::<HTMLIFrameElement>() {
-            iframe.attribute_changed(name, value);
-        }
-        crate::dom::html::forms::attribute_changed(self, name, value);
+        crate::dom::nodes::virtualmethods::attribute_changed(self, name, value);
     }
 
     pub fn upcast_node(&self) -> &Node {
@@ -419,14 +413,14 @@ impl ElementMethods for Element {
         }
         // Steps 2-5: lowercase for HTML; change or append.
         self.set_attribute_value(&name, &value);
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
     /// <https://dom.spec.whatwg.org/#dom-element-removeattribute>
     fn RemoveAttribute(&self, cx: &mut JSContext, name: DOMString) -> Fallible<()> {
         self.remove_attribute(&name);
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -484,7 +478,7 @@ impl ElementMethods for Element {
             // Step 6: Return true.
             true
         };
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(result)
     }
 
@@ -507,13 +501,13 @@ impl ElementMethods for Element {
         let fragment = crate::loading::html_tree_sink::parse_fragment(cx, self, &value);
         // Step 4: If context is a template element, then set context to the
         // template element's template contents (a DocumentFragment).
-        let context = match DomRoot::from_ref(self).downcast::<HTMLTemplateElement>() {
-            Some(template) => template.contents().upcast::<Node>(),
+        let context = match crate::dom::nodes::virtualmethods::template_contents(self) {
+            Some(contents) => contents.upcast::<Node>(),
             None => DomRoot::from_ref(self.upcast_node()),
         };
         // Step 5: Replace all with fragment within context.
         context.replace_all(Some(fragment.upcast_node()));
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -552,7 +546,7 @@ impl ElementMethods for Element {
         let result = parent
             .replace(self.upcast_node(), fragment.upcast_node())
             .map(|_| ());
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         result
     }
 
@@ -624,7 +618,7 @@ impl ElementMethods for Element {
                 })
             }
         };
-        crate::loading::script_element::run_post_connection_steps(cx);
+        crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
         result
     }
 

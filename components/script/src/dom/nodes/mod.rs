@@ -24,3 +24,4 @@ pub mod nodemixins;
 pub mod reflection;
 pub mod selectors;
 pub mod text;
+pub(crate) mod virtualmethods;

@@ -31,6 +31,7 @@ use crate::dom::bindings::codegen::{MutationCallback, MutationObserverInit};
 use crate::dom::bindings::conversions::DOMString;
 use crate::dom::bindings::error::{Error, Fallible};
 use crate::dom::bindings::native::{call_native, ReturnKind};
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject, Reflector};
 use crate::dom::bindings::root::{Dom, DomRoot};
 use crate::dom::globals::globalscope::GlobalScope;

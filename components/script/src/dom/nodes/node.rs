@@ -16,11 +16,11 @@ use crate::dom::bindings::codegen::NodeBinding::NodeMethods;
 use crate::dom::bindings::codegen::NodeOrString;
 use crate::dom::bindings::conversions::{DOMString, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::DomObject;
 use crate::dom::bindings::root::{Dom, DomRoot, MutNullableDom};
 use crate::dom::events::eventtarget::EventTarget;
 use crate::dom::globals::globalscope::GlobalScope;
-use crate::dom::html::htmlscriptelement::HTMLScriptElement;
 use crate::dom::nodes::attr::Attr;
 use crate::dom::nodes::characterdata::CharacterData;
 use crate::dom::nodes::comment::Comment;
@@ -33,6 +33,7 @@ use crate::dom::nodes::mutationobserver::{
 };
 use crate::dom::nodes::nodelist::NodeList;
 use crate::dom::nodes::text::Text;
+use crate::dom::nodes::virtualmethods;
 
 thread_local! {
     /// Bumped by every change of any tree or attribute on this thread: a
@@ -166,7 +167,7 @@ impl Node {
         // Step 2: Pre-insert node into this before this's first child.
         let first = self.child_at(0);
         let result = self.pre_insert(&node, first.as_deref()).map(|_| ());
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 
@@ -177,7 +178,7 @@ impl Node {
         let node = self.convert_nodes_into_node(cx, nodes)?;
         // Step 2: Append node to this.
         let result = self.append(&node).map(|_| ());
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 
@@ -195,7 +196,7 @@ impl Node {
         self.ensure_pre_insert_validity(&node, None)?;
         // Step 3: Replace all with node within this.
         self.replace_all(Some(&node));
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -236,7 +237,7 @@ impl Node {
         };
         // Step 6: Pre-insert node into parent before viablePreviousSibling.
         let result = parent.pre_insert(&node, reference.as_deref()).map(|_| ());
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 
@@ -266,7 +267,7 @@ impl Node {
         let node = self.convert_nodes_into_node(cx, nodes)?;
         // Step 5: Pre-insert node into parent before viableNextSibling.
         let result = parent.pre_insert(&node, viable_next.as_deref()).map(|_| ());
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 
@@ -292,7 +293,7 @@ impl Node {
             // viableNextSibling.
             parent.pre_insert(&node, viable_next.as_deref()).map(|_| ())
         };
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 
@@ -754,28 +755,27 @@ impl Node {
             children.insert(index, Dom::from_ref(node));
         }
         node.parent.set(Some(self));
-        // Step 9: Run the children changed steps for parent (a script
-        // element's; run with the post-connection steps, see below).
-        crate::loading::script_element::children_changed(self);
+        // Step 9: Run the children changed steps for parent.
+        virtualmethods::children_changed(self);
         // Step 7.7: For each shadow-including inclusive descendant
         // inclusiveDescendant of node, in shadow-including tree order: run
-        // the insertion steps with inclusiveDescendant (only `<iframe>` has
-        // any here; they apply when it becomes connected). The subtree is
-        // connected as a whole before any of them runs.
+        // the insertion steps with inclusiveDescendant (they apply when it
+        // becomes connected). The subtree is connected as a whole before
+        // any of them runs.
         if self.is_connected() {
             for inclusive_descendant in &subtree {
                 inclusive_descendant.connected.set(true);
             }
             for inclusive_descendant in &subtree {
-                inclusive_descendant.run_insertion_steps();
+                virtualmethods::insertion_steps(inclusive_descendant);
             }
             // Step 11: For each shadow-including inclusive descendant of
             // node that is connected, in shadow-including tree order, run
-            // the post-connection steps (script elements': queued here,
-            // run by `script_element::run_post_connection_steps` once the
-            // calling DOM method's mutations are done).
+            // the post-connection steps (those that run script are queued
+            // here and run by `virtualmethods::run_post_connection_steps`
+            // once the calling DOM method's mutations are done).
             for inclusive_descendant in &subtree {
-                crate::loading::script_element::node_connected(inclusive_descendant);
+                virtualmethods::post_connection_steps(inclusive_descendant);
             }
         }
     }
@@ -783,16 +783,6 @@ impl Node {
     /// <https://dom.spec.whatwg.org/#connected>: the root is a document.
     pub fn is_connected(&self) -> bool {
         self.connected.get()
-    }
-
-    /// The insertion steps of this one node.
-    fn run_insertion_steps(&self) {
-        if let Some(iframe) = self
-            .root_ref()
-            .downcast::<crate::dom::html::htmliframeelement::HTMLIFrameElement>()
-        {
-            iframe.insertion_steps();
-        }
     }
 
     /// <https://dom.spec.whatwg.org/#concept-node-append>
@@ -865,29 +855,17 @@ impl Node {
         // inclusive ancestors' subtree registrations to node.
         mutationobserver::add_transient_observers(self, node);
         // Step 21: Run the children changed steps for parent.
-        crate::loading::script_element::children_changed(self);
+        virtualmethods::children_changed(self);
         // Steps 15-16: run the removing steps for node and each of its
-        // shadow-including descendants (only `<iframe>` has any here),
-        // once the whole subtree is disconnected.
+        // shadow-including descendants, once the whole subtree is
+        // disconnected.
         if was_connected {
             for inclusive_descendant in &subtree {
                 inclusive_descendant.connected.set(false);
             }
             for inclusive_descendant in &subtree {
-                inclusive_descendant.run_removing_steps();
+                virtualmethods::removing_steps(inclusive_descendant);
             }
-        }
-    }
-
-    /// The removing steps of `node` and its descendants: only `<iframe>`
-    /// has any here ("destroy a child navigable",
-    /// <https://html.spec.whatwg.org/multipage/iframe-embed-object.html#the-iframe-element>).
-    fn run_removing_steps(&self) {
-        if let Some(iframe) = self
-            .root_ref()
-            .downcast::<crate::dom::html::htmliframeelement::HTMLIFrameElement>()
-        {
-            iframe.removing_steps();
         }
     }
 
@@ -1045,7 +1023,7 @@ impl Node {
 
     /// Steps 2-3 of <https://dom.spec.whatwg.org/#concept-node-clone>:
     /// clone a single node, then run the cloning steps of other
-    /// specifications (HTML's for `script` and `template`).
+    /// specifications.
     fn clone_single_with_steps(
         &self,
         cx: &mut JSContext,
@@ -1057,16 +1035,7 @@ impl Node {
         let copy = self.clone_single(cx, document)?;
         // Step 3: Run any cloning steps defined for node in other
         // applicable specifications and pass node, copy, and subtree.
-        crate::dom::html::htmltemplateelement::cloning_steps(cx, self, &copy, subtree)?;
-        if let (Some(from), Some(to)) = (
-            self.root_ref().downcast::<HTMLScriptElement>(),
-            copy.downcast::<HTMLScriptElement>(),
-        ) {
-            // https://html.spec.whatwg.org/multipage/scripting.html#script-processing-model:
-            // the cloning steps for script elements set copy's already
-            // started to node's already started.
-            to.set_already_started(from.already_started());
-        }
+        virtualmethods::cloning_steps(cx, self, &copy, subtree)?;
         Ok(copy)
     }
 
@@ -1318,7 +1287,7 @@ impl NodeMethods for Node {
             // Otherwise: do nothing.
             NodeKind::Document => {}
         }
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         Ok(())
     }
 
@@ -1347,7 +1316,7 @@ impl NodeMethods for Node {
         }
         if let Some(data) = self.character_data() {
             data.replace_data(0, data.length(), &value.unwrap_or_default())?;
-            crate::loading::script_element::run_post_connection_steps(cx);
+            virtualmethods::run_post_connection_steps(cx);
         }
         Ok(())
     }
@@ -1420,14 +1389,14 @@ impl NodeMethods for Node {
         child: Option<DomRoot<Node>>,
     ) -> Fallible<DomRoot<Node>> {
         let result = self.pre_insert(&node, child.as_deref());
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-appendchild>
     fn AppendChild(&self, cx: &mut JSContext, node: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
         let result = self.append(&node);
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 
@@ -1439,14 +1408,14 @@ impl NodeMethods for Node {
         child: DomRoot<Node>,
     ) -> Fallible<DomRoot<Node>> {
         let result = self.replace(&child, &node);
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 
     /// <https://dom.spec.whatwg.org/#dom-node-removechild>
     fn RemoveChild(&self, cx: &mut JSContext, child: DomRoot<Node>) -> Fallible<DomRoot<Node>> {
         let result = self.pre_remove(&child);
-        crate::loading::script_element::run_post_connection_steps(cx);
+        virtualmethods::run_post_connection_steps(cx);
         result
     }
 }

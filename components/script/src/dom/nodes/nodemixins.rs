@@ -111,7 +111,7 @@ macro_rules! child_node_methods {
             // Step 2: Remove this.
             if let Some(parent) = self.node.parent() {
                 parent.remove(&self.node);
-                $crate::loading::script_element::run_post_connection_steps(cx);
+                $crate::dom::nodes::virtualmethods::run_post_connection_steps(cx);
             }
             Ok(())
         }

@@ -384,7 +384,7 @@ pub(crate) fn run_a_worker(init: WorkerInit, shared: Arc<WorkerShared>) {
         ));
         // https://webidl.spec.whatwg.org/#SecureContext: the [SecureContext]
         // interfaces and members exist from now on.
-        if crate::dom::bindings::interface::expose_secure_context_members_if_secure(cx, scope)
+        if crate::dom::bindings::glue::expose_secure_context_members_if_secure(cx, scope)
             .is_err()
         {
             queue_simple_error(&shared);

@@ -16,6 +16,7 @@ use crate::dom::bindings::codegen::EventHandlerNonNull;
 use crate::dom::bindings::codegen::MessagePortBinding::MessagePortMethods;
 use crate::dom::bindings::conversions::RootedJsValue;
 use crate::dom::bindings::error::Fallible;
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::{DomRoot, MutNullableDom};
 use crate::dom::bindings::structuredclone::{

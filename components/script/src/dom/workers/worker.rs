@@ -20,6 +20,7 @@ use crate::dom::bindings::codegen::WorkerBinding::WorkerMethods;
 use crate::dom::bindings::codegen::{RequestCredentials, WorkerOptions, WorkerType};
 use crate::dom::bindings::conversions::{RootedJsValue, USVString};
 use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::dom::bindings::reflector::DomGlobal;
 use crate::dom::bindings::reflector::{reflect_dom_object, DomObject};
 use crate::dom::bindings::root::DomRoot;
 use crate::dom::bindings::structuredclone::{

@@ -17,10 +17,10 @@ use mozjs::rooted;
 use mozjs::rust::wrappers2::{NewPromiseObject, RejectPromise, ResolvePromise};
 use mozjs::rust::{HandleObject, MutableHandleValue};
 
-use crate::dom::bindings::conversions::ToJsValue;
-use crate::dom::bindings::error::{throw_dom_error, Error};
-use crate::dom::bindings::native::reject_with_pending_exception;
-use crate::dom::bindings::reflector::enter::realm_of;
+use crate::conversions::ToJsValue;
+use crate::error::{throw_dom_error, Error};
+use crate::native::reject_with_pending_exception;
+use crate::reflector::enter::realm_of;
 
 pub struct Promise {
     object: RootedTraceableBox<Heap<*mut JSObject>>,
@@ -152,7 +152,7 @@ pub fn enqueue_callback_microtask(cx: &mut JSContext, callback: *mut JSObject) -
                 &empty,
                 rval.handle_mut(),
             ) {
-                crate::dom::globals::globalscope::report_pending_exception(&mut cx);
+                (crate::hooks::hooks().report_pending_exception)(&mut cx);
             }
             args.rval().set(mozjs::jsval::UndefinedValue());
             true

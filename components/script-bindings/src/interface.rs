@@ -1,7 +1,7 @@
 //! Interface objects and interface prototype objects
 //! (<https://webidl.spec.whatwg.org/#es-interfaces>), created once per
 //! global from the generated [`InterfaceSpec`]s and cached in the global's
-//! [`GlobalScope`].
+//! [`GlobalBindings`].
 
 use std::ffi::CStr;
 use std::ptr;
@@ -24,14 +24,15 @@ use mozjs::rust::wrappers2::{
 };
 use mozjs::rust::HandleObject;
 
-use crate::dom::bindings::codegen::INTERFACES;
-use crate::dom::bindings::conversions::ToJsValue;
-use crate::dom::bindings::error::throw_type_error;
-use crate::dom::bindings::iterable::{define_pair_iterator, PairIteratorSpec};
-use crate::dom::bindings::native::{call_native, ReturnKind};
-use crate::dom::globals::globalscope::{GlobalKind, GlobalScope};
+use crate::conversions::ToJsValue;
+use crate::error::throw_type_error;
+use crate::global::{GlobalBindings, GlobalKind};
+use crate::hooks::hooks;
+use crate::iterable::{define_pair_iterator, PairIteratorSpec};
+use crate::native::{call_native, ReturnKind};
 
-/// Identifies an interface: its index in [`INTERFACES`] and in the
+/// Identifies an interface: its index in the generated `INTERFACES` (see
+/// [`DomHooks::interfaces`](crate::hooks::DomHooks::interfaces)) and in the
 /// per-global caches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PrototypeId(pub u16);
@@ -205,7 +206,7 @@ pub const fn function_spec(
 
 /// The class of interface prototype objects: ordinary objects, with one
 /// reserved slot for the iterator prototype object of a pair iterator
-/// ([`crate::dom::bindings::iterable::ITERATOR_PROTOTYPE_SLOT`]).
+/// ([`crate::iterable::ITERATOR_PROTOTYPE_SLOT`]).
 static PROTOTYPE_CLASS: JSClass = JSClass {
     name: c"Object".as_ptr(),
     flags: 1 << mozjs::jsapi::JSCLASS_RESERVED_SLOTS_SHIFT,
@@ -238,7 +239,7 @@ unsafe extern "C" fn illegal_constructor(cx: *mut RawJSContext, argc: u32, vp: *
 
 /// Creates `id`'s interface object and interface prototype object in
 /// `global` unless they exist (and those of its ancestors first).
-/// `global` must be a global made by `GlobalScope::create_global` (checked:
+/// `global` must be a global made by `GlobalBindings::create_global` (checked:
 /// any other object panics), with `cx` in its realm.
 pub fn get_or_create_interface_objects(
     cx: &mut JSContext,
@@ -249,11 +250,11 @@ pub fn get_or_create_interface_objects(
     // call, and `scope` is used only within it. `from_global` checks the
     // object's class (it panics for an object that is not one of our
     // globals), so no caller can make it read another object's slots.
-    let scope = unsafe { GlobalScope::from_global(global.get()) };
+    let scope = unsafe { GlobalBindings::from_global(global.get()) };
     if !scope.cached_prototype(id).is_null() {
         return Ok(());
     }
-    let spec = INTERFACES[id.0 as usize];
+    let spec = hooks().interfaces[id.0 as usize];
     if let Some(parent) = spec.parent {
         get_or_create_interface_objects(cx, global, parent)?;
     }
@@ -483,7 +484,7 @@ fn define_secure_static_members(
 
 /// Whether the global `scope` exposes the interface `spec` at all (its
 /// kind of global, its prefs, and `[SecureContext]`).
-fn interface_exposed(scope: &GlobalScope, spec: &InterfaceSpec) -> bool {
+fn interface_exposed(scope: &GlobalBindings, spec: &InterfaceSpec) -> bool {
     spec.exposure.includes(scope.kind())
         && scope.prefs().interface_enabled(spec)
         && (!spec.secure_context || scope.secure_members_exposed())
@@ -496,7 +497,7 @@ fn interface_exposed(scope: &GlobalScope, spec: &InterfaceSpec) -> bool {
 fn define_interface_property(
     cx: &mut JSContext,
     global: HandleObject,
-    scope: &GlobalScope,
+    scope: &GlobalBindings,
     spec: &InterfaceSpec,
 ) -> Result<(), ()> {
     get_or_create_interface_objects(cx, global, spec.id)?;
@@ -517,17 +518,17 @@ fn define_interface_property(
 /// a document's or worker's environment is decided after its global is
 /// created, before any of its scripts runs). Does nothing the second time.
 /// `cx` is in `global`'s realm, and `global` must be a global made by
-/// `GlobalScope::create_global` (checked: any other object panics).
+/// `GlobalBindings::create_global` (checked: any other object panics).
 pub fn expose_secure_context_members(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
     // SAFETY: `global` is a rooted handle (a live object for this call) and
     // `scope` is used only within the call; `from_global` checks that it is
     // one of our globals (and panics otherwise).
-    let scope = unsafe { GlobalScope::from_global(global.get()) };
+    let scope = unsafe { GlobalBindings::from_global(global.get()) };
     if scope.secure_members_exposed() {
         return Ok(());
     }
     scope.set_secure_members_exposed();
-    for spec in INTERFACES.iter() {
+    for spec in hooks().interfaces.iter() {
         if !interface_exposed(scope, spec) {
             continue;
         }
@@ -546,19 +547,6 @@ pub fn expose_secure_context_members(cx: &mut JSContext, global: HandleObject) -
         }
     }
     Ok(())
-}
-
-/// [`expose_secure_context_members`] for `scope`'s global if its
-/// environment is a secure context (`cx` in its realm).
-pub(crate) fn expose_secure_context_members_if_secure(
-    cx: &mut JSContext,
-    scope: &GlobalScope,
-) -> Result<(), ()> {
-    if !scope.is_secure_context() {
-        return Ok(());
-    }
-    rooted!(&in(cx) let global = scope.global_object());
-    expose_secure_context_members(cx, global.handle())
 }
 
 /// The properties of an interface with a value iterator
@@ -675,14 +663,14 @@ fn define_constants(
 /// on its kind of global and enabled by its prefs
 /// (<https://webidl.spec.whatwg.org/#define-the-global-property-references>):
 /// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true}.
-/// `global` must be a global made by `GlobalScope::create_global` (checked:
+/// `global` must be a global made by `GlobalBindings::create_global` (checked:
 /// any other object panics), with `cx` in its realm.
 pub fn install_interfaces(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {
     // SAFETY: `global` is a rooted handle (a live object for this call) and
     // `scope` is used only within the call; `from_global` checks that it is
-    // one of our globals with its GlobalScope set (and panics otherwise).
-    let scope = unsafe { GlobalScope::from_global(global.get()) };
-    for spec in INTERFACES.iter() {
+    // one of our globals with its state set (and panics otherwise).
+    let scope = unsafe { GlobalBindings::from_global(global.get()) };
+    for spec in hooks().interfaces.iter() {
         if !interface_exposed(scope, spec) {
             continue;
         }

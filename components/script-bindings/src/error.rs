@@ -9,10 +9,9 @@ use mozjs::jsval::UndefinedValue;
 use mozjs::rooted;
 use mozjs::rust::wrappers2::JS_SetPendingException;
 
-use crate::dom::bindings::conversions::ToJsValue;
-use crate::dom::bindings::native::to_cstring;
-use crate::dom::globals::domexception::DOMException;
-use crate::dom::globals::globalscope::GlobalScope;
+use crate::global::GlobalBindings;
+use crate::hooks::hooks;
+use crate::native::to_cstring;
 
 /// Why a DOM method failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,16 +166,20 @@ pub fn throw_dom_error(cx: &mut JSContext, error: Error) {
         Error::Dom(name, message) => {
             // SAFETY: the current global lives while its realm is entered, which outlasts this
             // call.
-            let Some(global) = (unsafe { GlobalScope::current(cx) }) else {
+            let Some(global) = (unsafe { GlobalBindings::current(cx) }) else {
                 throw_type_error(cx, &Error::Dom(name, message).to_string());
                 return;
             };
-            let message = message.unwrap_or_else(|| name.default_message().to_owned());
-            let exception = DOMException::new(cx, global, name.as_str().to_owned(), message);
+            let text = message
+                .clone()
+                .unwrap_or_else(|| name.default_message().to_owned());
             rooted!(&in(cx) let mut value = UndefinedValue());
+            if !(hooks().new_dom_exception)(cx, global, name.as_str(), text, value.handle_mut()) {
+                throw_type_error(cx, &Error::Dom(name, message).to_string());
+                return;
+            }
             // SAFETY: `value` is rooted above and `cx` is in the current realm.
             unsafe {
-                exception.to_js(cx, value.handle_mut());
                 JS_SetPendingException(cx, value.handle(), ExceptionStackBehavior::Capture);
             }
         }

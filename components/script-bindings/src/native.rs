@@ -15,11 +15,11 @@ use mozjs::rust::wrappers2::{
 };
 use mozjs::rust::{Handle, HandleValue, MutableHandleValue};
 
-use crate::dom::bindings::conversions::RootedJsObject;
-use crate::dom::bindings::error::throw_type_error;
-use crate::dom::bindings::interface::PrototypeId;
-use crate::dom::bindings::reflector::{unwrap_dom_object, DomObjectIface};
-use crate::dom::globals::globalscope::GlobalScope;
+use crate::conversions::RootedJsObject;
+use crate::error::throw_type_error;
+use crate::global::GlobalBindings;
+use crate::interface::PrototypeId;
+use crate::reflector::{unwrap_dom_object, DomObjectIface};
 
 /// How a native reports failure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +146,7 @@ pub unsafe fn reject_with_pending_exception(
     }
 }
 
-pub(crate) fn to_cstring(s: &str) -> std::ffi::CString {
+pub fn to_cstring(s: &str) -> std::ffi::CString {
     std::ffi::CString::new(s.replace('\0', "\u{FFFD}")).unwrap_or_default()
 }
 
@@ -212,11 +212,11 @@ pub fn check_argument_count(
 /// interface object's realm).
 /// <https://webidl.spec.whatwg.org/#dfn-create-operation-function> step
 /// 2.1.2 (static: no `this` check).
-pub fn static_operation_global<'g>(cx: &mut JSContext) -> Result<&'g GlobalScope, ()> {
+pub fn static_operation_global<'g>(cx: &mut JSContext) -> Result<&'g GlobalBindings, ()> {
     // SAFETY: the current global lives while its realm is entered, for the
     // whole native call; the reference is for that call (as the generated
     // static operations use it).
-    unsafe { GlobalScope::current(cx) }.ok_or(())
+    unsafe { GlobalBindings::current(cx) }.ok_or(())
 }
 
 /// <https://webidl.spec.whatwg.org/#js-constructor>, step 1: "If NewTarget
@@ -242,11 +242,11 @@ pub fn constructor_prologue<'g>(
     args: &NativeArgs,
     id: PrototypeId,
     name: &str,
-) -> Result<(&'g GlobalScope, RootedJsObject), ()> {
+) -> Result<(&'g GlobalBindings, RootedJsObject), ()> {
     require_new_target(cx, args, name)?;
     // SAFETY: the current global lives while its realm is entered, for the
     // whole constructor call.
-    let global = unsafe { GlobalScope::current(cx) }.ok_or(())?;
+    let global = unsafe { GlobalBindings::current(cx) }.ok_or(())?;
     let new_target = args.new_target();
     rooted!(&in(cx) let target = if new_target.is_object() { new_target.to_object() } else { ptr::null_mut::<JSObject>() });
     rooted!(&in(cx) let mut prototype = UndefinedValue());

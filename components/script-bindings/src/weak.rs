@@ -24,8 +24,8 @@ use std::marker::PhantomData;
 
 use mozjs::context::JSContext;
 
-use crate::dom::bindings::reflector::DomObjectIface;
-use crate::dom::bindings::root::DomRoot;
+use crate::reflector::DomObjectIface;
+use crate::root::DomRoot;
 
 thread_local! {
     /// The anchors with a live object: anchor id → the object's address.

@@ -26,7 +26,7 @@ use mozjs::rust::wrappers2::{
 };
 use mozjs::rust::{HandleValue, MutableHandleValue};
 
-use crate::dom::bindings::error::{DomExceptionName, Error, Fallible};
+use crate::error::{DomExceptionName, Error, Fallible};
 
 /// A serialization: the bytes of SpiderMonkey's structured clone format
 /// (same-process scope: no pointers are kept, since nothing is
@@ -142,7 +142,7 @@ fn data_clone_error(cx: &mut JSContext) -> Error {
 /// of `value` (in the current realm).
 pub fn structured_serialize(cx: &mut JSContext, value: HandleValue) -> Fallible<Serialized> {
     // `other` work outside script (markers).
-    let _work = crate::runtime::profiling::other_work_here(cx);
+    let _work = (crate::hooks::hooks().other_work)(cx);
     let buffer = Buffer::new()?;
     rooted!(&in(cx) let transfer = UndefinedValue());
     if !buffer.write(cx, value, transfer.handle()) {
@@ -177,7 +177,7 @@ pub fn structured_deserialize(
     rval: MutableHandleValue,
 ) -> Fallible<()> {
     // `other` work outside script (markers).
-    let _work = crate::runtime::profiling::other_work_here(cx);
+    let _work = (crate::hooks::hooks().other_work)(cx);
     let buffer = Buffer::new()?;
     // SAFETY: the buffer is live; the bytes were written by
     // structured_serialize in the different-process format (no pointers).

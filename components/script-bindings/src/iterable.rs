@@ -33,12 +33,12 @@ use mozjs::rust::wrappers2::{
 use mozjs::rust::{HandleObject, HandleValue, MutableHandleValue};
 use mozjs::{rooted, rooted_vec};
 
-use crate::dom::bindings::conversions::{is_callable, ToJsValue};
-use crate::dom::bindings::error::throw_type_error;
-use crate::dom::bindings::interface::PrototypeId;
-use crate::dom::bindings::native::{unwrap_this, NativeArgs};
-use crate::dom::bindings::reflector::{unwrap_dom_object, DomObjectIface};
-use crate::dom::globals::globalscope::GlobalScope;
+use crate::conversions::{is_callable, ToJsValue};
+use crate::error::throw_type_error;
+use crate::global::GlobalBindings;
+use crate::interface::PrototypeId;
+use crate::native::{unwrap_this, NativeArgs};
+use crate::reflector::{unwrap_dom_object, DomObjectIface};
 
 type Native =
     unsafe extern "C" fn(*mut mozjs::context::RawJSContext, u32, *mut mozjs::jsval::JSVal) -> bool;
@@ -183,7 +183,7 @@ pub fn pair_iterable_method<T: DomObjectIface>(
     // prototype object of the interface in the current realm.
     // SAFETY: we are inside a binding call, so the current realm's global is
     // entered and alive for the whole call, which `global` does not outlive.
-    let global = unsafe { GlobalScope::current(cx) }.ok_or(())?;
+    let global = unsafe { GlobalBindings::current(cx) }.ok_or(())?;
     rooted!(&in(cx) let interface_proto = global.interface_prototype(cx, id));
     if interface_proto.get().is_null() {
         return Err(());

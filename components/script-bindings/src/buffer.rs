@@ -28,8 +28,8 @@ use mozjs::typedarray::{
     TypedArray, TypedArrayElement, Uint16, Uint32, Uint8,
 };
 
-use crate::dom::bindings::conversions::{FromJsValue, RootedJsObject, ToJsValue};
-use crate::dom::bindings::error::throw_type_error;
+use crate::conversions::{FromJsValue, RootedJsObject, ToJsValue};
+use crate::error::throw_type_error;
 
 /// Which buffer source type a value was converted to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

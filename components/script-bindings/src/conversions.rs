@@ -31,9 +31,9 @@ use mozjs::rust::{
     MutableHandleValue, ToBoolean, ToNumber, ToString,
 };
 
-use crate::dom::bindings::error::throw_type_error;
-use crate::dom::bindings::reflector::{DomObject, DomObjectIface};
-use crate::dom::bindings::root::DomRoot;
+use crate::error::throw_type_error;
+use crate::reflector::{DomObject, DomObjectIface};
+use crate::root::DomRoot;
 
 /// `DOMString`. Lone surrogates become U+FFFD (a Rust string is UTF-8).
 pub type DOMString = String;
@@ -317,7 +317,7 @@ impl<T: ToJsValue> ToJsValue for Finite<T> {
 // Strings
 
 /// ToString, then to UTF-8 (lone surrogates become U+FFFD).
-pub(crate) fn to_rust_string(cx: &mut JSContext, value: HandleValue) -> Result<String, ()> {
+pub fn to_rust_string(cx: &mut JSContext, value: HandleValue) -> Result<String, ()> {
     // SAFETY: `value` is a rooted handle (the caller's); the result is rooted
     // just below, before anything can GC.
     let string = unsafe { ToString(cx, value) };
@@ -914,17 +914,6 @@ impl<K: ToJsValue, V: ToJsValue> ToJsValue for Record<K, V> {
         }
         rval.set(ObjectValue(object.get()));
     }
-}
-
-/// Whether the current realm's global is cross-origin isolated
-/// (<https://html.spec.whatwg.org/multipage/webappapis.html#concept-settings-object-cross-origin-isolated-capability>):
-/// `[CrossOriginIsolated]` dictionary members exist only then. A realm
-/// that is not one of our globals' is not.
-pub fn current_realm_is_cross_origin_isolated(cx: &JSContext) -> bool {
-    // SAFETY: the reference is used within this call, while the current
-    // realm's global is alive.
-    unsafe { crate::dom::globals::globalscope::GlobalScope::current(cx) }
-        .is_some_and(|g| g.cross_origin_isolated())
 }
 
 /// A TypeError with `message` unless `value` is an object (the first step of

@@ -19,9 +19,10 @@ use mozjs::rooted;
 use mozjs::rust::wrappers2::{Call, JS_GetProperty};
 use mozjs::rust::{HandleValue, MutableHandleValue};
 
-use crate::dom::bindings::conversions::ToJsValue;
-use crate::dom::bindings::error::{throw_type_error, Error, Fallible};
-use crate::dom::globals::globalscope::report_pending_exception;
+use std::rc::Rc;
+
+use crate::conversions::{FromJsValue, ToJsValue};
+use crate::error::{throw_type_error, Error, Fallible};
 
 /// What to do with an exception thrown by a callback.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +52,7 @@ impl CallbackObject {
 /// Ends a failed callback call per `handling`.
 fn failed(cx: &mut JSContext, handling: ExceptionHandling) -> Error {
     if handling == ExceptionHandling::Report {
-        report_pending_exception(cx);
+        (crate::hooks::hooks().report_pending_exception)(cx);
     }
     Error::JSFailed
 }
@@ -212,5 +213,26 @@ impl ToJsValue for CallbackInterface {
         let mut rval = rval;
         rval.set(ObjectValue(self.object()));
         mozjs::rust::maybe_wrap_value(cx, rval);
+    }
+}
+
+/// A callback type generated from WebIDL: how a JS value becomes an
+/// `Rc` of it (a `TypeError` when the value is not acceptable), so that
+/// `Rc<T>` converts like every other IDL type ([`FromJsValue`]).
+pub trait CallbackType: Sized {
+    /// Converts `value` to this callback type (throwing a `TypeError` if it
+    /// is not acceptable).
+    ///
+    /// # Safety
+    /// As [`FromJsValue::from_js`].
+    unsafe fn from_js_callback(cx: &mut JSContext, value: HandleValue) -> Result<Rc<Self>, ()>;
+}
+
+impl<T: CallbackType> FromJsValue for Rc<T> {
+    type Config = ();
+
+    unsafe fn from_js(cx: &mut JSContext, value: HandleValue, _config: ()) -> Result<Self, ()> {
+        // SAFETY: the caller's contract, which is the callee's.
+        unsafe { T::from_js_callback(cx, value) }
     }
 }

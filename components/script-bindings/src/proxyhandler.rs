@@ -17,7 +17,7 @@
 //!
 //! One handler per interface (made once per process by
 //! [`ProxyHandlerCell::get`]); its "extra" pointer is the interface's
-//! [`DOMClass`], which is how [`crate::dom::bindings::reflector::dom_class_of`]
+//! [`DOMClass`], which is how [`crate::reflector::dom_class_of`]
 //! recognises these proxies (no other code in the process creates proxy
 //! handlers of the mozjs glue's `BaseProxyHandler` family).
 
@@ -52,9 +52,9 @@ use mozjs::rust::wrappers2::{
 };
 use mozjs::rust::{Handle, HandleId, HandleObject, HandleValue, IdVector, MutableHandleValue};
 
-use crate::dom::bindings::conversions::ToJsValue;
-use crate::dom::bindings::native::to_cstring;
-use crate::dom::bindings::reflector::{DOMClass, DomObjectIface, DOM_OBJECT_SLOT};
+use crate::conversions::ToJsValue;
+use crate::native::to_cstring;
+use crate::reflector::{DOMClass, DomObjectIface, DOM_OBJECT_SLOT};
 
 /// Which special operations and related extended attributes an interface
 /// has (<https://webidl.spec.whatwg.org/#idl-special-operations>).
@@ -251,7 +251,7 @@ fn ensure_expando(cx: &mut JSContext, proxy: HandleObject) -> Result<*mut JSObje
 
 /// Runs a trap's body with a safe context, turning a panic into an
 /// `InternalError`.
-pub(crate) unsafe fn trap(
+pub unsafe fn trap(
     cx: *mut RawJSContext,
     what: impl std::fmt::Display,
     body: impl FnOnce(&mut JSContext) -> Result<(), ()>,
@@ -277,7 +277,7 @@ pub(crate) unsafe fn trap(
 /// # Safety
 /// As [`trap`]; `proxy` and `id` are handles SpiderMonkey roots for the
 /// call.
-pub(crate) unsafe fn property_trap(
+pub unsafe fn property_trap(
     cx: *mut RawJSContext,
     what: impl std::fmt::Display,
     proxy: RawHandleObject,
@@ -297,7 +297,7 @@ pub(crate) unsafe fn property_trap(
 ///
 /// # Safety
 /// `desc` and `is_none` are the trap's live out-parameters.
-pub(crate) unsafe fn return_own_property(
+pub unsafe fn return_own_property(
     desc: RawMutableHandle<PropertyDescriptor>,
     is_none: *mut bool,
     found: Option<PropertyDescriptor>,
@@ -319,7 +319,7 @@ pub(crate) unsafe fn return_own_property(
 ///
 /// # Safety
 /// `id` is a rooted key and `cx` this thread's live context.
-pub(crate) unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32> {
+pub unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32> {
     // SAFETY: `id` is a rooted key (this function's contract), which keeps its
     // string alive through these reads; `cx` is this thread's live context.
     unsafe {
@@ -359,7 +359,7 @@ pub(crate) unsafe fn array_index(cx: &mut JSContext, id: HandleId) -> Option<u32
 ///
 /// # Safety
 /// `id` is a rooted key and `cx` this thread's live context.
-pub(crate) unsafe fn key_string(cx: &mut JSContext, id: HandleId) -> Option<String> {
+pub unsafe fn key_string(cx: &mut JSContext, id: HandleId) -> Option<String> {
     // SAFETY: `id` is a rooted key (this function's contract), which keeps its
     // string alive; `cx` is this thread's live context.
     unsafe {
@@ -374,7 +374,7 @@ pub(crate) unsafe fn key_string(cx: &mut JSContext, id: HandleId) -> Option<Stri
 }
 
 /// A data property descriptor.
-pub(crate) fn data_descriptor(
+pub fn data_descriptor(
     value: mozjs::jsval::JSVal,
     writable: bool,
     enumerable: bool,
@@ -901,7 +901,7 @@ unsafe extern "C" fn get_prototype_if_ordinary(
 
 /// [[PreventExtensions]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-preventextensions>):
 /// Return false.
-pub(crate) unsafe extern "C" fn prevent_extensions(
+pub unsafe extern "C" fn prevent_extensions(
     _cx: *mut RawJSContext,
     _proxy: RawHandleObject,
     result: *mut ObjectOpResult,
