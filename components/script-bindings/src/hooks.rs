@@ -18,6 +18,9 @@ use crate::global::GlobalBindings;
 use crate::interface::InterfaceSpec;
 use crate::reflector::DOMJSClass;
 
+/// Work to run with the heap reserve (see [`DomHooks::with_heap_reserve`]).
+pub type ReserveWork<'a> = &'a mut dyn FnMut(&mut JSContext);
+
 /// The DOM's side of the bindings runtime.
 pub struct DomHooks {
     /// Every interface's spec, indexed by its prototype ID (the generated
@@ -41,7 +44,7 @@ pub struct DomHooks {
     ) -> bool,
     /// Runs the closure with the agent's heap ceiling raised by its reserve
     /// (the objects the engine must make even at the ceiling).
-    pub with_heap_reserve: fn(&mut JSContext, &mut dyn FnMut(&mut JSContext)),
+    pub with_heap_reserve: fn(&mut JSContext, ReserveWork<'_>),
     /// Marks the work from now until the returned guard is dropped as the
     /// profiler's "other" work of the current realm's global, if any.
     pub other_work: fn(&JSContext) -> Option<Box<dyn Any>>,

@@ -3,6 +3,8 @@
 //! generated code that hand it the DOM's [`GlobalScope`] rather than the
 //! bindings' state of the global.
 
+#![allow(clippy::result_unit_err)]
+
 use std::any::Any;
 
 use mozjs::context::JSContext;

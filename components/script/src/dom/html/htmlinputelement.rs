@@ -552,6 +552,14 @@ impl HTMLInputElementMethods for HTMLInputElement {
     }
 }
 
+/// The input element's attribute change steps (its value mode and
+/// checkedness follow its content attributes).
+impl crate::dom::nodes::virtualmethods::VirtualMethods for HTMLInputElement {
+    fn attribute_changed(&self, name: &str, value: Option<&str>) {
+        HTMLInputElement::attribute_changed(self, name, value);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_valid_floating_point_number;
@@ -564,13 +572,5 @@ mod tests {
         for bad in ["", "-", "1.", "+1", "1e", "abc", " 1", "1.2.3"] {
             assert!(!is_valid_floating_point_number(bad), "{bad}");
         }
-    }
-}
-
-/// The input element's attribute change steps (its value mode and
-/// checkedness follow its content attributes).
-impl crate::dom::nodes::virtualmethods::VirtualMethods for HTMLInputElement {
-    fn attribute_changed(&self, name: &str, value: Option<&str>) {
-        HTMLInputElement::attribute_changed(self, name, value);
     }
 }
