@@ -10,7 +10,7 @@
 //!    resolved into the model (types, arguments, default values, members,
 //!    the extended attributes each construct supports);
 //! 3. [`mixins`]: the `includes` statements applied to their interfaces;
-//! 4. [`validate`]: the checks that need every definition resolved.
+//! 4. [`validate`](mod@validate): the checks that need every definition resolved.
 //!
 //! [`ext_attrs`] reads extended attributes (and `[Exposed]`) for stages 2
 //! and 3.

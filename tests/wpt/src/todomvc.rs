@@ -2,7 +2,7 @@
 //! TodoMVC example apps (`examples/todomvc/`) with `jsprof profile`.
 //!
 //! The apps' libraries are the pinned npm packages of
-//! [`thirdparty::APP_LIBRARIES`](jsprof_wpt::thirdparty::APP_LIBRARIES),
+//! [`jsprof_wpt::thirdparty::APP_LIBRARIES`],
 //! fetched and checked as for the WPT tests, and the apps are served by the
 //! WPT server on loopback; the page is opened with `#drive`, so that the
 //! synthetic user of `examples/todomvc/drive.js` adds 100 todos, toggles 50,
