@@ -1,6 +1,6 @@
 /* The script crate's only C++: the handler of the cross-compartment wrappers
- * of WindowProxy objects (see src/windowproxy.rs for the design and the
- * invariants).
+ * of WindowProxy objects (see src/navigation/windowproxy/mod.rs for the
+ * design and the invariants).
  *
  * A WindowProxy (https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-windowproxy-exotic-object)
  * lives in the compartment of its browsing context's active Window. Code of
@@ -27,8 +27,8 @@
 
 extern "C" {
 
-/* The Rust side (src/windowproxy.rs). Each returns false with an exception
- * pending on failure. */
+/* The Rust side (src/navigation/windowproxy/cross_origin.rs). Each
+ * returns false with an exception pending on failure. */
 struct JsprofWindowProxyCallbacks {
   /* IsPlatformObjectSameOrigin(W) for the Window behind `wrapper`, against
    * the current realm. Cannot fail. */

@@ -1,9 +1,9 @@
 //! `MutationObserver` (<https://dom.spec.whatwg.org/#interface-mutationobserver>)
 //! and the mutation observer machinery of the DOM Standard's "Mutation
 //! observers" section: registered observers on nodes, "queue a mutation
-//! record" (called by the mutation algorithms in `node.rs`, `element.rs`
-//! and `characterdata.rs`), and "notify mutation observers" at microtask
-//! timing.
+//! record" (called by the mutation algorithms in `node/mutation.rs`,
+//! `element.rs` and `characterdata.rs`), and "notify mutation observers"
+//! at microtask timing.
 //!
 //! The mutation algorithms run without a JS context, so a record is queued
 //! as plain data ([`PendingRecord`]) and the microtask is queued by

@@ -2,7 +2,7 @@
 //! element type (as Servo's `VirtualMethods`): insertion, post-connection,
 //! removing, children changed, attribute change and cloning steps.
 //!
-//! The tree code (`node.rs`, `element.rs`) runs them through the functions
+//! The tree code (`node/`, `element.rs`) runs them through the functions
 //! of this module and names no element type; an element type that has
 //! such steps implements [`VirtualMethods`], and [`with_vtable`] is the one
 //! place that knows which types do.
