@@ -4,7 +4,7 @@
 //!
 //! Each Rust type holds a rooted reference to the JS object (an IDL value
 //! of these types *is* a reference to the object). The DOM code reads the
-//! bytes with [`BufferSource::bytes`] ("get a copy of the bytes held by the
+//! bytes with [`BufferObject::bytes`] ("get a copy of the bytes held by the
 //! buffer source", <https://webidl.spec.whatwg.org/#dfn-get-buffer-source-copy>),
 //! writes into a view with `with_bytes_mut`, and creates new objects with
 //! `ArrayBuffer::new` / `Uint8Array::new`

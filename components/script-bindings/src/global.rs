@@ -435,7 +435,7 @@ impl AsGlobalBindings for GlobalBindings {
 /// Makes `global` the platform object of its `[Global]` interface `T`
 /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>
 /// for a `[Global]` interface): stores `object` in the global's DOM
-/// slot, sets the global's [[Prototype]] to `T`'s interface prototype
+/// slot, sets the global's \[\[Prototype]] to `T`'s interface prototype
 /// object, and defines `T`'s `[LegacyUnforgeable]` attributes on it.
 pub fn attach_platform_object<T: DomObjectIface>(
     cx: &mut JSContext,

@@ -102,7 +102,7 @@ pub struct InterfaceSpec {
     /// properties of the global object, not of the interface prototype
     /// object (<https://webidl.spec.whatwg.org/#es-attributes>,
     /// <https://webidl.spec.whatwg.org/#es-operations>: "the global object
-    /// if the interface is declared with [Global]").
+    /// if the interface is declared with `[Global]`").
     pub global: bool,
     /// The iterable declaration, if any.
     pub iterator: IteratorKind,
@@ -216,7 +216,7 @@ static PROTOTYPE_CLASS: JSClass = JSClass {
     oOps: ptr::null(),
 };
 
-/// The [[Call]]/[[Construct]] of an interface object without a constructor
+/// The \[\[Call]]/\[\[Construct]] of an interface object without a constructor
 /// operation: <https://webidl.spec.whatwg.org/#js-interface-object>, step 1
 /// of the steps: "throw a TypeError".
 unsafe extern "C" fn illegal_constructor(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
@@ -491,7 +491,7 @@ fn interface_exposed(scope: &GlobalBindings, spec: &InterfaceSpec) -> bool {
 }
 
 /// Defines the global property of `spec`'s interface object on `global`
-/// ({[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true};
+/// ({\[\[Writable]]: true, \[\[Enumerable]]: false, \[\[Configurable]]: true};
 /// <https://webidl.spec.whatwg.org/#define-the-global-property-references>),
 /// creating the interface objects first.
 fn define_interface_property(
@@ -553,13 +553,13 @@ pub fn expose_secure_context_members(cx: &mut JSContext, global: HandleObject) -
 /// (<https://webidl.spec.whatwg.org/#es-iterators>):
 /// - @@iterator (<https://webidl.spec.whatwg.org/#es-iterator>): "If the
 ///   interface defines an indexed property getter, then F is
-///   %Array.prototype.values%", {[[Writable]]: true, [[Enumerable]]: false,
-///   [[Configurable]]: true};
+///   %Array.prototype.values%", {\[\[Writable]]: true, \[\[Enumerable]]: false,
+///   \[\[Configurable]]: true};
 /// - `entries`, `keys`, `values`, `forEach`
 ///   (<https://webidl.spec.whatwg.org/#es-iterable-entries> and the next
 ///   sections): "If the interface has a value iterator, then F is
 ///   %Array.prototype.entries%" (`keys`, `values`, `forEach` alike),
-///   {[[Writable]]: true, [[Enumerable]]: true, [[Configurable]]: true}.
+///   {\[\[Writable]]: true, \[\[Enumerable]]: true, \[\[Configurable]]: true}.
 fn define_value_iterator_methods(cx: &mut JSContext, proto: HandleObject) -> Result<(), ()> {
     // SAFETY: a query of the current realm; rooted at once.
     rooted!(&in(cx) let array_proto = unsafe { GetRealmArrayPrototype(cx) });
@@ -598,7 +598,7 @@ fn define_value_iterator_methods(cx: &mut JSContext, proto: HandleObject) -> Res
 
 /// <https://webidl.spec.whatwg.org/#es-iterator>: "If the interface defines
 /// an indexed property getter, then F is %Array.prototype.values%", with
-/// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true}.
+/// {\[\[Writable]]: true, \[\[Enumerable]]: false, \[\[Configurable]]: true}.
 fn define_indexed_iterator(cx: &mut JSContext, proto: HandleObject) -> Result<(), ()> {
     // SAFETY: a query of the current realm; rooted at once.
     rooted!(&in(cx) let array_proto = unsafe { GetRealmArrayPrototype(cx) });
@@ -627,8 +627,8 @@ fn define_indexed_iterator(cx: &mut JSContext, proto: HandleObject) -> Result<()
     Ok(())
 }
 
-/// <https://webidl.spec.whatwg.org/#define-the-constants>: {[[Writable]]:
-/// false, [[Enumerable]]: true, [[Configurable]]: false}.
+/// <https://webidl.spec.whatwg.org/#define-the-constants>: {\[\[Writable]]:
+/// false, \[\[Enumerable]]: true, \[\[Configurable]]: false}.
 fn define_constants(
     cx: &mut JSContext,
     object: HandleObject,
@@ -662,7 +662,7 @@ fn define_constants(
 /// Defines, on `global`, the interface object of every interface exposed
 /// on its kind of global and enabled by its prefs
 /// (<https://webidl.spec.whatwg.org/#define-the-global-property-references>):
-/// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true}.
+/// {\[\[Writable]]: true, \[\[Enumerable]]: false, \[\[Configurable]]: true}.
 /// `global` must be a global made by `GlobalBindings::create_global` (checked:
 /// any other object panics), with `cx` in its realm.
 pub fn install_interfaces(cx: &mut JSContext, global: HandleObject) -> Result<(), ()> {

@@ -80,7 +80,7 @@ pub enum IterationKind {
 }
 
 /// Defines `@@iterator` (the same function object as `entries`,
-/// {[[Writable]]: true, [[Enumerable]]: false, [[Configurable]]: true};
+/// {\[\[Writable]]: true, \[\[Enumerable]]: false, \[\[Configurable]]: true};
 /// <https://webidl.spec.whatwg.org/#es-iterator>) on the interface
 /// prototype object, and creates the iterator prototype object
 /// (<https://webidl.spec.whatwg.org/#es-iterator-prototype-object>).

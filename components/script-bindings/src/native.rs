@@ -278,7 +278,7 @@ pub fn constructor_prologue<'g>(
 
 /// The setter of a `[PutForwards=forward]` attribute `attribute`
 /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>, the
-/// [PutForwards] steps), after the brand check.
+/// `[PutForwards]` steps), after the brand check.
 pub fn put_forwards(
     cx: &mut JSContext,
     args: &NativeArgs,
@@ -313,7 +313,7 @@ pub fn put_forwards(
 
 /// The setter of a `[Replaceable]` attribute
 /// (<https://webidl.spec.whatwg.org/#dfn-attribute-setter>, the
-/// [Replaceable] steps), after the brand check: Perform ?
+/// `[Replaceable]` steps), after the brand check: Perform ?
 /// CreateDataPropertyOrThrow(jsValue, id, V).
 pub fn replace_attribute(
     cx: &mut JSContext,

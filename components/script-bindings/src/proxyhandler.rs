@@ -2,10 +2,10 @@
 //! the reflectors of interfaces with indexed or named property getters
 //! (`NodeList`, `HTMLCollection`, `DOMTokenList`, `Storage`,
 //! `DOMStringMap`) are SpiderMonkey proxies whose handler implements the
-//! internal methods WebIDL §3.9 overrides: [[GetOwnProperty]],
-//! [[Set]], [[DefineOwnProperty]], [[Delete]], [[PreventExtensions]] and
-//! [[OwnPropertyKeys]]. [[HasProperty]] and [[Get]] are the ordinary ones,
-//! which SpiderMonkey's base handler builds from [[GetOwnProperty]] and the
+//! internal methods WebIDL §3.9 overrides: \[\[GetOwnProperty]],
+//! \[\[Set]], \[\[DefineOwnProperty]], \[\[Delete]], \[\[PreventExtensions]] and
+//! \[\[OwnPropertyKeys]]. \[\[HasProperty]] and \[\[Get]] are the ordinary ones,
+//! which SpiderMonkey's base handler builds from \[\[GetOwnProperty]] and the
 //! prototype.
 //!
 //! Layout of such a reflector: proxy reserved slot [`DOM_OBJECT_SLOT`]
@@ -292,7 +292,7 @@ pub unsafe fn property_trap(
     }
 }
 
-/// Writes the answer of a [[GetOwnProperty]] trap to its out-parameters:
+/// Writes the answer of a \[\[GetOwnProperty]] trap to its out-parameters:
 /// the descriptor `found`, or "undefined" (`is_none`).
 ///
 /// # Safety
@@ -548,7 +548,7 @@ unsafe fn legacy_get_own_property<T: LegacyPlatformObject>(
     Ok((!is_none).then(|| desc.get()))
 }
 
-/// [[GetOwnProperty]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-getownproperty>):
+/// \[\[GetOwnProperty]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-getownproperty>):
 /// Return ? LegacyPlatformObjectGetOwnProperty(O, P, false).
 unsafe extern "C" fn get_own_property_descriptor<T: LegacyPlatformObject>(
     cx: *mut RawJSContext,
@@ -578,7 +578,7 @@ fn is_data_descriptor(desc: &PropertyDescriptor) -> bool {
     desc.hasValue_() || desc.hasWritable_()
 }
 
-/// [[DefineOwnProperty]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-defineownproperty>).
+/// \[\[DefineOwnProperty]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-defineownproperty>).
 unsafe extern "C" fn define_property<T: LegacyPlatformObject>(
     cx: *mut RawJSContext,
     proxy: RawHandleObject,
@@ -685,7 +685,7 @@ fn is_unforgeable_name<T: DomObjectIface>(name: &str) -> bool {
         .any(|n| n.to_bytes() == name.as_bytes())
 }
 
-/// [[Delete]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-delete>).
+/// \[\[Delete]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-delete>).
 unsafe extern "C" fn delete<T: LegacyPlatformObject>(
     cx: *mut RawJSContext,
     proxy: RawHandleObject,
@@ -754,7 +754,7 @@ unsafe extern "C" fn delete<T: LegacyPlatformObject>(
     }
 }
 
-/// [[OwnPropertyKeys]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-ownpropertykeys>).
+/// \[\[OwnPropertyKeys]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-ownpropertykeys>).
 unsafe extern "C" fn own_property_keys<T: LegacyPlatformObject>(
     cx: *mut RawJSContext,
     proxy: RawHandleObject,
@@ -829,7 +829,7 @@ unsafe extern "C" fn own_property_keys<T: LegacyPlatformObject>(
     }
 }
 
-/// [[Set]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-set>).
+/// \[\[Set]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-set>).
 unsafe extern "C" fn set<T: LegacyPlatformObject>(
     cx: *mut RawJSContext,
     proxy: RawHandleObject,
@@ -899,7 +899,7 @@ unsafe extern "C" fn get_prototype_if_ordinary(
     true
 }
 
-/// [[PreventExtensions]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-preventextensions>):
+/// \[\[PreventExtensions]] (<https://webidl.spec.whatwg.org/#legacy-platform-object-preventextensions>):
 /// Return false.
 pub unsafe extern "C" fn prevent_extensions(
     _cx: *mut RawJSContext,
@@ -910,7 +910,7 @@ pub unsafe extern "C" fn prevent_extensions(
     unsafe { (*result).fail(JSErrNum::JSMSG_CANT_PREVENT_EXTENSIONS) }
 }
 
-/// [[IsExtensible]]: always true (they cannot be made non-extensible).
+/// \[\[IsExtensible]]: always true (they cannot be made non-extensible).
 unsafe extern "C" fn is_extensible(
     _cx: *mut RawJSContext,
     _proxy: RawHandleObject,

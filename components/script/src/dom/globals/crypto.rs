@@ -117,7 +117,7 @@ impl CryptoMethods for Crypto {
     }
 
     /// <https://w3c.github.io/webcrypto/#Crypto-method-randomUUID>
-    /// ([SecureContext]: the member exists only in secure contexts.)
+    /// (`[SecureContext]`: the member exists only in secure contexts.)
     fn RandomUUID(&self, _cx: &mut JSContext) -> Fallible<DOMString> {
         // Step 1: Let bytes be a byte sequence of length 16.
         let mut bytes = [0u8; 16];

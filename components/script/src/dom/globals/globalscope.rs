@@ -72,7 +72,7 @@ impl GlobalScope {
     /// Creates a global of `kind` with the interfaces exposed on it: the
     /// platform object of the `[Global]` interface `Window` or
     /// `DedicatedWorkerGlobalScope` (its struct in the global's DOM slot,
-    /// its [[Prototype]] the interface prototype object).
+    /// its \[\[Prototype]] the interface prototype object).
     pub fn create_global(
         cx: &mut JSContext,
         kind: GlobalKind,
@@ -430,7 +430,7 @@ impl GlobalScope {
     /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-cleartimeout>
     /// and
     /// <https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html#dom-clearinterval>:
-    /// remove this's map of active timers[id].
+    /// remove this's map of active timers\[id].
     pub(crate) fn clear_timeout_or_interval(&self, id: i32) {
         self.timers.clear(id);
     }

@@ -73,7 +73,7 @@ pub struct Window {
     secure_context: Cell<bool>,
     /// The functions this realm made for cross-origin properties of other
     /// windows' WindowProxy objects (HTML's
-    /// [[CrossOriginPropertyDescriptorMap]], so that a property gives the
+    /// \[\[CrossOriginPropertyDescriptorMap]], so that a property gives the
     /// same function every time). Objects of this realm.
     cross_origin_functions: RefCell<Vec<CrossOriginFunctionEntry>>,
     /// The map of animation frame callbacks and the idle callbacks
@@ -89,7 +89,7 @@ impl AsRef<EventTarget> for Window {
 
 impl Window {
     /// Makes `global` the Window platform object: stores a new `Window` in
-    /// its DOM slot, sets its [[Prototype]] to `Window.prototype`, and
+    /// its DOM slot, sets its \[\[Prototype]] to `Window.prototype`, and
     /// defines the `[LegacyUnforgeable]` attributes on it
     /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>
     /// for a `[Global]` interface).

@@ -204,7 +204,7 @@ impl HTMLScriptElementMethods for HTMLScriptElement {
     }
 
     /// <https://html.spec.whatwg.org/multipage/common-dom-interfaces.html#reflecting-content-attributes-in-idl-attributes>
-    /// for a `USVString` attribute with [ReflectURL]: the getter steps.
+    /// for a `USVString` attribute with `[ReflectURL]`: the getter steps.
     fn Src(&self, _cx: &mut JSContext) -> USVString {
         // Step 1: Let contentAttributeValue be the result of running
         // this's get the content attribute.

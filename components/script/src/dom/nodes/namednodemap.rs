@@ -55,7 +55,7 @@ impl NamedNodeMapMethods for NamedNodeMap {
     /// <https://dom.spec.whatwg.org/#dom-namednodemap-item>: step 1: if
     /// index is equal to or greater than this's attribute list's size,
     /// then return null; step 2: otherwise, return this's attribute
-    /// list[index].
+    /// list\[index].
     fn IndexedGetter(&self, cx: &mut JSContext, index: u32) -> Option<DomRoot<Attr>> {
         let element = self.element.root();
         let (name, _) = element.attribute_list().into_iter().nth(index as usize)?;

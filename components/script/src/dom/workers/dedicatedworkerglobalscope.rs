@@ -53,7 +53,7 @@ impl AsRef<WorkerGlobalScope> for DedicatedWorkerGlobalScope {
 
 impl DedicatedWorkerGlobalScope {
     /// Makes `global` the DedicatedWorkerGlobalScope platform object:
-    /// stores a new struct in its DOM slot, sets its [[Prototype]] to
+    /// stores a new struct in its DOM slot, sets its \[\[Prototype]] to
     /// `DedicatedWorkerGlobalScope.prototype`
     /// (<https://webidl.spec.whatwg.org/#internally-create-a-new-object-implementing-the-interface>
     /// for a `[Global]` interface).

@@ -43,7 +43,7 @@ fn graph_settled(id: u32) -> bool {
 /// it in the module map) and return its record; otherwise `None`, with the
 /// completion's error in `error`: a TypeError for a resolution failure or a
 /// null module script, the parse error for one that does not parse (both
-/// of those also become the loadState's [[ErrorToRethrow]] if it was null).
+/// of those also become the loadState's \[\[ErrorToRethrow]] if it was null).
 pub(super) fn fetch_imported_module(
     cx: &mut JSContext,
     load: &PendingLoad,

@@ -57,7 +57,7 @@ pub(super) fn cross_origin_handler() -> *const c_void {
 }
 
 /// The `Window` that the WindowProxy wrapper `wrapper` (made by [`wrap`](super::wrap))
-/// stands for: the wrapped WindowProxy's current [[Window]], rooted.
+/// stands for: the wrapped WindowProxy's current \[\[Window]], rooted.
 ///
 /// # Safety
 /// `wrapper` must be a live object.
@@ -148,16 +148,16 @@ pub(super) unsafe extern "C" fn throw_security_error(
 /// step 3).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum CrossOriginKind {
-    /// An operation (no [[NeedsGet]] / [[NeedsSet]]), with its length.
+    /// An operation (no \[\[NeedsGet]] / \[\[NeedsSet]]), with its length.
     Method(u32),
-    /// An attribute: [[NeedsGet]] true, [[NeedsSet]] as given.
+    /// An attribute: \[\[NeedsGet]] true, \[\[NeedsSet]] as given.
     Attribute { needs_set: bool },
 }
 
-/// CrossOriginProperties(O) for a Window, step 3: « { [[Property]]:
-/// "window", [[NeedsGet]]: true, [[NeedsSet]]: false }, { "self" }, {
-/// "location", [[NeedsGet]]: true, [[NeedsSet]]: true }, { "close" }, {
-/// "closed", [[NeedsGet]]: true, [[NeedsSet]]: false }, { "focus" }, {
+/// CrossOriginProperties(O) for a Window, step 3: « { \[\[Property]]:
+/// "window", \[\[NeedsGet]]: true, \[\[NeedsSet]]: false }, { "self" }, {
+/// "location", \[\[NeedsGet]]: true, \[\[NeedsSet]]: true }, { "close" }, {
+/// "closed", \[\[NeedsGet]]: true, \[\[NeedsSet]]: false }, { "focus" }, {
 /// "blur" }, { "frames" }, { "length" }, { "top" }, { "opener" }, {
 /// "parent" }, { "postMessage" } ».
 pub(super) const CROSS_ORIGIN_PROPERTIES: [(&str, CrossOriginKind); 13] = [
@@ -185,7 +185,7 @@ pub(crate) enum CrossOriginFunction {
     Setter = 2,
 }
 
-/// [[GetOwnProperty]] of a WindowProxy, the steps that apply when
+/// \[\[GetOwnProperty]] of a WindowProxy, the steps that apply when
 /// IsPlatformObjectSameOrigin(W) is false
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-getownproperty>).
 unsafe extern "C" fn cross_origin_get_own_property(
@@ -419,7 +419,7 @@ fn accessor_descriptor(getter: *mut JSObject, setter: *mut JSObject) -> Property
     desc
 }
 
-/// [[OwnPropertyKeys]] of a WindowProxy when IsPlatformObjectSameOrigin(W)
+/// \[\[OwnPropertyKeys]] of a WindowProxy when IsPlatformObjectSameOrigin(W)
 /// is false
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-ownpropertykeys>).
 unsafe extern "C" fn cross_origin_own_property_keys(

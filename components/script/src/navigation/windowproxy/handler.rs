@@ -39,7 +39,7 @@ use crate::navigation::browsing_context::{self};
 /// The handler of WindowProxy objects themselves: a `js::Wrapper` (every
 /// internal method forwards to the Window, with the WindowProxy as the
 /// receiver) except the ones HTML defines for array indices (the child
-/// navigables' WindowProxy objects) and [[PreventExtensions]]
+/// navigables' WindowProxy objects) and \[\[PreventExtensions]]
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-preventextensions>:
 /// "Return false").
 pub(super) fn window_proxy_handler() -> *const c_void {
@@ -81,7 +81,7 @@ pub(super) fn window_proxy_handler() -> *const c_void {
     *HANDLER.get_or_init(|| unsafe { CreateWrapperProxyHandler(&TRAPS) } as usize) as *const c_void
 }
 
-/// The Window behind the WindowProxy `proxy` (its [[Window]]), rooted.
+/// The Window behind the WindowProxy `proxy` (its \[\[Window]]), rooted.
 ///
 /// # Safety
 /// `proxy` must be a live WindowProxy.
@@ -100,8 +100,8 @@ unsafe fn window_of_proxy(proxy: *mut JSObject) -> Option<DomRoot<Window>> {
     }
 }
 
-/// [[GetOwnProperty]] steps 2.1-2.4 for the WindowProxy `proxy` and array
-/// index `index`: children[index]'s active WindowProxy (as a value of the
+/// \[\[GetOwnProperty]] steps 2.1-2.4 for the WindowProxy `proxy` and array
+/// index `index`: children\[index]'s active WindowProxy (as a value of the
 /// current compartment), where children are the document-tree child
 /// navigables of W's associated Document in order; `None` if there is no
 /// such child.
@@ -158,14 +158,14 @@ fn child_at_key(
     }
 }
 
-/// The [[Window]] of the WindowProxy `proxy`, as a rooted-able pointer.
+/// The \[\[Window]] of the WindowProxy `proxy`, as a rooted-able pointer.
 fn target_of(proxy: HandleObject) -> *mut JSObject {
     // SAFETY: the proxy is rooted by the caller.
     unsafe { ToWindowIfWindowProxy(proxy.get()) }
 }
 
 /// Runs `op`, a JSAPI call that returns false with an exception pending,
-/// on the WindowProxy's [[Window]] (rooted for the call): the
+/// on the WindowProxy's \[\[Window]] (rooted for the call): the
 /// `Ordinary...(W, ...)` step the same-origin traps end with.
 fn on_window(
     cx: &mut JSContext,
@@ -180,7 +180,7 @@ fn on_window(
     }
 }
 
-/// The same-origin steps of [[DefineOwnProperty]] and [[Set]] of a
+/// The same-origin steps of \[\[DefineOwnProperty]] and \[\[Set]] of a
 /// WindowProxy: "If P is an array index property name, return false"
 /// (`result` fails), else `op` (the ordinary operation on W).
 ///
@@ -203,7 +203,7 @@ unsafe fn unless_array_index(
     on_window(cx, proxy, op)
 }
 
-/// [[GetOwnProperty]] of a WindowProxy, the steps for a same-origin
+/// \[\[GetOwnProperty]] of a WindowProxy, the steps for a same-origin
 /// caller (the WindowProxy's own handler runs only for code of its own
 /// realm; other realms go through [`wrap`](super::wrap)'s wrappers, which call this
 /// when same origin)
@@ -250,7 +250,7 @@ unsafe extern "C" fn proxy_get_own_property(
     }
 }
 
-/// [[DefineOwnProperty]] of a WindowProxy, same origin
+/// \[\[DefineOwnProperty]] of a WindowProxy, same origin
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-defineownproperty>).
 unsafe extern "C" fn proxy_define_property(
     cx: *mut RawJSContext,
@@ -275,7 +275,7 @@ unsafe extern "C" fn proxy_define_property(
     }
 }
 
-/// [[Delete]] of a WindowProxy, same origin
+/// \[\[Delete]] of a WindowProxy, same origin
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-delete>).
 unsafe extern "C" fn proxy_delete(
     cx: *mut RawJSContext,
@@ -309,7 +309,7 @@ unsafe extern "C" fn proxy_delete(
     }
 }
 
-/// [[OwnPropertyKeys]] of a WindowProxy, same origin
+/// \[\[OwnPropertyKeys]] of a WindowProxy, same origin
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-ownpropertykeys>).
 unsafe extern "C" fn proxy_own_property_keys(
     cx: *mut RawJSContext,
@@ -396,7 +396,7 @@ pub(super) unsafe fn append_indices(
 }
 
 /// The enumerable own keys of a WindowProxy (`Object.keys`): the ordinary
-/// filter of [[OwnPropertyKeys]] by [[GetOwnProperty]]'s [[Enumerable]]
+/// filter of \[\[OwnPropertyKeys]] by \[\[GetOwnProperty]]'s \[\[Enumerable]]
 /// (the child navigables' indices are enumerable, step 2.6).
 unsafe extern "C" fn proxy_own_enumerable_keys(
     cx: *mut RawJSContext,
@@ -429,9 +429,9 @@ unsafe extern "C" fn proxy_enumerate(
     }
 }
 
-/// [[HasProperty]] of a WindowProxy: the ordinary one
+/// \[\[HasProperty]] of a WindowProxy: the ordinary one
 /// (<https://tc39.es/ecma262/#sec-ordinaryhasproperty>) on its
-/// [[GetOwnProperty]] (the child navigables for array indices, W's own
+/// \[\[GetOwnProperty]] (the child navigables for array indices, W's own
 /// properties otherwise) and W's prototype chain.
 unsafe extern "C" fn proxy_has(
     cx: *mut RawJSContext,
@@ -453,7 +453,7 @@ unsafe extern "C" fn proxy_has(
     }
 }
 
-/// Whether the WindowProxy has an own property: [[GetOwnProperty]] is not
+/// Whether the WindowProxy has an own property: \[\[GetOwnProperty]] is not
 /// undefined.
 unsafe extern "C" fn proxy_has_own(
     cx: *mut RawJSContext,
@@ -475,7 +475,7 @@ unsafe extern "C" fn proxy_has_own(
     }
 }
 
-/// [[Get]] of a WindowProxy, same origin
+/// \[\[Get]] of a WindowProxy, same origin
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-get>).
 unsafe extern "C" fn proxy_get(
     cx: *mut RawJSContext,
@@ -511,7 +511,7 @@ unsafe extern "C" fn proxy_get(
     }
 }
 
-/// [[Set]] of a WindowProxy, same origin
+/// \[\[Set]] of a WindowProxy, same origin
 /// (<https://html.spec.whatwg.org/multipage/nav-history-apis.html#windowproxy-set>).
 unsafe extern "C" fn proxy_set(
     cx: *mut RawJSContext,

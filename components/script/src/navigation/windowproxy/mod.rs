@@ -31,7 +31,7 @@
 //!   DOMException for everything else.
 //! - Bindings that expect a `Window` (`this` of a Window method called as
 //!   `window.foo()`) see through a WindowProxy of the current compartment
-//!   ([`window_of_window_proxy`]); a wrapper of another compartment is
+//!   ([`window_of_window_proxy`](crate::dom::bindings::reflector::window_of_window_proxy)); a wrapper of another compartment is
 //!   never unwrapped.
 //!
 //! # Not done
@@ -41,8 +41,8 @@
 //!   `Location`).
 //! - Named frames for a same-origin caller (`window.frameName`): Window
 //!   has no named properties object (a cross-origin caller gets them,
-//!   [[GetOwnProperty]] step 6).
-//! - The [[CrossOriginPropertyDescriptorMap]] is keyed by (accessing
+//!   \[\[GetOwnProperty]] step 6).
+//! - The \[\[CrossOriginPropertyDescriptorMap]] is keyed by (accessing
 //!   Window, navigable, property), not by the target's relevant settings
 //!   object: after a navigation the same functions are given.
 //! - `document.domain` is not supported (same origin-domain is same
