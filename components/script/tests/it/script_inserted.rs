@@ -6,11 +6,10 @@
 //! origins. Expected behaviour checked against headless Chromium (see each
 //! test).
 
-mod common;
-
 use std::time::Duration;
 
-use common::{html, js, load, CROSS, SAME};
+use crate::common;
+use crate::common::{html, js, load, CROSS, SAME};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::{TestResponse, TestServer};
 

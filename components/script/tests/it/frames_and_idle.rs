@@ -4,11 +4,10 @@
 //! their timeout), in a page and its iframes. Each test runs the page to
 //! idle: the frame clock stops once no callback waits.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::SAME;
+use crate::common;
+use crate::common::SAME;
 use jsprof_script::JsRuntime;
 use jsprof_test_server::TestServer;
 

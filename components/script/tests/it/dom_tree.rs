@@ -6,8 +6,7 @@
 //! evaluates expressions and compares their values with what the DOM
 //! Standard and HTML say (checked against Chromium where noted).
 
-mod common;
-
+use crate::common;
 use jsprof_script::JsRuntime;
 
 /// Loads `html` from a file and runs the page to idle.

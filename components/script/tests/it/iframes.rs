@@ -3,9 +3,8 @@
 //! cross-origin access, and `window.postMessage`, on a loopback server
 //! with two origins.
 
-mod common;
-
-use common::{CROSS, SAME};
+use crate::common;
+use crate::common::{CROSS, SAME};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::{TestResponse, TestServer};
 
@@ -239,8 +238,12 @@ fn an_https_frame_in_an_http_page_is_not_a_secure_context() {
 /// starts with none of it. (When session storage was a per-thread table,
 /// the second page read the first one's `sessionStorage`: both top-level
 /// traversables are navigable 0 of their agent, with the same origin.)
+/// Runs in a process of its own: it counts the process's worker threads.
 #[test]
 fn a_second_runtime_on_the_thread_inherits_nothing_from_the_first() {
+    if !common::own_process() {
+        return;
+    }
     use jsprof_script::{navigation::browsing_context, runtime::profiling, runtime::workers};
     let server = TestServer::start().unwrap();
     server.route("/child.html", |_| html("<p>child</p>"));
@@ -274,7 +277,7 @@ fn a_second_runtime_on_the_thread_inherits_nothing_from_the_first() {
     assert_eq!(browsing_context::count(), 2);
     assert!(profiling::sampler_created());
     assert!(profiling::has_started_sessions());
-    // (No other test of this binary starts a worker.)
+    // (No other test runs in this process: the worker is this page's.)
     assert_eq!(workers::live_worker_threads(), 1);
     // Dropped with the profiler started, the iframe's navigable and the
     // worker alive: the teardown runs in the agent's one order.

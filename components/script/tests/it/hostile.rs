@@ -6,25 +6,19 @@
 //! (`HANG_BOUND`, a hang-catcher, never a performance check) and checks
 //! that no worker, sampler or watchdog thread is left behind.
 //!
-//! The tests of this binary run one at a time (`serial()`): they count the
-//! process's threads.
+//! The tests that check for threads left behind run in a process of
+//! their own (`common::own_process`): they look at all of the process's
+//! threads.
 
-mod common;
-
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::common;
 use jsprof_script::runtime::watchdog::{self, Watchdog};
 use jsprof_script::{runtime::workers, JsRuntime};
 use jsprof_test_server::TestServer;
 
 /// Far longer than any of these tests may take: a hang-catcher.
 const HANG_BOUND: Duration = Duration::from_secs(120);
-
-fn serial() -> MutexGuard<'static, ()> {
-    static SERIAL: Mutex<()> = Mutex::new(());
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 const PRELUDE: &str = r#"
 var log = [];
@@ -113,7 +107,9 @@ fn under_watchdog(
 /// `catch` and `finally` never run) and names where it ran.
 #[test]
 fn a_busy_loop_in_the_page_is_interrupted() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let interruption = under_watchdog(Duration::from_millis(500), |rt| {
         let result = rt.evaluate(
             "log.push('start');\ntry { while (true) {} } catch (e) { log.push('caught') }\n\
@@ -136,7 +132,9 @@ fn a_busy_loop_in_the_page_is_interrupted() {
 /// the checkpoint runs no further microtask once the watchdog fired.
 #[test]
 fn an_endless_microtask_chain_in_the_page_is_interrupted() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let interruption = under_watchdog(Duration::from_millis(500), |rt| {
         rt.evaluate(
             "var runs = 0;\nfunction again() { runs++; queueMicrotask(again); }\nagain();",
@@ -154,7 +152,9 @@ fn an_endless_microtask_chain_in_the_page_is_interrupted() {
 /// script running at the time: the page is stopped all the same.
 #[test]
 fn a_page_that_never_idles_is_stopped() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let interruption = under_watchdog(Duration::from_millis(500), |rt| {
         eval(rt, "function tick() { setTimeout(tick, 0); } tick(); 0");
     })
@@ -170,7 +170,9 @@ fn a_page_that_never_idles_is_stopped() {
 /// same, with the timeout's status (the run does not end idle).
 #[test]
 fn endless_animation_frames_and_idle_callbacks_are_stopped() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     for source in [
         "function again(t) { log.push(t); requestAnimationFrame(again); } requestAnimationFrame(again); 0",
         "function again(d) { log.push(d.timeRemaining()); requestIdleCallback(again); } requestIdleCallback(again); 0",
@@ -191,7 +193,9 @@ fn endless_animation_frames_and_idle_callbacks_are_stopped() {
 /// the page's run ends, the workers' threads are joined.
 #[test]
 fn busy_workers_are_interrupted() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     for (source, line) in [
         ("postMessage('started');\nwhile (true) {}", 2),
         (
@@ -240,7 +244,9 @@ fn interrupted_page_with_policy(body: String) -> watchdog::ScriptLocation {
 /// sampler is shut down with the page.
 #[test]
 fn a_running_profiler_does_not_keep_a_busy_page_alive() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let location = interrupted_page_with_policy(
         "<script>\nvar p = new Profiler({ sampleInterval: 1, maxBufferSize: 100000 });\n\
          function spin() { while (true) {} }\nspin();\n</script>"
@@ -254,7 +260,9 @@ fn a_running_profiler_does_not_keep_a_busy_page_alive() {
 /// keep it alive either.
 #[test]
 fn a_running_profiler_does_not_keep_a_busy_worker_alive() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let worker = "var p = new Profiler({ sampleInterval: 1, maxBufferSize: 100000 });\n\
                   postMessage('profiling');\nwhile (true) {}";
     let location = interrupted_page_with_policy(format!(
@@ -273,7 +281,9 @@ fn a_running_profiler_does_not_keep_a_busy_worker_alive() {
 /// check, reported the same way); the page goes on afterwards.
 #[test]
 fn the_heap_ceiling_stops_endless_allocation_in_the_page() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     watchdog::set_max_heap_mb(16);
     let mut rt = runtime();
     let start = Instant::now();
@@ -322,7 +332,9 @@ fn the_heap_ceiling_stops_endless_allocation_in_the_page() {
 /// event), the page survives.
 #[test]
 fn the_heap_ceiling_stops_endless_allocation_in_a_worker() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     watchdog::set_max_heap_mb(16);
     let mut rt = runtime();
     let start = Instant::now();
@@ -355,7 +367,9 @@ const MALLOC_GROWTH: [(&str, &str, u32); 2] = [
 
 #[test]
 fn the_memory_ceiling_counts_malloced_memory_in_the_page() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     watchdog::set_max_heap_mb(256);
     let mut rt = runtime();
     let start = Instant::now();
@@ -398,7 +412,9 @@ fn the_memory_ceiling_counts_malloced_memory_in_the_page() {
 /// event; the page survives.
 #[test]
 fn the_memory_ceiling_counts_malloced_memory_in_a_worker() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     watchdog::set_max_heap_mb(256);
     let mut rt = runtime();
     let start = Instant::now();
@@ -427,7 +443,9 @@ fn the_memory_ceiling_counts_malloced_memory_in_a_worker() {
 /// dropping it frees them.
 #[test]
 fn a_million_timers() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let start = Instant::now();
     let mut rt = runtime();
     run_to_idle(
@@ -456,7 +474,9 @@ fn a_million_timers() {
 /// A million messages to a worker and a million back.
 #[test]
 fn a_million_messages_to_a_worker_and_back() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let start = Instant::now();
     let mut rt = runtime();
     run_to_idle(
@@ -473,7 +493,9 @@ fn a_million_messages_to_a_worker_and_back() {
 /// recursion", the page survives.
 #[test]
 fn unbounded_recursion_in_a_worker_is_an_error() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let mut rt = runtime();
     run_to_idle(
         &mut rt,
@@ -493,7 +515,9 @@ fn unbounded_recursion_in_a_worker_is_an_error() {
 /// call's promise settles, the page goes idle, the sampler is gone after.
 #[test]
 fn five_thousand_profilers_stopped_many_times() {
-    let _serial = serial();
+    if !common::own_process() {
+        return;
+    }
     let server = TestServer::start().unwrap();
     let start = Instant::now();
     let mut rt = common::page_with_policy(
@@ -512,7 +536,6 @@ fn five_thousand_profilers_stopped_many_times() {
 /// Blob) is a `RangeError`, not an allocation that aborts the process.
 #[test]
 fn a_huge_blob_is_a_range_error() {
-    let _serial = serial();
     let mut rt = runtime();
     let out = eval(
         &mut rt,

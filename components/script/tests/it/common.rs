@@ -1,7 +1,7 @@
-//! Support shared by the integration tests that load pages from the
-//! loopback test server (`mod common;` in each; cargo does not build this
-//! file as a test of its own). Each test binary uses only part of it.
-#![allow(dead_code)]
+//! What the test modules share: pages served by the loopback test
+//! server or written to temp files, the trace reports of the profiler
+//! tests, the process's threads, and running a test in a process of its
+//! own.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -130,4 +130,57 @@ pub fn threads() -> BTreeMap<String, usize> {
         *names.entry(comm.trim_end().to_owned()).or_insert(0) += 1;
     }
     names
+}
+
+/// Marks the child process [`own_process`] runs (the value: the test's
+/// name).
+const OWN_PROCESS_ENV: &str = "JSPROF_IT_OWN_PROCESS";
+
+/// For a test that looks at the whole process (its threads, the count of
+/// live worker threads, a hook that acts on the next worker anywhere in the
+/// process), which the other tests of this binary, running in parallel,
+/// would change under it: whether the test's body is to run here.
+///
+/// In the test binary as run, this runs the binary again with only the
+/// calling test (`--exact`, one test thread), in a process of its own and
+/// alone in it, prints that run's output (captured as any test's output
+/// is), checks that the test ran and passed, and returns `false`: the
+/// caller returns. In that child process it returns `true`. A test starts
+/// with `if !common::own_process() { return; }`.
+pub fn own_process() -> bool {
+    let thread = std::thread::current();
+    // libtest runs each test on a thread named after it (its path).
+    let name = thread
+        .name()
+        .filter(|name| *name != "main")
+        .expect("a test thread, named after its test");
+    if let Some(child) = std::env::var_os(OWN_PROCESS_ENV) {
+        assert_eq!(child, name, "the child process runs another test");
+        return true;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = std::process::Command::new(exe)
+        .args([
+            name,
+            "--exact",
+            "--include-ignored",
+            "--test-threads=1",
+            "--nocapture",
+        ])
+        .env(OWN_PROCESS_ENV, name)
+        .output()
+        .expect("the test binary runs again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    print!("{stdout}");
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{name} failed in its own process ({})",
+        out.status
+    );
+    assert!(
+        stdout.contains("test result: ok. 1 passed"),
+        "{name} did not run in its own process"
+    );
+    false
 }

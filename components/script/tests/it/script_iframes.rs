@@ -8,9 +8,8 @@
 //! 1,000 iframes while it profiles. Orders of events were checked in
 //! headless Chromium.
 
-mod common;
-
-use common::{html, html_with_policy, CROSS, SAME, SLOW};
+use crate::common;
+use crate::common::{html, html_with_policy, CROSS, SAME, SLOW};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::TestServer;
 

@@ -6,9 +6,8 @@
 //! types, invalid import maps, a 3,000-deep import chain) end with the
 //! right events and errors, never a crash or a hang.
 
-mod common;
-
-use common::{html, js, CROSS, SAME};
+use crate::common;
+use crate::common::{html, js, CROSS, SAME};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::{TestResponse, TestServer};
 

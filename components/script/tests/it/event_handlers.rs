@@ -7,9 +7,8 @@
 //! `FocusEvent` and `InputEvent` constructors. Expected values were
 //! checked in headless Chromium where a browser decides.
 
-mod common;
-
-use common::{html, SAME};
+use crate::common;
+use crate::common::{html, SAME};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::TestServer;
 

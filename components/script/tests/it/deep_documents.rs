@@ -3,8 +3,7 @@
 //! loses no element or text past it, and keeps tree building linear in
 //! the document's depth (checked on an operation count, not on time).
 
-mod common;
-
+use crate::common;
 use jsprof_script::loading::html_tree_builder::{name_lookups, MAX_DEPTH};
 use jsprof_script::JsRuntime;
 

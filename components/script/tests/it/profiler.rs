@@ -7,9 +7,8 @@
 //! and samples are taken with the Force Sample hook
 //! (`TestBinding.forceProfilerSample()`); no timing assertion.
 
-mod common;
-
-use common::{fetcher, html, html_with_policy, js, load, result, CROSS, SAME, SLOW};
+use crate::common;
+use crate::common::{fetcher, html, html_with_policy, js, load, result, CROSS, SAME, SLOW};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::TestServer;
 

@@ -18,15 +18,14 @@
 //! (the thread stopped anywhere in the hot loops), checked for leaks and
 //! for the visible frames only (no timing assertion).
 
-mod common;
-
-use common::{html_with_policy, js, load, result, Report, CROSS, SAME, SLOW};
+use crate::common;
+use crate::common::{html_with_policy, js, load, result, Report, CROSS, SAME, SLOW};
 use jsprof_test_server::TestServer;
 
 /// The asynchronous sampler, every millisecond.
 const FAST: &str = "{ sampleInterval: 1, maxBufferSize: 100000 }";
 
-const WASM_JS: &str = include_str!("../../sampler/tests/wasm/module.js");
+const WASM_JS: &str = include_str!("../../../sampler/tests/wasm/module.js");
 
 /// Helpers every page gets (as in `profiler_security.rs`): `tb`, `result`,
 /// `report(trace)`: `"<stacks>|<resources>|<trace JSON>"`, each sample's

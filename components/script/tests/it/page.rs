@@ -2,10 +2,9 @@
 //! `file:` URLs; each page records what happened in `window.log`, read
 //! back after the event loop went idle.
 
-mod common;
-
 use std::rc::Rc;
 
+use crate::common;
 use jsprof_script::JsRuntime;
 
 fn fetcher() -> jsprof_net::Fetcher {

@@ -5,11 +5,10 @@
 //! input. Expected values were checked in headless Chromium where a
 //! browser decides (noted where the shell differs, and why).
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{html, SAME};
+use crate::common;
+use crate::common::{html, SAME};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::TestServer;
 

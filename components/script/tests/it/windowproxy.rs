@@ -9,9 +9,8 @@
 //! (`closed`, `parent`, `top`); 1,000 iframes kept by reference while a
 //! profiler runs.
 
-mod common;
-
-use common::{html, html_with_policy, CROSS, SAME, SLOW};
+use crate::common;
+use crate::common::{html, html_with_policy, CROSS, SAME, SLOW};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::TestServer;
 

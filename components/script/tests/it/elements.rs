@@ -5,9 +5,8 @@
 //! Expected values were checked in headless Chromium where a browser
 //! decides (the exceptions are commented).
 
-mod common;
-
-use common::{html, SAME};
+use crate::common;
+use crate::common::{html, SAME};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::TestServer;
 

@@ -12,11 +12,9 @@
 //! share of wall time the GC callbacks measured (a statistical agreement,
 //! not a timing bound).
 
-mod common;
-
 use std::time::Instant;
 
-use common::{html, js, load, CROSS, SAME};
+use crate::common::{html, js, load, CROSS, SAME};
 use jsprof_script::JsRuntime;
 use jsprof_test_server::{TestResponse, TestServer};
 use serde_json::Value;
@@ -379,7 +377,7 @@ fn marker_tracking_cost() {
     // The sampler benchmark's workloads, and a timed run under a 1 ms session.
     let work = format!(
         "<script>var now = () => performance.now();\n{}\n</script>{TIMED}",
-        include_str!("../../sampler/benches/workloads.js")
+        include_str!("../../../sampler/benches/workloads.js")
     );
     const TIMED: &str = r#"<script>
 function timed(work) {
