@@ -8,6 +8,8 @@
 //! read for the names `FILE` refers to. Errors are printed as
 //! `file:line:column: message` and exit with status 1.
 
+#![forbid(unsafe_code)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
