@@ -59,7 +59,7 @@ impl CookieJar {
     /// [`CookieJar::set_cookie`] at a given time (seconds since the Unix
     /// epoch).
     /// <https://httpwg.org/http-extensions/draft-ietf-httpbis-rfc6265bis.html#name-storage-model>
-    pub fn set_cookie_at(
+    pub(crate) fn set_cookie_at(
         &self,
         url: &Url,
         line: &str,
@@ -223,7 +223,12 @@ impl CookieJar {
 
     /// [`CookieJar::cookie_string`] at a given time.
     /// <https://httpwg.org/http-extensions/draft-ietf-httpbis-rfc6265bis.html#name-retrieval-algorithm>
-    pub fn cookie_string_at(&self, url: &Url, context: CookieContext, now: i64) -> Option<String> {
+    pub(crate) fn cookie_string_at(
+        &self,
+        url: &Url,
+        context: CookieContext,
+        now: i64,
+    ) -> Option<String> {
         let host = canonical_host(url)?;
         let secure_scheme = is_secure_scheme(url);
         let mut store = self.lock();

@@ -14,8 +14,8 @@
 //!   check does), a subset of what same-site allows, never more.
 //! * "Secure" schemes are `https` and `wss` only (Chromium also treats
 //!   `http://localhost` as secure).
-//! * At most [`MAX_COOKIES`] cookies are kept: the least recently used go
-//!   first (§5.7's "excess cookies" is left to the user agent).
+//! * At most 3,000 cookies (`MAX_COOKIES`) are kept: the least recently
+//!   used go first (§5.7's "excess cookies" is left to the user agent).
 //! * Nothing persists past the process.
 //!
 //! The module's parts: [`CookieJar`] (the storage model and the retrieval
@@ -34,7 +34,7 @@ pub use jar::CookieJar;
 pub(crate) use matching::is_same_site;
 
 /// The most cookies the jar keeps (§5.7 lets the user agent evict).
-pub const MAX_COOKIES: usize = 3000;
+pub(crate) const MAX_COOKIES: usize = 3000;
 
 /// The longest a cookie lives: 400 days (§5.6.1 and §5.6.2 cap `Expires`
 /// and `Max-Age` to it).
