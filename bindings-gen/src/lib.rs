@@ -8,6 +8,8 @@
 //! whole directory; the `jsprof-bindings-gen` binary prints the code of one
 //! file.
 
+#![forbid(unsafe_code)]
+
 pub mod codegen;
 pub mod error;
 pub mod ir;

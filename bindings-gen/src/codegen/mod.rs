@@ -15,7 +15,7 @@
 //! and `unsafe_op_in_unsafe_fn` allowed (`dom/bindings/mod.rs` in the script
 //! crate): its `unsafe` comes from the templates in this module, which keep
 //! these invariants (any template change must keep them too):
-//! - Each `unsafe extern "C"` native (`interfaces.rs`: attribute getters and
+//! - Each `unsafe extern "C"` native (`interfaces/`: attribute getters and
 //!   setters, operations, constructors, `toString`, iterator methods) is a
 //!   `JSNative` named only in the property and function specs of its own
 //!   interface, so SpiderMonkey calls it with its own `cx`, `argc` and `vp`
@@ -28,10 +28,10 @@
 //! - Arguments are converted with `FromJsValue::from_js` from handles into
 //!   the call's arguments, and results written with `ToJsValue::to_js` into
 //!   `args.rval()` or `rooted!` values: the "rooted" contracts of those traits.
-//! - Each `unsafe fn` upcast (`interfaces.rs`) is stored in the `DOMClass` of
-//!   the struct it casts from, and called only by `unwrap_dom_object` after
-//!   the interface-chain check, on the box pointer of a reflector of that
-//!   class.
+//! - Each `unsafe fn` upcast (`interfaces/module.rs`) is stored in the
+//!   `DOMClass` of the struct it casts from, and called only by
+//!   `unwrap_dom_object` after the interface-chain check, on the box pointer
+//!   of a reflector of that class.
 //! - Callback wrappers (`callbacks.rs`, `new`) are made from the object of a
 //!   rooted handle (checked callable by `from_js` unless
 //!   `[LegacyTreatNonObjectAsNull]`) and trace it (`Traceable`), so it lives

@@ -4,15 +4,15 @@
 //!
 //! [`parse_files`] runs the stages in order, each in its module:
 //!
-//! 1. [`syntax`]: each file's text to `weedle2` definitions, or the position
+//! 1. `syntax`: each file's text to `weedle2` definitions, or the position
 //!    of its first syntax error;
-//! 2. [`resolve`]: every top-level name declared, then every definition
+//! 2. `resolve`: every top-level name declared, then every definition
 //!    resolved into the model (types, arguments, default values, members,
 //!    the extended attributes each construct supports);
-//! 3. [`mixins`]: the `includes` statements applied to their interfaces;
-//! 4. [`validate`](mod@validate): the checks that need every definition resolved.
+//! 3. `mixins`: the `includes` statements applied to their interfaces;
+//! 4. `validate`: the checks that need every definition resolved.
 //!
-//! [`ext_attrs`] reads extended attributes (and `[Exposed]`) for stages 2
+//! `ext_attrs` reads extended attributes (and `[Exposed]`) for stages 2
 //! and 3.
 
 mod ext_attrs;

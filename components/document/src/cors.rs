@@ -70,7 +70,7 @@ pub enum ResponseTainting {
 /// The mode and credentials mode of a request made by
 /// <https://html.spec.whatwg.org/multipage/urls-and-fetching.html#create-a-potential-cors-request>
 /// (without the same-origin fallback flag, which classic scripts never set).
-pub fn potential_cors_request(
+pub(crate) fn potential_cors_request(
     cors_attribute_state: CorsSettings,
 ) -> (RequestMode, CredentialsMode) {
     // Step 1: Let mode be "no-cors" if corsAttributeState is No CORS, and

@@ -18,7 +18,7 @@ pub struct HeaderList {
 /// Which RFC the structured-field parser follows. The issue, the
 /// Document-Policy draft and COOP/COEP all name RFC 8941 (no Dates, no
 /// Display Strings); a field using RFC 9651-only syntax fails to parse.
-pub const STRUCTURED_FIELD_VERSION: Version = Version::Rfc8941;
+pub(crate) const STRUCTURED_FIELD_VERSION: Version = Version::Rfc8941;
 
 impl HeaderList {
     /// An empty header list.

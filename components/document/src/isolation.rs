@@ -16,9 +16,9 @@ use sfv::{BareItem, Item};
 use crate::headers::HeaderList;
 
 /// `Cross-Origin-Opener-Policy`.
-pub const COOP_HEADER: &str = "Cross-Origin-Opener-Policy";
+pub(crate) const COOP_HEADER: &str = "Cross-Origin-Opener-Policy";
 /// `Cross-Origin-Embedder-Policy`.
-pub const COEP_HEADER: &str = "Cross-Origin-Embedder-Policy";
+pub(crate) const COEP_HEADER: &str = "Cross-Origin-Embedder-Policy";
 
 /// <https://html.spec.whatwg.org/multipage/browsers.html#cross-origin-opener-policy-value>
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

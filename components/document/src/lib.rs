@@ -53,6 +53,9 @@
 //! Without the policy, [`SamplerSetup::Never`]. See [`policy`] for the
 //! parsing rules (malformed headers, duplicates, unknown keys).
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod cors;
 pub mod headers;
 pub mod isolation;

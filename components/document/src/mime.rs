@@ -119,7 +119,7 @@ fn collect_http_quoted_string<'a>(input: &mut Input<'a>) -> (String, &'a str) {
 }
 
 /// <https://fetch.spec.whatwg.org/#header-value-get-decode-and-split>
-pub fn get_decode_and_split(value: &[u8]) -> Vec<String> {
+pub(crate) fn get_decode_and_split(value: &[u8]) -> Vec<String> {
     // Step 1: Let input be the result of isomorphic decoding value.
     let decoded: String = value.iter().map(|&b| char::from(b)).collect();
     // Step 2: Let position be a position variable for input.
@@ -238,7 +238,7 @@ pub fn is_javascript_mime_type(mime_type: &MimeType) -> bool {
 }
 
 /// <https://fetch.spec.whatwg.org/#determine-nosniff>
-pub fn determine_nosniff(headers: &HeaderList) -> bool {
+pub(crate) fn determine_nosniff(headers: &HeaderList) -> bool {
     // Step 1: Let values be the result of getting, decoding, and splitting
     // `X-Content-Type-Options` from list.
     // Step 2: If values is null, then return false.
@@ -256,7 +256,7 @@ pub fn determine_nosniff(headers: &HeaderList) -> bool {
 /// <https://fetch.spec.whatwg.org/#should-response-to-request-be-blocked-due-to-nosniff?>
 /// for a request whose destination is script-like (`script`, a worker's
 /// script): whether a response with `headers` is blocked.
-pub fn script_blocked_due_to_nosniff(headers: &HeaderList) -> bool {
+pub(crate) fn script_blocked_due_to_nosniff(headers: &HeaderList) -> bool {
     // Step 1: If determine nosniff with response's header list is false,
     // then return allowed.
     if !determine_nosniff(headers) {

@@ -108,7 +108,7 @@ impl Origin {
     }
 
     /// <https://w3c.github.io/webappsec-secure-contexts/#is-origin-trustworthy>
-    pub fn is_potentially_trustworthy(&self) -> bool {
+    pub(crate) fn is_potentially_trustworthy(&self) -> bool {
         // Step 1: If origin is an opaque origin, return "Not Trustworthy".
         // Step 2: Assert: origin is a tuple origin.
         let url::Origin::Tuple(scheme, host, _) = &self.0 else {

@@ -22,11 +22,11 @@ use sfv::{BareItem, ListEntry};
 use crate::headers::HeaderList;
 
 /// The response header that carries the document policy.
-pub const DOCUMENT_POLICY_HEADER: &str = "Document-Policy";
+pub(crate) const DOCUMENT_POLICY_HEADER: &str = "Document-Policy";
 /// The boolean configuration point of the JS Self-Profiling spec.
-pub const JS_PROFILING: &str = "js-profiling";
+pub(crate) const JS_PROFILING: &str = "js-profiling";
 /// The enum configuration point (`eager` | `lazy`) of the spec repository.
-pub const JS_PROFILING_MODE: &str = "js-profiling-mode";
+pub(crate) const JS_PROFILING_MODE: &str = "js-profiling-mode";
 
 /// At most this many bytes of an offending value are quoted in a warning.
 const QUOTE_LIMIT: usize = 64;

@@ -538,7 +538,7 @@ pub struct ErrorInfo<E> {
 }
 
 /// The message a muted error is reported with.
-pub const MUTED_ERROR_MESSAGE: &str = "Script error.";
+pub(crate) const MUTED_ERROR_MESSAGE: &str = "Script error.";
 
 /// Steps 4-5 of <https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception>:
 /// the fields to report for an uncaught exception from a script with these

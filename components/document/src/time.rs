@@ -12,9 +12,9 @@
 use std::time::Duration;
 
 /// Resolution of a cross-origin isolated global.
-pub const ISOLATED_RESOLUTION: Duration = Duration::from_micros(5);
+pub(crate) const ISOLATED_RESOLUTION: Duration = Duration::from_micros(5);
 /// Resolution of every other global.
-pub const DEFAULT_RESOLUTION: Duration = Duration::from_micros(100);
+pub(crate) const DEFAULT_RESOLUTION: Duration = Duration::from_micros(100);
 
 /// Above this many milliseconds (2^53 ns, about 104 days) an f64 has no
 /// sub-microsecond precision left and the value is returned as is.

@@ -8,7 +8,7 @@ use crate::api_fetch::PreflightCache;
 use crate::{BlobStore, CookieJar, HostRules};
 
 /// The default [`NetConfig::timeout`]: 30 seconds.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The default [`NetConfig::max_body`]: 64 MiB.
 pub const DEFAULT_MAX_BODY: usize = 64 * 1024 * 1024;

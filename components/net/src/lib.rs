@@ -70,6 +70,9 @@
 //! * [`CookieJar`] (RFC 6265bis): `Set-Cookie` stored and `Cookie` sent
 //!   on credentialed `http(s)` hops, shared through [`NetConfig`].
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod api_fetch;
 pub mod blob;
 pub mod config;

@@ -17,6 +17,8 @@
 //! The generated impl is `unsafe impl ::mozjs::gc::Traceable`: the crate
 //! using it must depend on `mozjs`.
 
+#![forbid(unsafe_code)]
+
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
 use quote::{format_ident, quote};

@@ -32,6 +32,8 @@
 //! objdir.cxx_build().file("src/glue.cpp").compile("glue");
 //! ```
 
+#![forbid(unsafe_code)]
+
 use std::env;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -44,6 +44,8 @@
 //! is a 500 whose body names the file and the line, never a header
 //! silently dropped.
 
+#![forbid(unsafe_code)]
+
 pub mod headers;
 
 /// The directory of the crate whose tests (or harness) run, read at run

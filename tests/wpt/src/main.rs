@@ -16,6 +16,8 @@
 //! `<path>` for the file's harness status and `<path> :: <subtest>` per
 //! subtest, with the actual status as the trial's kind when not PASS/OK.
 
+#![forbid(unsafe_code)]
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

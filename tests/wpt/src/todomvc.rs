@@ -16,17 +16,92 @@
 //! and the ratios of medians to the unprofiled run with a 95 % bootstrap
 //! interval.
 
+#![forbid(unsafe_code)]
+
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
+use clap::Parser;
 use jsprof_wpt::config::Hosts;
 use jsprof_wpt::server::{Server, Setup};
 use jsprof_wpt::thirdparty;
 
 const APPS: [&str; 5] = ["react", "preact", "vue", "jquery", "vanilla"];
 
+// The command line: `./mach todomvc` passes `--jsprof` and the caller's
+// arguments.
+#[derive(Debug, Parser)]
+#[command(
+    name = "todomvc",
+    override_usage = "todomvc --jsprof PATH [--bench [ROUNDS]] [APP] [JSPROF PROFILE OPTIONS]...",
+    after_help = "Examples:\n  \
+        ./mach todomvc react --interval 1 --top 5\n  \
+        ./mach todomvc vue --interval 1 --out vue.json --flamegraph vue.svg\n  \
+        ./mach todomvc react --bench 10"
+)]
+/// Profiles a TodoMVC example app (examples/todomvc/) with `jsprof profile`
+/// while a synthetic user adds 100 todos, toggles 50, deletes 25 and clears
+/// the completed ones. The apps' libraries are fetched from npm (pinned and
+/// checked) and the app is served on loopback.
+struct Cli {
+    /// The jsprof shell to run (`./mach todomvc` passes the one it built).
+    #[arg(long, value_name = "PATH")]
+    jsprof: PathBuf,
+    /// Instead of profiling, time the 100-item "add" phase: ROUNDS rounds
+    /// (default 10) of one run without a profiler, one with `jsprof profile
+    /// --interval 10` and one with `--interval 1`, interleaved; prints each
+    /// one's median [min-max] and its ratio to the unprofiled run with a
+    /// 95 % bootstrap interval. Give it before the `jsprof profile` options.
+    #[arg(
+        long,
+        value_name = "ROUNDS",
+        num_args = 0..=1,
+        default_missing_value = "10",
+        value_parser = rounds,
+    )]
+    bench: Option<usize>,
+    /// The app: react (the default), preact, vue, jquery or vanilla.
+    // An option in its place is the first `jsprof profile` option (the app
+    // left out): see `Cli::app_and_options`.
+    #[arg(value_name = "APP", allow_hyphen_values = true)]
+    app: Option<String>,
+    /// Passed to `jsprof profile` as they are (e.g. `--interval 1 --top 5`,
+    /// `--out trace.json`; see `jsprof profile --help`).
+    #[arg(
+        value_name = "JSPROF PROFILE OPTIONS",
+        allow_hyphen_values = true,
+        trailing_var_arg = true
+    )]
+    options: Vec<String>,
+}
+
+/// `--bench`'s number of rounds: a positive integer.
+fn rounds(value: &str) -> Result<usize, String> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| "not a positive number of rounds".to_owned())
+}
+
+impl Cli {
+    /// The app (`react` when left out) and the options for `jsprof
+    /// profile`.
+    fn app_and_options(self) -> (String, Vec<String>) {
+        match self.app {
+            Some(app) if app.starts_with('-') => {
+                let mut options = vec![app];
+                options.extend(self.options);
+                ("react".to_owned(), options)
+            }
+            Some(app) => (app, self.options),
+            None => ("react".to_owned(), self.options),
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    match run() {
+    match run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("todomvc: {e}");
@@ -35,20 +110,10 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<ExitCode, String> {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let jsprof = match args.iter().position(|a| a == "--jsprof") {
-        Some(i) if i + 1 < args.len() => {
-            let path = PathBuf::from(args.remove(i + 1));
-            args.remove(i);
-            path
-        }
-        _ => return Err("usage: todomvc --jsprof PATH [APP] [jsprof profile options]".into()),
-    };
-    let app = match args.first() {
-        Some(first) if !first.starts_with('-') => args.remove(0),
-        _ => "react".to_owned(),
-    };
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    let jsprof = cli.jsprof.clone();
+    let bench_rounds = cli.bench;
+    let (app, args) = cli.app_and_options();
     if !APPS.contains(&app.as_str()) {
         return Err(format!("unknown app `{app}` (one of {})", APPS.join(", ")));
     }
@@ -73,15 +138,7 @@ fn run() -> Result<ExitCode, String> {
         server.http_port()
     );
     let map = format!("{}=127.0.0.1", hosts.primary);
-    if let Some(i) = args.iter().position(|a| a == "--bench") {
-        let rounds = match args.get(i + 1) {
-            Some(n) => n
-                .parse::<usize>()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| format!("--bench {n}: not a positive number of rounds"))?,
-            None => 10,
-        };
+    if let Some(rounds) = bench_rounds {
         bench(&jsprof, &url, &map, &app, rounds, scratch.path())?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -236,7 +293,70 @@ fn bootstrap_ratio(a: &[f64], b: &[f64]) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
+    use clap::CommandFactory;
+
     use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("todomvc").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn command_line() {
+        Cli::command().debug_assert();
+        // The app first, then `jsprof profile` options as they are.
+        let cli = parse(&[
+            "--jsprof",
+            "/j",
+            "vue",
+            "--interval",
+            "1",
+            "-q",
+            "--out=t.json",
+        ])
+        .unwrap();
+        assert_eq!(cli.jsprof, PathBuf::from("/j"));
+        assert_eq!(cli.bench, None);
+        assert_eq!(
+            cli.app_and_options(),
+            (
+                "vue".to_owned(),
+                vec![
+                    "--interval".into(),
+                    "1".into(),
+                    "-q".into(),
+                    "--out=t.json".into()
+                ]
+            )
+        );
+        // No app: react, and the options start at once.
+        let cli = parse(&["--jsprof", "/j", "--interval", "1", "--top", "5"]).unwrap();
+        assert_eq!(
+            cli.app_and_options(),
+            (
+                "react".to_owned(),
+                vec!["--interval".into(), "1".into(), "--top".into(), "5".into()]
+            )
+        );
+        // `--bench [ROUNDS]`, before or after the app.
+        assert_eq!(
+            parse(&["--jsprof", "/j", "react", "--bench", "16"])
+                .unwrap()
+                .bench,
+            Some(16)
+        );
+        let cli = parse(&["--jsprof", "/j", "--bench", "4", "vue"]).unwrap();
+        assert_eq!(cli.bench, Some(4));
+        assert_eq!(cli.app_and_options(), ("vue".to_owned(), vec![]));
+        let cli = parse(&["--jsprof", "/j", "--bench", "vue"]);
+        assert!(cli.is_err(), "a round count that is not a number: {cli:?}");
+        let cli = parse(&["--jsprof", "/j", "vue", "--bench"]).unwrap();
+        assert_eq!(cli.bench, Some(10));
+        assert_eq!(cli.app_and_options().0, "vue");
+        assert!(parse(&["--jsprof", "/j", "--bench", "0"]).is_err());
+        // The shell is required.
+        assert!(parse(&["react"]).is_err());
+    }
 
     #[test]
     fn reads_the_add_phase_time() {
