@@ -13,24 +13,24 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Parser;
-
-/// Prints the Rust bindings generated for one `.webidl` file. Errors are
-/// printed as `file:line:column: message` (exit status 1).
-#[derive(Debug, Parser)]
-#[command(name = "jsprof-bindings-gen")]
-struct Cli {
-    /// The `.webidl` file to generate the bindings of.
-    #[arg(value_name = "FILE.webidl")]
-    file: PathBuf,
-    /// The directory whose other `.webidl` files are read for the names
-    /// FILE refers to (default: FILE's directory).
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
-}
-
 fn main() -> ExitCode {
-    let Cli { file, dir } = Cli::parse();
+    let mut args = std::env::args().skip(1);
+    let mut file: Option<PathBuf> = None;
+    let mut dir: Option<PathBuf> = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--dir" => dir = args.next().map(PathBuf::from),
+            "-h" | "--help" => {
+                println!("usage: jsprof-bindings-gen FILE.webidl [--dir DIR]");
+                return ExitCode::SUCCESS;
+            }
+            _ => file = Some(PathBuf::from(arg)),
+        }
+    }
+    let Some(file) = file else {
+        eprintln!("usage: jsprof-bindings-gen FILE.webidl [--dir DIR]");
+        return ExitCode::from(2);
+    };
     let dir = dir.unwrap_or_else(|| {
         file.parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -66,26 +66,5 @@ fn main() -> ExitCode {
             eprintln!("{e}");
             ExitCode::FAILURE
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use clap::{CommandFactory, Parser};
-
-    use super::Cli;
-
-    #[test]
-    fn command_line() {
-        Cli::command().debug_assert();
-        let cli = Cli::try_parse_from(["jsprof-bindings-gen", "a/B.webidl", "--dir", "d"]).unwrap();
-        assert_eq!(
-            (
-                cli.file.to_str(),
-                cli.dir.as_deref().and_then(|d| d.to_str())
-            ),
-            (Some("a/B.webidl"), Some("d"))
-        );
-        assert!(Cli::try_parse_from(["jsprof-bindings-gen"]).is_err());
     }
 }
