@@ -33,6 +33,7 @@ pub const EXIT_USAGE: u8 = 1;
 #[derive(Debug, Parser)]
 #[command(
     name = "jsprof-trace",
+    bin_name = "jsprof-trace",
     version,
     about = "Convert, merge, report on and symbolicate JS Self-Profiling traces \
              (ProfilerTrace JSON); no page is run",
@@ -239,11 +240,7 @@ pub fn exit_on_error(error: &clap::Error, program: &str) -> ExitCode {
 /// usage line and pointer to `--help`.
 pub fn usage_error(error: &clap::Error, program: &str) -> String {
     let rendered = error.render().to_string();
-    // clap's text: "error: MESSAGE\n\n[tip...\n\n]Usage: ...\n\nFor more ...".
-    let (head, rest) = rendered
-        .split_once("\n\n")
-        .unwrap_or((rendered.as_str(), ""));
-    let head = head.strip_prefix("error: ").unwrap_or(head);
+    let (head, _) = split_rendered(&rendered);
     let arg = match error.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(arg)) => arg.as_str(),
         _ => "",
@@ -266,6 +263,14 @@ pub fn usage_error(error: &clap::Error, program: &str) -> String {
         },
         _ => head.to_owned(),
     };
+    usage_error_saying(error, program, &message)
+}
+
+/// A usage error with `message` instead of clap's first line (the tips,
+/// usage line and pointer to `--help` follow).
+pub fn usage_error_saying(error: &clap::Error, program: &str, message: &str) -> String {
+    let rendered = error.render().to_string();
+    let (_, rest) = split_rendered(&rendered);
     let mut out = format!("{program}: {message}\n");
     if !rest.is_empty() {
         out.push('\n');
@@ -275,6 +280,13 @@ pub fn usage_error(error: &clap::Error, program: &str) -> String {
         }
     }
     out
+}
+
+/// clap's rendering of an error, "error: MESSAGE\n\n[tip...\n\n]Usage:
+/// ...\n\nFor more ...", as the message and the rest.
+fn split_rendered(rendered: &str) -> (&str, &str) {
+    let (head, rest) = rendered.split_once("\n\n").unwrap_or((rendered, ""));
+    (head.strip_prefix("error: ").unwrap_or(head), rest)
 }
 
 /// "needs a file name", "needs a number": what an option's value is, from
