@@ -178,13 +178,14 @@ fn main() -> ExitCode {
         // No argument: profile the page-load demo.
         args.push("profile".into());
     }
+    let first = args[1].to_string_lossy().into_owned();
     let matches = match Cli::command().try_get_matches_from(&args) {
         Ok(matches) => matches,
-        Err(error) => return parse_error(&error),
+        Err(error) => return parse_error(&error, &first),
     };
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(error) => return parse_error(&error),
+        Err(error) => return parse_error(&error, &first),
     };
     match cli.command {
         Some(Command::Tool(tool)) => jsprof_trace::cli::run(&tool, "jsprof"),
@@ -197,40 +198,38 @@ fn main() -> ExitCode {
                 Ok(options) => options,
                 Err(message) => return fail(&message),
             };
-            let url = match &profile.page {
-                None => {
-                    url::Url::parse(jsprof_shell::PAGELOAD_DEMO_URL).expect("the demo URL parses")
-                }
-                Some(page) => match jsprof_shell::url_from_argument(page) {
-                    Ok(url) => url,
-                    Err(message) => return fail(&message),
-                },
-            };
-            profile_page(&url, &options, &profile)
+            match page_url(profile.page.as_deref(), jsprof_shell::PAGELOAD_DEMO_URL) {
+                Ok(url) => profile_page(&url, &options, &profile),
+                Err(message) => fail(&message),
+            }
         }
         None => {
             let options = match run_options(&cli.run, &matches) {
                 Ok(options) => options,
                 Err(message) => return fail(&message),
             };
-            let url = match &cli.page {
-                None => url::Url::parse(jsprof_shell::DEMO_PAGE_URL).expect("the demo URL parses"),
-                Some(page) => match jsprof_shell::url_from_argument(page) {
-                    Ok(url) => url,
-                    Err(message) => return fail(&message),
-                },
-            };
-            run_page(&url, &options)
+            match page_url(cli.page.as_deref(), jsprof_shell::DEMO_PAGE_URL) {
+                Ok(url) => run_page(&url, &options),
+                Err(message) => fail(&message),
+            }
         }
     }
 }
 
+/// The URL of the page argument, or of the bundled `demo`.
+fn page_url(page: Option<&str>, demo: &str) -> Result<url::Url, String> {
+    match page {
+        None => Ok(url::Url::parse(demo).expect("the demo URL parses")),
+        Some(page) => jsprof_shell::url_from_argument(page),
+    }
+}
+
 /// A usage error, as [`jsprof_trace::cli::usage_error`] words it; a
-/// profiling option given without `profile` says so.
-fn parse_error(error: &clap::Error) -> ExitCode {
+/// profiling option given without `profile`, and a second page, say so.
+/// `first` is the first argument (the subcommand, if one was given).
+fn parse_error(error: &clap::Error, first: &str) -> ExitCode {
     let command = Cli::command();
-    let first = std::env::args().nth(1).unwrap_or_default();
-    let message = match (error.kind(), command.find_subcommand(&first)) {
+    let message = match (error.kind(), command.find_subcommand(first)) {
         // `jsprof --interval 5 x.html`.
         (ErrorKind::UnknownArgument, None) => match error.get(ContextKind::InvalidArg) {
             Some(ContextValue::String(arg)) => {

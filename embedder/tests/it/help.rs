@@ -10,19 +10,20 @@ fn jsprof(args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// The help of `args` (exit status 0, on stdout).
+/// The help of `args` (exit status 0, on stdout), its lines joined (the
+/// text is wrapped to the terminal's width).
 fn help(args: &[&str]) -> String {
     let out = jsprof(args);
     assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]
 fn every_command_has_its_help() {
     let top = help(&["--help"]);
     for expected in [
-        "Usage: jsprof [OPTIONS] [URL|PATH]",
-        "jsprof <COMMAND>",
+        "Usage: jsprof [OPTIONS] [URL|PATH] jsprof <COMMAND>",
         "profile",
         "eval",
         "convert",
@@ -42,7 +43,7 @@ fn every_command_has_its_help() {
     ] {
         assert!(top.contains(expected), "{expected}: {top}");
     }
-    assert_eq!(help(&["-h"]).lines().next(), top.lines().next());
+    assert!(help(&["-h"]).starts_with("A minimal browser shell"));
     let profile = help(&["profile", "--help"]);
     for expected in [
         "Usage: jsprof profile [OPTIONS] [URL|PATH]",
