@@ -1,5 +1,7 @@
 //! The jsprof shell: the command line around the engine components.
 
+#![forbid(unsafe_code)]
+
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,8 +13,6 @@ use jsprof_net::{
 };
 use jsprof_script::loading::script_loading::Loader;
 use jsprof_script::{JsRuntime, ScriptError};
-
-pub mod tools;
 
 /// The bundled event-loop demo page (`examples/demo.html`, one copy for
 /// the shell and for loading from disk).
@@ -507,33 +507,4 @@ pub fn summarize(profile: &Profile, top: usize) -> String {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod marker_share_tests {
-    use super::marker_shares;
-    use jsprof_sampler::{ProfilerMarker, ProfilerSample};
-
-    fn sample(marker: Option<ProfilerMarker>) -> ProfilerSample {
-        ProfilerSample {
-            timestamp: 0.0,
-            stack_id: None,
-            marker,
-        }
-    }
-
-    #[test]
-    fn shares_per_marker_only_when_there_are_markers() {
-        assert_eq!(marker_shares(&[sample(None), sample(None)]), None);
-        let samples = [
-            sample(Some(ProfilerMarker::Script)),
-            sample(Some(ProfilerMarker::Script)),
-            sample(Some(ProfilerMarker::Gc)),
-            sample(None),
-        ];
-        assert_eq!(
-            marker_shares(&samples).unwrap(),
-            "markers: script 50.0 % (2), gc 25.0 % (1), none 25.0 % (1)\n"
-        );
-    }
 }

@@ -19,7 +19,10 @@
 //!   graphs;
 //! * [`symbolicate`]: frames mapped through source maps to original
 //!   files, lines and function names;
-//! * [`report`]: top-down and bottom-up call trees as text.
+//! * [`report`]: top-down and bottom-up call trees as text;
+//! * [`cli`] (the `cli` feature, on by default): the command-line tools
+//!   `convert`, `merge`, `report` and `symbolicate`, the `jsprof-trace`
+//!   binary and the same subcommands of the `jsprof` shell.
 //!
 //! ```
 //! let json = r#"{"resources":["https://example.com/app.js"],
@@ -42,6 +45,11 @@
 //! assert_eq!(error.to_string(), "$.stacks[0].frameId: 3 is out of range (the trace has 0 frames)");
 //! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod convert;
 mod model;
 mod profile;

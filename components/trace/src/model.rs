@@ -74,11 +74,17 @@ pub struct ProfilerSample {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProfilerMarker {
+    /// Script was running.
     Script,
+    /// Garbage collection.
     Gc,
+    /// Style recalculation.
     Style,
+    /// Layout.
     Layout,
+    /// Painting.
     Paint,
+    /// Other work of the browser.
     Other,
 }
 

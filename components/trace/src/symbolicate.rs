@@ -110,6 +110,8 @@ impl SourceMaps {
 /// A frame's original position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Original {
+    /// The original source file (its URL, resolved against the map's
+    /// URL, else the script's).
     pub file: String,
     /// 1-based.
     pub line: u64,

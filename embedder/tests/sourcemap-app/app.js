@@ -1,6 +1,6 @@
 import { computePrimes } from "./math.js";
 
-// Bundled and minified by esbuild in tests/trace_tools.rs; profiled with
+// Bundled and minified by esbuild in tests/it/trace_tools.rs; profiled with
 // `jsprof profile --sourcemaps`, the trace must name these functions.
 
 function renderReport(primes) {

@@ -60,7 +60,8 @@ fn folded_label(label: &str) -> String {
     }
 }
 
-/// Writes folded stacks ([`folded_lines`]).
+/// Writes folded stacks, one line per distinct stack (`root;caller;leaf
+/// count`).
 pub fn write_folded(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
     for line in folded_lines(profile) {
         writeln!(out, "{line}")?;

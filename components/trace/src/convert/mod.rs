@@ -35,13 +35,21 @@ pub use speedscope::write_speedscope;
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
+    /// The Firefox Profiler's Gecko profile format.
     Firefox,
+    /// Chrome DevTools' `.cpuprofile`.
     Cpuprofile,
+    /// speedscope's file format.
     Speedscope,
+    /// pprof: gzipped `profile.proto`.
     Pprof,
+    /// Sentry's profiling sample format.
     Sentry,
+    /// Folded (collapsed) stacks: `a;b;c 42`.
     Folded,
+    /// An interactive SVG flame graph.
     Svg,
+    /// The `ProfilerTrace` JSON itself.
     Trace,
 }
 

@@ -134,15 +134,25 @@ macro_rules! field {
 /// `perftools.profiles.Profile` (the fields written).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PprofProfile {
+    /// What each of a sample's values measures.
     pub sample_type: Vec<ValueType>,
+    /// The samples.
     pub sample: Vec<Sample>,
+    /// The locations samples point to (one per frame).
     pub location: Vec<Location>,
+    /// The functions locations point to.
     pub function: Vec<Function>,
+    /// The strings the other fields index; the first is `""`.
     pub string_table: Vec<String>,
+    /// When the profile starts, in nanoseconds since the Unix epoch.
     pub time_nanos: i64,
+    /// How long the profile is, in nanoseconds.
     pub duration_nanos: i64,
+    /// What the period counts.
     pub period_type: Option<ValueType>,
+    /// The time between two samples, in units of `period_type`.
     pub period: i64,
+    /// The index in `string_table` of the sample type shown by default.
     pub default_sample_type: i64,
 }
 
@@ -162,7 +172,9 @@ message!(PprofProfile {
 /// `perftools.profiles.ValueType`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ValueType {
+    /// The index in `string_table` of what is measured (`samples`).
     pub r#type: i64,
+    /// The index in `string_table` of its unit (`count`).
     pub unit: i64,
 }
 
@@ -173,6 +185,7 @@ message!(ValueType { 1 int64 r#type, 2 int64 unit });
 pub struct Sample {
     /// Leaf first.
     pub location_id: Vec<u64>,
+    /// One value per `sample_type`.
     pub value: Vec<i64>,
 }
 
@@ -181,7 +194,9 @@ message!(Sample { 1 packed_uint64 location_id, 2 packed_int64 value });
 /// `perftools.profiles.Location`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Location {
+    /// The ID samples use (nonzero).
     pub id: u64,
+    /// The function and position of the location.
     pub line: Vec<Line>,
 }
 
@@ -190,8 +205,11 @@ message!(Location { 1 uint64 id, 4 messages line });
 /// `perftools.profiles.Line`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Line {
+    /// The [`Function`]'s ID.
     pub function_id: u64,
+    /// 1-based; 0 when unknown.
     pub line: i64,
+    /// 1-based; 0 when unknown.
     pub column: i64,
 }
 
@@ -200,10 +218,15 @@ message!(Line { 1 uint64 function_id, 2 int64 line, 3 int64 column });
 /// `perftools.profiles.Function`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Function {
+    /// The ID lines use (nonzero).
     pub id: u64,
+    /// The index in `string_table` of the function's name.
     pub name: i64,
+    /// The index in `string_table` of its system name (the name again).
     pub system_name: i64,
+    /// The index in `string_table` of its script's URL.
     pub filename: i64,
+    /// The line the function starts at (1-based; 0 when unknown).
     pub start_line: i64,
 }
 

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use jsprof_trace::{from_slice, Profile, ProfilerTrace};
 
@@ -53,4 +54,13 @@ pub fn positions(trace: &ProfilerTrace) -> Vec<(String, u64, u64)> {
 
 pub fn profile(trace: &ProfilerTrace) -> Profile {
     Profile::from_trace(trace, None)
+}
+
+/// This crate's directory, read at run time: the compiled-in path is the
+/// checkout that built the binary, which a target directory shared between
+/// checkouts (see README.md) may have taken from another, since deleted, one.
+pub fn manifest_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }

@@ -3,12 +3,10 @@
 //! (Firefox's Gecko format, Sentry's sample format, folded stacks, SVG), and
 //! the combiner, the report and source maps.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::io::Read;
 
-use common::{fixtures, profile, self_samples};
+use crate::common::{fixtures, profile, self_samples};
 use jsprof_trace::convert::{self, Format};
 use jsprof_trace::{from_slice, Combiner, Mode, ProfilerTrace};
 use serde_json::Value;

@@ -90,7 +90,7 @@ fn check_invariants(trace: &ProfilerTrace) {
 fn mutated_traces_never_panic_and_accepted_ones_are_valid() {
     let mut rng = Rng::new(18);
     let seeds: Vec<Vec<u8>> = vec![
-        include_bytes!("data/explainer.json").to_vec(),
+        include_bytes!("../data/explainer.json").to_vec(),
         serde_json::to_vec(&random_trace(&mut rng, 2, 6, 12, 10.0)).unwrap(),
         serde_json::to_vec(&random_trace(&mut rng, 1, 3, 5, 1.0)).unwrap(),
     ];

@@ -3,7 +3,7 @@
 
 use jsprof_trace::{for_each_sample, from_str, ProfilerMarker, ProfilerTrace};
 
-const EXPLAINER: &str = include_str!("data/explainer.json");
+const EXPLAINER: &str = include_str!("../data/explainer.json");
 
 #[test]
 fn explainer_example_reads_and_round_trips() {

@@ -9,12 +9,10 @@
 //! The npm packages are installed once into
 //! `~/.cache/js-self-profiling/consumers` (or `$JSPROF_CONSUMERS_DIR`).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{fixtures, positions, profile, self_samples};
+use crate::common::{fixtures, manifest_dir, positions, profile, self_samples};
 use jsprof_trace::convert::{self, Format};
 use serde_json::json;
 
@@ -84,15 +82,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("jsprof-trace-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// This crate's directory, read at run time: the compiled-in path is the
-/// checkout that built the binary, which a target directory shared between
-/// checkouts (see README.md) may have taken from another, since deleted, one.
-fn manifest_dir() -> PathBuf {
-    std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }
 
 fn run_node(script: &str, dir: &Path, files: &[String]) {
