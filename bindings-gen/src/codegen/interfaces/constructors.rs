@@ -1,5 +1,5 @@
 //! The constructor (<https://webidl.spec.whatwg.org/#js-constructor>): the
-//! interface object's [[Call]] and [[Construct]], and the `*Methods`
+//! interface object's \[\[Call]] and \[\[Construct]], and the `*Methods`
 //! trait's `Constructor` methods.
 
 use proc_macro2::TokenStream;
@@ -68,7 +68,7 @@ pub(super) fn constructor(target: &Iface, members: &mut Members) -> (TokenStream
         if group.len() == 1 {
             let body = &bodies[0];
             natives.push(quote! {
-                /// The interface object's [[Call]] and [[Construct]]
+                /// The interface object's \[\[Call]] and \[\[Construct]]
                 /// (<https://webidl.spec.whatwg.org/#js-constructor>).
                 pub(crate) unsafe extern "C" fn construct(cx: *mut RawJSContext, argc: u32, vp: *mut JSVal) -> bool {
                     call_native(cx, argc, vp, #what, ReturnKind::Value, |cx, args| unsafe {
@@ -83,7 +83,7 @@ pub(super) fn constructor(target: &Iface, members: &mut Members) -> (TokenStream
         } else {
             let (plan, dispatch) = overload_functions(&group, &bodies, "construct", &what, natives);
             natives.push(quote! {
-                /// The interface object's [[Call]] and [[Construct]]
+                /// The interface object's \[\[Call]] and \[\[Construct]]
                 /// (<https://webidl.spec.whatwg.org/#js-constructor>): step
                 /// 1 (NewTarget), then the overload resolution algorithm
                 /// (<https://webidl.spec.whatwg.org/#es-overloads>) picks the

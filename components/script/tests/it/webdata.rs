@@ -756,7 +756,7 @@ fn workers_have_text_encoder_decoder_and_get_random_values() {
 }
 
 /// Named properties are the items. Assigning to a name the prototype has
-/// (`s.getItem = ...`) runs the named setter (Web IDL's [[Set]] of a
+/// (`s.getItem = ...`) runs the named setter (Web IDL's \[\[Set]] of a
 /// legacy platform object) and `s.getItem` stays the method (the named
 /// property visibility algorithm); Chromium instead makes `s.getItem` the
 /// string. The shell follows the standard. The key order is the shell's

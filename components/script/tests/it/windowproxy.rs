@@ -144,7 +144,7 @@ fn cross_origin_identity_across_navigations() {
 /// Checked in headless Chromium, which gives the same SecurityErrors and
 /// values, and differs from the standard in three places where this
 /// follows the standard: `Object.setPrototypeOf(w, null)` throws there
-/// (the standard's [[SetPrototypeOf]] is SetImmutablePrototype, true for
+/// (the standard's \[\[SetPrototypeOf]] is SetImmutablePrototype, true for
 /// the current prototype, null), its key order is its own (here
 /// CrossOriginProperties' order), and its cross-origin getters use their
 /// `this` (here bound to O, as CrossOriginGetOwnPropertyHelper says: "the
