@@ -21,8 +21,8 @@
 //!
 //! With a stack, the signal handler reads the GC counter, the activity word
 //! and the `profilerRealmID` of the context's current realm at the moment
-//! it captures (`glue.cpp`, `note_marker_state`); without JS on the stack,
-//! the sampling thread reads the counter and the word itself.
+//! it captures (`glue_capture.cpp`, `note_marker_state`); without JS on the
+//! stack, the sampling thread reads the counter and the word itself.
 //!
 //! # Who may see a marker (the proposal's Privacy and Security section)
 //!
