@@ -185,7 +185,8 @@ pub fn implementation_version() -> &'static str {
         .unwrap_or("")
 }
 
-/// A `JSContext*` owned elsewhere (see the module invariants).
+/// A `JSContext*` owned elsewhere: the sampler dereferences it only on the
+/// context's own thread (the invariants at the top of `glue.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Context(*mut c_void);
 
@@ -748,7 +749,7 @@ pub fn allocate_profiler_realm_id() -> u64 {
 
 /// Records, for this thread's context, every wasm compilation from bytes with
 /// the realm it happens in and the script SpiderMonkey names as its caller,
-/// and every destroyed realm (see [`crate::wasm`]). Call once per context,
+/// and every destroyed realm (see `wasm.rs`). Call once per context,
 /// on its thread, before any script runs (wasm frames of modules compiled
 /// earlier never appear). Takes the context's `JSSecurityCallbacks` (a CSP
 /// check that permits everything) and its destroy-realm callback. Returns

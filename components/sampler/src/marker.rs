@@ -6,7 +6,7 @@
 //!
 //! Per agent (= JS thread) the sampler reads, without locks, at each sample:
 //!
-//! * the GC depth counter ([`crate::glue::GcWatch`]), above 0 during every
+//! * the GC depth counter (`GcWatch` in `glue.rs`), above 0 during every
 //!   major GC slice and minor GC (SpiderMonkey's GC slice and nursery
 //!   callbacks), with or without JS on the stack: `gc`;
 //! * whether JS is on the stack (the `ProfilingStack` or JIT frames the
