@@ -3,9 +3,17 @@
 
 use jsprof_spidermonkey_build::Objdir;
 
+/// The C++ glue: the signal-safe capture and the engine hooks (their shared
+/// declarations in `src/glue.h`). The start-rule fuzzer is not among them:
+/// it is built by the test-only `walk-fuzz` crate.
+const GLUE: [&str; 2] = ["src/glue_capture.cpp", "src/glue_engine.cpp"];
+
 fn main() {
     let objdir = Objdir::locate().unwrap_or_else(|e| e.fail());
-    println!("cargo:rerun-if-changed=src/glue.cpp");
+    for file in GLUE {
+        println!("cargo:rerun-if-changed={file}");
+    }
+    println!("cargo:rerun-if-changed=src/glue.h");
     let mut build = objdir.cxx_build();
     // SpiderMonkey built with third_party/mozjs_sys-patches (what `./mach`
     // builds; JSPROF_MOZJS_PATCHES=0 for the crates.io sources) says so
@@ -13,12 +21,12 @@ fn main() {
     if std::env::var_os("DEP_MOZJS_JIT_FRAME_BOOKKEEPING_SWITCH").is_some() {
         build.define("JSPROF_HAS_JIT_FRAME_BOOKKEEPING_SWITCH", None);
     }
-    build.file("src/glue.cpp").compile("jsprof_sampler_glue");
+    build.files(GLUE).compile("jsprof_sampler_glue");
     generate_abi();
 }
 
-/// The constants and records `glue.cpp` and `glue.rs` exchange come from one
-/// header, `src/glue_abi.h`, which `glue.cpp` includes and bindgen turns into
+/// The constants and records the C++ glue and `glue.rs` exchange come from
+/// one header, `src/glue_abi.h`, which the glue includes and bindgen turns into
 /// `OUT_DIR/glue_abi.rs` for `glue.rs`, with its compile-time layout checks
 /// (bindgen is mozjs_sys's own build dependency, used here with the same
 /// features). The atomics' names are left to `glue.rs`.

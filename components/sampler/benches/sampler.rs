@@ -450,11 +450,11 @@ fn last_part(js: &mut Js, agent: AgentSampler) {
     // The register-started walk (SpiderMonkey patch 0003): how the walks of
     // the whole run started; the `lost-*` ones walked no frame of the
     // innermost JIT activation.
-    match jsprof_sampler::glue::jit_walk_counts() {
+    match jsprof_sampler::jit_walk_counts() {
         Some(counts) => {
             let walked: u64 = counts[1..].iter().sum();
             let lost: u64 = counts[8..].iter().sum();
-            let parts: Vec<String> = jsprof_sampler::glue::JIT_WALK_STARTS
+            let parts: Vec<String> = jsprof_sampler::JIT_WALK_STARTS
                 .iter()
                 .zip(counts.iter())
                 .skip(1)

@@ -73,9 +73,9 @@ fn main() {
         "cost_floor {config} {path}: {iterations} iterations, result {result}, {:.1} ms",
         elapsed.as_secs_f64() * 1e3
     );
-    if let Some(counts) = jsprof_sampler::glue::jit_walk_counts() {
+    if let Some(counts) = jsprof_sampler::jit_walk_counts() {
         let walked: u64 = counts[1..].iter().sum();
-        let parts: Vec<String> = jsprof_sampler::glue::JIT_WALK_STARTS
+        let parts: Vec<String> = jsprof_sampler::JIT_WALK_STARTS
             .iter()
             .zip(counts.iter())
             .skip(1)

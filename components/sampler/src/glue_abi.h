@@ -1,6 +1,7 @@
-/* Everything glue.cpp and glue.rs exchange, defined once: the values and the
- * layouts of the records the capture (the signal handler) writes and Rust
- * reads. glue.cpp includes this header; build.rs runs bindgen over it to
+/* Everything the C++ glue (glue_capture.cpp, glue_engine.cpp) and glue.rs
+ * exchange, defined once: the values and the layouts of the records the
+ * capture (the signal handler) writes and Rust reads. The glue includes this
+ * header (through glue.h); build.rs runs bindgen over it to
  * generate the Rust constants and #[repr(C)] structs glue.rs uses
  * (OUT_DIR/glue_abi.rs). So:
  *   - renaming or removing a value or a field fails the build of whichever
@@ -9,12 +10,12 @@
  *   - bindgen's layout checks (compile-time `const` asserts in the generated
  *     file) hold every Rust struct to the size, alignment and field offsets
  *     libclang computes for this text, and the static_asserts at the end
- *     hold libclang (at bindgen time) and the C++ compiler building glue.cpp
+ *     hold libclang (at bindgen time) and the C++ compiler building the glue
  *     to the same sizes: the two compilers cannot disagree on a record
  *     without a build error.
  *
  * C++ (enums with a fixed underlying type); nothing but <stdint.h> (and
- * <atomic> for glue.cpp), so that bindgen needs no SpiderMonkey headers. */
+ * <atomic> for the glue), so that bindgen needs no SpiderMonkey headers. */
 
 #ifndef JSPROF_SAMPLER_GLUE_ABI_H
 #define JSPROF_SAMPLER_GLUE_ABI_H
@@ -146,115 +147,9 @@ struct ResolvedJitRec {
   uint32_t pad_;
 };
 
-/* The start-rule fuzzer (test-only, off by default: glue.cpp "Fuzzing the
- * start rules", README "Fuzzing the start rules"). Its walks are counted by
- * how the innermost JIT activation's walk started: the js::ProfilerJitWalkStart
- * values, then WALK_FUZZ_NOT_STARTED for a walk whose innermost activation
- * did not go through the start rules (no JIT activation, or wasm's own
- * unwinder). Mutation classes: see glue.cpp (fuzz_mutate). */
-enum WalkFuzzConst : uint32_t {
-  WALK_FUZZ_NOT_STARTED = JIT_WALK_START_COUNT,
-  WALK_FUZZ_STARTS = JIT_WALK_START_COUNT + 1,
-  WALK_FUZZ_CLASSES = 8,
-  WALK_FUZZ_RECORDS = 32
-};
-
-/* What a fuzzed walk violated (WalkFuzzViolation::kind): more frames than
- * the stack has (a loop); a frame outside [sp, the stack base); frames out
- * of stack order; a frame that is not a frame of the stack (not one the
- * walk from the real registers found, when that walk was complete); a JIT
- * return address of a fuzzed walk that the resolution on the JS thread
- * (JS::GetProfiledFrames, as glue.rs's resolution) could not resolve. */
-enum WalkFuzzKind : uint32_t {
-  FUZZ_BOUND, FUZZ_RANGE, FUZZ_ORDER, FUZZ_FALSE_FRAME, FUZZ_UNRESOLVED,
-  FUZZ_KINDS
-};
-
-/* The fuzzer's process-wide counters (jsprof_walk_fuzz_stats). */
-struct WalkFuzzStats {
-  /* Samples whose interrupted state was fuzzed. */
-  uint64_t samples;
-  /* Fuzzed walks run, and mutated states not walked (pc in wasm code:
-   * wasm's own unwinder, not the start rules; pc in JIT code that is not
-   * readable, freed since it was seen: no thread runs there; or the
-   * sample interrupted
-   * code running on another stack than the thread's, e.g. a signal
-   * handler's alternate stack: all its walks). */
-  uint64_t walks;
-  uint64_t skipped;
-  /* Frames of fuzzed walks checked against the reference. */
-  uint64_t frames;
-  /* Fuzzed walks stopped at a frame the reference walk could not vouch for
-   * (it was itself lost, or hit no record): not checkable. */
-  uint64_t unverified;
-  /* Violations by WalkFuzzKind. */
-  uint64_t violations[FUZZ_KINDS];
-  /* False frames from states a thread can be in: walks started by the
-   * rules that do not take fp as the frame of the code at pc (a stub's or
-   * trampoline's fp, jit-stub-frame, but not with the real pc in wasm
-   * code; the ABI-call record, cpp-from-*) with fp the real one or a saved
-   * frame pointer up the real chain whose frames under it are below the
-   * fuzzed sp (or any fp for the record starts, which do not read it) and
-   * sp real or raised by
-   * less than 64 words (never lowered: the words below the real sp are
-   * dead, stale return addresses among them). The rest mutate what the
-   * function-code rules
-   * (jit-body, jit-ion-ic, jit-window) take as given: that in Ion,
-   * Baseline, interpreter or IC code fp is that code's frame, and [sp] its
-   * return address in the windows. */
-  uint64_t false_reachable;
-  /* Fuzzed walks' JIT return addresses queued for resolution, resolved,
-   * and dropped (queue full or being drained). */
-  uint64_t queued;
-  uint64_t resolved;
-  uint64_t dropped;
-  /* Per start (WALK_FUZZ_STARTS): reference walks, fuzzed walks, fuzzed
-   * walks with a false frame, unverified fuzzed walks. */
-  uint64_t reference_by_start[WALK_FUZZ_STARTS];
-  uint64_t walks_by_start[WALK_FUZZ_STARTS];
-  uint64_t false_by_start[WALK_FUZZ_STARTS];
-  uint64_t unverified_by_start[WALK_FUZZ_STARTS];
-  /* Per mutation class of pc and of fp: fuzzed walks, and those with a
-   * violation. */
-  uint64_t walks_by_pc[WALK_FUZZ_CLASSES];
-  uint64_t walks_by_fp[WALK_FUZZ_CLASSES];
-  uint64_t violations_by_pc[WALK_FUZZ_CLASSES];
-  uint64_t violations_by_fp[WALK_FUZZ_CLASSES];
-};
-
-/* One violation, for minimising it: the fuzzed registers, the real ones,
- * the offending frame's stack address, the stack base, the header words of
- * that frame and of its caller (caller's fp, return address, descriptor;
- * 0 off the stack), the starts of the fuzzed and the reference walk, the
- * mutation (pc class | fp class << 4 | sp class << 8), the frame's index
- * in the fuzzed walk, the smallest part of the mutation that still leads a
- * walk to the false frame (pc 1 | fp 2 | sp 4; 7 when not minimised), and
- * whether the frame is on the real frame-pointer chain (a frame of some
- * code rather than stray stack memory). */
-struct WalkFuzzViolation {
-  uint64_t pc;
-  uint64_t sp;
-  uint64_t fp;
-  uint64_t real_pc;
-  uint64_t real_sp;
-  uint64_t real_fp;
-  uint64_t frame;
-  uint64_t base;
-  uint64_t words[6];
-  /* WalkFuzzKind. */
-  uint32_t kind;
-  uint32_t start;
-  uint32_t reference_start;
-  uint32_t mutation;
-  uint32_t index;
-  uint32_t minimal;
-  uint32_t in_chain;
-  uint32_t pad_;
-};
-
 /* The records' sizes on the 64-bit targets the sampler's signal path runs
  * on (x86-64, aarch64), checked by libclang under bindgen and by the C++
- * compiler of glue.cpp (see the top of this file). */
+ * compiler of the glue (see the top of this file). */
 #if UINTPTR_MAX == UINT64_MAX
 static_assert(sizeof(JsprofAtomicU32) == 4 && sizeof(JsprofAtomicU64) == 8,
               "the atomics are plain integers in Rust's view");
@@ -266,11 +161,6 @@ static_assert(sizeof(CaptureBuf) == 104 && alignof(CaptureBuf) == 8,
               "CaptureBuf's layout");
 static_assert(sizeof(ResolvedJitRec) == 24 && alignof(ResolvedJitRec) == 8,
               "ResolvedJitRec's layout");
-static_assert(sizeof(WalkFuzzStats) % 8 == 0 && alignof(WalkFuzzStats) == 8,
-              "WalkFuzzStats is all 64-bit counters");
-static_assert(sizeof(WalkFuzzViolation) == 144 &&
-                  alignof(WalkFuzzViolation) == 8,
-              "WalkFuzzViolation's layout");
 #endif
 
 #endif /* JSPROF_SAMPLER_GLUE_ABI_H */

@@ -11,9 +11,9 @@
 //! * The sampling thread signals the JS thread with a real-time signal; the
 //!   handler copies the `ProfilingStack` and walks
 //!   `JS::ProfilingFrameIterator` from the interrupted registers into
-//!   preallocated buffers (`glue.rs`/`glue.cpp`), which the sampling thread
-//!   collects at its next tick. With no JS on the stack it records an idle
-//!   sample without signalling.
+//!   preallocated buffers (`glue.rs`, `glue_capture.cpp`), which the
+//!   sampling thread collects at its next tick. With no JS on the stack it
+//!   records an idle sample without signalling.
 //! * Resolution runs on the JS thread (`resolve.rs`): at `stop()`,
 //!   `force_sample()`, [`AgentSampler::poll`], and from an interrupt
 //!   callback during long sessions. Frames are filtered per session (realm,
@@ -47,9 +47,11 @@
 //! bytes per sample), how to run the benchmark and the stress run, and what
 //! is not done yet.
 
+#![warn(missing_docs)]
+
 mod agent;
 pub mod clock;
-pub mod glue;
+mod glue;
 pub mod marker;
 mod registry;
 mod resolve;
@@ -59,10 +61,20 @@ mod wasm;
 
 pub use agent::{AgentSampler, CaptureMode, Preparation, SamplerStats};
 pub use glue::{
-    allocate_profiler_realm_id, gc_total_ns, install_wasm_compile_hook, set_jit_options,
-    set_profiler_realm_id, Context,
+    allocate_profiler_realm_id, gc_total_ns, install_wasm_compile_hook,
+    jit_register_walk_available, jit_register_walk_selected, jit_walk_counts, set_jit_options,
+    set_profiler_realm_id, Context, JIT_WALK_STARTS,
 };
 pub use marker::{other_work, set_realm_origin, OriginTag, OtherWork, ProfilerMarker};
 pub use registry::{ScriptInfo, ScriptRegistry};
 pub use session::{Session, SessionError, SessionOptions, MIN_SAMPLE_INTERVAL_MS};
 pub use trace::{ProfilerFrame, ProfilerSample, ProfilerStack, ProfilerTrace};
+
+/// Hooks for the sampler's own tests (not an embedder's API): checks that
+/// the C++ glue was built against the SpiderMonkey that is linked.
+#[doc(hidden)]
+pub mod test_hooks {
+    pub use crate::glue::{
+        implementation_version, profiling_stack_layout_matches, record_layouts_match,
+    };
+}

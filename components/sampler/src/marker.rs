@@ -6,7 +6,7 @@
 //!
 //! Per agent (= JS thread) the sampler reads, without locks, at each sample:
 //!
-//! * the GC depth counter ([`crate::glue::GcWatch`]), above 0 during every
+//! * the GC depth counter (`GcWatch` in `glue.rs`), above 0 during every
 //!   major GC slice and minor GC (SpiderMonkey's GC slice and nursery
 //!   callbacks), with or without JS on the stack: `gc`;
 //! * whether JS is on the stack (the `ProfilingStack` or JIT frames the
@@ -21,8 +21,8 @@
 //!
 //! With a stack, the signal handler reads the GC counter, the activity word
 //! and the `profilerRealmID` of the context's current realm at the moment
-//! it captures (`glue.cpp`, `note_marker_state`); without JS on the stack,
-//! the sampling thread reads the counter and the word itself.
+//! it captures (`glue_capture.cpp`, `note_marker_state`); without JS on the
+//! stack, the sampling thread reads the counter and the word itself.
 //!
 //! # Who may see a marker (the proposal's Privacy and Security section)
 //!

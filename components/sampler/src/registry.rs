@@ -25,6 +25,7 @@ pub struct ScriptRegistry {
 }
 
 impl ScriptRegistry {
+    /// An empty registry (every source unknown, hence muted).
     pub fn new() -> ScriptRegistry {
         ScriptRegistry::default()
     }

@@ -12,9 +12,9 @@
 //! visible one), so nothing is decided from the name:
 //!
 //! * A hook run by SpiderMonkey before each compilation from bytes
-//!   (`glue.cpp`, the CSP callback for `JS::RuntimeCode::WASM`) records the
-//!   compilation site `(caller file name, line)` with the realm whose
-//!   `WebAssembly` API compiles ([`note_compilation`]).
+//!   (`glue_engine.cpp`, the CSP callback for `JS::RuntimeCode::WASM`)
+//!   records the compilation site `(caller file name, line)` with the realm
+//!   whose `WebAssembly` API compiles ([`note_compilation`]).
 //! * A label is attributed only if exactly one way of reading it names a
 //!   recorded site, and that site was compiled in one live realm only: the
 //!   frame's realm is that realm. Several live realms compiling at one site

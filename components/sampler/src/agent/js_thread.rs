@@ -237,6 +237,7 @@ impl AgentSampler {
         self.inner.cx.instrumentation_enabled()
     }
 
+    /// The agent's counters so far (see [`SamplerStats`]).
     pub fn stats(&self) -> SamplerStats {
         let resolver = self.inner.resolver.borrow();
         SamplerStats {

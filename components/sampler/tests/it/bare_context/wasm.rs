@@ -22,7 +22,7 @@ const ASYNC_JS: &str = "https://example.com/wasm-async.js";
 /// * 3 run(n): returns the sum of `middle(i)` for `i` in `0..n`.
 ///
 /// Exports `run` and `middle`.
-pub const WASM_JS: &str = include_str!("module.js");
+const WASM_JS: &str = include_str!("../../wasm/module.js");
 
 /// Runs the helpers, then `source` starting on the line after them.
 fn run_with_wasm(env: &mut Env, global: NonNull<JSObject>, file: &str, muted: bool, source: &str) {
@@ -87,7 +87,7 @@ struct Lines {
 /// and the line of the compiling call, at the baseline and the Ion tier,
 /// between the JS frames around them. The trampolines between JS and wasm
 /// never appear.
-pub fn visible_wasm_at_both_tiers(env: &mut Env) {
+pub(super) fn visible_wasm_at_both_tiers(env: &mut Env) {
     let (global, realm) = env.global();
     env.register(TIERS_JS, false);
     let agent = env.agent(Preparation::Lazy);
@@ -174,7 +174,7 @@ fn assert_in_order<'a>(
 /// below them do. A visible module in the same realm is hidden too: once a
 /// muted script compiled there, a label naming a visible site may be a
 /// muted module's name cut at a NUL (`wasm.rs`).
-pub fn muted_wasm_never_appears(env: &mut Env) {
+pub(super) fn muted_wasm_never_appears(env: &mut Env) {
     let evil = "https://evil.example/wasm.js";
     env.register(MUTED_CASE_JS, false);
     env.register(evil, true);
@@ -276,7 +276,7 @@ pub fn muted_wasm_never_appears(env: &mut Env) {
 /// each realm calling the other's exports, a module object instantiated in
 /// the other realm, and one script compiling in both realms at the same
 /// line (ambiguous: never shown).
-pub fn wasm_realms_are_separate(env: &mut Env) {
+pub(super) fn wasm_realms_are_separate(env: &mut Env) {
     let parent_url = "https://example.com/parent.js";
     let child_url = "https://example.com/child.js";
     let shared_url = "https://example.com/shared.js";
@@ -372,7 +372,7 @@ pub fn wasm_realms_are_separate(env: &mut Env) {
 /// frames when the thread was stopped in compiled code; when it was
 /// stopped in C++ called from wasm (here `JSON.parse`, an import), the
 /// wasm frames are withheld and never shown, nor the built-in they call.
-pub fn async_sampler_wasm(env: &mut Env) {
+pub(super) fn async_sampler_wasm(env: &mut Env) {
     let (global, realm) = env.global();
     env.register(ASYNC_JS, false);
     let agent = env.agent(Preparation::Lazy);

@@ -1,4 +1,5 @@
-//! The start-rule fuzzer's run (README, "Fuzzing the start rules"): a JS
+//! The start-rule fuzzer's run (the sampler's README, "Fuzzing the start
+//! rules"; the fuzzer is this crate's `src/walk_fuzz.cpp`): a JS
 //! workload that goes through every tier and most kinds of JIT code (Ion,
 //! Baseline, the baseline interpreter, inlined calls, IC stubs for getters,
 //! setters and proxies, natives calling back into JS, irregexp code,
@@ -24,13 +25,12 @@ use std::ffi::CString;
 use std::ptr;
 use std::time::{Duration, Instant};
 
-use jsprof_sampler::glue::{
-    self, WalkFuzzStats, JIT_WALK_STARTS, WALK_FUZZ_CLASSES, WALK_FUZZ_KIND_NAMES,
-};
 use jsprof_sampler::{
-    allocate_profiler_realm_id, set_profiler_realm_id, AgentSampler, Preparation, ScriptInfo,
-    ScriptRegistry, Session, SessionOptions,
+    allocate_profiler_realm_id, jit_register_walk_available, jit_register_walk_selected,
+    set_profiler_realm_id, AgentSampler, Preparation, ScriptInfo, ScriptRegistry, Session,
+    SessionOptions, JIT_WALK_STARTS,
 };
+use jsprof_walk_fuzz::{WalkFuzzStats, KIND_NAMES, WALK_FUZZ_CLASSES};
 use mozjs::jsapi::OnNewGlobalHookOption;
 use mozjs::jsval::UndefinedValue;
 use mozjs::rooted;
@@ -156,7 +156,7 @@ fn report(stats: &WalkFuzzStats) {
         "  by fp class (walks/violations): {}",
         classes(&stats.walks_by_fp, &stats.violations_by_fp)
     );
-    let kinds: Vec<String> = WALK_FUZZ_KIND_NAMES
+    let kinds: Vec<String> = KIND_NAMES
         .iter()
         .zip(stats.violations.iter())
         .map(|(n, c)| format!("{n} {c}"))
@@ -174,16 +174,11 @@ fn report(stats: &WalkFuzzStats) {
         kinds.join(", "),
         stats.false_reachable
     );
-    for v in glue::walk_fuzz_violations() {
-        let start = |s: u32| {
-            JIT_WALK_STARTS
-                .get(s as usize)
-                .copied()
-                .unwrap_or("not-started")
-        };
+    for v in jsprof_walk_fuzz::violations() {
+        let start = jsprof_walk_fuzz::start_name;
         println!(
             "  violation {}: pc {:#x} sp {:#x} fp {:#x} (real pc {:#x} sp {:#x} fp {:#x}, base {:#x}) frame {:#x} #{} start {} reference {} mutation pc {} fp {} sp {}; minimal {}, on the fp chain {}, header {:#x?}",
-            WALK_FUZZ_KIND_NAMES.get(v.kind as usize).unwrap_or(&"?"),
+            KIND_NAMES.get(v.kind as usize).unwrap_or(&"?"),
             v.pc,
             v.sp,
             v.fp,
@@ -223,7 +218,7 @@ fn fuzz() -> bool {
     // fuzz the rest past a known crash: none by default (patches 0005 and
     // 0006 fixed what the fuzzer found, README, "Fuzzing the start rules").
     // Fuzzed fp and sp stay where a thread's can be by default
-    // (JSPROF_WALK_FUZZ_MODEL=frames, read by the glue when the fuzzer is
+    // (JSPROF_WALK_FUZZ_MODEL=frames, read by the fuzzer when it is
     // configured; "all" for garbage too).
     if std::env::var_os("JSPROF_WALK_FUZZ_MODEL").is_none() {
         std::env::set_var("JSPROF_WALK_FUZZ_MODEL", "frames");
@@ -240,27 +235,25 @@ fn fuzz() -> bool {
     let seed: u64 = env_or("JSPROF_WALK_FUZZ_SEED", clock);
     let engine = JSEngine::init().unwrap();
     let mut rt = Runtime::new(engine.handle());
-    // The walk is what sessions use by default (glue.cpp,
-    // kRegisterWalkByDefault); chosen here explicitly unless JSPROF_BENCH_JIT
-    // says otherwise. Without patch 0003 the option is refused, and the run
-    // is skipped below.
+    // The walk is what sessions use by default (the sampler's
+    // glue_engine.cpp, kRegisterWalkByDefault); chosen here explicitly
+    // unless JSPROF_BENCH_JIT says otherwise. Without patch 0003 the option
+    // is refused, and the run is skipped below.
     let spec = std::env::var("JSPROF_BENCH_JIT")
         .unwrap_or_else(|_| "profiler.jit-frame-bookkeeping=0".to_owned());
-    if jsprof_sampler::set_jit_options(rt.cx(), &spec).is_err()
-        && glue::jit_register_walk_available()
-    {
+    if jsprof_sampler::set_jit_options(rt.cx(), &spec).is_err() && jit_register_walk_available() {
         println!("test walk_fuzz ... FAILED: JIT options `{spec}` refused");
         return false;
     }
-    if !glue::jit_register_walk_available() {
+    if !jit_register_walk_available() {
         println!("test walk_fuzz ... skipped: SpiderMonkey without patch 0003 (no register-started walk to fuzz)");
         return true;
     }
-    if !glue::jit_register_walk_selected() {
+    if !jit_register_walk_selected() {
         println!("test walk_fuzz ... skipped: profiler.jit-frame-bookkeeping=1 (SpiderMonkey's bookkeeping, not the walk)");
         return true;
     }
-    if !glue::walk_fuzz_configure(walks, seed, unguarded) {
+    if !jsprof_walk_fuzz::configure(walks, seed, unguarded) {
         println!("test walk_fuzz ... skipped: no start-rule fuzzer in this build (x86-64 only)");
         return true;
     }
@@ -293,7 +286,7 @@ fn fuzz() -> bool {
     });
     assert!(!global.get().is_null());
     let agent = AgentSampler::new(rt.cx(), registry, Preparation::Lazy);
-    let wasm = include_str!("wasm/module.js");
+    let wasm = include_str!("../../tests/wasm/module.js");
     run(&mut rt, global.get(), 1, &format!("{wasm}{WORKLOAD}"));
     let end = Instant::now() + Duration::from_secs(seconds);
     let mut rounds = 0u32;
@@ -324,7 +317,7 @@ fn fuzz() -> bool {
         samples += trace.samples.len();
         rounds += 1;
     }
-    let stats = glue::walk_fuzz_stats().unwrap();
+    let stats = jsprof_walk_fuzz::stats().unwrap();
     println!(
         "walk_fuzz: {rounds} rounds, {samples} samples in the traces, {} signal captures",
         agent.stats().handler_captures
@@ -335,10 +328,10 @@ fn fuzz() -> bool {
     // can be in (function code with fp not its frame: counted and printed
     // above, see `WalkFuzzStats::false_reachable`).
     let v = &stats.violations;
-    let failing = v[glue::FUZZ_BOUND as usize]
-        + v[glue::FUZZ_RANGE as usize]
-        + v[glue::FUZZ_ORDER as usize]
-        + v[glue::FUZZ_UNRESOLVED as usize]
+    let failing = v[jsprof_walk_fuzz::FUZZ_BOUND as usize]
+        + v[jsprof_walk_fuzz::FUZZ_RANGE as usize]
+        + v[jsprof_walk_fuzz::FUZZ_ORDER as usize]
+        + v[jsprof_walk_fuzz::FUZZ_UNRESOLVED as usize]
         + stats.false_reachable;
     // The run tested something: samples were fuzzed, walks started through
     // the rules, return addresses resolved.
