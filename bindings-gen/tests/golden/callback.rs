@@ -51,14 +51,12 @@ impl PartialEq for Handler {
         self.callback() == other.callback()
     }
 }
-impl FromJsValue for Rc<Handler> {
-    type Config = ();
+impl CallbackType for Handler {
     /// <https://webidl.spec.whatwg.org/#js-callback-function>
-    unsafe fn from_js(
+    unsafe fn from_js_callback(
         cx: &mut JSContext,
         value: HandleValue,
-        _config: (),
-    ) -> Result<Self, ()> {
+    ) -> Result<Rc<Self>, ()> {
         if !is_callable(value) {
             throw_type_error(
                 cx,
@@ -129,14 +127,12 @@ impl PartialEq for Transform {
         self.callback() == other.callback()
     }
 }
-impl FromJsValue for Rc<Transform> {
-    type Config = ();
+impl CallbackType for Transform {
     /// <https://webidl.spec.whatwg.org/#js-callback-function>
-    unsafe fn from_js(
+    unsafe fn from_js_callback(
         cx: &mut JSContext,
         value: HandleValue,
-        _config: (),
-    ) -> Result<Self, ()> {
+    ) -> Result<Rc<Self>, ()> {
         if !is_callable(value) {
             throw_type_error(
                 cx,
@@ -207,14 +203,12 @@ impl PartialEq for Observer {
         self.callback() == other.callback()
     }
 }
-impl FromJsValue for Rc<Observer> {
-    type Config = ();
+impl CallbackType for Observer {
     /// <https://webidl.spec.whatwg.org/#js-callback-interface>
-    unsafe fn from_js(
+    unsafe fn from_js_callback(
         cx: &mut JSContext,
         value: HandleValue,
-        _config: (),
-    ) -> Result<Self, ()> {
+    ) -> Result<Rc<Self>, ()> {
         if !value.is_object() {
             throw_type_error(
                 cx,

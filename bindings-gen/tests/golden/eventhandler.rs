@@ -54,14 +54,12 @@ impl PartialEq for EventHandlerNonNull {
         self.callback() == other.callback()
     }
 }
-impl FromJsValue for Rc<EventHandlerNonNull> {
-    type Config = ();
+impl CallbackType for EventHandlerNonNull {
     /// <https://webidl.spec.whatwg.org/#js-callback-function>
-    unsafe fn from_js(
+    unsafe fn from_js_callback(
         cx: &mut JSContext,
         value: HandleValue,
-        _config: (),
-    ) -> Result<Self, ()> {
+    ) -> Result<Rc<Self>, ()> {
         if !is_callable(value) {
             throw_type_error(
                 cx,
@@ -193,7 +191,7 @@ pub mod EventTargetBinding {
             proto: Option<HandleObject>,
         ) -> Fallible<DomRoot<EventTarget>>;
     }
-    /// The interface object's [[Call]] and [[Construct]]
+    /// The interface object's \[\[Call]] and \[\[Construct]]
     /// (<https://webidl.spec.whatwg.org/#js-constructor>).
     pub(crate) unsafe extern "C" fn construct(
         cx: *mut RawJSContext,

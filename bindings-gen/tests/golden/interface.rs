@@ -19,7 +19,7 @@ pub mod BaseBinding {
             proto: Option<HandleObject>,
         ) -> Fallible<DomRoot<Base>>;
     }
-    /// The interface object's [[Call]] and [[Construct]]
+    /// The interface object's \[\[Call]] and \[\[Construct]]
     /// (<https://webidl.spec.whatwg.org/#js-constructor>).
     pub(crate) unsafe extern "C" fn construct(
         cx: *mut RawJSContext,
@@ -342,7 +342,7 @@ pub mod ThingBinding {
             },
         )
     }
-    /// The interface object's [[Call]] and [[Construct]]
+    /// The interface object's \[\[Call]] and \[\[Construct]]
     /// (<https://webidl.spec.whatwg.org/#js-constructor>).
     pub(crate) unsafe extern "C" fn construct(
         cx: *mut RawJSContext,

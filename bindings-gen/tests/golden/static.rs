@@ -1042,7 +1042,7 @@ pub mod OverloadsBinding {
             Ok(())
         }
     }
-    /// The interface object's [[Call]] and [[Construct]]
+    /// The interface object's \[\[Call]] and \[\[Construct]]
     /// (<https://webidl.spec.whatwg.org/#js-constructor>): step
     /// 1 (NewTarget), then the overload resolution algorithm
     /// (<https://webidl.spec.whatwg.org/#es-overloads>) picks the

@@ -175,7 +175,7 @@ pub mod HeadersBinding {
             },
         )
     }
-    /// The interface object's [[Call]] and [[Construct]]
+    /// The interface object's \[\[Call]] and \[\[Construct]]
     /// (<https://webidl.spec.whatwg.org/#js-constructor>).
     pub(crate) unsafe extern "C" fn construct(
         cx: *mut RawJSContext,
