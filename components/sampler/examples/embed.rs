@@ -154,8 +154,11 @@ fn main() {
     let trace = profile();
     let summary = Summary::of(&trace);
     println!(
-        "{} samples, {} with a stack; resources {:?}",
-        summary.samples, summary.with_stack, trace.resources
+        "{} samples, {} with a stack ({} with `work` on it); resources {:?}",
+        summary.samples,
+        summary.with_stack,
+        summary.total("work"),
+        trace.resources
     );
     println!("{:>6} {:>6}  function", "self", "total");
     let mut rows: Vec<_> = summary.functions.iter().collect();
