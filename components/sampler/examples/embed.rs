@@ -164,6 +164,8 @@ fn main() {
     let mut rows: Vec<_> = summary.functions.iter().collect();
     rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
     for (name, (self_samples, total)) in rows {
+        // The top-level script and anonymous functions have no name.
+        let name = if name.is_empty() { "(anonymous)" } else { name };
         println!("{self_samples:>6} {total:>6}  {name}");
     }
 }
