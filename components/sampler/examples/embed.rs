@@ -156,13 +156,18 @@ fn main() {
     let trace = profile();
     let summary = Summary::of(&trace);
     println!(
-        "{} samples, {} with a stack; resources {:?}",
-        summary.samples, summary.with_stack, trace.resources
+        "{} samples, {} with a stack ({} with `work` on it); resources {:?}",
+        summary.samples,
+        summary.with_stack,
+        summary.total("work"),
+        trace.resources
     );
     println!("{:>6} {:>6}  function", "self", "total");
     let mut rows: Vec<_> = summary.functions.iter().collect();
     rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(b.0)));
     for (name, (self_samples, total)) in rows {
+        // The top-level script and anonymous functions have no name.
+        let name = if name.is_empty() { "(anonymous)" } else { name };
         println!("{self_samples:>6} {total:>6}  {name}");
     }
 }

@@ -364,8 +364,9 @@ impl GcWatch {
     }
 }
 
-/// Wall time the calling thread spent in GC slices and minor GCs while its
-/// agent's [`GcWatch`] was installed (ns; JS thread).
+/// Wall time the calling thread spent in GC slices and minor GCs while an
+/// [`AgentSampler`](crate::AgentSampler) of its context lived (its GC
+/// callbacks measure it; ns; JS thread).
 pub fn gc_total_ns() -> u64 {
     // SAFETY: reads a thread-local counter of the calling thread.
     unsafe { jsprof_gc_total_ns() }
