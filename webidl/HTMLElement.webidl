@@ -3,7 +3,7 @@
 // Subset, with a subset of the GlobalEventHandlers mixin
 // (https://html.spec.whatwg.org/multipage/webappapis.html#globaleventhandlers)
 // flattened in. Every name of that mixin works as a content attribute
-// (see components/script/src/dom/eventtarget.rs).
+// (see components/script/src/dom/events/eventtarget/).
 
 [Exposed=Window]
 interface HTMLElement : Element {

@@ -2,7 +2,7 @@
 // https://html.spec.whatwg.org/multipage/iframe-embed-object.html#htmliframeelement
 // Subset. Deviation: `contentWindow` is `WindowProxy?` in the standard;
 // the generator has no WindowProxy type, so it is `object?`: the child's
-// WindowProxy (components/script/src/windowproxy.rs).
+// WindowProxy (components/script/src/navigation/windowproxy/).
 
 [Exposed=Window]
 interface HTMLIFrameElement : HTMLElement {

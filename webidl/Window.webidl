@@ -3,13 +3,13 @@
 //
 // Deviations (generator limits, each noted where it applies):
 // * `Window` attributes return the WindowProxy (SpiderMonkey outerizes the
-//   global when it hands it to script; see components/script/src/windowproxy.rs).
+//   global when it hands it to script; see components/script/src/navigation/windowproxy/).
 // * [Replaceable] is not supported; `self` and `frames` are plain readonly
 //   attributes.
 // * The GlobalEventHandlers and WindowEventHandlers mixins are flattened
 //   into the interface (a subset of their members).
 // * `frames[i]` are the WindowProxy's array index properties (see
-//   components/script/src/windowproxy.rs), not members of this interface.
+//   components/script/src/navigation/windowproxy/), not members of this interface.
 // * `top` and `parent` are `WindowProxy?` in the standard and `object?`
 //   here (the generator has no WindowProxy type): the WindowProxy object.
 // * `opener` is `[Replaceable] attribute any` in the standard; a readonly

@@ -29,7 +29,7 @@
 //!
 //! ```no_run
 //! let objdir = jsprof_spidermonkey_build::Objdir::locate().unwrap_or_else(|e| e.fail());
-//! objdir.cxx_build().file("src/glue.cpp").compile("glue");
+//! objdir.cxx_build().file("src/glue_capture.cpp").compile("glue");
 //! ```
 
 #![forbid(unsafe_code)]
