@@ -29,7 +29,6 @@ for p in meta["packages"]:
         test=t.get("test",True)
         if not test: continue
         if "lib" in kinds or "bin" in kinds or "test" in kinds or "example" in kinds:
-            if "example" in kinds and not test: continue
             # tests/examples also get dev-deps
             sm = links(p["name"]) or (("test" in kinds or "example" in kinds) and any(links(d) or d in ("mozjs","mozjs_sys") for d in deps[p["name"]]))
             if sm:

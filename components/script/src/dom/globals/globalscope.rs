@@ -117,7 +117,8 @@ impl GlobalScope {
             crypto: Default::default(),
         });
         let object = GlobalBindings::create_global(cx, class, kind, prefs, &options, scope)?;
-        rooted!(&in(cx) let rooted_global = object.as_ptr());
+        // Rooted for the rest of the set-up (until this function returns).
+        rooted!(&in(cx) let _global_root = object.as_ptr());
         // SAFETY: `object` is the new global, rooted above, whose state was
         // just set; the reference is used only here.
         unsafe { GlobalScope::from_global(object.as_ptr()) }
@@ -147,7 +148,6 @@ impl GlobalScope {
         // SAFETY: `global_handle` is the rooted global of the entered realm, fully
         // set up above.
         unsafe { JS_FireOnNewGlobalObject(realm, global_handle) };
-        drop(rooted_global);
         Ok(object.as_ptr())
     }
 
